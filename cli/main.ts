@@ -1,0 +1,44 @@
+// The CLI: declares the commands and lazy-loads each one, so `outline` never
+// pays for loading the AI SDK and `--help` loads nothing.
+import denoJson from "../deno.json" with { type: "json" };
+
+const USAGE = `fello ${denoJson.version}: a coding agent for any OpenAI-compatible endpoint
+
+Usage:
+  fello [run] "prompt"        run the agent on a prompt (no prompt on a terminal: interactive)
+  fello outline <path>...    print the symbols of files or folders
+  fello mcp                  serve the Search MCP server over stdio
+  fello acp                  run as an Agent Client Protocol agent over stdio
+
+Options:
+  -h, --help                 show this help
+  -V, --version              show the version
+  Run "fello <command> --help" for a command's options.
+
+"fello" stands for: deno run -A jsr:@fello/agent`;
+
+/** A subcommand: takes its arguments, resolves to the exit code. */
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import("./run.ts")).main,
+  outline: async () => (await import("./outline.ts")).main,
+  mcp: async () => (await import("./mcp.ts")).main,
+  acp: async () => (await import("./acp.ts")).main,
+};
+
+/** Runs the CLI with `args` and resolves to the process exit code. */
+export async function main(args: string[]): Promise<number> {
+  const [first, ...rest] = args;
+  if (first === "-h" || first === "--help" || first === "help") {
+    console.log(USAGE);
+    return 0;
+  }
+  if (first === "-V" || first === "--version") {
+    console.log(denoJson.version);
+    return 0;
+  }
+  const load = first === undefined ? undefined : COMMANDS[first];
+  if (load) return (await load())(rest);
+  return (await COMMANDS.run())(args);
+}

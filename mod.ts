@@ -1,0 +1,50 @@
+/**
+ * @fello/agent: a scriptable coding-agent runtime for Deno. It gives an AI
+ * agent built-in tools (ReadFile, WriteFile, EditFile, Shell, Plan,
+ * file_outline, search, Subagent, ImageAnalysis) behind two permission gates,
+ * and runs the agent loop against any OpenAI-compatible endpoint.
+ *
+ * @example Use the tools from a script
+ * ```ts
+ * import { createTools } from "@fello/agent";
+ *
+ * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
+ * const { content } = await tools.ReadFile.execute({ path: "deno.json", limit: 5 });
+ * console.log(content);
+ * ```
+ *
+ * Run it as a CLI with `deno run -A jsr:@fello/agent --help`.
+ *
+ * @module
+ */
+export { createTools } from "./tools/create_tools.ts";
+export type { CreateToolsOptions, Tools } from "./tools/create_tools.ts";
+export { ToolError } from "./tools/tool_error.ts";
+export type {
+  Approve,
+  Backend,
+  ExecuteOptions,
+  FileBackend,
+  FileStat,
+  JsonSchema,
+  PermissionAction,
+  PermissionAnswer,
+  PermissionMode,
+  PermissionRequest,
+  ProcessBackend,
+  RandomAccessFile,
+  ShellRequest,
+  ShellResult,
+  Tool,
+  ToolKind,
+} from "./tools/types.ts";
+export type { ReadFileInput, ReadFileResult } from "./tools/read_file.ts";
+export type { WriteFileInput, WriteFileResult } from "./tools/write_file.ts";
+export type { EditFileInput, EditFileResult } from "./tools/edit_file.ts";
+export type { ShellInput } from "./tools/shell.ts";
+export type { PlanEntry, PlanInput, PlanResult } from "./tools/plan.ts";
+
+if (import.meta.main) {
+  const { main } = await import("./cli/main.ts");
+  Deno.exit(await main(Deno.args));
+}

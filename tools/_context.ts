@@ -1,0 +1,85 @@
+// What every tool receives from createTools: the workspace, path resolution,
+// the permission gate, the backends and per-file locks.
+import { resolve } from "node:path";
+import { isWithin, realPathOrNearest, resolvePath } from "./_paths.ts";
+import { type GateRequest, PermissionGate } from "./_permission.ts";
+import { KeyedLock } from "./_file_lock.ts";
+import type {
+  FileBackend,
+  PermissionAction,
+  PermissionMode,
+  ProcessBackend,
+} from "./types.ts";
+
+/** A permission check as a tool asks for it; `outsideWorkspace` is computed. */
+export interface AuthorizeRequest {
+  tool: string;
+  action: PermissionAction;
+  /** The absolute path read or written, or a command's working folder. */
+  path?: string;
+  command?: string;
+  description: string;
+  alwaysKey?: string;
+}
+
+/** The shared state and services of one tools instance. */
+export class ToolContext {
+  /** The workspace root, absolute. */
+  readonly workspace: string;
+  /** File operations (local disk or an editor). */
+  readonly files: FileBackend;
+  /** Subprocesses (local or an editor's terminals). */
+  readonly processes: ProcessBackend;
+  /** Serializes writes and edits per absolute path. */
+  readonly fileLocks: KeyedLock = new KeyedLock();
+  #gate: PermissionGate;
+  #realWorkspace: Promise<string> | undefined;
+
+  constructor(options: {
+    workspace: string;
+    permissionMode: PermissionMode;
+    approve?: GateApprove;
+    files: FileBackend;
+    processes: ProcessBackend;
+  }) {
+    this.workspace = resolve(options.workspace);
+    this.files = options.files;
+    this.processes = options.processes;
+    this.#gate = new PermissionGate(options.permissionMode, options.approve);
+  }
+
+  /** The permission mode in force. */
+  get permissionMode(): PermissionMode {
+    return this.#gate.mode;
+  }
+
+  /** Resolves a path argument against the call's `cwd` (itself relative to the workspace). */
+  resolve(path: string, tool: string, cwd?: string): string {
+    const base = cwd === undefined
+      ? this.workspace
+      : resolvePath(this.workspace, cwd, tool);
+    return resolvePath(base, path, tool);
+  }
+
+  /** Whether an absolute path lies outside the workspace, on real paths. */
+  async isOutside(path: string): Promise<boolean> {
+    this.#realWorkspace ??= realPathOrNearest(this.workspace);
+    const [root, target] = await Promise.all([
+      this.#realWorkspace,
+      realPathOrNearest(path),
+    ]);
+    return !isWithin(root, target);
+  }
+
+  /** Applies the permission mode; throws a ToolError when refused. */
+  async authorize(request: AuthorizeRequest): Promise<void> {
+    const outsideWorkspace = request.path === undefined
+      ? false
+      : await this.isOutside(request.path);
+    const gateRequest: GateRequest = { ...request, outsideWorkspace };
+    if (gateRequest.alwaysKey === undefined) delete gateRequest.alwaysKey;
+    await this.#gate.check(gateRequest);
+  }
+}
+
+type GateApprove = ConstructorParameters<typeof PermissionGate>[1];

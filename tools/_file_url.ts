@@ -1,0 +1,13 @@
+import { fileURLToPath } from "node:url";
+import { ToolError } from "./tool_error.ts";
+
+/** Converts a `file://` URI to a path, or explains why it cannot. */
+export function fromFileUrl(url: string, tool: string): string {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    throw new ToolError(
+      `${tool} cannot use ${JSON.stringify(url)}: it is not a valid file:// URI; pass a path instead`,
+    );
+  }
+}

@@ -1,0 +1,51 @@
+// Path resolution and workspace containment, decided on real paths so that
+// `..`, absolute paths and symlinks pointing out of the workspace all count as outside.
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { fromFileUrl } from "./_file_url.ts";
+import { ToolError } from "./tool_error.ts";
+
+/**
+ * Resolves a tool's `path` argument (relative, absolute or `file://` URI)
+ * against `base`. Rejects empty paths and NUL bytes with a clear error.
+ */
+export function resolvePath(base: string, path: string, tool: string): string {
+  if (path.length === 0) {
+    throw new ToolError(`${tool} needs a non-empty "path"`);
+  }
+  if (path.includes("\0")) {
+    throw new ToolError(
+      `${tool} cannot use path ${JSON.stringify(path)}: it contains a NUL byte`,
+    );
+  }
+  const plain = path.startsWith("file://") ? fromFileUrl(path, tool) : path;
+  return isAbsolute(plain) ? resolve(plain) : resolve(base, plain);
+}
+
+/** Whether `target` is `root` itself or lies below it (both absolute, normalized). */
+export function isWithin(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === "" ||
+    (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/**
+ * The real path of `path`, or, when it does not exist yet, the real path of its
+ * nearest existing parent joined with the rest. Falls back to the lexical path
+ * when nothing can be resolved (for example without read permission).
+ */
+export async function realPathOrNearest(path: string): Promise<string> {
+  let existing = path;
+  const rest: string[] = [];
+  while (true) {
+    try {
+      const real = await Deno.realPath(existing);
+      return rest.length === 0 ? real : resolve(real, ...rest.reverse());
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) return path;
+      const parent = dirname(existing);
+      if (parent === existing) return path;
+      rest.push(existing.slice(parent.length).replace(/^[/\\]+/, ""));
+      existing = parent;
+    }
+  }
+}

@@ -1,0 +1,92 @@
+// createTools: one instance of every built-in tool sharing a workspace,
+// a permission gate and a backend. Creating it starts nothing.
+import { ToolContext } from "./_context.ts";
+import { createLocalFiles } from "./_local_files.ts";
+import { createLocalProcesses } from "./_local_processes.ts";
+import { createReadFile, type ReadFileInput, type ReadFileResult } from "./read_file.ts";
+import { createWriteFile, type WriteFileInput, type WriteFileResult } from "./write_file.ts";
+import { createEditFile, type EditFileInput, type EditFileResult } from "./edit_file.ts";
+import { createShell, type ShellInput } from "./shell.ts";
+import { createPlan, type PlanEntry, type PlanInput, type PlanResult } from "./plan.ts";
+import type {
+  Approve,
+  Backend,
+  PermissionMode,
+  ShellResult,
+  Tool,
+} from "./types.ts";
+
+/** Options for {@linkcode createTools}. */
+export interface CreateToolsOptions {
+  /** The workspace root; relative paths resolve against it. Defaults to `Deno.cwd()`. */
+  cwd?: string;
+  /** What needs approval; defaults to `"ask"`. */
+  permissionMode?: PermissionMode;
+  /** Answers permission requests; without it, asking means refusing. */
+  approve?: Approve;
+  /** Called with the whole plan each time the Plan tool replaces it. */
+  onPlan?: (entries: PlanEntry[]) => void;
+  /** Replaces the local disk and subprocesses, e.g. with an editor's over ACP. */
+  backend?: Partial<Backend>;
+}
+
+/** The built-in tools of one workspace. */
+export interface Tools {
+  /** Reads a text file, whole or by lines. */
+  readonly ReadFile: Tool<ReadFileInput, ReadFileResult>;
+  /** Creates or overwrites a file atomically. */
+  readonly WriteFile: Tool<WriteFileInput, WriteFileResult>;
+  /** Replaces exact text in a file. */
+  readonly EditFile: Tool<EditFileInput, EditFileResult>;
+  /** Runs a command with bounded output and a killable process tree. */
+  readonly Shell: Tool<ShellInput, ShellResult>;
+  /** Replaces the execution plan. */
+  readonly Plan: Tool<PlanInput, PlanResult>;
+  /** The current plan, as the last Plan call left it. */
+  readonly plan: readonly PlanEntry[];
+  /** The workspace root, absolute. */
+  readonly cwd: string;
+  /** The permission mode in force. */
+  readonly permissionMode: PermissionMode;
+}
+
+/**
+ * Creates the built-in tools for a workspace.
+ *
+ * @example Read the first lines of a file
+ * ```ts
+ * import { createTools } from "@fello/agent";
+ *
+ * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "ask" });
+ * const result = await tools.ReadFile.execute({ path: "deno.json", line: 1, limit: 3 });
+ * console.log(result.content);
+ * ```
+ *
+ * Requires `--allow-read` for reads, `--allow-write` for writes and edits, and
+ * `--allow-run` for Shell, each for the paths and commands involved.
+ *
+ * @param options The workspace, permission mode, approver and backends.
+ * @returns The tools, sharing one permission gate.
+ */
+export function createTools(options: CreateToolsOptions = {}): Tools {
+  const context = new ToolContext({
+    workspace: options.cwd ?? Deno.cwd(),
+    permissionMode: options.permissionMode ?? "ask",
+    approve: options.approve,
+    files: options.backend?.files ?? createLocalFiles(),
+    processes: options.backend?.processes ?? createLocalProcesses(),
+  });
+  const plan = createPlan(options.onPlan);
+  return {
+    ReadFile: createReadFile(context),
+    WriteFile: createWriteFile(context),
+    EditFile: createEditFile(context),
+    Shell: createShell(context),
+    Plan: plan.tool,
+    get plan(): readonly PlanEntry[] {
+      return plan.entries();
+    },
+    cwd: context.workspace,
+    permissionMode: context.permissionMode,
+  };
+}

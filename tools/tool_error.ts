@@ -1,0 +1,23 @@
+/**
+ * The one error every tool throws: its message is written for the model and
+ * says what failed, where, and what to do next.
+ *
+ * @example Catch a tool failure
+ * ```ts
+ * import { createTools, ToolError } from "@fello/agent";
+ *
+ * const tools = createTools({ cwd: Deno.cwd() });
+ * try {
+ *   await tools.ReadFile.execute({ path: "missing.txt" });
+ * } catch (error) {
+ *   if (error instanceof ToolError) console.error(error.message);
+ * }
+ * ```
+ */
+export class ToolError extends Error {
+  /** Creates a tool error with a message fit to show the model. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ToolError";
+  }
+}
