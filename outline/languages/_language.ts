@@ -1,0 +1,29 @@
+// The contract between the outline worker and a language: each file in this
+// folder exports one LanguageSpec. Runs inside the worker only.
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
+
+/** The grammars the engine can load (see grammars/). */
+export type GrammarId =
+  | "typescript"
+  | "tsx"
+  | "javascript"
+  | "python"
+  | "go"
+  | "c"
+  | "cpp"
+  | "swift"
+  | "kotlin"
+  | "dart";
+
+/** How to outline one language from its tree-sitter syntax tree. */
+export interface LanguageSpec {
+  /** Display name for the `Language:` line, e.g. `TypeScript`. */
+  name: string;
+  /** The grammar to parse with. */
+  grammar: GrammarId;
+  /** File extensions with the dot, lower case, e.g. `[".ts"]`. */
+  extensions: string[];
+  /** Extracts the symbols (top level, with children) from the root node. */
+  extract(root: Node): OutlineSymbol[];
+}
