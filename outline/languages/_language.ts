@@ -3,18 +3,10 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 
-/** The grammars the engine can load (see grammars/). */
-export type GrammarId =
-  | "typescript"
-  | "tsx"
-  | "javascript"
-  | "python"
-  | "go"
-  | "c"
-  | "cpp"
-  | "swift"
-  | "kotlin"
-  | "dart";
+import type { GrammarId } from "../../grammars/grammars.ts";
+
+/** The grammars the engine can load (see grammars/grammars.ts). */
+export type { GrammarId };
 
 /** How to outline one language from its tree-sitter syntax tree. */
 export interface LanguageSpec {

@@ -1,0 +1,186 @@
+// The pinned grammar table and the loader. Each grammar sits behind its own
+// dynamic import (grammars/wasm/<id>.js) so only the languages used are
+// compiled; a folder of `.wasm` files (option or FELLO_GRAMMARS_DIR) replaces
+// the npm packages, like the specification's grammar directory.
+import { join } from "node:path";
+import { Language, Parser } from "web-tree-sitter";
+
+/** The grammars the engine can load. */
+export type GrammarId =
+  | "typescript"
+  | "tsx"
+  | "javascript"
+  | "python"
+  | "go"
+  | "c"
+  | "cpp"
+  | "swift"
+  | "kotlin"
+  | "dart";
+
+/** Where a grammar comes from: the pinned npm package and its file. */
+export interface GrammarSource {
+  /** The npm package, version pinned in deno.json. */
+  package: string;
+  /** The `.wasm` file inside the package; its base name is looked up in a grammars folder. */
+  file: string;
+}
+
+/** The ten grammars and their pinned packages (see FACTS.md for why these). */
+export const GRAMMARS: Readonly<Record<GrammarId, GrammarSource>> = {
+  typescript: {
+    package: "tree-sitter-typescript@0.23.2",
+    file: "tree-sitter-typescript.wasm",
+  },
+  tsx: {
+    package: "tree-sitter-typescript@0.23.2",
+    file: "tree-sitter-tsx.wasm",
+  },
+  javascript: {
+    package: "tree-sitter-javascript@0.25.0",
+    file: "tree-sitter-javascript.wasm",
+  },
+  python: {
+    package: "tree-sitter-python@0.25.0",
+    file: "tree-sitter-python.wasm",
+  },
+  go: { package: "tree-sitter-go@0.25.0", file: "tree-sitter-go.wasm" },
+  c: { package: "tree-sitter-c@0.24.1", file: "tree-sitter-c.wasm" },
+  cpp: { package: "tree-sitter-cpp@0.23.4", file: "tree-sitter-cpp.wasm" },
+  swift: {
+    package: "@repomix/tree-sitter-wasms@0.1.17",
+    file: "out/tree-sitter-swift.wasm",
+  },
+  kotlin: {
+    package: "@tree-sitter-grammars/tree-sitter-kotlin@1.1.0",
+    file: "tree-sitter-kotlin.wasm",
+  },
+  dart: {
+    package: "@repomix/tree-sitter-wasms@0.1.17",
+    file: "out/tree-sitter-dart.wasm",
+  },
+};
+
+type WasmModule = { wasm: WebAssembly.Module };
+
+// Literal import() calls, one per grammar, so the module graph (and publish)
+// sees every file while each stays lazy.
+const IMPORTERS: Record<GrammarId, () => Promise<WasmModule>> = {
+  typescript: () => import("./wasm/typescript.js"),
+  tsx: () => import("./wasm/tsx.js"),
+  javascript: () => import("./wasm/javascript.js"),
+  python: () => import("./wasm/python.js"),
+  go: () => import("./wasm/go.js"),
+  c: () => import("./wasm/c.js"),
+  cpp: () => import("./wasm/cpp.js"),
+  swift: () => import("./wasm/swift.js"),
+  kotlin: () => import("./wasm/kotlin.js"),
+  dart: () => import("./wasm/dart.js"),
+};
+
+/** The environment variable naming a folder of grammar `.wasm` files. */
+export const GRAMMARS_DIR_ENV = "FELLO_GRAMMARS_DIR";
+
+/** Options for {@linkcode loadLanguage}. */
+export interface LoadLanguageOptions {
+  /**
+   * A folder holding `tree-sitter-<name>.wasm` files to use instead of the
+   * npm packages. Defaults to `$FELLO_GRAMMARS_DIR` when set.
+   */
+  grammarsDir?: string;
+}
+
+let runtime: Promise<void> | undefined;
+
+/**
+ * Initializes web-tree-sitter once per thread (main thread or worker) from its
+ * precompiled runtime module, so no read access to the npm cache is needed.
+ */
+export function initTreeSitter(): Promise<void> {
+  runtime ??= initRuntime().catch((error) => {
+    runtime = undefined;
+    throw error;
+  });
+  return runtime;
+}
+
+async function initRuntime(): Promise<void> {
+  const { wasm } = await import("./wasm/web_tree_sitter.js") as WasmModule;
+  type InitOptions = NonNullable<Parameters<typeof Parser.init>[0]>;
+  const options = {
+    instantiateWasm(
+      imports: WebAssembly.Imports,
+      done: (
+        instance: WebAssembly.Instance,
+        module: WebAssembly.Module,
+      ) => void,
+    ): Record<string, never> {
+      WebAssembly.instantiate(wasm, imports).then((instance) =>
+        done(instance, wasm)
+      );
+      return {};
+    },
+  } as unknown as InitOptions;
+  await Parser.init(options);
+}
+
+/**
+ * Loads a grammar, from the pinned npm package or from `grammarsDir`.
+ * Initializes web-tree-sitter first. Not cached: callers keep the result.
+ */
+export async function loadLanguage(
+  id: GrammarId,
+  options: LoadLanguageOptions = {},
+): Promise<Language> {
+  await initTreeSitter();
+  const dir = options.grammarsDir ?? grammarsDirFromEnv();
+  if (dir !== undefined && dir !== "") return await loadFromDir(id, dir);
+  const { wasm } = await IMPORTERS[id]();
+  return Language.loadSync(wasm);
+}
+
+/** The base file name a grammars folder must hold for `id`. */
+export function grammarFileName(id: GrammarId): string {
+  const file = GRAMMARS[id].file;
+  return file.slice(file.lastIndexOf("/") + 1);
+}
+
+async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
+  const path = join(dir, grammarFileName(id));
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `Cannot load the ${id} grammar from "${path}": ${reason}; put ${
+        grammarFileName(id)
+      } there or unset ${GRAMMARS_DIR_ENV}`,
+      { cause: error },
+    );
+  }
+  return await Language.load(bytes);
+}
+
+function grammarsDirFromEnv(): string | undefined {
+  // Reading the variable needs --allow-env; without it, use the packages.
+  const state = Deno.permissions.querySync({
+    name: "env",
+    variable: GRAMMARS_DIR_ENV,
+  }).state;
+  return state === "granted" ? Deno.env.get(GRAMMARS_DIR_ENV) : undefined;
+}
+
+/**
+ * Creates a parser for a grammar: the helper for a bare parse on any thread
+ * (the worker, the bench baseline, tests).
+ */
+export async function createParser(
+  id: GrammarId,
+  options: LoadLanguageOptions = {},
+): Promise<Parser> {
+  const language = await loadLanguage(id, options);
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return parser;
+}

@@ -1,0 +1,6 @@
+// @ts-self-types="./_wasm.d.ts"
+// Imported lazily by grammars/grammars.ts; `import source` yields a compiled
+// module without any read permission on the npm cache.
+import source wasm from "@tree-sitter-grammars/tree-sitter-kotlin/tree-sitter-kotlin.wasm";
+
+export { wasm };
