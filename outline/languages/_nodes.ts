@@ -1,0 +1,146 @@
+// Tree helpers shared by the language extractors: line ranges, names, doc
+// comments. Runs inside the outline worker only.
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
+
+/** The 1-based first line of a node. */
+export function startLine(node: Node): number {
+  return node.startPosition.row + 1;
+}
+
+/**
+ * The 1-based last line of a node. A node ending at column 0 (it swallowed
+ * the newline) ends on the line before.
+ */
+export function endLine(node: Node): number {
+  const end = node.endPosition;
+  if (end.column === 0 && end.row > node.startPosition.row) return end.row;
+  return end.row + 1;
+}
+
+/** Options for {@linkcode makeSymbol}. */
+export interface SymbolOptions {
+  /** The node whose start begins the range (e.g. an export statement or decorator); defaults to `node`. */
+  from?: Node;
+  /** The node whose end ends the range; defaults to `node`. */
+  to?: Node;
+  /** The doc summary. */
+  doc?: string;
+  /** Members. */
+  children?: OutlineSymbol[];
+}
+
+/** Builds a symbol spanning `node` (or `from`..`to`). */
+export function makeSymbol(
+  kind: string,
+  name: string,
+  node: Node,
+  options: SymbolOptions = {},
+): OutlineSymbol {
+  const symbol: OutlineSymbol = {
+    kind,
+    name,
+    startLine: startLine(options.from ?? node),
+    endLine: endLine(options.to ?? node),
+    children: options.children ?? [],
+  };
+  if (options.doc !== undefined) symbol.doc = options.doc;
+  return symbol;
+}
+
+/** The text of a field (default `name`), or undefined when the node has none. */
+export function fieldText(node: Node, field = "name"): string | undefined {
+  return node.childForFieldName(field)?.text;
+}
+
+/** Whether a node is a comment of any grammar (`comment`, `line_comment`, ...). */
+export function isComment(node: Node): boolean {
+  return node.type.includes("comment");
+}
+
+/**
+ * The comments directly above `node`: consecutive comment siblings with no
+ * blank line between them and the node, excluding a trailing comment that
+ * shares its line with the code before it.
+ */
+export function precedingComments(node: Node): Node[] {
+  const comments: Node[] = [];
+  let current = node;
+  let previous = node.previousSibling;
+  while (
+    previous !== null && isComment(previous) &&
+    previous.endPosition.row >= current.startPosition.row - 1
+  ) {
+    const before = previous.previousSibling;
+    if (
+      before !== null &&
+      before.endPosition.row === previous.startPosition.row &&
+      !isComment(before)
+    ) {
+      break;
+    }
+    comments.unshift(previous);
+    current = previous;
+    previous = previous.previousSibling;
+  }
+  return comments;
+}
+
+/** Options for {@linkcode docComment}. */
+export interface DocCommentOptions {
+  /**
+   * Which comment texts count as documentation. Defaults to doc-comment
+   * markers: `/**`, `///` and `//!`.
+   */
+  accept?: (text: string) => boolean;
+}
+
+function isDocMarker(text: string): boolean {
+  return text.startsWith("/**") || text.startsWith("///") ||
+    text.startsWith("//!");
+}
+
+/**
+ * The first meaningful line of the doc comment right above `node`: the last
+ * block comment, or the run of line comments ending just above it.
+ */
+export function docComment(
+  node: Node,
+  options: DocCommentOptions = {},
+): string | undefined {
+  const accept = options.accept ?? isDocMarker;
+  const comments = precedingComments(node);
+  const last = comments.at(-1);
+  if (last === undefined) return undefined;
+  if (last.text.startsWith("/*")) {
+    return accept(last.text) ? firstMeaningfulLine(last.text) : undefined;
+  }
+  const run: Node[] = [];
+  for (let i = comments.length - 1; i >= 0; i--) {
+    const comment = comments[i];
+    if (comment.text.startsWith("/*")) break;
+    run.unshift(comment);
+  }
+  if (!accept(run[0].text)) return undefined;
+  return firstMeaningfulLine(run.map((comment) => comment.text).join("\n"));
+}
+
+const COMMENT_MARK = /^(?:\/\*+!?|\/\/[\/!]?|#+|\*+(?!\/))\s?/;
+const MAX_DOC_LENGTH = 200;
+
+/**
+ * The first line of a comment or docstring that says something: markers
+ * (`/**`, `*`, `///`, `//`, `#`, `"""`) stripped, blank lines and `@tag`
+ * lines skipped, cut to 200 characters.
+ */
+export function firstMeaningfulLine(text: string): string | undefined {
+  for (const raw of text.split(/\r?\n/)) {
+    let line = raw.trim().replace(COMMENT_MARK, "");
+    line = line.replace(/\*+\/\s*$/, "").trim();
+    if (line === "" || line.startsWith("@")) continue;
+    return line.length > MAX_DOC_LENGTH
+      ? `${line.slice(0, MAX_DOC_LENGTH - 1)}…`
+      : line;
+  }
+  return undefined;
+}
