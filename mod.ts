@@ -43,6 +43,7 @@ export type { WriteFileInput, WriteFileResult } from "./tools/write_file.ts";
 export type { EditFileInput, EditFileResult } from "./tools/edit_file.ts";
 export type { ShellInput } from "./tools/shell.ts";
 export type { PlanEntry, PlanInput, PlanResult } from "./tools/plan.ts";
+export type { SearchInput, SearchMatch, SearchResult } from "./tools/search.ts";
 
 if (import.meta.main) {
   const { main } = await import("./cli/main.ts");

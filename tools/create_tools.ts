@@ -8,6 +8,7 @@ import { createWriteFile, type WriteFileInput, type WriteFileResult } from "./wr
 import { createEditFile, type EditFileInput, type EditFileResult } from "./edit_file.ts";
 import { createShell, type ShellInput } from "./shell.ts";
 import { createPlan, type PlanEntry, type PlanInput, type PlanResult } from "./plan.ts";
+import { createSearch, type SearchInput, type SearchResult } from "./search.ts";
 import type {
   Approve,
   Backend,
@@ -42,6 +43,8 @@ export interface Tools {
   readonly Shell: Tool<ShellInput, ShellResult>;
   /** Replaces the execution plan. */
   readonly Plan: Tool<PlanInput, PlanResult>;
+  /** Searches the workspace's text files for a literal or a regex. */
+  readonly search: Tool<SearchInput, SearchResult>;
   /** The current plan, as the last Plan call left it. */
   readonly plan: readonly PlanEntry[];
   /** The workspace root, absolute. */
@@ -83,6 +86,7 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
     EditFile: createEditFile(context),
     Shell: createShell(context),
     Plan: plan.tool,
+    search: createSearch(context),
     get plan(): readonly PlanEntry[] {
       return plan.entries();
     },

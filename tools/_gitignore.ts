@@ -1,0 +1,98 @@
+// The .gitignore rules in force for one folder of a search: one layer per
+// folder that has a .gitignore, the deepest layer with an opinion winning, as
+// in git (a child's `!pattern` re-includes what a parent ignored).
+import ignore from "ignore";
+import { dirname, join, relative, sep } from "node:path";
+import { isWithin } from "./_paths.ts";
+
+type Rules = ReturnType<typeof ignore>;
+
+interface Layer {
+  /** The folder the rules are relative to. */
+  base: string;
+  rules: Rules;
+}
+
+/** An immutable stack of .gitignore layers; `enter()` adds a folder's. */
+export class GitIgnore {
+  #layers: readonly Layer[];
+
+  constructor(layers: readonly Layer[] = []) {
+    this.#layers = layers;
+  }
+
+  /**
+   * The rules that apply inside `root`: the .gitignore files of its parent
+   * folders up to the git repository root (or the workspace root, when no
+   * repository is found first), and `.git/info/exclude`. When those rules
+   * ignore `root` itself, the caller asked for it explicitly, so they are
+   * dropped, as ripgrep does for paths named on its command line.
+   */
+  static async above(root: string, workspace: string): Promise<GitIgnore> {
+    let layers: Layer[] = [];
+    let repository = false;
+    for (let folder = root;;) {
+      // The root's own .gitignore is added by `enter(root)`.
+      const layer = folder === root
+        ? undefined
+        : await readLayer(folder, ".gitignore");
+      if (layer) layers.unshift(layer);
+      if (await exists(join(folder, ".git"))) {
+        const exclude = await readLayer(folder, ".git/info/exclude");
+        if (exclude) layers.unshift(exclude);
+        repository = true;
+        break;
+      }
+      const parent = dirname(folder);
+      if (parent === folder) break;
+      folder = parent;
+    }
+    // Outside a repository, a stray ~/.gitignore must not hide the workspace.
+    if (!repository) layers = layers.filter((l) => isWithin(workspace, l.base));
+    const stack = new GitIgnore(layers);
+    return stack.ignores(root, true) ? new GitIgnore() : stack;
+  }
+
+  /** The stack for the entries of `folder`, adding its own .gitignore. */
+  async enter(folder: string): Promise<GitIgnore> {
+    const layer = await readLayer(folder, ".gitignore");
+    return layer ? new GitIgnore([...this.#layers, layer]) : this;
+  }
+
+  /** Whether an absolute path is ignored; folders match `dir/` patterns. */
+  ignores(path: string, isDirectory: boolean): boolean {
+    for (let i = this.#layers.length - 1; i >= 0; i--) {
+      const { base, rules } = this.#layers[i];
+      let rel = relative(base, path);
+      if (rel === "" || rel.startsWith("..")) continue;
+      if (sep !== "/") rel = rel.split(sep).join("/");
+      const result = rules.test(isDirectory ? `${rel}/` : rel);
+      if (result.unignored) return false;
+      if (result.ignored) return true;
+    }
+    return false;
+  }
+}
+
+async function readLayer(
+  folder: string,
+  name: string,
+): Promise<Layer | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(folder, name));
+  } catch {
+    // Missing, unreadable or not permitted: no rules from this file.
+    return undefined;
+  }
+  return { base: folder, rules: ignore().add(text) };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,148 @@
+// Finds the lines of one file that match a pattern, streaming it in chunks so
+// memory stays bounded whatever the file size. Binary files (a NUL byte in the
+// first chunk, as ripgrep and git decide) are skipped.
+
+/** A matching line. */
+export interface LineMatch {
+  /** 1-based line number. */
+  line: number;
+  /** The line without its line ending. */
+  text: string;
+  /** Where the first match starts in `text`. */
+  column: number;
+}
+
+/** What scanning a file found. */
+export interface FileScan {
+  matches: LineMatch[];
+  /** The file looked binary and was not searched. */
+  binary: boolean;
+}
+
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * A line longer than this is searched in its first part only, so one huge
+ * minified line cannot hold the whole file in memory.
+ */
+export const MAX_LINE_CHARS: number = 1024 * 1024;
+
+/**
+ * Scans `path` for lines matching `pattern` (a regex with the `g` flag),
+ * stopping after `limit` matching lines.
+ */
+export async function scanFile(
+  path: string,
+  pattern: RegExp,
+  options: { limit: number; signal?: AbortSignal },
+): Promise<FileScan> {
+  using file = await Deno.open(path, { read: true });
+  const scanner = new LineScanner(pattern, options.limit);
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  let first = true;
+  while (!scanner.full) {
+    options.signal?.throwIfAborted();
+    const read = await file.read(buffer);
+    if (read === null) break;
+    const bytes = buffer.subarray(0, read);
+    if (first && bytes.includes(0)) return { matches: [], binary: true };
+    first = false;
+    scanner.push(decoder.decode(bytes, { stream: true }));
+  }
+  if (!scanner.full) scanner.end(decoder.decode());
+  return { matches: scanner.matches, binary: false };
+}
+
+/** Feeds text in pieces, keeps line numbers, collects matching lines. */
+export class LineScanner {
+  readonly matches: LineMatch[] = [];
+  #pattern: RegExp;
+  #single: RegExp;
+  #limit: number;
+  #line = 1;
+  #carry = "";
+  #skippingLongLine = false;
+
+  constructor(pattern: RegExp, limit: number) {
+    this.#pattern = pattern;
+    this.#single = new RegExp(pattern.source, pattern.flags.replace("g", ""));
+    this.#limit = limit;
+  }
+
+  /** Whether `limit` matches were found. */
+  get full(): boolean {
+    return this.matches.length >= this.#limit;
+  }
+
+  /** Scans the complete lines of `text`, carrying an unfinished last line. */
+  push(text: string): void {
+    if (this.#skippingLongLine) {
+      const newline = text.indexOf("\n");
+      if (newline === -1) return;
+      this.#skippingLongLine = false;
+      this.#line++;
+      text = text.slice(newline + 1);
+    }
+    const block = this.#carry + text;
+    const lastNewline = block.lastIndexOf("\n");
+    if (lastNewline === -1) {
+      this.#carry = block;
+      if (block.length > MAX_LINE_CHARS) this.#cutLongLine();
+      return;
+    }
+    this.#carry = block.slice(lastNewline + 1);
+    this.#scan(block.slice(0, lastNewline + 1));
+  }
+
+  /** Scans what is left: the last line, when it has no line ending. */
+  end(rest = ""): void {
+    this.push(rest);
+    if (this.#carry !== "" && !this.#skippingLongLine) this.#scan(this.#carry);
+    this.#carry = "";
+  }
+
+  #cutLongLine(): void {
+    const line = this.#line;
+    this.#scan(this.#carry);
+    this.#line = line;
+    this.#carry = "";
+    this.#skippingLongLine = true;
+  }
+
+  /** Scans whole lines; leaves `#line` at the line after the block. */
+  #scan(block: string): void {
+    const pattern = this.#pattern;
+    pattern.lastIndex = 0;
+    let counted = 0; // newlines before `counted` are in #line already
+    while (!this.full && pattern.lastIndex <= block.length) {
+      const found = pattern.exec(block);
+      // Past the last line end is the next block's line, not an empty one.
+      if (!found || (found.index === block.length && block.endsWith("\n"))) {
+        break;
+      }
+      const start = found.index === 0
+        ? 0
+        : block.lastIndexOf("\n", found.index - 1) + 1;
+      let end = block.indexOf("\n", found.index);
+      if (end === -1) end = block.length;
+      this.#line += countNewlines(block, counted, start);
+      counted = start;
+      const text = block.slice(start, end).replace(/\r$/, "");
+      // Re-checked on the line alone: a match may have crossed the line end,
+      // or (in `m` mode) treated a CR as a line end of its own.
+      const column = text.search(this.#single);
+      if (column !== -1) this.matches.push({ line: this.#line, text, column });
+      pattern.lastIndex = end + 1;
+    }
+    this.#line += countNewlines(block, counted, block.length);
+  }
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to;) {
+    count++;
+    i = text.indexOf("\n", i + 1);
+  }
+  return count;
+}

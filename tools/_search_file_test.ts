@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { LineScanner, MAX_LINE_CHARS } from "./_search_file.ts";
+
+/** The reference: split into lines, test each one on its own. */
+function naive(text: string, pattern: RegExp): string[] {
+  const single = new RegExp(pattern.source, pattern.flags.replace("g", ""));
+  const lines = text.split("\n");
+  // A trailing newline ends the last line; it does not start another.
+  if (text.endsWith("\n")) lines.pop();
+  return lines.flatMap((line, i) => {
+    const clean = line.replace(/\r$/, "");
+    return single.test(clean) ? [`${i + 1}:${clean}`] : [];
+  });
+}
+
+function scanInPieces(text: string, pattern: RegExp, seed: number): string[] {
+  const scanner = new LineScanner(pattern, Infinity);
+  let random = seed;
+  for (let at = 0; at < text.length;) {
+    random = (random * 1103515245 + 12345) % 2147483648;
+    const size = 1 + (random % 17);
+    scanner.push(text.slice(at, at + size));
+    at += size;
+  }
+  scanner.end();
+  return scanner.matches.map((m) => `${m.line}:${m.text}`);
+}
+
+Deno.test("LineScanner matches line by line however the text is split", () => {
+  const text = [
+    "alpha",
+    "",
+    "beta gamma",
+    "x\r",
+    "gamma",
+    "",
+    "a b",
+    "end",
+  ].join("\n");
+  const patterns = [/gamma/gmu, /^$/gmu, /a\s+b/gmu, /a$/gmu, /^/gmu, /b/gmiu];
+  for (const pattern of patterns) {
+    for (const ending of ["", "\n"]) {
+      for (let seed = 1; seed < 30; seed++) {
+        assert.deepEqual(
+          scanInPieces(text + ending, pattern, seed),
+          naive(text + ending, pattern),
+          `${pattern} seed ${seed} ending ${JSON.stringify(ending)}`,
+        );
+      }
+    }
+  }
+});
+
+Deno.test("LineScanner stops at its limit and searches only the head of a huge line", () => {
+  const scanner = new LineScanner(/x/gmu, 2);
+  scanner.push("x\nx\nx\n");
+  assert.equal(scanner.full, true);
+  assert.deepEqual(scanner.matches.map((m) => m.line), [1, 2]);
+
+  const huge = new LineScanner(/needle/gmu, 10);
+  const chunk = "y".repeat(64 * 1024);
+  huge.push("needle first\n");
+  for (let size = 0; size <= MAX_LINE_CHARS; size += chunk.length) {
+    huge.push(chunk);
+  }
+  huge.push("needle lost in the tail\nneedle after\n");
+  huge.end();
+  assert.deepEqual(huge.matches.map((m) => m.line), [1, 3]);
+});

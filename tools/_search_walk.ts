@@ -1,0 +1,72 @@
+// The files a search visits, in a stable (sorted, depth-first) order: it skips
+// `.git`, `node_modules`, what .gitignore files ignore, and symbolic links
+// (following them could loop or leave the workspace).
+import { join, relative, sep } from "node:path";
+import { GitIgnore } from "./_gitignore.ts";
+import type { GlobFilter } from "./_glob.ts";
+
+/** Folders never searched, whatever the ignore files say. */
+const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
+
+/** Options for {@linkcode walkFiles}. */
+export interface WalkOptions {
+  /** The workspace root, which bounds the .gitignore lookup above `root`. */
+  workspace: string;
+  /** Keeps only the files whose path relative to `root` passes. */
+  glob?: GlobFilter;
+  signal?: AbortSignal;
+  /** Called with each folder that could not be listed. */
+  onUnreadable?: (path: string) => void;
+}
+
+/** Yields the absolute paths of the files to search below the folder `root`. */
+export async function* walkFiles(
+  root: string,
+  options: WalkOptions,
+): AsyncGenerator<string> {
+  const ignores = await GitIgnore.above(root, options.workspace);
+  yield* walkFolder(root, root, ignores, options);
+}
+
+async function* walkFolder(
+  root: string,
+  folder: string,
+  parentIgnores: GitIgnore,
+  options: WalkOptions,
+): AsyncGenerator<string> {
+  options.signal?.throwIfAborted();
+  const entries = await listFolder(folder);
+  if (entries === undefined) {
+    options.onUnreadable?.(folder);
+    return;
+  }
+  const ignores = await parentIgnores.enter(folder);
+  for (const entry of entries) {
+    if (entry.isSymlink || ALWAYS_SKIPPED.has(entry.name)) continue;
+    const path = join(folder, entry.name);
+    if (ignores.ignores(path, entry.isDirectory)) continue;
+    if (entry.isDirectory) {
+      yield* walkFolder(root, path, ignores, options);
+    } else if (entry.isFile && passesGlob(root, path, options.glob)) {
+      yield path;
+    }
+  }
+}
+
+async function listFolder(
+  folder: string,
+): Promise<Deno.DirEntry[] | undefined> {
+  const entries: Deno.DirEntry[] = [];
+  try {
+    for await (const entry of Deno.readDir(folder)) entries.push(entry);
+  } catch {
+    return undefined;
+  }
+  return entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+function passesGlob(root: string, path: string, glob?: GlobFilter): boolean {
+  if (!glob) return true;
+  const rel = relative(root, path);
+  return glob(sep === "/" ? rel : rel.split(sep).join("/"));
+}

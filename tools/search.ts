@@ -1,0 +1,295 @@
+// The built-in `search` tool: a literal or regex search over the workspace's
+// text files that answers `path:line: text` lines, with a cap and a note when
+// the results were cut.
+import { relative, sep } from "node:path";
+import { z } from "zod";
+import type { ToolContext } from "./_context.ts";
+import { defineTool } from "./_define.ts";
+import { requireDenoPermission } from "./_deno_permission.ts";
+import { type GlobFilter, globFilter } from "./_glob.ts";
+import { isWithin } from "./_paths.ts";
+import { scanFile } from "./_search_file.ts";
+import { walkFiles } from "./_search_walk.ts";
+import { ToolError } from "./tool_error.ts";
+import type { Tool } from "./types.ts";
+import DESCRIPTION from "./search.txt" with { type: "text" };
+
+/** Input of the `search` tool. */
+export interface SearchInput {
+  /** The text to find: literal unless `regex` is true. */
+  pattern: string;
+  /** A folder or file to search, relative to the workspace; defaults to the workspace. */
+  path?: string;
+  /** A gitignore-style glob files must match, e.g. `*.ts` or `!*_test.ts`. */
+  glob?: string;
+  /** Treat `pattern` as a JavaScript regular expression. Defaults to false. */
+  regex?: boolean;
+  /** Match case exactly. Defaults to true. */
+  caseSensitive?: boolean;
+  /** The most matching lines to answer, 1 to 1000. Defaults to 100. */
+  maxResults?: number;
+}
+
+/** One matching line. */
+export interface SearchMatch {
+  /** The file, relative to the workspace (`/`-separated) or absolute outside it. */
+  path: string;
+  /** 1-based line number. */
+  line: number;
+  /** The line, shortened around the match when longer than 200 characters. */
+  text: string;
+}
+
+/** Result of the `search` tool. */
+export interface SearchResult {
+  /** The pattern searched for. */
+  pattern: string;
+  /** The folder or file searched, as shown to the model. */
+  path: string;
+  /** The matching lines, in path order. */
+  matches: SearchMatch[];
+  /** Whether more lines matched than `maxResults`. */
+  truncated: boolean;
+  /** How many files were read. */
+  filesSearched: number;
+  /** How many files were skipped as binary. */
+  binaryFiles: number;
+  /** How many files or folders could not be read. */
+  unreadable: number;
+}
+
+/** Default and ceiling of `maxResults`. */
+const DEFAULT_MAX_RESULTS = 100;
+const MAX_RESULTS_CEILING = 1000;
+const MAX_TEXT_CHARS = 200;
+
+const schema = z.object({
+  pattern: z.string().min(1, "must not be empty"),
+  path: z.string().optional(),
+  glob: z.string().optional(),
+  regex: z.boolean().optional(),
+  caseSensitive: z.boolean().optional(),
+  maxResults: z.number().int().min(1).max(MAX_RESULTS_CEILING).optional(),
+});
+
+/** Creates the `search` tool for a context. */
+export function createSearch(
+  context: ToolContext,
+): Tool<SearchInput, SearchResult> {
+  return defineTool({
+    name: "search",
+    kind: "search",
+    description: DESCRIPTION,
+    schema,
+    run: (input, options) => runSearch(context, input, options.signal),
+    toModelText: renderSearch,
+  });
+}
+
+async function runSearch(
+  context: ToolContext,
+  input: SearchInput,
+  signal?: AbortSignal,
+): Promise<SearchResult> {
+  const root = context.resolve(input.path ?? ".", "search");
+  const shown = displayPath(context.workspace, root);
+  const matcher = compilePattern(input);
+  const glob = input.glob === undefined ? undefined : compileGlob(input.glob);
+  await context.authorize({
+    tool: "search",
+    action: "read",
+    path: root,
+    description: `Search "${shown}" for ${JSON.stringify(input.pattern)}`,
+  });
+  await requireDenoPermission({ name: "read", path: root });
+  const kind = await pathKind(root, shown);
+  const limit = input.maxResults ?? DEFAULT_MAX_RESULTS;
+  const result: SearchResult = {
+    pattern: input.pattern,
+    path: shown,
+    matches: [],
+    truncated: false,
+    filesSearched: 0,
+    binaryFiles: 0,
+    unreadable: 0,
+  };
+  const files = kind === "file" ? [root] : walkFiles(root, {
+    workspace: context.workspace,
+    glob,
+    signal,
+    onUnreadable: () => result.unreadable++,
+  });
+  try {
+    for await (const file of files) {
+      // One match past the limit tells whether results were cut.
+      const room = limit + 1 - result.matches.length;
+      await searchOne(context.workspace, file, {
+        matcher,
+        room,
+        signal,
+        result,
+      });
+      if (result.matches.length > limit) {
+        result.matches.length = limit;
+        result.truncated = true;
+        break;
+      }
+    }
+  } catch (error) {
+    if (signal?.aborted) {
+      throw new ToolError(`Search of "${shown}" was cancelled`);
+    }
+    throw error;
+  }
+  return result;
+}
+
+async function searchOne(
+  workspace: string,
+  file: string,
+  options: {
+    matcher: RegExp;
+    room: number;
+    signal?: AbortSignal;
+    result: SearchResult;
+  },
+): Promise<void> {
+  const { result, signal } = options;
+  let scan;
+  try {
+    scan = await scanFile(file, options.matcher, {
+      limit: options.room,
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    result.unreadable++;
+    return;
+  }
+  if (scan.binary) {
+    result.binaryFiles++;
+    return;
+  }
+  result.filesSearched++;
+  const path = displayPath(workspace, file);
+  for (const match of scan.matches) {
+    result.matches.push({
+      path,
+      line: match.line,
+      text: shorten(match.text, match.column),
+    });
+  }
+}
+
+/** Builds the global, multiline regex for the input; throws a ToolError when invalid. */
+export function compilePattern(input: SearchInput): RegExp {
+  let source = input.pattern;
+  let ignoreCase = input.caseSensitive === false;
+  if (!input.regex) {
+    source = source.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  } else if (source.startsWith("(?i)")) {
+    // ripgrep-style inline flag, common in what models write.
+    source = source.slice(4);
+    ignoreCase = true;
+  }
+  const flags = `gm${ignoreCase ? "i" : ""}`;
+  try {
+    return new RegExp(source, `${flags}u`);
+  } catch {
+    // Not every valid non-unicode pattern is valid in unicode mode (`\-`).
+  }
+  try {
+    return new RegExp(source, flags);
+  } catch (error) {
+    throw new ToolError(
+      `Cannot search for ${JSON.stringify(input.pattern)}: ${
+        (error as Error).message
+      }; fix the regular expression, or set "regex": false to search for the literal text`,
+    );
+  }
+}
+
+function compileGlob(glob: string): GlobFilter {
+  try {
+    return globFilter(glob);
+  } catch (error) {
+    throw new ToolError(
+      `Cannot search with glob ${JSON.stringify(glob)}: ${
+        (error as Error).message
+      }; pass a pattern like "*.ts" or "src/**/*.py", or leave "glob" out`,
+    );
+  }
+}
+
+async function pathKind(
+  path: string,
+  shown: string,
+): Promise<"file" | "directory"> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ToolError(
+        `Cannot search "${shown}": no such file or folder; check the path, or leave "path" out to search the whole workspace`,
+      );
+    }
+    throw error;
+  }
+  if (info.isFile) return "file";
+  if (info.isDirectory) return "directory";
+  throw new ToolError(
+    `Cannot search "${shown}": it is neither a file nor a folder`,
+  );
+}
+
+function displayPath(workspace: string, path: string): string {
+  if (!isWithin(workspace, path)) return path;
+  const rel = relative(workspace, path) || ".";
+  return sep === "/" ? rel : rel.split(sep).join("/");
+}
+
+/** Cuts a long line to a window around the match, marking cuts with `…`. */
+function shorten(text: string, column: number): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  const start = Math.max(
+    0,
+    Math.min(column - 60, text.length - MAX_TEXT_CHARS),
+  );
+  const end = start + MAX_TEXT_CHARS;
+  return `${start > 0 ? "…" : ""}${text.slice(start, end)}${
+    end < text.length ? "…" : ""
+  }`;
+}
+
+/** Renders a result as `path:line: text` lines and a closing note. */
+export function renderSearch(result: SearchResult): string {
+  const where = result.path === "." ? "the workspace" : `"${result.path}"`;
+  if (result.matches.length === 0) {
+    return `No matches for ${JSON.stringify(result.pattern)} in ${where} (${
+      describeCounts(result)
+    })`;
+  }
+  const lines = result.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
+  if (result.truncated) {
+    lines.push(
+      `(Only the first ${result.matches.length} matching lines are shown; more exist. Narrow "pattern", "path" or "glob", or raise "maxResults" (at most ${MAX_RESULTS_CEILING}).)`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function describeCounts(result: SearchResult): string {
+  const parts = [plural(result.filesSearched, "file") + " searched"];
+  if (result.binaryFiles > 0) {
+    parts.push(`${plural(result.binaryFiles, "binary file")} skipped`);
+  }
+  if (result.unreadable > 0) {
+    parts.push(`${plural(result.unreadable, "path")} unreadable`);
+  }
+  return parts.join(", ");
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

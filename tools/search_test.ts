@@ -1,0 +1,269 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createTools } from "./create_tools.ts";
+import { ToolError } from "./tool_error.ts";
+import type { PermissionRequest } from "./types.ts";
+
+/** Writes `files` (relative path -> content) under a new temp folder. */
+async function workspace(
+  files: Record<string, string | Uint8Array>,
+): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "search_test_" });
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(root, path);
+    await Deno.mkdir(join(full, ".."), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(full, content);
+    else await Deno.writeFile(full, content);
+  }
+  return root;
+}
+
+function lines(text: string): string[] {
+  return text.split("\n");
+}
+
+Deno.test("search() finds literal text case-sensitively as path:line: text", async () => {
+  const root = await workspace({
+    "src/a.ts": "const a = 1;\nfunction loadUser() {}\nLOADUSER();\n",
+    "src/b.py": "x = 1\n# loadUser here too\n",
+    "README.md": "a.b c\naxb\n",
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({ pattern: "loadUser" });
+    assert.deepEqual(lines(tools.search.toModelText(result)), [
+      "src/a.ts:2: function loadUser() {}",
+      "src/b.py:2: # loadUser here too",
+    ]);
+    assert.equal(result.truncated, false);
+    assert.equal(result.filesSearched, 3);
+    // Regex characters are literal unless regex is set.
+    const dot = await tools.search.execute({ pattern: "a.b" });
+    assert.deepEqual(dot.matches, [{
+      path: "README.md",
+      line: 1,
+      text: "a.b c",
+    }]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() ignores case and runs regexes on request", async () => {
+  const root = await workspace({
+    "a.ts": "function loadUser() {}\nLOADUSER();\nfunction   loadAll() {}\n",
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const folded = await tools.search.execute({
+      pattern: "loaduser",
+      caseSensitive: false,
+    });
+    assert.deepEqual(folded.matches.map((m) => m.line), [1, 2]);
+    const regex = await tools.search.execute({
+      pattern: "function\\s+load\\w*",
+      regex: true,
+    });
+    assert.deepEqual(regex.matches.map((m) => m.line), [1, 3]);
+    const inline = await tools.search.execute({
+      pattern: "(?i)^loaduser",
+      regex: true,
+    });
+    assert.deepEqual(inline.matches.map((m) => m.line), [2]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() rejects an invalid regex with a ToolError that says what to do", async () => {
+  const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
+  await assert.rejects(
+    () => tools.search.execute({ pattern: "load(", regex: true }),
+    (error: Error) => {
+      assert.ok(error instanceof ToolError);
+      assert.match(error.message, /Cannot search for "load\(":/);
+      assert.match(error.message, /"regex": false/);
+      return true;
+    },
+  );
+  await assert.rejects(
+    () => tools.search.execute({ pattern: "" }),
+    /Invalid input for search: "pattern"/,
+  );
+  await assert.rejects(
+    () => tools.search.execute({ pattern: "x", maxResults: 5000 }),
+    /"maxResults"/,
+  );
+});
+
+Deno.test("search() skips .git, node_modules, binary and gitignored files", async () => {
+  const root = await workspace({
+    ".git/config": "needle\n",
+    ".gitignore": "dist/\n*.log\n!keep.log\n",
+    "node_modules/pkg/index.js": "needle\n",
+    "dist/out.js": "needle\n",
+    "debug.log": "needle\n",
+    "keep.log": "needle\n",
+    "image.png": new Uint8Array([
+      0x89,
+      0x50,
+      0,
+      0,
+      0x6e,
+      0x65,
+      0x65,
+      0x64,
+      0x6c,
+      0x65,
+    ]),
+    "sub/.gitignore": "secret.txt\n",
+    "sub/secret.txt": "needle\n",
+    "sub/open.txt": "needle\n",
+    "top.txt": "needle\n",
+  });
+  try {
+    await Deno.symlink(join(root, "top.txt"), join(root, "link.txt"));
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({ pattern: "needle" });
+    assert.deepEqual(result.matches.map((m) => m.path), [
+      "keep.log",
+      "sub/open.txt",
+      "top.txt",
+    ]);
+    assert.equal(result.binaryFiles, 1);
+    // A folder named explicitly is searched even when .gitignore ignores it.
+    const dist = await tools.search.execute({
+      pattern: "needle",
+      path: "dist",
+    });
+    assert.deepEqual(dist.matches.map((m) => m.path), ["dist/out.js"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() keeps only files matching the glob", async () => {
+  const root = await workspace({
+    "src/a.ts": "needle\n",
+    "src/a_test.ts": "needle\n",
+    "src/deep/b.tsx": "needle\n",
+    "docs/c.md": "needle\n",
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const paths = async (glob: string, path?: string) =>
+      (await tools.search.execute({ pattern: "needle", glob, path })).matches
+        .map((m) => m.path);
+    assert.deepEqual(await paths("*.ts"), ["src/a.ts", "src/a_test.ts"]);
+    assert.deepEqual(await paths("!*_test.ts"), [
+      "docs/c.md",
+      "src/a.ts",
+      "src/deep/b.tsx",
+    ]);
+    assert.deepEqual(await paths("*.{tsx,md}"), [
+      "docs/c.md",
+      "src/deep/b.tsx",
+    ]);
+    assert.deepEqual(await paths("deep/*.tsx", "src"), ["src/deep/b.tsx"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() caps results, notes the cut and shortens long lines", async () => {
+  const long = `${"x".repeat(5000)}needle${"y".repeat(5000)}`;
+  const root = await workspace({
+    "many.txt": Array.from({ length: 50 }, (_, i) => `needle ${i}`).join("\n"),
+    "wide.txt": `${long}\n`,
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const capped = await tools.search.execute({
+      pattern: "needle",
+      maxResults: 10,
+    });
+    assert.equal(capped.matches.length, 10);
+    assert.equal(capped.truncated, true);
+    const text = tools.search.toModelText(capped);
+    assert.match(text, /^many.txt:1: needle 0$/m);
+    assert.match(
+      text,
+      /Only the first 10 matching lines are shown; more exist/,
+    );
+    const exact = await tools.search.execute({
+      pattern: "needle",
+      maxResults: 51,
+    });
+    assert.equal(exact.truncated, false);
+    assert.equal(exact.matches.length, 51);
+    const wide = await tools.search.execute({
+      pattern: "needle",
+      path: "wide.txt",
+    });
+    assert.equal(wide.matches[0].path, "wide.txt");
+    assert.ok(wide.matches[0].text.length <= 202);
+    assert.match(wide.matches[0].text, /^…x+needley+…$/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() streams big files with correct line numbers", async () => {
+  // 200k lines (about 1.6 MB): matches land across many 64 KiB chunks.
+  const body = Array.from(
+    { length: 200_000 },
+    (_, i) => i % 40_000 === 39_999 ? `hit ${i}` : `l${i}`,
+  );
+  const root = await workspace({ "big.txt": body.join("\r\n") });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({ pattern: "hit" });
+    assert.deepEqual(
+      result.matches.map((m) => `${m.line}:${m.text}`),
+      [40_000, 80_000, 120_000, 160_000, 200_000].map((n) =>
+        `${n}:hit ${n - 1}`
+      ),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() names a missing path and asks before reading outside the workspace", async () => {
+  const root = await workspace({ "a.txt": "needle\n" });
+  const outside = await workspace({ "b.txt": "needle\n" });
+  try {
+    const requests: PermissionRequest[] = [];
+    const tools = createTools({
+      cwd: root,
+      permissionMode: "ask",
+      approve: (request) => {
+        requests.push(request);
+        return false;
+      },
+    });
+    await assert.rejects(
+      () => tools.search.execute({ pattern: "needle", path: "nope" }),
+      /Cannot search "nope": no such file or folder/,
+    );
+    await assert.rejects(
+      () => tools.search.execute({ pattern: "needle", path: outside }),
+      /Refused by the user/,
+    );
+    assert.equal(requests.length, 1);
+    assert.equal(requests[0].tool, "search");
+    assert.equal(requests[0].action, "read");
+    assert.equal(requests[0].outsideWorkspace, true);
+    // Inside the workspace, reading needs no approval.
+    const inside = await tools.search.execute({ pattern: "needle" });
+    assert.equal(inside.matches.length, 1);
+    const none = await tools.search.execute({ pattern: "absent" });
+    assert.equal(
+      tools.search.toModelText(none),
+      'No matches for "absent" in the workspace (1 file searched)',
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
