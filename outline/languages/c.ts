@@ -1,10 +1,19 @@
-// PLACEHOLDER: the "outline languages" helper replaces this file.
+// C: functions (including those inside #if/#ifdef blocks), structs, unions,
+// enums and typedefs, with fields and enumerators as members. Runs inside the
+// outline worker only.
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
+import { extractCFamily } from "./_c_family.ts";
 
-/** C: placeholder spec, finds no symbols yet. */
+/** C (`.c`, `.h`): functions, structs, unions, enums and typedefs. */
 export const c: LanguageSpec = {
   name: "C",
   grammar: "c",
   extensions: [".c", ".h"],
-  extract: () => [],
+  extract: extractC,
 };
+
+function extractC(root: Node): OutlineSymbol[] {
+  return extractCFamily(root, { cpp: false });
+}

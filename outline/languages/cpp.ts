@@ -1,10 +1,19 @@
-// PLACEHOLDER: the "outline languages" helper replaces this file.
+// C++: C's symbols plus classes (methods and fields as members), namespaces
+// (their declarations as members), templates and qualified out-of-class
+// definitions such as `Widget::draw`. Runs inside the outline worker only.
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
+import { extractCFamily } from "./_c_family.ts";
 
-/** C++: placeholder spec, finds no symbols yet. */
+/** C++ (`.cpp`, `.cc`, `.cxx`, `.hpp`, `.hxx`, `.hh`). */
 export const cpp: LanguageSpec = {
   name: "C++",
   grammar: "cpp",
   extensions: [".cpp", ".cc", ".cxx", ".hpp", ".hxx", ".hh"],
-  extract: () => [],
+  extract: extractCpp,
 };
+
+function extractCpp(root: Node): OutlineSymbol[] {
+  return extractCFamily(root, { cpp: true });
+}
