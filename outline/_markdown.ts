@@ -1,0 +1,123 @@
+// The built-in Markdown outline (no WASM): ATX and setext headings nested by
+// level, each running to the line before the next heading of the same or a
+// higher level. Fenced code, HTML comments and front matter hold no headings.
+import type { OutlineSymbol } from "./types.ts";
+
+/** Extensions outlined by {@linkcode outlineMarkdown}. */
+export const MARKDOWN_EXTENSIONS: readonly string[] = [
+  ".md",
+  ".mdx",
+  ".markdown",
+];
+
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+// Lines that cannot be the text of a setext heading (list items, quotes, tables...).
+const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+] |\d+[.)] |>|\||<))/;
+
+interface Heading {
+  level: number;
+  text: string;
+  line: number;
+}
+
+/** Outlines Markdown text whose line count is `totalLines`. */
+export function outlineMarkdown(
+  text: string,
+  totalLines: number,
+): OutlineSymbol[] {
+  return _nest(_headings(text.split(/\r?\n/)), totalLines);
+}
+
+function _headings(lines: string[]): Heading[] {
+  const headings: Heading[] = [];
+  let fence: string | undefined;
+  let inComment = false;
+  let paragraph: { line: number; text: string } | undefined;
+  let i = lines[0]?.trim() === "---" ? _frontMatterEnd(lines) : 0;
+  for (; i < lines.length; i++) {
+    const line = lines[i];
+    if (fence !== undefined) {
+      if (
+        line.trimStart().startsWith(fence) &&
+        line.trim().replace(/[`~]/g, "") === ""
+      ) fence = undefined;
+      continue;
+    }
+    if (inComment) {
+      inComment = !line.includes("-->");
+      continue;
+    }
+    const opening = FENCE.exec(line);
+    if (opening !== null) {
+      fence = opening[1];
+      paragraph = undefined;
+      continue;
+    }
+    if (/^ {0,3}<!--/.test(line) && !line.includes("-->")) {
+      inComment = true;
+      paragraph = undefined;
+      continue;
+    }
+    const atx = ATX.exec(line);
+    if (atx !== null) {
+      headings.push({
+        level: atx[1].length,
+        text: (atx[2] ?? "").trim(),
+        line: i + 1,
+      });
+      paragraph = undefined;
+      continue;
+    }
+    const setext = SETEXT.exec(line);
+    if (setext !== null && paragraph !== undefined) {
+      const level = setext[1].startsWith("=") ? 1 : 2;
+      headings.push({ level, text: paragraph.text, line: paragraph.line });
+      paragraph = undefined;
+      continue;
+    }
+    if (line.trim() === "" || NOT_PARAGRAPH.test(line)) {
+      paragraph = undefined;
+    } else if (paragraph === undefined) {
+      paragraph = { line: i + 1, text: line.trim() };
+    } else {
+      paragraph.text += ` ${line.trim()}`;
+    }
+  }
+  return headings;
+}
+
+// Index of the first line after a YAML front matter block, or 0 if unclosed.
+function _frontMatterEnd(lines: string[]): number {
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i].trim() === "---" || lines[i].trim() === "...") return i + 1;
+  }
+  return 0;
+}
+
+// One pass with a stack of open headings: a heading closes every open one of
+// the same or a deeper level on the line before it.
+function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
+  const roots: OutlineSymbol[] = [];
+  const stack: { level: number; symbol: OutlineSymbol }[] = [];
+  const close = (entry: { symbol: OutlineSymbol }, end: number) => {
+    entry.symbol.endLine = Math.max(end, entry.symbol.startLine);
+  };
+  for (const heading of headings) {
+    while (stack.length > 0 && stack[stack.length - 1].level >= heading.level) {
+      close(stack.pop()!, heading.line - 1);
+    }
+    const symbol: OutlineSymbol = {
+      kind: "heading",
+      name: heading.text,
+      startLine: heading.line,
+      endLine: heading.line,
+      children: [],
+    };
+    (stack.at(-1)?.symbol.children ?? roots).push(symbol);
+    stack.push({ level: heading.level, symbol });
+  }
+  for (const entry of stack) close(entry, totalLines);
+  return roots;
+}

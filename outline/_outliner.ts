@@ -1,0 +1,200 @@
+// The outline engine behind the public functions: path checks on the main
+// thread, a result cache keyed by path, size and modification time, and the
+// worker pool for everything that parses.
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { requireDenoPermission } from "../tools/_deno_permission.ts";
+import { ToolError } from "../tools/tool_error.ts";
+import { OutlinePool } from "./_pool.ts";
+import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
+import type { WorkerReply } from "./_protocol.ts";
+import type { OutlineResult } from "./types.ts";
+
+/** The default parse budget: a pathological parse is cancelled after 30 s. */
+export const DEFAULT_PARSE_BUDGET_MS = 30_000;
+
+/** Per-call options. */
+export interface OutlineCallOptions {
+  /** Folder that a relative path resolves against; defaults to `Deno.cwd()`. */
+  cwd?: string;
+  /** Cancel a parse after this many milliseconds (default 30 000). */
+  parseBudgetMs?: number;
+  /** A folder of grammar `.wasm` files to use instead of the npm packages. */
+  grammarsDir?: string;
+}
+
+/** Options for {@linkcode Outliner}. */
+export interface OutlinerOptions {
+  /** Workers in the pool; defaults to the number of cores. */
+  workers?: number;
+  /** Results kept in the cache (least recently used dropped first). */
+  cacheSize?: number;
+}
+
+interface CacheEntry {
+  size: number;
+  mtimeMs: number;
+  result: OutlineResult;
+}
+
+/** A pool plus a result cache. One default instance serves the public API. */
+export class Outliner {
+  #pool: OutlinePool;
+  #cache = new Map<string, CacheEntry>();
+  #cacheSize: number;
+  #parses = 0;
+
+  constructor(options: OutlinerOptions = {}) {
+    this.#pool = new OutlinePool({ size: options.workers });
+    this.#cacheSize = options.cacheSize ?? 1000;
+  }
+
+  /** How many files were sent to a worker (cache misses). A test seam. */
+  get parses(): number {
+    return this.#parses;
+  }
+
+  /** The worker pool (for tests and benches). */
+  get pool(): OutlinePool {
+    return this.#pool;
+  }
+
+  /** Outlines one file, from the cache when it is unchanged. */
+  async outline(
+    path: string,
+    options: OutlineCallOptions = {},
+  ): Promise<OutlineResult> {
+    const absolute = _absolute(path, options.cwd);
+    const extension = supportedExtension(absolute);
+    if (extension === undefined) throw _unsupported(path);
+    await requireDenoPermission({ name: "read", path: absolute });
+    const stat = await _stat(path, absolute);
+    const cached = this.#cache.get(absolute);
+    if (
+      cached !== undefined && cached.size === stat.size &&
+      cached.mtimeMs === stat.mtimeMs
+    ) {
+      this.#cache.delete(absolute);
+      this.#cache.set(absolute, cached);
+      return cached.result;
+    }
+    this.#parses++;
+    const reply = await this.#run(path, {
+      path: absolute,
+      extension,
+      budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
+      grammarsDir: options.grammarsDir,
+    });
+    if (reply.type === "error") throw _failure(path, reply);
+    if (stat.mtimeMs !== null) {
+      this.#remember(absolute, {
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        result: reply.result,
+      });
+    }
+    return reply.result;
+  }
+
+  /** Forgets every cached result. */
+  clearCache(): void {
+    this.#cache.clear();
+  }
+
+  /** Stops the workers (they never keep the process alive anyway). */
+  terminate(): Promise<void> {
+    return this.#pool.terminate();
+  }
+
+  async #run(
+    path: string,
+    job: Parameters<OutlinePool["run"]>[0],
+  ): Promise<WorkerReply> {
+    try {
+      return await this.#pool.run(job);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolError(`Cannot outline "${path}": ${reason}; try again`, {
+        cause: error,
+      });
+    }
+  }
+
+  #remember(path: string, entry: CacheEntry): void {
+    this.#cache.delete(path);
+    this.#cache.set(path, entry);
+    while (this.#cache.size > this.#cacheSize) {
+      this.#cache.delete(this.#cache.keys().next().value!);
+    }
+  }
+}
+
+function _absolute(path: string, cwd: string | undefined): string {
+  if (path.length === 0) {
+    throw new ToolError("Cannot outline an empty path: pass a file path");
+  }
+  let plain = path;
+  if (path.startsWith("file://")) {
+    try {
+      plain = fileURLToPath(path);
+    } catch {
+      throw new ToolError(
+        `Cannot outline "${path}": it is not a valid file:// URI; pass a path instead`,
+      );
+    }
+  }
+  if (isAbsolute(plain)) return resolve(plain);
+  return resolve(cwd ?? Deno.cwd(), plain);
+}
+
+async function _stat(
+  path: string,
+  absolute: string,
+): Promise<Deno.FileInfo & { mtimeMs: number | null }> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(absolute);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ToolError(
+        `Cannot outline "${path}": the file does not exist; check the path`,
+      );
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolError(`Cannot outline "${path}": ${reason}`, {
+      cause: error,
+    });
+  }
+  if (info.isDirectory) {
+    throw new ToolError(
+      `Cannot outline "${path}": it is a folder; outline the files inside it one by one`,
+    );
+  }
+  return Object.assign(info, { mtimeMs: info.mtime?.getTime() ?? null });
+}
+
+function _unsupported(path: string): ToolError {
+  return new ToolError(
+    `Cannot outline "${path}": this file type is not supported; supported extensions: ${
+      SUPPORTED_EXTENSIONS.join(", ")
+    }`,
+  );
+}
+
+function _failure(
+  path: string,
+  reply: Extract<WorkerReply, { type: "error" }>,
+): ToolError {
+  switch (reply.failure) {
+    case "binary":
+      return new ToolError(
+        `Cannot outline "${path}": it is a binary file, not source code`,
+      );
+    case "budget":
+      return new ToolError(
+        `Cannot outline "${path}": ${reply.message}; read it by line ranges instead, or raise parseBudgetMs`,
+      );
+    default:
+      return new ToolError(`Cannot outline "${path}": ${reply.message}`);
+  }
+}

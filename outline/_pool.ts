@@ -1,0 +1,139 @@
+// The worker pool: starts workers on demand up to its size, queues the rest,
+// replaces a worker that crashed or asked to be recycled.
+//
+// node:worker_threads rather than the web Worker: Deno's web Worker keeps the
+// process alive while it exists and has no unref(); here an idle worker is
+// unref'd, so a script (or the CLI) exits on its own as soon as its work is
+// done, and the warm worker is reused when more work comes first.
+import { Worker } from "node:worker_threads";
+import type {
+  OutlineRequest,
+  WorkerReply,
+  WorkerRequest,
+} from "./_protocol.ts";
+
+const WORKER_URL = new URL("./_worker.ts", import.meta.url);
+
+/** A job as the pool receives it (the pool assigns the id). */
+export type PoolJob = Omit<OutlineRequest, "type" | "id">;
+
+interface Pending {
+  request: OutlineRequest;
+  resolve(reply: WorkerReply): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Pending | undefined;
+}
+
+/** Options for {@linkcode OutlinePool}. */
+export interface OutlinePoolOptions {
+  /** How many workers at most; defaults to the number of cores. */
+  size?: number;
+}
+
+/** A pool of outline workers. Idle workers never keep the process alive. */
+export class OutlinePool {
+  readonly size: number;
+  #slots: Slot[] = [];
+  #queue: Pending[] = [];
+  #nextId = 1;
+  #started = 0;
+
+  constructor(options: OutlinePoolOptions = {}) {
+    this.size = Math.max(1, options.size ?? navigator.hardwareConcurrency ?? 2);
+  }
+
+  /** How many workers this pool has started so far (replacements included). */
+  get workersStarted(): number {
+    return this.#started;
+  }
+
+  /** Runs a job on the first free worker. Rejects only if the worker dies. */
+  run(job: PoolJob): Promise<WorkerReply> {
+    const request: OutlineRequest = {
+      type: "outline",
+      id: this.#nextId++,
+      ...job,
+    };
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ request, resolve, reject });
+      this.#dispatch();
+    });
+  }
+
+  /** Test seam: makes one worker (a busy one first) die with an uncaught error. */
+  crashOne(): void {
+    const slot = this.#slots.find((s) => s.job !== undefined) ?? this.#slots[0];
+    slot?.worker.postMessage({ type: "crash" } satisfies WorkerRequest);
+  }
+
+  /** Stops every worker; queued and running jobs are rejected. */
+  async terminate(): Promise<void> {
+    const slots = this.#slots.splice(0);
+    const error = new Error("the outline pool was shut down");
+    for (const pending of this.#queue.splice(0)) pending.reject(error);
+    for (const slot of slots) slot.job?.reject(error);
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      const slot = this.#slots.find((s) => s.job === undefined) ??
+        (this.#slots.length < this.size ? this.#spawn() : undefined);
+      if (slot === undefined) return;
+      const pending = this.#queue.shift()!;
+      slot.job = pending;
+      slot.worker.ref();
+      slot.worker.postMessage(pending.request);
+    }
+  }
+
+  #spawn(): Slot {
+    const worker = new Worker(WORKER_URL);
+    worker.unref();
+    this.#started++;
+    const slot: Slot = { worker, job: undefined };
+    worker.on("message", (reply: WorkerReply) => this.#settle(slot, reply));
+    worker.on("error", (error: Error) => this.#lose(slot, error));
+    worker.on(
+      "exit",
+      (code: number) => this.#lose(slot, new Error(`exit code ${code}`)),
+    );
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #settle(slot: Slot, reply: WorkerReply): void {
+    const pending = slot.job;
+    if (pending === undefined || pending.request.id !== reply.id) return;
+    slot.job = undefined;
+    if (reply.recycle) this.#retire(slot);
+    else slot.worker.unref();
+    pending.resolve(reply);
+    this.#dispatch();
+  }
+
+  #lose(slot: Slot, error: Error): void {
+    if (!this.#slots.includes(slot)) return;
+    this.#retire(slot);
+    slot.job?.reject(
+      new Error(`the parser worker crashed (${error.message})`, {
+        cause: error,
+      }),
+    );
+    slot.job = undefined;
+    this.#dispatch();
+  }
+
+  // Removes a worker from the pool; the next job starts a fresh one.
+  #retire(slot: Slot): void {
+    this.#slots = this.#slots.filter((s) => s !== slot);
+    slot.worker.removeAllListeners();
+    slot.worker.on("error", () => {}); // a late error must not go unhandled
+    slot.worker.unref();
+    slot.worker.terminate();
+  }
+}

@@ -1,0 +1,38 @@
+// The messages between the outline pool (main thread) and its workers.
+import type { OutlineResult } from "./types.ts";
+
+/** Outline one file; the worker reads it. */
+export interface OutlineRequest {
+  type: "outline";
+  id: number;
+  /** Absolute path. */
+  path: string;
+  /** Lower-case extension with its dot; picks the language. */
+  extension: string;
+  /** Cancel the parse after this many milliseconds. */
+  budgetMs: number;
+  /** A folder of grammar `.wasm` files replacing the npm packages. */
+  grammarsDir?: string;
+}
+
+/** Test seam: make the worker die with an uncaught error. */
+export interface CrashRequest {
+  type: "crash";
+}
+
+/** Anything the pool sends. */
+export type WorkerRequest = OutlineRequest | CrashRequest;
+
+/** Why a file could not be outlined, as the worker classifies it. */
+export type OutlineFailure = "binary" | "read" | "budget" | "parse";
+
+/** What a worker answers. `recycle` asks the pool to replace it (huge file). */
+export type WorkerReply =
+  | { type: "result"; id: number; result: OutlineResult; recycle: boolean }
+  | {
+    type: "error";
+    id: number;
+    failure: OutlineFailure;
+    message: string;
+    recycle: boolean;
+  };

@@ -1,0 +1,164 @@
+// The outline worker: reads a file, parses it with a lazily loaded grammar
+// (cached for the worker's life), extracts the symbols and deletes the tree.
+// The pool replaces a worker that crashes or that parsed a huge file, because
+// WASM memory never shrinks.
+import { parentPort } from "node:worker_threads";
+import type { Parser } from "web-tree-sitter";
+import { createParser, type GrammarId } from "../grammars/grammars.ts";
+import { languageForExtension } from "./languages/_registry.ts";
+import { MARKDOWN_EXTENSIONS, outlineMarkdown } from "./_markdown.ts";
+import type {
+  OutlineFailure,
+  OutlineRequest,
+  WorkerReply,
+  WorkerRequest,
+} from "./_protocol.ts";
+import type { OutlineResult, OutlineSymbol } from "./types.ts";
+
+/** Files above this size make the worker ask to be replaced after answering. */
+const HUGE_FILE_BYTES = 4 * 1024 * 1024;
+/** A NUL byte in this many leading bytes marks a binary file (as git decides). */
+const BINARY_PROBE_BYTES = 8000;
+
+class Failure extends Error {
+  constructor(readonly failure: OutlineFailure, message: string) {
+    super(message);
+  }
+}
+
+const parsers = new Map<string, Promise<Parser>>();
+
+function _parserFor(
+  grammar: GrammarId,
+  grammarsDir: string | undefined,
+): Promise<Parser> {
+  const key = `${grammarsDir ?? ""}\0${grammar}`;
+  let parser = parsers.get(key);
+  if (parser === undefined) {
+    parser = createParser(grammar, { grammarsDir });
+    parser.catch(() => parsers.delete(key));
+    parsers.set(key, parser);
+  }
+  return parser;
+}
+
+async function _outline(
+  request: OutlineRequest,
+): Promise<{ result: OutlineResult; size: number }> {
+  const bytes = await _read(request.path);
+  if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
+    throw new Failure("binary", "it is a binary file");
+  }
+  const text = new TextDecoder().decode(bytes);
+  const totalLines = _countLines(bytes);
+  if (MARKDOWN_EXTENSIONS.includes(request.extension)) {
+    return {
+      result: {
+        language: "Markdown",
+        totalLines,
+        symbols: outlineMarkdown(text, totalLines),
+      },
+      size: bytes.length,
+    };
+  }
+  const spec = languageForExtension(request.extension);
+  if (spec === undefined) {
+    throw new Failure("parse", `no language for "${request.extension}"`);
+  }
+  const parser = await _parserFor(spec.grammar, request.grammarsDir);
+  const symbols = _parseAndExtract(
+    parser,
+    text,
+    request.budgetMs,
+    spec.extract,
+  );
+  return {
+    result: { language: spec.name, totalLines, symbols },
+    size: bytes.length,
+  };
+}
+
+function _parseAndExtract(
+  parser: Parser,
+  text: string,
+  budgetMs: number,
+  extract: (root: import("web-tree-sitter").Node) => OutlineSymbol[],
+): OutlineSymbol[] {
+  const deadline = performance.now() + budgetMs;
+  const tree = parser.parse(text, null, {
+    progressCallback: () => performance.now() > deadline,
+  });
+  if (tree === null) {
+    parser.reset();
+    throw new Failure(
+      "budget",
+      `parsing took longer than the ${budgetMs} ms budget`,
+    );
+  }
+  try {
+    return extract(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}
+
+async function _read(path: string): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(path);
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotFound
+      ? "the file does not exist"
+      : error instanceof Deno.errors.IsADirectory
+      ? "it is a folder"
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    throw new Failure("read", reason);
+  }
+}
+
+// Lines as ReadFile counts them: a final newline ends the last line.
+function _countLines(bytes: Uint8Array): number {
+  if (bytes.length === 0) return 0;
+  let count = 0;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) {
+    count++;
+  }
+  return bytes[bytes.length - 1] === 10 ? count : count + 1;
+}
+
+async function _handle(request: OutlineRequest): Promise<WorkerReply> {
+  try {
+    const { result, size } = await _outline(request);
+    return {
+      type: "result",
+      id: request.id,
+      result,
+      recycle: size > HUGE_FILE_BYTES,
+    };
+  } catch (error) {
+    const failure = error instanceof Failure ? error.failure : "parse";
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      type: "error",
+      id: request.id,
+      failure,
+      message,
+      recycle: failure !== "read" && failure !== "binary",
+    };
+  }
+}
+
+parentPort?.on("message", async (request: WorkerRequest) => {
+  switch (request.type) {
+    case "outline":
+      parentPort?.postMessage(await _handle(request));
+      break;
+    case "crash":
+      // A real uncaught error, exactly what a bug or a WASM trap would raise.
+      setTimeout(() => {
+        throw new Error("outline worker crashed on request");
+      });
+      break;
+  }
+});

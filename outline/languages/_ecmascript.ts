@@ -1,0 +1,228 @@
+// The extractor shared by TypeScript, TSX and JavaScript: the three grammars
+// name their declarations alike. Labels follow the specification's table.
+// Runs inside the outline worker only.
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
+import { docComment, fieldText, makeSymbol } from "./_nodes.ts";
+
+const MAX_NAME_LENGTH = 80;
+
+/** Extracts the top-level symbols of a TS/TSX/JS program. */
+export function extractEcmascript(root: Node): OutlineSymbol[] {
+  return _statements(root, true);
+}
+
+// `withMembers` is false inside a namespace: its declarations sit at level two and
+// get no members of their own.
+function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  for (const node of parent.namedChildren) {
+    const symbol = _statement(node, withMembers);
+    if (symbol !== undefined) symbols.push(...symbol);
+  }
+  return symbols;
+}
+
+function _statement(
+  outer: Node,
+  withMembers: boolean,
+): OutlineSymbol[] | undefined {
+  const node = _unwrap(outer);
+  if (node === undefined) return undefined;
+  const doc = docComment(outer);
+  const make = (kind: string, name: string, children?: OutlineSymbol[]) =>
+    makeSymbol(kind, name, node, { from: outer, doc, children });
+  switch (node.type) {
+    case "import_statement":
+      return [make("import", _importName(node))];
+    case "function_declaration":
+    case "generator_function_declaration":
+    case "function_signature":
+      return [make("function", fieldText(node) ?? "default")];
+    case "class_declaration":
+    case "abstract_class_declaration":
+    case "class":
+      return [
+        make(
+          "class",
+          fieldText(node) ?? "default",
+          withMembers ? _classMembers(node) : [],
+        ),
+      ];
+    case "interface_declaration":
+      return [
+        make(
+          "interface",
+          fieldText(node) ?? "",
+          withMembers ? _typeMembers(node.childForFieldName("body")) : [],
+        ),
+      ];
+    case "type_alias_declaration":
+      return [
+        make(
+          "type",
+          fieldText(node) ?? "",
+          withMembers ? _typeMembers(node.childForFieldName("value")) : [],
+        ),
+      ];
+    case "enum_declaration":
+      return [
+        make(
+          "enum",
+          fieldText(node) ?? "",
+          withMembers ? _enumMembers(node) : [],
+        ),
+      ];
+    case "internal_module":
+    case "module":
+      return [
+        make(
+          "namespace",
+          _clip(fieldText(node) ?? ""),
+          withMembers ? _namespaceBody(node) : [],
+        ),
+      ];
+    case "lexical_declaration":
+    case "variable_declaration":
+      return _variables(node, outer, doc);
+    default:
+      return undefined;
+  }
+}
+
+// Looks through `export`, `declare` and the expression statement that wraps a
+// namespace, to the declaration itself.
+function _unwrap(node: Node): Node | undefined {
+  switch (node.type) {
+    case "export_statement": {
+      const declaration = node.childForFieldName("declaration");
+      return declaration === null ? undefined : _unwrap(declaration);
+    }
+    case "ambient_declaration":
+    case "expression_statement": {
+      const inner = node.firstNamedChild;
+      if (inner === null) return undefined;
+      if (
+        node.type === "expression_statement" && inner.type !== "internal_module"
+      ) {
+        return undefined;
+      }
+      return _unwrap(inner);
+    }
+    default:
+      return node;
+  }
+}
+
+function _importName(node: Node): string {
+  const source = node.childForFieldName("source");
+  if (source === null) return _clip(node.text);
+  return source.text.slice(1, -1);
+}
+
+function _variables(
+  node: Node,
+  outer: Node,
+  doc: string | undefined,
+): OutlineSymbol[] {
+  const kind = node.type === "variable_declaration" ? "var" : _keyword(node);
+  const symbols: OutlineSymbol[] = [];
+  for (const declarator of node.namedChildren) {
+    if (declarator.type !== "variable_declarator") continue;
+    const name = _clip(fieldText(declarator) ?? declarator.text);
+    const only = node.namedChildren.length === 1;
+    symbols.push(makeSymbol(kind, name, only ? node : declarator, {
+      from: only ? outer : declarator,
+      doc: only || symbols.length === 0 ? doc : undefined,
+    }));
+  }
+  return symbols;
+}
+
+function _keyword(node: Node): string {
+  const kind = node.childForFieldName("kind")?.text ?? node.firstChild?.text;
+  return kind === "let" || kind === "var" ? kind : "const";
+}
+
+function _classMembers(node: Node): OutlineSymbol[] {
+  const body = node.childForFieldName("body");
+  if (body === null) return [];
+  const members: OutlineSymbol[] = [];
+  for (const member of body.namedChildren) {
+    const kind = _memberKind(member.type);
+    if (kind === undefined) continue;
+    const name = fieldText(member) ?? fieldText(member, "property") ?? "";
+    members.push(
+      makeSymbol(kind, _clip(name), member, { doc: docComment(member) }),
+    );
+  }
+  return members;
+}
+
+function _memberKind(type: string): string | undefined {
+  switch (type) {
+    case "method_definition":
+    case "method_signature":
+    case "abstract_method_signature":
+      return "method";
+    case "public_field_definition":
+    case "field_definition":
+      return "property";
+    default:
+      return undefined;
+  }
+}
+
+// property_signature members of an interface body or object type literal, one
+// level deep as the specification asks (maxDepth 1).
+function _typeMembers(body: Node | null): OutlineSymbol[] {
+  if (
+    body === null ||
+    (body.type !== "interface_body" && body.type !== "object_type")
+  ) {
+    return [];
+  }
+  const members: OutlineSymbol[] = [];
+  for (const member of body.namedChildren) {
+    const kind = member.type === "property_signature"
+      ? "property"
+      : member.type === "method_signature"
+      ? "method"
+      : undefined;
+    if (kind === undefined) continue;
+    members.push(makeSymbol(kind, _clip(fieldText(member) ?? ""), member, {
+      doc: docComment(member),
+    }));
+  }
+  return members;
+}
+
+function _enumMembers(node: Node): OutlineSymbol[] {
+  const body = node.childForFieldName("body");
+  if (body === null) return [];
+  const members: OutlineSymbol[] = [];
+  for (const member of body.namedChildren) {
+    const name = member.type === "enum_assignment"
+      ? fieldText(member)
+      : member.type === "property_identifier"
+      ? member.text
+      : undefined;
+    if (name === undefined) continue;
+    members.push(
+      makeSymbol("member", name, member, { doc: docComment(member) }),
+    );
+  }
+  return members;
+}
+
+function _namespaceBody(node: Node): OutlineSymbol[] {
+  const body = node.childForFieldName("body");
+  return body === null ? [] : _statements(body, false);
+}
+
+function _clip(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > MAX_NAME_LENGTH
+    ? `${flat.slice(0, MAX_NAME_LENGTH - 1)}…`
+    : flat;
+}

@@ -1,0 +1,10 @@
+import type { LanguageSpec } from "./_language.ts";
+import { extractEcmascript } from "./_ecmascript.ts";
+
+/** JavaScript (".js", ".jsx", ".mjs", ".cjs"): the specification's TS/JS symbol table. */
+export const javascript: LanguageSpec = {
+  name: "JavaScript",
+  grammar: "javascript",
+  extensions: [".js", ".jsx", ".mjs", ".cjs"],
+  extract: extractEcmascript,
+};

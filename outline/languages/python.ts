@@ -1,0 +1,106 @@
+// Python: the specification's node types (function_definition,
+// class_definition, import_statement, import_from_statement) with Python's own
+// keywords as labels; decorated definitions; the docstring as the doc.
+// Runs inside the outline worker only.
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
+import type { LanguageSpec } from "./_language.ts";
+import { fieldText, firstMeaningfulLine, makeSymbol } from "./_nodes.ts";
+
+/** Python (`.py`, `.pyi`): `def`, `class`, `method`, `field`, `import`. */
+export const python: LanguageSpec = {
+  name: "Python",
+  grammar: "python",
+  extensions: [".py", ".pyi"],
+  extract: (root) => _block(root, "module"),
+};
+
+type Scope = "module" | "class" | "member";
+
+function _block(block: Node, scope: Scope): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  for (const node of block.namedChildren) {
+    symbols.push(..._statement(node, scope));
+  }
+  return symbols;
+}
+
+function _statement(node: Node, scope: Scope): OutlineSymbol[] {
+  switch (node.type) {
+    case "decorated_definition": {
+      const definition = node.childForFieldName("definition");
+      return definition === null ? [] : _definition(definition, node, scope);
+    }
+    case "function_definition":
+    case "class_definition":
+      return _definition(node, node, scope);
+    case "import_statement":
+    case "import_from_statement":
+      return scope === "module"
+        ? [makeSymbol("import", _importName(node), node)]
+        : [];
+    case "expression_statement":
+      return scope === "class" ? _fields(node) : [];
+    case "if_statement":
+    case "try_statement":
+    case "with_statement":
+      // Module-level `if TYPE_CHECKING:` / `try: import x` blocks hold real
+      // definitions; look inside every branch.
+      return scope === "module" ? _branches(node, scope) : [];
+    default:
+      return [];
+  }
+}
+
+function _definition(node: Node, outer: Node, scope: Scope): OutlineSymbol[] {
+  if (scope === "member") return [];
+  const body = node.childForFieldName("body");
+  const doc = body === null ? undefined : _docstring(body);
+  const name = fieldText(node) ?? "";
+  if (node.type === "class_definition") {
+    const children = scope === "module" && body !== null
+      ? _block(body, "class")
+      : [];
+    return [makeSymbol("class", name, node, { from: outer, doc, children })];
+  }
+  const kind = scope === "class" ? "method" : "def";
+  return [makeSymbol(kind, name, node, { from: outer, doc })];
+}
+
+function _branches(node: Node, scope: Scope): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  for (const child of node.namedChildren) {
+    if (child.type === "block") symbols.push(..._block(child, scope));
+    else if (child.type.endsWith("_clause")) {
+      symbols.push(..._branches(child, scope));
+    }
+  }
+  return symbols;
+}
+
+// Class attributes: `x = 1` and `x: int = 0` directly in the class body.
+function _fields(statement: Node): OutlineSymbol[] {
+  const assignment = statement.firstNamedChild;
+  if (assignment?.type !== "assignment") return [];
+  const left = assignment.childForFieldName("left");
+  if (left?.type !== "identifier") return [];
+  return [makeSymbol("field", left.text, statement)];
+}
+
+function _importName(node: Node): string {
+  if (node.type === "import_from_statement") {
+    return fieldText(node, "module_name") ?? "";
+  }
+  return node.childrenForFieldName("name").map((name) => name.text).join(", ");
+}
+
+// The docstring: the first statement of the body when it is a bare string.
+function _docstring(body: Node): string | undefined {
+  const first = body.firstNamedChild;
+  if (first?.type !== "expression_statement") return undefined;
+  const string = first.firstNamedChild;
+  if (string?.type !== "string") return undefined;
+  const content = string.text.replace(/^[rRuUbBfF]*("""|'''|"|')/, "")
+    .replace(/("""|'''|"|')$/, "");
+  return firstMeaningfulLine(content);
+}

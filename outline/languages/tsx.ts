@@ -1,0 +1,10 @@
+import type { LanguageSpec } from "./_language.ts";
+import { extractEcmascript } from "./_ecmascript.ts";
+
+/** TSX (".tsx"): the specification's TS/JS symbol table. */
+export const tsx: LanguageSpec = {
+  name: "TSX",
+  grammar: "tsx",
+  extensions: [".tsx"],
+  extract: extractEcmascript,
+};

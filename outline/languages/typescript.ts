@@ -1,0 +1,10 @@
+import type { LanguageSpec } from "./_language.ts";
+import { extractEcmascript } from "./_ecmascript.ts";
+
+/** TypeScript (".ts", ".mts", ".cts"): the specification's TS/JS symbol table. */
+export const typescript: LanguageSpec = {
+  name: "TypeScript",
+  grammar: "typescript",
+  extensions: [".ts", ".mts", ".cts"],
+  extract: extractEcmascript,
+};
