@@ -1,6 +1,7 @@
 // createTools: one instance of every built-in tool sharing a workspace,
 // a permission gate and a backend. Creating it starts nothing.
 import { ToolContext } from "./_context.ts";
+import { rememberContext } from "./_context_of.ts";
 import { createLocalFiles } from "./_local_files.ts";
 import { createLocalProcesses } from "./_local_processes.ts";
 import { createReadFile, type ReadFileInput, type ReadFileResult } from "./read_file.ts";
@@ -80,7 +81,7 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
     processes: options.backend?.processes ?? createLocalProcesses(),
   });
   const plan = createPlan(options.onPlan);
-  return {
+  return rememberContext(context, {
     ReadFile: createReadFile(context),
     WriteFile: createWriteFile(context),
     EditFile: createEditFile(context),
@@ -92,5 +93,5 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
     },
     cwd: context.workspace,
     permissionMode: context.permissionMode,
-  };
+  });
 }
