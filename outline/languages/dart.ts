@@ -1,10 +1,232 @@
-// PLACEHOLDER: the "outline languages" helper replaces this file.
+// Dart: classes, enums, mixins, extensions (with their members), functions
+// and typedefs; `///` and `/** */` doc comments. A signature and its body are
+// sibling nodes, so a function's range runs from the signature (or its first
+// annotation) to the end of the body. Runs inside the outline worker only.
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
+import { docComment, makeSymbol } from "./_nodes.ts";
 
-/** Dart: placeholder spec, finds no symbols yet. */
+/** Dart (`.dart`): declarations and members with Dart's own words. */
 export const dart: LanguageSpec = {
   name: "Dart",
   grammar: "dart",
   extensions: [".dart"],
-  extract: () => [],
+  extract: extractDart,
 };
+
+const TYPE_KINDS: Record<string, string> = {
+  class_definition: "class",
+  enum_declaration: "enum",
+  mixin_declaration: "mixin",
+  extension_declaration: "extension",
+  extension_type_declaration: "extension type",
+};
+
+const CONSTRUCTORS = new Set([
+  "constructor_signature",
+  "constant_constructor_signature",
+  "factory_constructor_signature",
+  "redirecting_factory_constructor_signature",
+]);
+
+function extractDart(root: Node): OutlineSymbol[] {
+  return _declarations(root, "function");
+}
+
+// `functionKind` labels a plain function signature: `function` at the top,
+// `method` in a type body.
+function _declarations(container: Node, functionKind: string): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  for (const node of _items(container)) {
+    const symbol = _declaration(node, functionKind);
+    if (symbol !== undefined) symbols.push(symbol);
+  }
+  return symbols;
+}
+
+// Named children, looking through ERROR nodes so what parsed is still found.
+function _items(container: Node): Node[] {
+  const items: Node[] = [];
+  for (const child of container.namedChildren) {
+    if (child.type === "ERROR") items.push(..._items(child));
+    else items.push(child);
+  }
+  return items;
+}
+
+function _declaration(
+  node: Node,
+  functionKind: string,
+): OutlineSymbol | undefined {
+  if (node.type in TYPE_KINDS) return _type(node);
+  switch (node.type) {
+    case "type_alias":
+      return _symbol("typedef", _typedefName(node), node);
+    case "enum_constant":
+      return _symbol("constant", _name(node), node);
+    // Top-level signatures; in a body, a signature with a body is wrapped in
+    // method_signature and one without (abstract, external) in declaration.
+    case "function_signature":
+    case "getter_signature":
+    case "setter_signature":
+    case "method_signature":
+      return _signature(node, node, functionKind);
+    case "declaration":
+      return _memberDeclaration(node, functionKind);
+  }
+  return undefined;
+}
+
+function _symbol(
+  kind: string,
+  name: string,
+  node: Node,
+  options: { from?: Node; to?: Node; children?: OutlineSymbol[] } = {},
+): OutlineSymbol {
+  const first = options.from ?? node;
+  return makeSymbol(kind, name, node, {
+    from: first,
+    to: options.to,
+    doc: docComment(first),
+    children: options.children,
+  });
+}
+
+function _name(node: Node): string {
+  return node.childForFieldName("name")?.text ??
+    node.namedChildren.find((child) => child.type === "identifier")?.text ??
+    "?";
+}
+
+// A class's annotations and doc comment sit inside its node, after any
+// annotation: `@immutable /// Doc. class C {}`.
+function _type(node: Node): OutlineSymbol {
+  const body = node.childForFieldName("body") ??
+    node.namedChildren.find((child) => child.type.endsWith("_body")) ?? null;
+  const name = node.type === "extension_declaration"
+    ? node.childForFieldName("name")?.text ??
+      `on ${node.childForFieldName("class")?.text ?? "?"}`
+    : _name(node);
+  return makeSymbol(TYPE_KINDS[node.type], name, node, {
+    doc: docComment(node) ?? _innerDoc(node),
+    children: body === null ? [] : _declarations(body, "method"),
+  });
+}
+
+function _innerDoc(node: Node): string | undefined {
+  const keyword = node.children.find((child) => !child.isNamed);
+  return keyword === undefined ? undefined : docComment(keyword);
+}
+
+// `void f() {...}`: the signature node (or the method_signature around it)
+// is followed by its function_body sibling; annotations come before it.
+function _signature(
+  outer: Node,
+  signature: Node,
+  functionKind: string,
+): OutlineSymbol | undefined {
+  const inner =
+    outer.type === "method_signature" || outer.type === "declaration"
+      ? outer.namedChildren.find((child) => child.type.endsWith("signature"))
+      : signature;
+  if (inner === undefined) return undefined;
+  const body = outer.nextNamedSibling?.type === "function_body"
+    ? outer.nextNamedSibling
+    : undefined;
+  const [kind, name] = _signatureLabel(inner, functionKind);
+  return _symbol(kind, name, outer, {
+    from: _firstAnnotation(outer),
+    to: body,
+  });
+}
+
+function _signatureLabel(
+  signature: Node,
+  functionKind: string,
+): [string, string] {
+  if (CONSTRUCTORS.has(signature.type)) {
+    return ["constructor", _constructorName(signature)];
+  }
+  switch (signature.type) {
+    case "getter_signature":
+      return ["getter", _name(signature)];
+    case "setter_signature":
+      return ["setter", _name(signature)];
+    case "operator_signature": {
+      const operator = signature.namedChildren.find((child) =>
+        child.type.endsWith("operator")
+      );
+      return ["operator", operator?.text ?? "?"];
+    }
+  }
+  return [functionKind, _name(signature)];
+}
+
+// `A`, `A.named`: the identifiers before the parameter list.
+function _constructorName(signature: Node): string {
+  const names: string[] = [];
+  for (const child of signature.namedChildren) {
+    if (child.type === "formal_parameter_list") break;
+    if (child.type === "identifier") names.push(child.text);
+  }
+  return names.length === 0 ? "?" : names.join(".");
+}
+
+// Annotations (`@override`) are siblings before a member's signature.
+function _firstAnnotation(node: Node): Node {
+  let first = node;
+  let previous = node.previousNamedSibling;
+  while (previous !== null && previous.type === "annotation") {
+    first = previous;
+    previous = previous.previousNamedSibling;
+  }
+  return first;
+}
+
+// In a body: an abstract or external method, a constructor, or fields.
+function _memberDeclaration(
+  node: Node,
+  functionKind: string,
+): OutlineSymbol | undefined {
+  const signature = node.namedChildren.find((child) =>
+    child.type.endsWith("signature")
+  );
+  if (signature !== undefined) return _signature(node, signature, functionKind);
+  const names = _fieldNames(node);
+  if (names.length === 0) return undefined;
+  return _symbol("field", names.join(", "), node, {
+    from: _firstAnnotation(node),
+  });
+}
+
+function _fieldNames(node: Node): string[] {
+  const names: string[] = [];
+  for (const list of node.namedChildren) {
+    if (
+      list.type !== "initialized_identifier_list" &&
+      list.type !== "static_final_declaration_list"
+    ) continue;
+    for (const item of list.namedChildren) {
+      const name = item.namedChildren.find((child) =>
+        child.type === "identifier"
+      );
+      if (name !== undefined) names.push(name.text);
+    }
+  }
+  return names;
+}
+
+// `typedef IntCb = void Function(int);` or the old `typedef void Cb(int x);`
+// where the name is the last type before the parameters.
+function _typedefName(node: Node): string {
+  const types: Node[] = [];
+  for (const child of node.children) {
+    if (child.type === "=") break;
+    if (child.type === "formal_parameter_list") break;
+    if (child.type === "type_identifier") types.push(child);
+  }
+  const modern = node.children.some((child) => child.type === "=");
+  const name = modern ? types[0] : types.at(-1);
+  return name?.text ?? "?";
+}

@@ -1,10 +1,335 @@
-// PLACEHOLDER: the "outline languages" helper replaces this file.
+// Kotlin: classes (class, interface, enum class, data class, ...), objects,
+// functions, properties and typealiases with their members; KDoc comments.
+// Runs inside the outline worker only.
+import { type Node, Parser } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
+import { docComment, makeSymbol } from "./_nodes.ts";
 
-/** Kotlin: placeholder spec, finds no symbols yet. */
+/** Kotlin (`.kt`, `.kts`): declarations labelled with Kotlin's keywords. */
 export const kotlin: LanguageSpec = {
   name: "Kotlin",
   grammar: "kotlin",
   extensions: [".kt", ".kts"],
-  extract: () => [],
+  extract: extractKotlin,
 };
+
+// Types that can stand before a name as the receiver of an extension:
+// `fun String.shout()`, `val List<T>.second`.
+const RECEIVER_TYPES = new Set([
+  "user_type",
+  "nullable_type",
+  "parenthesized_type",
+  "function_type",
+]);
+
+function extractKotlin(root: Node): OutlineSymbol[] {
+  const symbols = _declarations(root);
+  if (!_hasTopLevelError(root)) return symbols;
+  const repaired = _reparseRepaired(root);
+  return repaired !== undefined && _count(repaired) > _count(symbols)
+    ? repaired
+    : symbols;
+}
+
+// The grammar (1.1.0) loses the rest of a file once two class bodies end a
+// member and the body on one line (`object O { fun f() {} }` twice): the
+// whole file becomes one ERROR. A `;` before such a `}` is valid Kotlin and
+// avoids the bug; it shifts columns but no line, and names keep their text.
+function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
+  const text = terminateOneLineBodies(root.text);
+  if (text === root.text) return undefined;
+  const parser = new Parser();
+  try {
+    parser.setLanguage(root.tree.language);
+    const tree = parser.parse(text);
+    if (tree === null) return undefined;
+    try {
+      return _declarations(tree.rootNode);
+    } finally {
+      tree.delete();
+    }
+  } finally {
+    parser.delete();
+  }
+}
+
+function _hasTopLevelError(root: Node): boolean {
+  return root.type === "ERROR" ||
+    root.namedChildren.some((child) => child.type === "ERROR");
+}
+
+function _count(symbols: OutlineSymbol[]): number {
+  let count = symbols.length;
+  for (const symbol of symbols) count += _count(symbol.children);
+  return count;
+}
+
+// What may end a member right before `}`: a name, a literal, a call or a
+// block. Anything else (`{`, `;`, `,`, `->`) is left alone.
+const MEMBER_END = /[\p{L}\p{N}_)\]}"'?!`]/u;
+
+/**
+ * Inserts `;` before each `}` that closes a block on the line where a member
+ * ends, skipping comments, strings and string templates' text.
+ */
+export function terminateOneLineBodies(text: string): string {
+  const inserts: number[] = [];
+  // What each open `{` belongs to: code, or the quote of the string whose
+  // `${` template it opened (the string resumes after its `}`).
+  const braces: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === "/" && text[i + 1] === "/") i = _indexOrEnd(text, "\n", i);
+    else if (ch === "/" && text[i + 1] === "*") i = _blockCommentEnd(text, i);
+    else if (ch === '"' || ch === "'") {
+      const quote = text.startsWith('"""', i) ? '"""' : ch;
+      i = _stringEnd(text, i + quote.length, quote, braces);
+    } else if (ch === "{") {
+      braces.push("code");
+      i++;
+    } else if (ch === "}") {
+      const owner = braces.pop();
+      if (owner !== undefined && owner !== "code") {
+        i = _stringEnd(text, i + 1, owner, braces);
+        continue;
+      }
+      if (_endsMemberOnLine(text, i)) inserts.push(i);
+      i++;
+    } else i++;
+  }
+  return _insertSemicolons(text, inserts);
+}
+
+function _endsMemberOnLine(text: string, index: number): boolean {
+  let j = index - 1;
+  while (j >= 0 && (text[j] === " " || text[j] === "\t")) j--;
+  return j >= 0 && text[j] !== "\n" && MEMBER_END.test(text[j]);
+}
+
+function _insertSemicolons(text: string, inserts: number[]): string {
+  if (inserts.length === 0) return text;
+  const parts: string[] = [];
+  let from = 0;
+  for (const index of inserts) {
+    parts.push(text.slice(from, index), ";");
+    from = index;
+  }
+  parts.push(text.slice(from));
+  return parts.join("");
+}
+
+function _indexOrEnd(text: string, search: string, from: number): number {
+  const index = text.indexOf(search, from);
+  return index === -1 ? text.length : index;
+}
+
+// Kotlin block comments nest.
+function _blockCommentEnd(text: string, start: number): number {
+  let depth = 0;
+  let i = start;
+  while (i < text.length) {
+    if (text.startsWith("/*", i)) {
+      depth++;
+      i += 2;
+    } else if (text.startsWith("*/", i)) {
+      depth--;
+      i += 2;
+      if (depth === 0) return i;
+    } else i++;
+  }
+  return i;
+}
+
+// Scans string text from `start` up to and past the closing `quote`, or
+// past a `${` (pushing `quote` so the string resumes after the template).
+function _stringEnd(
+  text: string,
+  start: number,
+  quote: string,
+  braces: string[],
+): number {
+  const raw = quote === '"""';
+  let i = start;
+  while (i < text.length) {
+    if (!raw && text[i] === "\\") i += 2;
+    else if (text.startsWith(quote, i)) return i + quote.length;
+    else if (quote !== "'" && text.startsWith("${", i)) {
+      braces.push(quote);
+      return i + 2;
+    } else if (!raw && text[i] === "\n") return i;
+    else i++;
+  }
+  return i;
+}
+
+function _declarations(container: Node): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  for (const node of _items(container)) {
+    symbols.push(..._declaration(node));
+  }
+  return symbols;
+}
+
+// Named children, looking through ERROR nodes so what parsed is still found.
+function _items(container: Node): Node[] {
+  const items: Node[] = [];
+  for (const child of container.namedChildren) {
+    if (child.type === "ERROR") items.push(..._items(child));
+    else items.push(child);
+  }
+  return items;
+}
+
+function _declaration(node: Node): OutlineSymbol[] {
+  switch (node.type) {
+    case "class_declaration":
+      return [_symbol(_classKeyword(node), _name(node), node, _members(node))];
+    case "object_declaration":
+      return [_symbol("object", _name(node), node, _members(node))];
+    case "companion_object":
+      return [
+        _symbol("companion object", _name(node, "Companion"), node, [
+          ..._members(node),
+        ]),
+      ];
+    case "function_declaration":
+      return [
+        _symbol(
+          "fun",
+          _withReceiver(node.childForFieldName("name")),
+          node,
+        ),
+      ];
+    case "property_declaration":
+      return [_symbol(_binding(node), _propertyName(node), node)];
+    case "type_alias":
+      return [
+        _symbol("typealias", node.childForFieldName("type")?.text ?? "?", node),
+      ];
+    case "secondary_constructor":
+      return [_symbol("constructor", "constructor", node)];
+    case "enum_entry":
+      return [
+        _symbol(
+          "constant",
+          node.namedChildren.find((child) => child.type === "identifier")
+            ?.text ?? "?",
+          node,
+        ),
+      ];
+  }
+  return [];
+}
+
+function _symbol(
+  kind: string,
+  name: string,
+  node: Node,
+  children: OutlineSymbol[] = [],
+): OutlineSymbol {
+  return makeSymbol(kind, name, node, { doc: docComment(node), children });
+}
+
+function _name(node: Node, fallback = "?"): string {
+  return node.childForFieldName("name")?.text ?? fallback;
+}
+
+// `class`, `interface`, `fun interface`, and the class modifiers that change
+// what the class is: `data class`, `enum class`, `sealed interface`, ...
+function _classKeyword(node: Node): string {
+  const words: string[] = [];
+  const modifiers = node.namedChildren.find((child) =>
+    child.type === "modifiers"
+  );
+  for (const modifier of modifiers?.namedChildren ?? []) {
+    if (modifier.type === "class_modifier") words.push(modifier.text);
+  }
+  for (const child of node.children) {
+    if (
+      child.type === "fun" || child.type === "class" ||
+      child.type === "interface"
+    ) {
+      words.push(child.type);
+    }
+  }
+  return words.length === 0 ? "class" : words.join(" ");
+}
+
+// Body members, plus the `val`/`var` parameters of the primary constructor,
+// which are properties too.
+function _members(node: Node): OutlineSymbol[] {
+  const members: OutlineSymbol[] = [];
+  for (const child of node.namedChildren) {
+    if (child.type === "primary_constructor") {
+      members.push(..._constructorProperties(child));
+    } else if (
+      child.type === "class_body" || child.type === "enum_class_body"
+    ) {
+      members.push(..._declarations(child));
+    }
+  }
+  return members;
+}
+
+function _constructorProperties(constructor: Node): OutlineSymbol[] {
+  const parameters = constructor.namedChildren.find((child) =>
+    child.type === "class_parameters"
+  );
+  const properties: OutlineSymbol[] = [];
+  for (const parameter of parameters?.namedChildren ?? []) {
+    const binding = parameter.children.find((child) =>
+      child.type === "val" || child.type === "var"
+    );
+    const name = parameter.namedChildren.find((child) =>
+      child.type === "identifier"
+    );
+    if (binding !== undefined && name !== undefined) {
+      properties.push(_symbol(binding.type, name.text, parameter));
+    }
+  }
+  return properties;
+}
+
+function _binding(node: Node): string {
+  return node.children.find((child) =>
+    child.type === "val" || child.type === "var"
+  )?.type ?? "val";
+}
+
+// `answer`, `String.ext` for an extension property, `(p, q)` for a
+// destructuring declaration.
+function _propertyName(node: Node): string {
+  const single = node.namedChildren.find((child) =>
+    child.type === "variable_declaration"
+  );
+  if (single !== undefined) {
+    const name = single.namedChildren.find((child) =>
+      child.type === "identifier"
+    );
+    return _withReceiver(name ?? null, single);
+  }
+  const multiple = node.namedChildren.find((child) =>
+    child.type === "multi_variable_declaration"
+  );
+  if (multiple === undefined) return "?";
+  const names = multiple.namedChildren.map((variable) =>
+    variable.namedChildren.find((child) => child.type === "identifier")?.text ??
+      "_"
+  );
+  return `(${names.join(", ")})`;
+}
+
+// Prefixes the receiver type of an extension: the type-like child right
+// before the name (or before `anchor`, the node holding the name).
+function _withReceiver(
+  name: Node | null,
+  anchor: Node | null = name,
+): string {
+  if (name === null || anchor === null) return "?";
+  const previous = anchor.previousNamedSibling;
+  return previous !== null && RECEIVER_TYPES.has(previous.type)
+    ? `${previous.text}.${name.text}`
+    : name.text;
+}

@@ -1,10 +1,140 @@
-// PLACEHOLDER: the "outline languages" helper replaces this file.
+// Swift: types (class, struct, enum, extension, actor, protocol) with their
+// members, functions, initializers, properties and typealiases; `///` and
+// `/** */` doc comments. Runs inside the outline worker only.
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
+import { docComment, makeSymbol } from "./_nodes.ts";
 
-/** Swift: placeholder spec, finds no symbols yet. */
+/** Swift (`.swift`): declarations labelled with Swift's own keywords. */
 export const swift: LanguageSpec = {
   name: "Swift",
   grammar: "swift",
   extensions: [".swift"],
-  extract: () => [],
+  extract: extractSwift,
 };
+
+function extractSwift(root: Node): OutlineSymbol[] {
+  return _declarations(root);
+}
+
+function _declarations(container: Node): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  for (const node of _items(container)) {
+    const symbol = _declaration(node);
+    if (symbol !== undefined) symbols.push(symbol);
+  }
+  return symbols;
+}
+
+// Named children, looking through ERROR nodes (the grammar does not know
+// `#if os(...)` inside a type body, for one).
+function _items(container: Node): Node[] {
+  const items: Node[] = [];
+  for (const child of container.namedChildren) {
+    if (child.type === "ERROR") items.push(..._items(child));
+    else items.push(child);
+  }
+  return items;
+}
+
+function _declaration(node: Node): OutlineSymbol | undefined {
+  switch (node.type) {
+    // class/struct/enum/extension/actor: the keyword is a field.
+    case "class_declaration":
+    case "protocol_declaration":
+      return _symbol(_keyword(node), _typeName(node), node, _body(node));
+    case "function_declaration":
+    case "protocol_function_declaration":
+      return _symbol("func", _name(node), node);
+    case "init_declaration":
+      return _symbol("init", _initName(node), node);
+    case "deinit_declaration":
+      return _symbol("deinit", "deinit", node);
+    case "subscript_declaration":
+      return _symbol("subscript", `subscript${_labels(node, "_")}`, node);
+    case "property_declaration":
+    case "protocol_property_declaration":
+      return _symbol(_mutability(node), _propertyName(node), node);
+    case "typealias_declaration":
+      return _symbol("typealias", _name(node), node);
+    case "associatedtype_declaration":
+      return _symbol("associatedtype", _name(node), node);
+    case "enum_entry":
+      return _symbol("case", _names(node), node);
+  }
+  return undefined;
+}
+
+function _symbol(
+  kind: string,
+  name: string,
+  node: Node,
+  children: OutlineSymbol[] = [],
+): OutlineSymbol {
+  return makeSymbol(kind, name, node, { doc: docComment(node), children });
+}
+
+function _keyword(node: Node): string {
+  return node.childForFieldName("declaration_kind")?.text ?? "class";
+}
+
+// An extension's name is a type (`Array where Element: Equatable` keeps
+// only `Array`); generic parameters are not part of the name.
+function _typeName(node: Node): string {
+  return node.childForFieldName("name")?.text ?? "?";
+}
+
+function _body(node: Node): OutlineSymbol[] {
+  const body = node.childForFieldName("body");
+  return body === null ? [] : _declarations(body);
+}
+
+// The first `name` field: later ones are, oddly, the return type.
+function _name(node: Node): string {
+  return node.childForFieldName("name")?.text ?? "?";
+}
+
+// Swift's own way to tell overloads apart: `init(radius:)`, `init?()`.
+function _initName(node: Node): string {
+  const mark = node.children.find((child) =>
+    child.type === "?" || child.type === "!"
+  );
+  return `init${mark?.type ?? ""}${_labels(node)}`;
+}
+
+// `(x:y:)`: each parameter's argument label, the external name if any. A
+// subscript's parameters have no label unless given one (`_`).
+function _labels(node: Node, implicit?: string): string {
+  const labels = node.namedChildren
+    .filter((child) => child.type === "parameter")
+    .map((parameter) =>
+      parameter.childForFieldName("external_name")?.text ?? implicit ??
+        parameter.childForFieldName("name")?.text ?? "_"
+    );
+  return `(${labels.map((label) => `${label}:`).join("")})`;
+}
+
+function _names(node: Node): string {
+  const names = node.childrenForFieldName("name").map((name) => name.text);
+  return names.length === 0 ? "?" : names.join(", ");
+}
+
+// `var`/`let`: a child of the declaration, or of its pattern in a protocol.
+function _mutability(node: Node): string {
+  const binding =
+    node.namedChildren.find((child) =>
+      child.type === "value_binding_pattern"
+    ) ?? node.childForFieldName("name")?.namedChildren.find((child) =>
+      child.type === "value_binding_pattern"
+    );
+  return binding?.childForFieldName("mutability")?.text ?? "var";
+}
+
+// `var x = 0, y = 0` lists both; a tuple pattern keeps its parentheses.
+function _propertyName(node: Node): string {
+  const names = node.childrenForFieldName("name").map((pattern) =>
+    pattern.childForFieldName("bound_identifier")?.text ?? pattern.text
+  );
+  return names.length === 0 ? "?" : names.join(", ");
+}
