@@ -44,6 +44,13 @@ export type { EditFileInput, EditFileResult } from "./tools/edit_file.ts";
 export type { ShellInput } from "./tools/shell.ts";
 export type { PlanEntry, PlanInput, PlanResult } from "./tools/plan.ts";
 export type { SearchInput, SearchMatch, SearchResult } from "./tools/search.ts";
+export type { FileOutlineInput } from "./tools/file_outline.ts";
+export { fileOutline, outlineSymbols } from "./outline/outline.ts";
+export type {
+  FileOutlineOptions,
+  OutlineSymbolsOptions,
+} from "./outline/outline.ts";
+export type { OutlineResult, OutlineSymbol } from "./outline/types.ts";
 
 if (import.meta.main) {
   const { main } = await import("./cli/main.ts");

@@ -10,6 +10,7 @@ import { createEditFile, type EditFileInput, type EditFileResult } from "./edit_
 import { createShell, type ShellInput } from "./shell.ts";
 import { createPlan, type PlanEntry, type PlanInput, type PlanResult } from "./plan.ts";
 import { createSearch, type SearchInput, type SearchResult } from "./search.ts";
+import { createFileOutline, type FileOutlineInput } from "./file_outline.ts";
 import type {
   Approve,
   Backend,
@@ -46,6 +47,8 @@ export interface Tools {
   readonly Plan: Tool<PlanInput, PlanResult>;
   /** Searches the workspace's text files for a literal or a regex. */
   readonly search: Tool<SearchInput, SearchResult>;
+  /** Lists a source file's symbols with line ranges and doc summaries. */
+  readonly file_outline: Tool<FileOutlineInput, string>;
   /** The current plan, as the last Plan call left it. */
   readonly plan: readonly PlanEntry[];
   /** The workspace root, absolute. */
@@ -88,6 +91,7 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
     Shell: createShell(context),
     Plan: plan.tool,
     search: createSearch(context),
+    file_outline: createFileOutline(context),
     get plan(): readonly PlanEntry[] {
       return plan.entries();
     },

@@ -1,0 +1,50 @@
+// The built-in `file_outline` tool: the structure of one source file as the
+// specification's plain text, from the outline engine (tree-sitter in workers).
+import { z } from "zod";
+import { fileOutline } from "../outline/outline.ts";
+import type { ToolContext } from "./_context.ts";
+import { defineTool } from "./_define.ts";
+import { displayPath } from "./_display_path.ts";
+import type { Tool } from "./types.ts";
+import DESCRIPTION from "./file_outline.txt" with { type: "text" };
+
+/** Input of the `file_outline` tool. */
+export interface FileOutlineInput {
+  /** The file: relative to the workspace, absolute, or a `file://` URI. */
+  path: string;
+}
+
+/** The most symbol lines the tool shows: room for a big file in a model's context. */
+export const FILE_OUTLINE_MAX_SYMBOLS = 400;
+
+const schema = z.object({
+  path: z.string().min(1, "must not be empty"),
+});
+
+/** Creates the `file_outline` tool for a context. */
+export function createFileOutline(
+  context: ToolContext,
+): Tool<FileOutlineInput, string> {
+  return defineTool({
+    name: "file_outline",
+    kind: "read",
+    description: DESCRIPTION,
+    schema,
+    async run(input: FileOutlineInput): Promise<string> {
+      const path = context.resolve(input.path, "file_outline");
+      const shown = displayPath(context.workspace, path);
+      await context.authorize({
+        tool: "file_outline",
+        action: "read",
+        path,
+        description: `Outline "${shown}"`,
+      });
+      // The engine resolves the path the same way; the `File:` line shows it as given.
+      return await fileOutline(input.path, {
+        cwd: context.workspace,
+        maxSymbols: FILE_OUTLINE_MAX_SYMBOLS,
+      });
+    },
+    toModelText: (text: string) => text,
+  });
+}
