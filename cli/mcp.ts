@@ -1,7 +1,58 @@
-// PLACEHOLDER: replaced by the helper that builds the "mcp" command.
+// The "mcp" command: serves the Search MCP server over stdio. Stdout belongs
+// to the protocol, so every message here goes to stderr.
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
 
-/** Runs the "mcp" command. */
-export function main(_args: string[]): Promise<number> {
-  console.error('fello: the "mcp" command is not available yet');
-  return Promise.resolve(2);
+const USAGE = `Usage: fello mcp [--cwd DIR]
+
+Serves the Search MCP server (tools: file_outline, search, rg) over stdio.
+
+Options:
+  --cwd DIR     the workspace the tools search (default: the current folder)
+  -h, --help    show this help`;
+
+/** Runs the "mcp" command and resolves to its exit code when the client disconnects. */
+export async function main(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        cwd: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`fello mcp: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const cwd = resolve(values.cwd ?? Deno.cwd());
+  try {
+    if (!(await Deno.stat(cwd)).isDirectory) throw new Error("not a folder");
+  } catch (error) {
+    console.error(
+      `fello mcp: cannot serve "${cwd}": ${
+        (error as Error).message
+      }; pass an existing folder with --cwd`,
+    );
+    return 2;
+  }
+  keepServingOnStrayErrors();
+  const { serveSearchMcp } = await import("../protocols/mcp_server.ts");
+  await serveSearchMcp({ cwd });
+  return 0;
+}
+
+/** A failure outside a request must not end the server: log it and go on. */
+function keepServingOnStrayErrors(): void {
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    event.preventDefault();
+    console.error(`fello mcp: unhandled error: ${String(event.reason)}`);
+  });
 }

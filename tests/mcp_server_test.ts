@@ -1,0 +1,197 @@
+// The Search MCP server driven by the official MCP client over stdio, exactly
+// as another agent would run it: `deno run -A mod.ts mcp --cwd DIR`.
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+
+interface TextResult {
+  text: string;
+  isError: boolean;
+}
+
+/** Starts the server for `cwd` and connects the official client to it. */
+async function connect(
+  cwd: string,
+  env: Record<string, string> = Deno.env.toObject(),
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", join(REPO, "mod.ts"), "mcp", "--cwd", cwd],
+    cwd: REPO,
+    // The transport passes only HOME, PATH, SHELL and TERM unless told.
+    env,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "mcp-server-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<TextResult> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as { type: string; text: string }[];
+  assert.equal(content[0].type, "text");
+  return { text: content[0].text, isError: result.isError === true };
+}
+
+async function fixture(): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "mcp_server_test_" });
+  await Deno.mkdir(join(root, "src"));
+  await Deno.writeTextFile(
+    join(root, "src/user.ts"),
+    [
+      "/** Loads a user by id. */",
+      "export function loadUser(id: string) {",
+      "  return { id };",
+      "}",
+      "",
+      "export class Store {",
+      "  size = 0;",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  await Deno.writeTextFile(
+    join(root, "notes.md"),
+    "# Notes\n\nloadUser is used here.\n",
+  );
+  await Deno.writeTextFile(join(root, ".gitignore"), "build/\n");
+  await Deno.mkdir(join(root, "build"));
+  await Deno.writeTextFile(join(root, "build/out.js"), "loadUser();\n");
+  return root;
+}
+
+function hasRipgrep(): boolean {
+  try {
+    return new Deno.Command("rg", { args: ["--version"], stdout: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("mcp server lists file_outline, search and rg with their input schemas", async () => {
+  const root = await fixture();
+  const client = await connect(root);
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      "file_outline",
+      "rg",
+      "search",
+    ]);
+    const search = tools.find((t) => t.name === "search")!;
+    assert.match(search.description ?? "", /path:line: text/);
+    const properties = search.inputSchema.properties as Record<string, unknown>;
+    assert.deepEqual(Object.keys(properties).sort(), [
+      "caseSensitive",
+      "glob",
+      "maxResults",
+      "path",
+      "pattern",
+      "regex",
+    ]);
+    assert.deepEqual(search.inputSchema.required, ["pattern"]);
+    assert.equal(search.annotations?.readOnlyHint, true);
+  } finally {
+    await client.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp server answers search, file_outline and rg calls, and errors as isError results", async () => {
+  const root = await fixture();
+  const client = await connect(root);
+  try {
+    const found = await call(client, "search", { pattern: "loadUser" });
+    assert.deepEqual(found, {
+      text:
+        "notes.md:3: loadUser is used here.\nsrc/user.ts:2: export function loadUser(id: string) {",
+      isError: false,
+    });
+
+    const outline = await call(client, "file_outline", { path: "src/user.ts" });
+    assert.equal(outline.isError, false);
+    assert.match(outline.text, /^File: src\/user.ts$/m);
+    assert.match(outline.text, /^Language: TypeScript$/m);
+    assert.match(
+      outline.text,
+      /function loadUser \(lines 2-4\)\s+\/\/ Loads a user by id\./,
+    );
+    assert.match(outline.text, /class Store \(lines 6-8\)/);
+
+    const badRegex = await call(client, "search", {
+      pattern: "(",
+      regex: true,
+    });
+    assert.equal(badRegex.isError, true);
+    assert.match(badRegex.text, /Cannot search for "\(":/);
+
+    const noPattern = await call(client, "search", { glob: "*.ts" });
+    assert.equal(noPattern.isError, true);
+    assert.match(noPattern.text, /Invalid input for search: "pattern"/);
+
+    const missing = await call(client, "file_outline", { path: "src/nope.ts" });
+    assert.equal(missing.isError, true);
+    assert.match(missing.text, /nope\.ts/);
+
+    const outside = await call(client, "search", { pattern: "x", path: "/" });
+    assert.equal(outside.isError, true);
+    assert.match(outside.text, /Refused/);
+
+    await assert.rejects(() =>
+      client.callTool({ name: "grep", arguments: {} })
+    );
+
+    if (hasRipgrep()) {
+      const rg = await call(client, "rg", { args: ["-w", "loadUser", "src"] });
+      assert.deepEqual(rg, {
+        text: "src/user.ts:2:export function loadUser(id: string) {",
+        isError: false,
+      });
+      const none = await call(client, "rg", { args: ["zzzz_absent"] });
+      assert.deepEqual(none, { text: "No matches.", isError: false });
+      const bad = await call(client, "rg", { args: ["("] });
+      assert.equal(bad.isError, true);
+      assert.match(bad.text, /regex parse error/);
+      const pre = await call(client, "rg", { args: ["--pre=sh", "x"] });
+      assert.equal(pre.isError, true);
+      assert.match(pre.text, /--pre runs an arbitrary program/);
+    } else {
+      console.warn("rg is not installed: skipping the rg calls");
+    }
+
+    // After all those errors the server still answers.
+    const again = await call(client, "search", { pattern: "Store" });
+    assert.equal(again.text, "src/user.ts:6: export class Store {");
+  } finally {
+    await client.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp server's rg says clearly when ripgrep is not installed", async () => {
+  const root = await fixture();
+  const emptyBin = await Deno.makeTempDir({ prefix: "mcp_no_rg_" });
+  const client = await connect(root, {
+    HOME: Deno.env.get("HOME") ?? "/root",
+    PATH: emptyBin,
+  });
+  try {
+    const result = await call(client, "rg", { args: ["loadUser"] });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /ripgrep is not installed or not on PATH/);
+  } finally {
+    await client.close();
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(emptyBin, { recursive: true });
+  }
+});

@@ -1,0 +1,244 @@
+// The `rg` tool of the Search MCP server: runs ripgrep, when it is on PATH,
+// with an argument array (no shell), in the workspace, with bounded output.
+import { z } from "zod";
+import type { ToolContext } from "./_context.ts";
+import { defineTool } from "./_define.ts";
+import { requireDenoPermission } from "./_deno_permission.ts";
+import { ToolError } from "./tool_error.ts";
+import type { Tool } from "./types.ts";
+import DESCRIPTION from "./_rg.txt" with { type: "text" };
+
+/** Input of the `rg` tool. */
+export interface RgInput {
+  /** Arguments for ripgrep, e.g. `["-C", "2", "loadUser", "src"]`. */
+  args: string[];
+}
+
+/** Result of the `rg` tool. */
+export interface RgResult {
+  /** The arguments as given. */
+  args: string[];
+  /** rg's exit code: 0 matches, 1 no match, 2 an error. Null when stopped. */
+  exitCode: number | null;
+  /** Standard output, cut to the output limit. */
+  output: string;
+  /** Standard error, cut short. */
+  errors: string;
+  /** Whether the output was cut (and rg stopped) at the limit. */
+  truncated: boolean;
+  /** Whether rg ran past the time limit and was stopped. */
+  timedOut: boolean;
+}
+
+const OUTPUT_LIMIT_BYTES = 50_000;
+const ERROR_LIMIT_BYTES = 4_000;
+const TIMEOUT_MS = 60_000;
+/** Always first: no config file (it could add `--pre`), plain `path:line:text`. */
+const DEFAULT_ARGS = [
+  "--no-config",
+  "--color=never",
+  "--line-number",
+  "--no-heading",
+  "--max-columns=400",
+  "--max-columns-preview",
+];
+
+const schema = z.object({
+  args: z.array(z.string()).min(1, "needs at least a pattern").max(200),
+});
+
+/** Creates the `rg` tool for a context. */
+export function createRg(context: ToolContext): Tool<RgInput, RgResult> {
+  return defineTool({
+    name: "rg",
+    kind: "search",
+    description: DESCRIPTION,
+    schema,
+    run: (input, options) => runRg(context, input, options.signal),
+    toModelText: renderRg,
+  });
+}
+
+async function runRg(
+  context: ToolContext,
+  input: RgInput,
+  signal?: AbortSignal,
+): Promise<RgResult> {
+  refuseUnsafe(input.args);
+  await context.authorize({
+    tool: "rg",
+    action: "read",
+    path: context.workspace,
+    description: `Run rg ${input.args.join(" ")}`,
+  });
+  await authorizeOutsidePaths(context, input.args);
+  await requireDenoPermission({ name: "run", command: "rg" });
+  return await spawnRg(context.workspace, input.args, signal);
+}
+
+function refuseUnsafe(args: string[]): void {
+  const end = args.indexOf("--");
+  const options = end === -1 ? args : args.slice(0, end);
+  const pre = options.find((arg) =>
+    arg === "--pre" || arg.startsWith("--pre=")
+  );
+  if (pre !== undefined) {
+    throw new ToolError(
+      `Cannot run rg with "${pre}": --pre runs an arbitrary program on every file; search without it`,
+    );
+  }
+}
+
+/** Asks before rg reads an existing path outside the workspace. */
+async function authorizeOutsidePaths(
+  context: ToolContext,
+  args: string[],
+): Promise<void> {
+  for (const arg of args) {
+    const value = arg.startsWith("-") ? arg.split("=").slice(1).join("=") : arg;
+    if (value === "" || value.includes("\0")) continue;
+    const path = context.resolve(value, "rg");
+    if (!(await exists(path)) || !(await context.isOutside(path))) continue;
+    await context.authorize({
+      tool: "rg",
+      action: "read",
+      path,
+      description: `Let rg read "${path}"`,
+    });
+  }
+}
+
+async function spawnRg(
+  cwd: string,
+  args: string[],
+  signal?: AbortSignal,
+): Promise<RgResult> {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command("rg", {
+      args: [...DEFAULT_ARGS, ...args],
+      cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ToolError(
+        'Cannot run rg: ripgrep is not installed or not on PATH; install it (e.g. "apt-get install ripgrep" or "brew install ripgrep") or use the search tool instead',
+      );
+    }
+    throw error;
+  }
+  const stop = () => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+  };
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, TIMEOUT_MS);
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    const [out, err, status] = await Promise.all([
+      collect(child.stdout, OUTPUT_LIMIT_BYTES, stop),
+      collect(child.stderr, ERROR_LIMIT_BYTES),
+      child.status,
+    ]);
+    signal?.throwIfAborted();
+    if (status.code === 2 && out.text === "" && !out.truncated) {
+      throw new ToolError(
+        `rg ${args.join(" ")} failed: ${
+          err.text.trim() || "exit code 2"
+        }; fix the arguments and call again`,
+      );
+    }
+    return {
+      args,
+      exitCode: out.truncated || timedOut ? null : status.code,
+      output: out.text,
+      errors: err.text,
+      truncated: out.truncated,
+      timedOut,
+    };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", stop);
+  }
+}
+
+/**
+ * Reads a stream up to `limit` bytes, cut at the last line end; past the
+ * limit it calls `onOverflow` (to stop the process) and drains the rest.
+ */
+async function collect(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  onOverflow?: () => void,
+): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of stream) {
+    if (truncated) continue;
+    const room = limit - size;
+    if (chunk.length > room) {
+      chunks.push(chunk.subarray(0, room));
+      size = limit;
+      truncated = true;
+      onOverflow?.();
+    } else {
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  }
+  let text = new TextDecoder().decode(concat(chunks, size));
+  if (truncated) text = text.slice(0, Math.max(0, text.lastIndexOf("\n") + 1));
+  return { text, truncated };
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Renders rg's output for the model, with notes on cuts, errors and no matches. */
+export function renderRg(result: RgResult): string {
+  const parts: string[] = [];
+  if (result.output !== "") parts.push(result.output.trimEnd());
+  if (result.truncated) {
+    parts.push(
+      `(Output cut at ${OUTPUT_LIMIT_BYTES} bytes and rg stopped; narrow the pattern or paths, or add -l, -c or --max-count.)`,
+    );
+  }
+  if (result.timedOut) {
+    parts.push(
+      `(rg was stopped after ${TIMEOUT_MS / 1000} s; narrow the search.)`,
+    );
+  }
+  if (result.errors.trim() !== "") {
+    parts.push(`rg reported:\n${result.errors.trimEnd()}`);
+  }
+  if (result.exitCode === 1 && result.output === "") {
+    parts.push("No matches.");
+  }
+  return parts.join("\n");
+}
