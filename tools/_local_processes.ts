@@ -1,11 +1,249 @@
-// PLACEHOLDER: the shell helper replaces this file.
-import type { ProcessBackend } from "./types.ts";
+// The local ProcessBackend: runs a command in its own process group (Deno's
+// `detached` spawns through setsid), with stdin closed, bounded output and a
+// timeout or abort that takes the whole process tree down.
+import { requireDenoPermission } from "./_deno_permission.ts";
+import { OutputBuffer, type OutputSource } from "./_output_buffer.ts";
+import { displayCommand } from "./_command_line.ts";
+import { ToolError } from "./tool_error.ts";
+import type { ProcessBackend, ShellRequest, ShellResult } from "./types.ts";
 
-/** Local subprocesses in their own process groups. */
-export function createLocalProcesses(): ProcessBackend {
-  return {
-    run(): never {
-      throw new Error("local processes are not implemented yet");
-    },
+/** Options for {@linkcode createLocalProcesses}. */
+export interface LocalProcessesOptions {
+  /** Folder for full-output logs; defaults to the system temp folder. */
+  logDir?: string;
+  /** Milliseconds between SIGTERM and SIGKILL; at most 2000 (the default). */
+  killGraceMs?: number;
+  /** Milliseconds to keep reading after the command exits while background children hold its output open. */
+  drainMs?: number;
+}
+
+/** Variables that stop tools from waiting for a person; the caller's `env` overrides them. */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
+  GIT_TERMINAL_PROMPT: "0",
+  PAGER: "cat",
+  GIT_PAGER: "cat",
+};
+
+const MAX_KILL_GRACE_MS = 2000;
+const DEFAULT_DRAIN_MS = 500;
+
+/** Local subprocesses in their own process groups. Requires `--allow-run` for each command. */
+export function createLocalProcesses(
+  options: LocalProcessesOptions = {},
+): ProcessBackend {
+  const settings = {
+    logDir: options.logDir,
+    killGraceMs: Math.min(
+      options.killGraceMs ?? MAX_KILL_GRACE_MS,
+      MAX_KILL_GRACE_MS,
+    ),
+    drainMs: options.drainMs ?? DEFAULT_DRAIN_MS,
   };
+  return {
+    run: (request, signal) => runLocal(request, signal, settings),
+  };
+}
+
+type Settings = Required<Omit<LocalProcessesOptions, "logDir">> & {
+  logDir?: string;
+};
+
+async function runLocal(
+  request: ShellRequest,
+  signal: AbortSignal | undefined,
+  settings: Settings,
+): Promise<ShellResult> {
+  const display = displayCommand(request.command, request.args);
+  const executable = request.args === undefined ? "sh" : request.command;
+  await requireDenoPermission({ name: "run", command: executable });
+  if (signal?.aborted) {
+    throw new ToolError(
+      `Did not run "${display}": the call was aborted before it started`,
+    );
+  }
+  await checkFolder(request.cwd, display);
+  const child = spawn(request, display);
+  return await supervise(child, request, signal, settings);
+}
+
+async function checkFolder(cwd: string, display: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(cwd);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ToolError(
+        `Cannot run "${display}": the working folder "${cwd}" does not exist; pass an existing "cwd"`,
+      );
+    }
+    return; // No read access to check it: let the spawn report problems.
+  }
+  if (!info.isDirectory) {
+    throw new ToolError(
+      `Cannot run "${display}": "${cwd}" is not a folder; pass a folder as "cwd"`,
+    );
+  }
+}
+
+function spawn(request: ShellRequest, display: string): Deno.ChildProcess {
+  const shell = request.args === undefined;
+  try {
+    return new Deno.Command(shell ? "sh" : request.command, {
+      args: shell ? ["-c", request.command] : request.args,
+      cwd: request.cwd,
+      env: { ...NON_INTERACTIVE_ENV, ...request.env },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true, // setsid: the child leads a new process group
+    }).spawn();
+  } catch (error) {
+    throw spawnError(error, shell ? "sh" : request.command, display);
+  }
+}
+
+function spawnError(
+  error: unknown,
+  executable: string,
+  display: string,
+): ToolError {
+  if (error instanceof Deno.errors.NotFound) {
+    return new ToolError(
+      `Cannot run "${display}": no executable "${executable}" was found on PATH; check the name, install it, or run it through a shell by leaving out "args"`,
+      { cause: error },
+    );
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return new ToolError(
+      `Cannot run "${display}": permission denied for "${executable}"; check that it is executable`,
+      { cause: error },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolError(`Cannot run "${display}": ${message}`, { cause: error });
+}
+
+type Stop = "timeout" | "abort";
+
+async function supervise(
+  child: Deno.ChildProcess,
+  request: ShellRequest,
+  signal: AbortSignal | undefined,
+  settings: Settings,
+): Promise<ShellResult> {
+  const buffer = new OutputBuffer({
+    limit: request.outputByteLimit,
+    logDir: settings.logDir,
+  });
+  const readers = [child.stdout.getReader(), child.stderr.getReader()];
+  const pumps = Promise.all(
+    readers.map((reader) => pump(reader, buffer.source())),
+  );
+  const stop = Promise.withResolvers<Stop>();
+  const onAbort = (): void => stop.resolve("abort");
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = request.timeoutSeconds === undefined
+    ? undefined
+    : setTimeout(() => stop.resolve("timeout"), request.timeoutSeconds * 1000);
+  let stopped: Stop | undefined;
+  let status: Deno.CommandStatus;
+  try {
+    const first = await Promise.race([child.status, stop.promise]);
+    if (typeof first === "string") {
+      stopped = first;
+      status = await killTree(child, pumps, settings.killGraceMs);
+    } else {
+      status = first;
+    }
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+  await drain(pumps, readers, settings.drainMs);
+  const rendered = buffer.finish();
+  const result: ShellResult = {
+    exitCode: status.signal === null ? status.code : null,
+    signal: status.signal,
+    timedOut: stopped === "timeout",
+    truncated: rendered.truncated,
+    output: rendered.output,
+  };
+  if (rendered.logPath !== undefined) result.logPath = rendered.logPath;
+  if (stopped === "abort") result.aborted = true;
+  return result;
+}
+
+async function pump(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  source: OutputSource,
+): Promise<void> {
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      source.push(value);
+    }
+  } catch {
+    // The stream failed or was cancelled: keep what arrived.
+  } finally {
+    source.end();
+  }
+}
+
+// SIGTERM to the group; once the leader is gone and the pipes are closed (or
+// the grace is over) SIGKILL to the group, which also catches members that
+// ignore SIGTERM or do not hold the pipes.
+async function killTree(
+  child: Deno.ChildProcess,
+  pumps: Promise<unknown>,
+  graceMs: number,
+): Promise<Deno.CommandStatus> {
+  signalGroup(child, "SIGTERM");
+  await withDeadline(Promise.all([child.status, pumps]), graceMs);
+  signalGroup(child, "SIGKILL");
+  return await child.status;
+}
+
+function signalGroup(child: Deno.ChildProcess, signal: Deno.Signal): void {
+  try {
+    // A negative pid names the process group; Deno allows it only with an
+    // unrestricted --allow-run, so fall back to the command's own process.
+    if (Deno.permissions.querySync({ name: "run" }).state === "granted") {
+      Deno.kill(-child.pid, signal);
+    } else {
+      child.kill(signal);
+    }
+  } catch {
+    // The group or process is already gone.
+  }
+}
+
+// Background children may keep the pipes open long after the command exits:
+// read for a bounded time, then stop reading so the call returns.
+async function drain(
+  pumps: Promise<unknown>,
+  readers: ReadableStreamDefaultReader<Uint8Array>[],
+  drainMs: number,
+): Promise<void> {
+  const finished = await withDeadline(pumps, drainMs);
+  if (!finished) {
+    await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
+  }
+  await pumps;
+}
+
+// Resolves true when `promise` settles within `ms`, false otherwise; no timer outlives it.
+async function withDeadline(
+  promise: Promise<unknown>,
+  ms: number,
+): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

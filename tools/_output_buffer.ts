@@ -1,0 +1,302 @@
+// Bounded command output: keeps the first and last bytes in memory, streams
+// everything to a log file once the limit is passed, and renders the text the
+// model sees (head, one marker naming what was omitted, tail). Memory stays at
+// about `limit` plus one chunk, however much a command prints.
+import { AnsiStripper } from "./_ansi.ts";
+import { countNewlines } from "./_newlines.ts";
+import { boundaryAfter, boundaryBefore, incompleteTail } from "./_utf8.ts";
+
+/** Options for {@linkcode OutputBuffer}. */
+export interface OutputBufferOptions {
+  /** Bytes of output kept in the rendered text, marker included. */
+  limit: number;
+  /** Folder for the full-output log; defaults to the system temp folder. */
+  logDir?: string;
+}
+
+/** The rendered output of a finished command. */
+export interface RenderedOutput {
+  /** Head and tail joined by one marker when truncated, else everything. */
+  output: string;
+  /** Whether bytes were omitted from `output`. */
+  truncated: boolean;
+  /** The full output, when truncated and the log could be written. */
+  logPath?: string;
+  /** Bytes the command printed (after stripping escape sequences). */
+  totalBytes: number;
+}
+
+// The head gets a quarter of the budget: failures and summaries print last.
+const HEAD_SHARE = 0.25;
+
+/** Collects the output of one command from any number of streams. */
+export class OutputBuffer {
+  #limit: number;
+  #headSize: number;
+  #tailSize: number;
+  #logDir: string | undefined;
+  #chunks = new ChunkQueue();
+  #head: Uint8Array | undefined; // set once the limit is passed
+  #total = 0;
+  #lines = 0;
+  #log: Deno.FsFile | undefined;
+  #logPath: string | undefined;
+
+  constructor(options: OutputBufferOptions) {
+    this.#limit = options.limit;
+    this.#headSize = Math.floor(options.limit * HEAD_SHARE);
+    this.#tailSize = options.limit - this.#headSize;
+    this.#logDir = options.logDir;
+  }
+
+  /** A stream feeding this buffer (e.g. stdout): strips ANSI, keeps characters whole. */
+  source(): OutputSource {
+    return new OutputSource((chunk) => this.push(chunk));
+  }
+
+  /** Appends cleaned bytes in arrival order. */
+  push(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.#total += chunk.length;
+    this.#lines += countNewlines(chunk);
+    this.#chunks.push(chunk);
+    if (this.#head === undefined) {
+      if (this.#total > this.#limit) this.#overflow();
+      return;
+    }
+    this.#writeLog(chunk);
+    this.#chunks.trimTo(this.#tailSize);
+  }
+
+  /** Closes the log and renders the output. */
+  finish(): RenderedOutput {
+    if (this.#head === undefined) {
+      const text = decode(this.#chunks.concat());
+      if (byteLength(text) <= this.#limit) {
+        return { output: text, truncated: false, totalBytes: this.#total };
+      }
+      // Replacement characters for invalid bytes made the text longer than the limit.
+      this.#overflow();
+    }
+    this.#closeLog();
+    const output = this.#renderTruncated();
+    const rendered: RenderedOutput = {
+      output,
+      truncated: true,
+      totalBytes: this.#total,
+    };
+    if (this.#logPath !== undefined) rendered.logPath = this.#logPath;
+    return rendered;
+  }
+
+  // First time past the limit: everything so far is still in memory, so the
+  // head is cut from it and the log starts with it.
+  #overflow(): void {
+    const all = this.#chunks.concat();
+    this.#head = all.slice(0, this.#headSize);
+    this.#openLog();
+    this.#writeLog(all);
+    this.#chunks = new ChunkQueue();
+    this.#chunks.push(all.subarray(Math.max(0, all.length - this.#tailSize)));
+  }
+
+  #openLog(): void {
+    try {
+      const options: Deno.MakeTempOptions = {
+        prefix: "shell-output-",
+        suffix: ".log",
+      };
+      if (this.#logDir !== undefined) options.dir = this.#logDir;
+      this.#logPath = Deno.makeTempFileSync(options);
+      this.#log = Deno.openSync(this.#logPath, { write: true });
+    } catch {
+      // No write access or no space: the result just has no log.
+      this.#dropLog();
+    }
+  }
+
+  // Synchronous writes: measured faster than async ones for 64 KiB chunks,
+  // and they keep chunk order trivially when several streams feed the buffer.
+  #writeLog(bytes: Uint8Array): void {
+    if (this.#log === undefined) return;
+    try {
+      let written = 0;
+      while (written < bytes.length) {
+        written += this.#log.writeSync(bytes.subarray(written));
+      }
+    } catch {
+      this.#dropLog();
+    }
+  }
+
+  #closeLog(): void {
+    this.#log?.close();
+    this.#log = undefined;
+  }
+
+  // A partial log would claim to be the full output: remove it instead.
+  #dropLog(): void {
+    this.#closeLog();
+    if (this.#logPath !== undefined) {
+      try {
+        Deno.removeSync(this.#logPath);
+      } catch {
+        // Already gone or not removable; nothing refers to it any more.
+      }
+    }
+    this.#logPath = undefined;
+  }
+
+  #renderTruncated(): string {
+    const head = this.#head ?? new Uint8Array();
+    const tail = this.#chunks.last(this.#tailSize);
+    let budget = this.#limit - marker(this.#total, this.#lines).length - 1;
+    let output = "";
+    // Replacement characters can make the decoded text longer than its bytes;
+    // shrink the budget by the excess and cut again.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      output = this.#join(head, tail, Math.max(0, budget));
+      const excess = byteLength(output) - this.#limit;
+      if (excess <= 0 || budget <= 0) break;
+      budget -= excess;
+    }
+    return output;
+  }
+
+  #join(head: Uint8Array, tail: Uint8Array, budget: number): string {
+    const headEnd = cutHead(
+      head,
+      Math.min(head.length, Math.floor(budget * HEAD_SHARE)),
+    );
+    const tailStart = cutTail(
+      tail,
+      tail.length - Math.min(tail.length, budget - headEnd),
+    );
+    const kept = [head.subarray(0, headEnd), tail.subarray(tailStart)];
+    const omittedBytes = this.#total - kept[0].length - kept[1].length;
+    const omittedLines = this.#lines - countNewlines(kept[0]) -
+      countNewlines(kept[1]);
+    const headText = decode(kept[0]);
+    const separator = headText === "" || headText.endsWith("\n") ? "" : "\n";
+    return `${headText}${separator}${marker(omittedBytes, omittedLines)}\n${
+      decode(kept[1])
+    }`;
+  }
+}
+
+/** One stream of a command: strips escape sequences and never splits a character between chunks. */
+export class OutputSource {
+  #ansi = new AnsiStripper();
+  #pending: Uint8Array | undefined;
+  #sink: (chunk: Uint8Array) => void;
+
+  constructor(sink: (chunk: Uint8Array) => void) {
+    this.#sink = sink;
+  }
+
+  /** Feeds raw bytes. */
+  push(raw: Uint8Array): void {
+    let chunk = this.#ansi.push(raw);
+    if (this.#pending !== undefined) {
+      chunk = concat([this.#pending, chunk]);
+      this.#pending = undefined;
+    }
+    const held = incompleteTail(chunk);
+    if (held > 0) {
+      this.#pending = chunk.slice(chunk.length - held);
+      chunk = chunk.subarray(0, chunk.length - held);
+    }
+    this.#sink(chunk);
+  }
+
+  /** Flushes what is held back; an unfinished character becomes U+FFFD when decoded. */
+  end(): void {
+    if (this.#pending !== undefined) this.#sink(this.#pending);
+    this.#pending = undefined;
+  }
+}
+
+function marker(bytes: number, lines: number): string {
+  return `[... ${bytes} bytes (${lines} lines) omitted ...]`;
+}
+
+// Ends the head after its last newline when that keeps at least half of it.
+function cutHead(head: Uint8Array, length: number): number {
+  const newline = head.subarray(0, length).lastIndexOf(0x0a);
+  if (newline >= 0 && newline + 1 >= length / 2) return newline + 1;
+  return boundaryBefore(head, length);
+}
+
+// Starts the tail after its first newline when that keeps at least half of it.
+function cutTail(tail: Uint8Array, start: number): number {
+  const newline = tail.indexOf(0x0a, start);
+  const kept = tail.length - start;
+  if (newline >= 0 && tail.length - (newline + 1) >= kept / 2) {
+    return newline + 1;
+  }
+  return boundaryAfter(tail, start);
+}
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+function decode(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+function byteLength(text: string): number {
+  // Most output is ASCII: skip the encoding when length already decides.
+  return !/[\u0080-\uffff]/.test(text)
+    ? text.length
+    : encoder.encode(text).length;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  let size = 0;
+  for (const chunk of chunks) size += chunk.length;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+// A FIFO of chunks that drops old ones cheaply (no Array#shift per chunk).
+class ChunkQueue {
+  #items: Uint8Array[] = [];
+  #start = 0;
+  #bytes = 0;
+
+  push(chunk: Uint8Array): void {
+    this.#items.push(chunk);
+    this.#bytes += chunk.length;
+  }
+
+  // Drops the oldest chunks while the rest still holds `size` bytes.
+  trimTo(size: number): void {
+    while (
+      this.#items.length - this.#start > 1 &&
+      this.#bytes - this.#items[this.#start].length >= size
+    ) {
+      this.#bytes -= this.#items[this.#start].length;
+      this.#start++;
+    }
+    if (this.#start > 1024 && this.#start * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#start);
+      this.#start = 0;
+    }
+  }
+
+  concat(): Uint8Array {
+    return concat(this.#items.slice(this.#start));
+  }
+
+  // The last `size` bytes (or all when fewer).
+  last(size: number): Uint8Array {
+    const all = this.concat();
+    return all.subarray(Math.max(0, all.length - size));
+  }
+}
