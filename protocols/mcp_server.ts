@@ -15,7 +15,7 @@ import { ToolContext } from "../tools/_context.ts";
 import { createLocalFiles } from "../tools/_local_files.ts";
 import { createLocalProcesses } from "../tools/_local_processes.ts";
 import { createRg } from "../tools/_rg.ts";
-import { createFileOutline } from "./_file_outline_interim.ts";
+import { createFileOutline } from "../tools/file_outline.ts";
 import { createSearch } from "../tools/search.ts";
 import type { JsonSchema, Tool } from "../tools/types.ts";
 
