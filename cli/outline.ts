@@ -1,7 +1,184 @@
-// PLACEHOLDER: replaced by the helper that builds the "outline" command.
+// The "outline" command: prints the outline of files, or of every supported
+// file under a folder (skipping .git, node_modules and .gitignore'd paths),
+// outlined in parallel by the worker pool and printed in path order.
+import { join, relative, resolve } from "node:path";
+import { fileOutline, outlineSymbols } from "../outline/outline.ts";
+import {
+  SUPPORTED_EXTENSIONS,
+  supportedExtension,
+} from "../outline/_supported.ts";
+import { walkFiles } from "../tools/_search_walk.ts";
 
-/** Runs the "outline" command. */
-export function main(_args: string[]): Promise<number> {
-  console.error('fello: the "outline" command is not available yet');
-  return Promise.resolve(2);
+const USAGE = `Usage: fello outline [options] <path>...
+
+Prints the symbols of source files (functions, classes, members...) with line
+ranges and doc summaries. A folder outlines every supported file under it,
+skipping .git, node_modules and what .gitignore ignores.
+
+Options:
+  --json               print the structured results (one object, or an array for several files)
+  --max-symbols <n>    list at most n symbols per file
+  --grammars-dir <dir> load tree-sitter-<language>.wasm files from dir (or set FELLO_GRAMMARS_DIR)
+  -h, --help           show this help
+
+Supported extensions: ${SUPPORTED_EXTENSIONS.join(" ")}`;
+
+interface Options {
+  json: boolean;
+  maxSymbols?: number;
+  grammarsDir?: string;
+  paths: string[];
+}
+
+/** Runs the "outline" command and resolves to the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const options = _parse(args);
+  if (typeof options === "string") {
+    console.error(options);
+    return 2;
+  }
+  if (options.paths.length === 0) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { files, failures } = await _collect(options.paths);
+  for (const failure of failures) console.error(`fello outline: ${failure}`);
+  const ok = await _outlineAll(files, options);
+  return ok && failures.length === 0 ? 0 : 1;
+}
+
+function _parse(args: string[]): Options | string {
+  const options: Options = { json: false, paths: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "-h" || arg === "--help") return { json: false, paths: [] };
+    if (arg === "--json") options.json = true;
+    else if (arg === "--max-symbols") {
+      const n = Number(args[++i]);
+      if (!Number.isInteger(n) || n < 0) {
+        return `fello outline: --max-symbols needs a whole number, got "${
+          args[i]
+        }"`;
+      }
+      options.maxSymbols = n;
+    } else if (arg === "--grammars-dir") {
+      if (args[i + 1] === undefined) {
+        return "fello outline: --grammars-dir needs a folder";
+      }
+      options.grammarsDir = args[++i];
+    } else if (arg.startsWith("-") && arg !== "-") {
+      return `fello outline: unknown option "${arg}"; see fello outline --help`;
+    } else options.paths.push(arg);
+  }
+  return options;
+}
+
+// Expands folders into their supported files; files named explicitly are kept
+// as given so an unsupported one gets the engine's clear error.
+async function _collect(
+  paths: string[],
+): Promise<{ files: string[]; failures: string[] }> {
+  const files: string[] = [];
+  const failures: string[] = [];
+  for (const path of paths) {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(path);
+    } catch {
+      files.push(path);
+      continue;
+    }
+    if (!info.isDirectory) {
+      files.push(path);
+      continue;
+    }
+    const root = resolve(path);
+    try {
+      for await (const file of walkFiles(root, { workspace: root })) {
+        if (supportedExtension(file) !== undefined) {
+          files.push(join(path, relative(root, file)));
+        }
+      }
+    } catch (error) {
+      failures.push(
+        `Cannot list "${path}": ${
+          error instanceof Error ? error.message : error
+        }`,
+      );
+    }
+  }
+  return { files, failures };
+}
+
+// Starts every outline at once (the pool queues them) and prints each one as
+// soon as the ones before it are printed, so output keeps the path order.
+async function _outlineAll(
+  files: string[],
+  options: Options,
+): Promise<boolean> {
+  const progress = _progress(files.length);
+  const call = { grammarsDir: options.grammarsDir };
+  const jobs = files.map((file) => {
+    const job = options.json
+      ? outlineSymbols(file, call).then((result) => ({ path: file, ...result }))
+      : fileOutline(file, { ...call, maxSymbols: options.maxSymbols });
+    const settled = job.then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    settled.then(progress.tick);
+    return settled;
+  });
+  let ok = true;
+  const results: unknown[] = [];
+  for (const [index, job] of jobs.entries()) {
+    const outcome = await job;
+    if (!outcome.ok) {
+      ok = false;
+      progress.clear();
+      console.error(
+        `fello outline: ${
+          outcome.error instanceof Error ? outcome.error.message : outcome.error
+        }`,
+      );
+      continue;
+    }
+    if (options.json) results.push(outcome.value);
+    else {
+      progress.clear();
+      console.log(index === 0 ? outcome.value : `\n${outcome.value}`);
+    }
+  }
+  progress.clear();
+  if (options.json) {
+    const single = files.length === 1 && results.length === 1;
+    console.log(JSON.stringify(single ? results[0] : results, null, 2));
+  }
+  return ok;
+}
+
+// A one-line progress bar on stderr, only when it is a terminal and there is
+// more than one file.
+function _progress(total: number): { tick(): void; clear(): void } {
+  if (total < 2 || !Deno.stderr.isTerminal()) return { tick() {}, clear() {} };
+  const encoder = new TextEncoder();
+  let done = 0;
+  let shown = false;
+  const draw = () => {
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    const bar = "#".repeat(filled) + "-".repeat(width - filled);
+    Deno.stderr.writeSync(encoder.encode(`\r[${bar}] ${done}/${total} files`));
+    shown = true;
+  };
+  return {
+    tick() {
+      done++;
+      draw();
+    },
+    clear() {
+      if (shown) Deno.stderr.writeSync(encoder.encode("\r\x1b[K"));
+      shown = false;
+    },
+  };
 }
