@@ -1,15 +1,211 @@
-// PLACEHOLDER: the files helper replaces this file.
-import type { FileBackend } from "./types.ts";
+// The local disk as a FileBackend. Every operation first asks Deno's
+// permission for its exact path (the second gate), so a missing grant becomes a
+// clear ToolError. Writes are atomic: a temp file in the same folder, renamed
+// over the target, so a crash leaves the old or the new file, never a mix.
+import { basename, dirname, join } from "node:path";
+import { requireDenoPermission } from "./_deno_permission.ts";
+import { ToolError } from "./tool_error.ts";
+import type { FileBackend, FileStat, RandomAccessFile } from "./types.ts";
+
+/** Marks temp files of an atomic write: `.<name>.fello-tmp-<pid>-<random>`. */
+export const TEMP_MARK = ".fello-tmp-";
+const TEMP_PATTERN = /^\.(.+)\.fello-tmp-(\d+)-[0-9a-z]+$/;
+/** A temp file of another, unidentifiable writer is stale after this long. */
+const STALE_TEMP_MS = 15 * 60 * 1000;
+
+/** Temp files this process is writing right now (never cleaned up from under it). */
+const inFlight = new Set<string>();
 
 /** The local disk, checking Deno's permissions before each operation. */
 export function createLocalFiles(): FileBackend {
-  const missing = (): never => {
-    throw new Error("local files are not implemented yet");
-  };
+  return { stat, open, readDir, writeFile };
+}
+
+async function stat(path: string): Promise<FileStat> {
+  await requireDenoPermission({ name: "read", path });
+  const info = await Deno.stat(path);
   return {
-    stat: missing,
-    open: missing,
-    readDir: missing,
-    writeFile: missing,
+    kind: info.isFile ? "file" : info.isDirectory ? "directory" : "other",
+    size: info.size,
+    mtimeMs: info.mtime?.getTime() ?? null,
+    mode: info.mode,
   };
+}
+
+async function open(path: string): Promise<RandomAccessFile> {
+  await requireDenoPermission({ name: "read", path });
+  const file = await Deno.open(path, { read: true });
+  return new LocalFile(file);
+}
+
+async function readDir(path: string): Promise<string[]> {
+  await requireDenoPermission({ name: "read", path });
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(path)) names.push(entry.name);
+  return names;
+}
+
+/** Positioned reads over one handle; seeks only when a read is not sequential. */
+class LocalFile implements RandomAccessFile {
+  #file: Deno.FsFile;
+  #position = 0;
+  #closed = false;
+
+  constructor(file: Deno.FsFile) {
+    this.#file = file;
+  }
+
+  async read(buffer: Uint8Array, position: number): Promise<number> {
+    if (position !== this.#position) {
+      await this.#file.seek(position, Deno.SeekMode.Start);
+      this.#position = position;
+    }
+    const n = (await this.#file.read(buffer)) ?? 0;
+    this.#position += n;
+    return n;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#file.close();
+  }
+}
+
+async function writeFile(path: string, data: Uint8Array): Promise<void> {
+  await requireDenoPermission({ name: "write", path });
+  const target = await writeTarget(path);
+  const folder = dirname(target);
+  await ensureFolder(folder);
+  const mode = await existingMode(target);
+  const temp = join(folder, tempName(basename(target)));
+  await requireTempPermission(temp, folder);
+  inFlight.add(temp);
+  try {
+    await writeTemp(temp, data, mode);
+    await Deno.rename(temp, target);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  } finally {
+    inFlight.delete(temp);
+  }
+  await removeOrphans(folder);
+}
+
+/** Writing through a symlink replaces its target, not the link itself. */
+async function writeTarget(path: string): Promise<string> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch {
+    return path; // missing (or unreadable): write the path itself
+  }
+  if (!info.isSymlink) return path;
+  const real = await Deno.realPath(path).catch(() => path);
+  if (real !== path) await requireDenoPermission({ name: "write", path: real });
+  return real;
+}
+
+async function ensureFolder(folder: string): Promise<void> {
+  await requireDenoPermission({ name: "write", path: folder });
+  try {
+    await Deno.mkdir(folder, { recursive: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) {
+      throw new Deno.errors.NotADirectory(
+        `"${folder}" is a file, not a folder`,
+      );
+    }
+    throw error;
+  }
+}
+
+async function existingMode(path: string): Promise<number | null> {
+  try {
+    return (await Deno.stat(path)).mode;
+  } catch {
+    return null;
+  }
+}
+
+function tempName(name: string): string {
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  const suffix = Array.from(random, (n) => n.toString(36)).join("");
+  return `.${name}${TEMP_MARK}${Deno.pid}-${suffix}`;
+}
+
+async function requireTempPermission(
+  temp: string,
+  folder: string,
+): Promise<void> {
+  const status = await Deno.permissions.query({ name: "write", path: temp });
+  if (status.state === "granted") return;
+  throw new ToolError(
+    `Deno denies writing in "${folder}", which an atomic write needs for its temp file: run deno again with --allow-write=${folder} (or a parent folder)`,
+  );
+}
+
+async function writeTemp(
+  temp: string,
+  data: Uint8Array,
+  mode: number | null,
+): Promise<void> {
+  const file = await Deno.open(temp, { write: true, createNew: true });
+  try {
+    if (mode !== null && Deno.build.os !== "windows") {
+      await Deno.chmod(temp, mode & 0o7777);
+    }
+    let written = 0;
+    while (written < data.length) {
+      written += await file.write(data.subarray(written));
+    }
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Removes temp files left in `folder` by writers that died mid-write: those of
+ * a process that no longer runs or, when that cannot be told, old ones.
+ * Best effort: a failure here never fails the write that triggered it.
+ */
+async function removeOrphans(folder: string): Promise<void> {
+  try {
+    const read = await Deno.permissions.query({ name: "read", path: folder });
+    if (read.state !== "granted") return;
+    for await (const entry of Deno.readDir(folder)) {
+      const match = TEMP_PATTERN.exec(entry.name);
+      if (!match || !entry.isFile) continue;
+      const temp = join(folder, entry.name);
+      if (inFlight.has(temp)) continue;
+      if (await isOrphan(temp, Number(match[2]))) {
+        await Deno.remove(temp).catch(() => {});
+      }
+    }
+  } catch {
+    // Cleanup is a courtesy; the write itself succeeded.
+  }
+}
+
+async function isOrphan(temp: string, pid: number): Promise<boolean> {
+  if (pid === Deno.pid) return true; // ours and not in flight: a failed write
+  const alive = await processAlive(pid);
+  if (alive !== undefined) return !alive;
+  const info = await Deno.stat(temp);
+  return Date.now() - (info.mtime?.getTime() ?? Date.now()) > STALE_TEMP_MS;
+}
+
+/** Whether a process runs, from /proc; undefined where that cannot be told. */
+async function processAlive(pid: number): Promise<boolean | undefined> {
+  if (Deno.build.os !== "linux") return undefined;
+  const proc = `/proc/${pid}`;
+  const status = await Deno.permissions.query({ name: "read", path: proc });
+  if (status.state !== "granted") return undefined;
+  try {
+    await Deno.stat(proc);
+    return true;
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? false : undefined;
+  }
 }

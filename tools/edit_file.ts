@@ -1,46 +1,229 @@
-// PLACEHOLDER: the files helper replaces this file.
+// EditFile: literal search-and-replace in one file, keeping its encoding, BOM
+// and line endings; atomic, serialized per file, and answered with a diff.
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
+import { closestText } from "./_closest_text.ts";
+import {
+  decodeText,
+  encodeFile,
+  SNIFF_BYTES,
+  sniffFormat,
+  type TextFormat,
+} from "./_decode.ts";
 import { defineTool } from "./_define.ts";
+import { editDiff } from "./_diff.ts";
+import { displayPath } from "./_display_path.ts";
+import { applyEdit, type EditPlan, planEdit } from "./_edit_text.ts";
+import { fileSystemError, type FileTarget, statFile } from "./_file_errors.ts";
+import { forgetLineIndex } from "./_line_index.ts";
+import { readWhole } from "./_read_at.ts";
 import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
+import DESCRIPTION from "./edit_file.txt" with { type: "text" };
 
 /** Input of EditFile. */
 export interface EditFileInput {
+  /** The file: relative to the workspace (or `cwd`), absolute, or a `file://` URI. */
   path: string;
+  /** The exact text to replace (literal, not a pattern). */
   oldText: string;
+  /** The text to put in its place, inserted as typed. */
   newText: string;
+  /** Replace every match instead of requiring exactly one. */
   replaceAll?: boolean;
+  /** Resolve a relative `path` against this folder (itself relative to the workspace). */
   cwd?: string;
 }
 
 /** Result of EditFile. */
 export interface EditFileResult {
+  /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
+  /** How many matches were replaced. */
   replacements: number;
+  /** A unified diff of the change, with 3 lines of context. */
   diff: string;
 }
 
+const NAME = "EditFile";
+/** Files bigger than this are not edited in memory. */
+const MAX_EDIT_BYTES = 256 * 1024 * 1024;
+const MAX_LISTED_LINES = 20;
+
 const schema = z.object({
-  path: z.string(),
-  oldText: z.string(),
-  newText: z.string(),
-  replaceAll: z.boolean().optional(),
-  cwd: z.string().optional(),
+  path: z.string().describe("The file to edit"),
+  oldText: z.string().describe("Exact text to replace"),
+  newText: z.string().describe("Replacement text"),
+  replaceAll: z.boolean().optional().describe("Replace every match"),
+  cwd: z.string().optional().describe("Folder for a relative path"),
 });
 
 /** Creates the EditFile tool for a context. */
 export function createEditFile(
-  _context: ToolContext,
+  context: ToolContext,
 ): Tool<EditFileInput, EditFileResult> {
   return defineTool({
-    name: "EditFile",
+    name: NAME,
     kind: "edit",
-    description: "Edits a file.",
+    description: DESCRIPTION,
     schema,
-    run(): Promise<EditFileResult> {
-      throw new ToolError("EditFile is not implemented yet");
-    },
-    toModelText: (result) => result.diff,
+    run: (input) => editFile(context, input),
+    toModelText: editFileText,
   });
+}
+
+async function editFile(
+  context: ToolContext,
+  input: EditFileInput,
+): Promise<EditFileResult> {
+  const path = context.resolve(input.path, NAME, input.cwd);
+  const target: FileTarget = {
+    verb: "edit",
+    path,
+    display: displayPath(context.workspace, path),
+    workspace: context.workspace,
+  };
+  checkTexts(input, target);
+  await context.authorize({
+    tool: NAME,
+    action: "write",
+    path,
+    description: `Edit "${target.display}"`,
+  });
+  return await context.fileLocks.run(path, async () => {
+    const { text, format } = await readText(context, target);
+    const plan = planEdit(text, input.oldText, input.newText);
+    checkMatches(plan, text, input, target);
+    const edited = applyEdit(text, plan);
+    try {
+      await context.files.writeFile(path, encodeFile(edited, format));
+    } catch (error) {
+      throw fileSystemError(target, error);
+    } finally {
+      forgetLineIndex(path);
+    }
+    const { diff } = editDiff(target.display, text, plan.matches);
+    return { path: target.display, replacements: plan.matches.length, diff };
+  });
+}
+
+function checkTexts(input: EditFileInput, target: FileTarget): void {
+  if (input.oldText.length === 0) {
+    throw new ToolError(
+      `Cannot edit "${target.display}": oldText is empty; give the exact text to replace, or use WriteFile to write the whole file`,
+    );
+  }
+  if (input.oldText === input.newText) {
+    throw new ToolError(
+      `Cannot edit "${target.display}": oldText and newText are the same, so nothing would change; give the new text in newText`,
+    );
+  }
+}
+
+async function readText(
+  context: ToolContext,
+  target: FileTarget,
+): Promise<{ text: string; format: TextFormat }> {
+  const stat = await statFile(context.files, target);
+  if (stat.size > MAX_EDIT_BYTES) {
+    throw new ToolError(
+      `Cannot edit "${target.display}": it is ${stat.size} bytes, too big to edit in memory; use Shell (for example sed) for such files`,
+    );
+  }
+  let bytes: Uint8Array;
+  try {
+    const file = await context.files.open(target.path);
+    try {
+      bytes = await readWhole(file, stat.size);
+    } finally {
+      file.close();
+    }
+  } catch (error) {
+    throw fileSystemError(target, error);
+  }
+  const format = sniffFormat(bytes.subarray(0, SNIFF_BYTES), target);
+  try {
+    const text = decodeText(bytes.subarray(format.bomLength), format.encoding, {
+      fatal: true,
+    });
+    return { text, format };
+  } catch {
+    throw new ToolError(
+      `Cannot edit "${target.display}": it is not valid ${format.encoding.toUpperCase()} text, and editing it would change bytes outside the edit; use Shell if you must change it`,
+    );
+  }
+}
+
+function checkMatches(
+  plan: EditPlan,
+  text: string,
+  input: EditFileInput,
+  target: FileTarget,
+): void {
+  const count = plan.matches.length;
+  if (count === 0) throw noMatchError(text, input.oldText, target);
+  if (count > 1 && input.replaceAll !== true) {
+    throw new ToolError(
+      `Cannot edit "${target.display}": oldText matches ${count} places (${
+        matchLines(plan)
+      }); add surrounding lines to oldText so it matches one place, or set replaceAll: true to replace all ${count}`,
+    );
+  }
+}
+
+/** "lines 4, 19" or "lines 1, 5 (3 times)"; long lists are cut. */
+function matchLines(plan: EditPlan): string {
+  const perLine = new Map<number, number>();
+  for (const match of plan.matches) {
+    perLine.set(match.line, (perLine.get(match.line) ?? 0) + 1);
+  }
+  const shown = [...perLine].slice(0, MAX_LISTED_LINES).map(([line, times]) =>
+    times === 1 ? `${line}` : `${line} (${times} times)`
+  );
+  const more = perLine.size > MAX_LISTED_LINES
+    ? ` and ${perLine.size - MAX_LISTED_LINES} more lines`
+    : "";
+  return `${perLine.size === 1 ? "line" : "lines"} ${shown.join(", ")}${more}`;
+}
+
+function noMatchError(
+  text: string,
+  oldText: string,
+  target: FileTarget,
+): ToolError {
+  const where = `Cannot edit "${target.display}": oldText was not found`;
+  const closest = closestText(text, oldText);
+  if (!closest) {
+    return new ToolError(
+      `${where}, and nothing similar is in the file; read the file again to see its current content`,
+    );
+  }
+  const one = closest.startLine === closest.endLine;
+  const lines = one
+    ? `line ${closest.startLine}`
+    : `lines ${closest.startLine}-${closest.endLine}`;
+  const hold = one ? "holds" : "hold";
+  const differ = one ? "differs" : "differ";
+  const why = closest.mismatch === "line-endings"
+    ? `${lines} ${hold} the same text and ${differ} only in line endings (CRLF vs LF)`
+    : closest.mismatch === "whitespace"
+    ? `${lines} ${hold} the same text and ${differ} only in whitespace (indentation, spaces or line breaks)`
+    : `the closest text is at ${lines}`;
+  return new ToolError(
+    `${where}; ${why}:\n${closest.excerpt}\nCopy the text exactly as in the file (without the line numbers and the tab after them) into oldText and try again`,
+  );
+}
+
+/** The text the model sees: what changed and the diff. */
+export function editFileText(result: EditFileResult): string {
+  let added = 0;
+  let removed = 0;
+  for (const line of result.diff.split("\n")) {
+    if (line.startsWith("+") && !line.startsWith("+++")) added++;
+    else if (line.startsWith("-") && !line.startsWith("---")) removed++;
+  }
+  const times = result.replacements === 1
+    ? "1 replacement"
+    : `${result.replacements} replacements`;
+  return `Edited "${result.path}": ${times} (+${added} -${removed} lines).\n${result.diff}`;
 }

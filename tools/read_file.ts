@@ -1,48 +1,286 @@
-// PLACEHOLDER: the files helper replaces this file.
+// ReadFile: a whole small file, or any range of lines of a file of any size,
+// streamed so that memory does not grow with the file.
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
+import {
+  decodeText,
+  SNIFF_BYTES,
+  sniffFormat,
+  type TextFormat,
+} from "./_decode.ts";
 import { defineTool } from "./_define.ts";
+import { displayPath } from "./_display_path.ts";
+import { fileSystemError, type FileTarget, statFile } from "./_file_errors.ts";
+import { lineIndexFor } from "./_line_index.ts";
+import { readAt, readWhole } from "./_read_at.ts";
+import { selectDecodedLines } from "./_select_decoded_lines.ts";
+import {
+  type LineSelection,
+  LineTooLongError,
+  PastEndError,
+  selectLines,
+  type SelectOptions,
+} from "./_select_lines.ts";
+import { formatNumberedLines } from "./_numbered_lines.ts";
 import { ToolError } from "./tool_error.ts";
-import type { Tool } from "./types.ts";
+import type { FileStat, RandomAccessFile, Tool } from "./types.ts";
+import DESCRIPTION from "./read_file.txt" with { type: "text" };
 
 /** Input of ReadFile. */
 export interface ReadFileInput {
+  /** The file: relative to the workspace (or `cwd`), absolute, or a `file://` URI. */
   path: string;
+  /** The first line to read, 1-based. */
   line?: number;
+  /** How many lines to read (at most 2,000 when only `line` is given). */
   limit?: number;
+  /** Resolve a relative `path` against this folder (itself relative to the workspace). */
   cwd?: string;
+  /** Read a file over 100 KB whole. */
   force?: boolean;
 }
 
 /** Result of ReadFile. */
 export interface ReadFileResult {
+  /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
+  /** The selected lines exactly as in the file (decoded; line endings kept). */
   content: string;
+  /** The first line returned, 1-based. */
   startLine: number;
+  /** The last line returned (0 for an empty file). */
   endLine: number;
+  /** The file's line count; may be undefined only for a partial read of a file over 10 MB. */
   totalLines?: number;
 }
 
+/** A full read of a file bigger than this is refused without `force`. */
+export const FULL_READ_LIMIT = 102_400;
+/** Lines returned when `line` is given without `limit`. */
+export const DEFAULT_LINE_LIMIT = 2000;
+/** Partial reads of files up to this size always report `totalLines`. */
+const COUNT_ALL_UP_TO = 10 * 1024 * 1024;
+/** The most text one partial read returns, cut at a line end. */
+const MAX_SELECTED_BYTES = 16 * 1024 * 1024;
+/** Even `force` cannot return more than this in one string. */
+const MAX_FORCED_BYTES = 256 * 1024 * 1024;
+
+const NAME = "ReadFile";
+
 const schema = z.object({
-  path: z.string(),
-  line: z.number().int().min(1).optional(),
-  limit: z.number().int().min(1).optional(),
-  cwd: z.string().optional(),
-  force: z.boolean().optional(),
+  path: z.string().describe("The file to read"),
+  line: z.number().int().min(1).optional().describe("1-based first line"),
+  limit: z.number().int().min(1).optional().describe("Number of lines"),
+  cwd: z.string().optional().describe("Folder for a relative path"),
+  force: z.boolean().optional().describe("Read a file over 100 KB whole"),
 });
 
 /** Creates the ReadFile tool for a context. */
 export function createReadFile(
-  _context: ToolContext,
+  context: ToolContext,
 ): Tool<ReadFileInput, ReadFileResult> {
   return defineTool({
-    name: "ReadFile",
+    name: NAME,
     kind: "read",
-    description: "Reads a text file.",
+    description: DESCRIPTION,
     schema,
-    run(): Promise<ReadFileResult> {
-      throw new ToolError("ReadFile is not implemented yet");
-    },
-    toModelText: (result) => result.content,
+    run: (input, options) => readFile(context, input, options.signal),
+    toModelText: readFileText,
   });
+}
+
+async function readFile(
+  context: ToolContext,
+  input: ReadFileInput,
+  signal?: AbortSignal,
+): Promise<ReadFileResult> {
+  const path = context.resolve(input.path, NAME, input.cwd);
+  const target: FileTarget = {
+    verb: "read",
+    path,
+    display: displayPath(context.workspace, path),
+    workspace: context.workspace,
+  };
+  await context.authorize({
+    tool: NAME,
+    action: "read",
+    path,
+    description: `Read "${target.display}"`,
+  });
+  const stat = await statFile(context.files, target);
+  const partial = input.line !== undefined || input.limit !== undefined;
+  if (!partial) checkFullReadSize(stat, target, input.force === true);
+  let file: RandomAccessFile;
+  try {
+    file = await context.files.open(path);
+  } catch (error) {
+    throw fileSystemError(target, error);
+  }
+  try {
+    const head = new Uint8Array(Math.min(SNIFF_BYTES, stat.size));
+    await readAt(file, head, 0);
+    const format = sniffFormat(head, target);
+    const result = partial
+      ? await readLines(file, stat, format, target, { input, signal })
+      : await readAll(file, stat, format);
+    return { path: target.display, ...result };
+  } catch (error) {
+    throw fileSystemError(target, error);
+  } finally {
+    file.close();
+  }
+}
+
+function checkFullReadSize(
+  stat: FileStat,
+  target: FileTarget,
+  force: boolean,
+): void {
+  const size = formatSize(stat.size);
+  if (stat.size > FULL_READ_LIMIT && !force) {
+    throw new ToolError(
+      `Cannot read "${target.display}" whole: it is ${size} (${stat.size} bytes), over the 100 KB limit for a full read; call file_outline on it first to see its structure, then read the part you need with line and limit, or pass force: true to read it all`,
+    );
+  }
+  if (stat.size > MAX_FORCED_BYTES) {
+    throw new ToolError(
+      `Cannot read "${target.display}" whole: it is ${size}, too big to return at once even with force; read it in parts with line and limit`,
+    );
+  }
+}
+
+type Lines = Omit<ReadFileResult, "path">;
+
+async function readAll(
+  file: RandomAccessFile,
+  stat: FileStat,
+  format: TextFormat,
+): Promise<Lines> {
+  const bytes = await readWhole(file, stat.size);
+  const content = decodeText(bytes.subarray(format.bomLength), format.encoding);
+  const totalLines = countLines(content);
+  return { content, startLine: 1, endLine: totalLines, totalLines };
+}
+
+async function readLines(
+  file: RandomAccessFile,
+  stat: FileStat,
+  format: TextFormat,
+  target: FileTarget,
+  { input, signal }: { input: ReadFileInput; signal?: AbortSignal },
+): Promise<Lines> {
+  const options: SelectOptions = {
+    startLine: input.line ?? 1,
+    maxLines: input.limit ?? DEFAULT_LINE_LIMIT,
+    maxBytes: MAX_SELECTED_BYTES,
+    countAllUpTo: COUNT_ALL_UP_TO,
+    signal,
+  };
+  try {
+    if (format.encoding !== "utf-8") {
+      const { selection, content } = await selectDecodedLines(
+        file,
+        stat.size,
+        format,
+        options,
+      );
+      return linesResult(selection, content);
+    }
+    const index = lineIndexFor(target.path, stat, format.bomLength);
+    const selection = await selectLines(file, index, options);
+    const bytes = new Uint8Array(selection.endByte - selection.startByte);
+    await readAt(file, bytes, selection.startByte);
+    return linesResult(selection, decodeText(bytes, "utf-8"));
+  } catch (error) {
+    throw explainSelection(error, target, options);
+  }
+}
+
+function linesResult(selection: LineSelection, content: string): Lines {
+  const lines: Lines = {
+    content,
+    startLine: selection.startLine,
+    endLine: selection.endLine,
+  };
+  if (selection.totalLines !== undefined) {
+    lines.totalLines = selection.totalLines;
+  }
+  return lines;
+}
+
+function explainSelection(
+  error: unknown,
+  target: FileTarget,
+  options: SelectOptions,
+): unknown {
+  if (error instanceof PastEndError) {
+    const total = error.totalLines;
+    const advice = total === 0
+      ? "the file is empty"
+      : `use a line from 1 to ${total}`;
+    return new ToolError(
+      `Cannot read "${target.display}" from line ${options.startLine}: the file has only ${total} ${
+        total === 1 ? "line" : "lines"
+      }; ${advice}`,
+    );
+  }
+  if (error instanceof LineTooLongError) {
+    return new ToolError(
+      `Cannot read "${target.display}" at line ${error.line}: that single line is over ${
+        formatSize(options.maxBytes)
+      }; inspect it with Shell (for example "head -c 2000") instead`,
+    );
+  }
+  if (signalAborted(error)) {
+    return new ToolError(`Reading "${target.display}" was aborted`, {
+      cause: error,
+    });
+  }
+  return error;
+}
+
+function signalAborted(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+/** Lines in a text: newlines, plus one for a last line without a newline. */
+function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let count = 0;
+  let at = text.indexOf("\n");
+  while (at !== -1) {
+    count++;
+    at = text.indexOf("\n", at + 1);
+  }
+  return text.endsWith("\n") ? count : count + 1;
+}
+
+/** The text the model sees: numbered lines and, when more remain, how to continue. */
+export function readFileText(result: ReadFileResult): string {
+  const { path, content, startLine, endLine, totalLines } = result;
+  if (content.length === 0) {
+    return totalLines === 0
+      ? `(The file "${path}" is empty: 0 lines.)`
+      : `(No text in "${path}" at line ${startLine}.)`;
+  }
+  const body = formatNumberedLines(content, startLine);
+  const more = totalLines === undefined || endLine < totalLines;
+  if (!more) return body;
+  const of = totalLines === undefined ? "" : ` of ${totalLines}`;
+  return `${body}\n\n(Lines ${startLine}-${endLine}${of} in "${path}". More lines remain: use line=${
+    endLine + 1
+  } to continue.)`;
+}
+
+/** A byte count for people: "1.5 MB". */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
 }

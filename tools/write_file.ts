@@ -1,42 +1,113 @@
-// PLACEHOLDER: the files helper replaces this file.
+// WriteFile: creates or replaces a whole file, atomically, one write of a file
+// at a time.
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
+import { displayPath } from "./_display_path.ts";
+import { fileSystemError, type FileTarget } from "./_file_errors.ts";
+import { forgetLineIndex } from "./_line_index.ts";
 import { ToolError } from "./tool_error.ts";
-import type { Tool } from "./types.ts";
+import type { FileBackend, Tool } from "./types.ts";
+import DESCRIPTION from "./write_file.txt" with { type: "text" };
 
 /** Input of WriteFile. */
 export interface WriteFileInput {
+  /** The file: relative to the workspace (or `cwd`), absolute, or a `file://` URI. */
   path: string;
+  /** The whole new content, written as UTF-8. */
   content: string;
+  /** Resolve a relative `path` against this folder (itself relative to the workspace). */
   cwd?: string;
 }
 
 /** Result of WriteFile. */
 export interface WriteFileResult {
+  /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
+  /** Whether the file did not exist before. */
   created: boolean;
+  /** Bytes written. */
   bytes: number;
 }
 
+const NAME = "WriteFile";
+
 const schema = z.object({
-  path: z.string(),
-  content: z.string(),
-  cwd: z.string().optional(),
+  path: z.string().describe("The file to write"),
+  content: z.string().describe("The whole new content"),
+  cwd: z.string().optional().describe("Folder for a relative path"),
 });
 
 /** Creates the WriteFile tool for a context. */
 export function createWriteFile(
-  _context: ToolContext,
+  context: ToolContext,
 ): Tool<WriteFileInput, WriteFileResult> {
   return defineTool({
-    name: "WriteFile",
+    name: NAME,
     kind: "edit",
-    description: "Writes a file.",
+    description: DESCRIPTION,
     schema,
-    run(): Promise<WriteFileResult> {
-      throw new ToolError("WriteFile is not implemented yet");
-    },
-    toModelText: (result) => `Wrote ${result.path}`,
+    run: (input) => writeFile(context, input),
+    toModelText: (result) =>
+      `${
+        result.created ? "Created" : "Overwrote"
+      } "${result.path}" (${result.bytes} bytes).`,
   });
+}
+
+async function writeFile(
+  context: ToolContext,
+  input: WriteFileInput,
+): Promise<WriteFileResult> {
+  const path = context.resolve(input.path, NAME, input.cwd);
+  const target: FileTarget = {
+    verb: "write",
+    path,
+    display: displayPath(context.workspace, path),
+    workspace: context.workspace,
+  };
+  const data = new TextEncoder().encode(input.content);
+  await context.authorize({
+    tool: NAME,
+    action: "write",
+    path,
+    description: `Write ${data.length} bytes to "${target.display}"`,
+  });
+  return await context.fileLocks.run(path, async () => {
+    const created = !(await existsAsFile(context.files, target));
+    try {
+      await context.files.writeFile(path, data);
+    } catch (error) {
+      throw fileSystemError(target, error);
+    } finally {
+      forgetLineIndex(path);
+    }
+    return { path: target.display, created, bytes: data.length };
+  });
+}
+
+function isDenoDenial(error: unknown): boolean {
+  return error instanceof ToolError && error.message.startsWith("Deno denies");
+}
+
+/** Whether the target exists (as a file); refuses a directory. */
+async function existsAsFile(
+  files: FileBackend,
+  target: FileTarget,
+): Promise<boolean> {
+  try {
+    const stat = await files.stat(target.path);
+    if (stat.kind === "directory") {
+      throw new ToolError(
+        `Cannot write "${target.display}": it is a directory; give a file path inside it`,
+      );
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    if (error instanceof Deno.errors.NotADirectory) return false;
+    // Without read permission we cannot tell; the write itself decides.
+    if (isDenoDenial(error)) return true;
+    throw fileSystemError(target, error);
+  }
 }

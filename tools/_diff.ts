@@ -1,0 +1,161 @@
+// A unified diff of an edit, made with the npm "diff" package. Only windows of
+// lines around the replacements are diffed, so a one-line edit of a 50 MB file
+// costs as much as diffing a few lines.
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+
+/** Lines of context around each change. */
+const CONTEXT = 3;
+/** Beyond this many separate change windows, the rest is summarized. */
+const MAX_WINDOWS = 200;
+
+/** One replacement: `oldLength` chars at `index` of the old text became `replacement`. */
+export interface Replacement {
+  index: number;
+  oldLength: number;
+  replacement: string;
+  /** The 1-based line of the old text where `index` lies. */
+  line: number;
+}
+
+/** A unified diff and its counts of added and removed lines. */
+export interface EditDiff {
+  diff: string;
+  added: number;
+  removed: number;
+}
+
+interface Hunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}
+
+/** Diffs `oldText` against the result of applying `replacements` (in order). */
+export function editDiff(
+  name: string,
+  oldText: string,
+  replacements: Replacement[],
+): EditDiff {
+  const hunks: Hunk[] = [];
+  let shift = 0; // lines added minus removed by earlier windows
+  let added = 0;
+  let removed = 0;
+  const windows = groupWindows(oldText, replacements);
+  for (const window of windows.slice(0, MAX_WINDOWS)) {
+    const before = oldText.slice(window.start, window.end);
+    const after = applyWithin(before, window.start, window.replacements);
+    const patch = structuredPatch(
+      "a",
+      "b",
+      before,
+      after,
+      undefined,
+      undefined,
+      {
+        context: CONTEXT,
+      },
+    );
+    for (const hunk of patch.hunks) {
+      hunk.oldStart += window.line - 1;
+      hunk.newStart += window.line - 1 + shift;
+      for (const line of hunk.lines) {
+        if (line[0] === "+") added++;
+        else if (line[0] === "-") removed++;
+      }
+      hunks.push(hunk);
+    }
+    shift += lineCount(after) - lineCount(before);
+  }
+  let diff = formatPatch({
+    oldFileName: name,
+    newFileName: name,
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks,
+  }, FILE_HEADERS_ONLY);
+  if (windows.length > MAX_WINDOWS) {
+    diff += `(${
+      windows.length - MAX_WINDOWS
+    } more changed regions not shown)\n`;
+  }
+  return { diff, added, removed };
+}
+
+interface Window {
+  start: number;
+  end: number;
+  /** The 1-based line where `start` lies. */
+  line: number;
+  replacements: Replacement[];
+}
+
+/** Full-line windows with context around each replacement, merged when they touch. */
+function groupWindows(text: string, replacements: Replacement[]): Window[] {
+  const windows: Window[] = [];
+  for (const r of replacements) {
+    const start = backLines(text, r.index, CONTEXT + 1);
+    const end = forwardLines(text, r.index + r.oldLength, CONTEXT + 1);
+    const last = windows[windows.length - 1];
+    if (last && start <= last.end) {
+      last.end = Math.max(last.end, end);
+      last.replacements.push(r);
+      continue;
+    }
+    const skipped = countNewlines(text, start, r.index);
+    windows.push({ start, end, line: r.line - skipped, replacements: [r] });
+  }
+  return windows;
+}
+
+/** The start of the line `n - 1` lines above the one holding `index`. */
+function backLines(text: string, index: number, n: number): number {
+  let at = index;
+  for (let i = 0; i < n; i++) {
+    const nl = text.lastIndexOf("\n", at - 1);
+    if (nl === -1) return 0;
+    at = nl;
+  }
+  return at + 1;
+}
+
+/** The end (after its newline) of the line `n - 1` lines below the one holding `index`. */
+function forwardLines(text: string, index: number, n: number): number {
+  let at = index - 1;
+  for (let i = 0; i < n; i++) {
+    const nl = text.indexOf("\n", at + 1);
+    if (nl === -1) return text.length;
+    at = nl;
+  }
+  return at + 1;
+}
+
+function applyWithin(
+  before: string,
+  offset: number,
+  replacements: Replacement[],
+): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (const r of replacements) {
+    parts.push(before.slice(last, r.index - offset), r.replacement);
+    last = r.index - offset + r.oldLength;
+  }
+  parts.push(before.slice(last));
+  return parts.join("");
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  let at = text.indexOf("\n", from);
+  while (at !== -1 && at < to) {
+    count++;
+    at = text.indexOf("\n", at + 1);
+  }
+  return count;
+}
+
+function lineCount(text: string): number {
+  return countNewlines(text, 0, text.length);
+}

@@ -1,0 +1,156 @@
+// Error messages shared by the file tools: a missing file with similar names,
+// a directory where a file was expected, and plain file-system failures.
+import { basename, dirname } from "node:path";
+import { displayPath } from "./_display_path.ts";
+import { ToolError } from "./tool_error.ts";
+import type { FileBackend, FileStat } from "./types.ts";
+
+/** Who is asking, for messages: `Cannot ${verb} "${display}": ...`. */
+export interface FileTarget {
+  verb: string;
+  /** Absolute path. */
+  path: string;
+  /** The path as messages show it. */
+  display: string;
+  workspace: string;
+}
+
+/** Stats an existing file, turning "missing" and "directory" into clear errors. */
+export async function statFile(
+  files: FileBackend,
+  target: FileTarget,
+): Promise<FileStat> {
+  let stat: FileStat;
+  try {
+    stat = await files.stat(target.path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw await notFoundError(files, target);
+    }
+    throw fileSystemError(target, error);
+  }
+  if (stat.kind === "directory") {
+    throw new ToolError(
+      `Cannot ${target.verb} "${target.display}": it is a directory, not a file; give the path of a file inside it (list it with Shell, e.g. "ls ${target.display}")`,
+    );
+  }
+  if (stat.kind !== "file") {
+    throw new ToolError(
+      `Cannot ${target.verb} "${target.display}": it is not a regular file (a device, socket or pipe)`,
+    );
+  }
+  return stat;
+}
+
+/** "No such file", with up to three similar names from its folder. */
+export async function notFoundError(
+  files: FileBackend,
+  target: FileTarget,
+): Promise<ToolError> {
+  const folder = dirname(target.path);
+  const shownFolder = displayPath(target.workspace, folder);
+  let names: string[];
+  try {
+    names = await files.readDir(folder);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return new ToolError(
+        `Cannot ${target.verb} "${target.display}": it does not exist, and neither does its folder "${shownFolder}"; check the path`,
+      );
+    }
+    names = [];
+  }
+  const similar = similarNames(basename(target.path), names);
+  const hint = similar.length > 0
+    ? `; similar names in "${shownFolder}": ${
+      similar.map((n) => `"${n}"`).join(", ")
+    }`
+    : `; no similar names in "${shownFolder}", check the path`;
+  return new ToolError(
+    `Cannot ${target.verb} "${target.display}": no such file${hint}`,
+  );
+}
+
+/** A file-system failure with the path and, where it helps, what to do. */
+export function fileSystemError(target: FileTarget, error: unknown): ToolError {
+  if (error instanceof ToolError) return error;
+  const where = `Cannot ${target.verb} "${target.display}"`;
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return new ToolError(
+      `${where}: the operating system denies access (${
+        messageOf(error)
+      }); check the file's permissions`,
+      { cause: error },
+    );
+  }
+  if (error instanceof Deno.errors.NotCapable) {
+    return new ToolError(`${where}: ${messageOf(error)}`, { cause: error });
+  }
+  if (error instanceof Deno.errors.NotADirectory) {
+    return new ToolError(
+      `${where}: a part of the path is a file, not a folder`,
+      { cause: error },
+    );
+  }
+  if (error instanceof Deno.errors.IsADirectory) {
+    return new ToolError(`${where}: it is a directory, not a file`, {
+      cause: error,
+    });
+  }
+  return new ToolError(`${where}: ${messageOf(error)}`, { cause: error });
+}
+
+/** Up to three names from `names` that look like `wanted` (closest first). */
+export function similarNames(wanted: string, names: string[]): string[] {
+  const lower = wanted.toLowerCase();
+  const stem = stemOf(lower);
+  const scored: { name: string; score: number }[] = [];
+  for (const name of names) {
+    const other = name.toLowerCase();
+    let score = editDistance(lower, other, 8);
+    if (stemOf(other) === stem) score = Math.min(score, 1);
+    const otherStem = stemOf(other);
+    if (
+      (stem.length >= 3 && other.startsWith(stem)) ||
+      (otherStem.length >= 3 && lower.startsWith(otherStem))
+    ) {
+      score = Math.min(score, 2);
+    }
+    if (score <= Math.max(2, Math.floor(wanted.length / 3))) {
+      scored.push({ name, score });
+    }
+  }
+  scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
+  return scored.slice(0, 3).map((s) => s.name);
+}
+
+function stemOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/** Levenshtein distance, giving up (returning `cap + 1`) once it exceeds `cap`. */
+function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + cost,
+      );
+      best = Math.min(best, current[j]);
+    }
+    if (best > cap) return cap + 1;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

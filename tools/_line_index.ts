@@ -1,0 +1,62 @@
+// A cache of newline positions for big files, so a repeated deep read of an
+// unchanged file jumps close to its line instead of rescanning from the start.
+// Keyed by absolute path and validated by size and modification time; our own
+// writes forget the entry explicitly.
+
+/** Every this many lines, the index records where a line starts. */
+export const CHECKPOINT_EVERY = 2048;
+
+/** Files smaller than this are rescanned each time (cheap; no stale risk). */
+export const INDEX_MIN_BYTES = 1 << 20;
+
+const MAX_ENTRIES = 16;
+
+/** Known line starts of one file version. */
+export interface LineIndex {
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** `checkpoints[i]` is the byte offset where line `i * CHECKPOINT_EVERY + 1` starts. */
+  readonly checkpoints: number[];
+  /** The line count, once a scan has reached the end of the file. */
+  totalLines?: number;
+}
+
+const cache = new Map<string, LineIndex>();
+
+/**
+ * The index for `path` when it still matches `size` and `mtimeMs`, or a fresh
+ * empty one (remembered for files of at least {@linkcode INDEX_MIN_BYTES}).
+ */
+export function lineIndexFor(
+  path: string,
+  stat: { size: number; mtimeMs: number | null },
+  firstLineStart: number,
+): LineIndex {
+  const known = cache.get(path);
+  if (
+    known && stat.mtimeMs !== null && known.size === stat.size &&
+    known.mtimeMs === stat.mtimeMs
+  ) {
+    cache.delete(path); // re-insert: most recently used last
+    cache.set(path, known);
+    return known;
+  }
+  const fresh: LineIndex = {
+    size: stat.size,
+    mtimeMs: stat.mtimeMs ?? -1,
+    checkpoints: [firstLineStart],
+  };
+  cache.delete(path);
+  if (stat.size >= INDEX_MIN_BYTES && stat.mtimeMs !== null) {
+    cache.set(path, fresh);
+    if (cache.size > MAX_ENTRIES) {
+      cache.delete(cache.keys().next().value as string);
+    }
+  }
+  return fresh;
+}
+
+/** Drops what is known about `path` (after writing it). */
+export function forgetLineIndex(path: string): void {
+  cache.delete(path);
+}
