@@ -195,6 +195,7 @@ class _Walker {
   // struct's fields; `typedef int (*cb_t)(int);` as `typedef cb_t`.
   #typedef(node: Node, outer: Node): OutlineSymbol {
     const names = node.childrenForFieldName("declarator")
+      .filter((child) => child.isNamed)
       .map((declarator) => declaratorName(declarator))
       .filter((name) => name !== undefined);
     const type = node.childForFieldName("type");
@@ -269,7 +270,8 @@ class _Walker {
   // A field, a method declaration (`void draw();`) or a nested type with no
   // declarator (`struct Inner { ... };`).
   #field(node: Node, outer: Node): OutlineSymbol | undefined {
-    const declarators = node.childrenForFieldName("declarator");
+    const declarators = node.childrenForFieldName("declarator")
+      .filter((child) => child.isNamed);
     if (declarators.length === 0) {
       const type = node.childForFieldName("type");
       return type !== null && _hasBody(type)

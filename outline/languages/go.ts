@@ -145,6 +145,7 @@ function _fieldName(field: Node): string {
 }
 
 function _names(node: Node): string | undefined {
-  const names = node.childrenForFieldName("name").map((name) => name.text);
+  const names = node.childrenForFieldName("name")
+    .filter((child) => child.isNamed).map((name) => name.text);
   return names.length === 0 ? undefined : names.join(", ");
 }

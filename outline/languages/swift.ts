@@ -116,7 +116,8 @@ function _labels(node: Node, implicit?: string): string {
 }
 
 function _names(node: Node): string {
-  const names = node.childrenForFieldName("name").map((name) => name.text);
+  const names = node.childrenForFieldName("name")
+    .filter((child) => child.isNamed).map((name) => name.text);
   return names.length === 0 ? "?" : names.join(", ");
 }
 
@@ -133,8 +134,9 @@ function _mutability(node: Node): string {
 
 // `var x = 0, y = 0` lists both; a tuple pattern keeps its parentheses.
 function _propertyName(node: Node): string {
-  const names = node.childrenForFieldName("name").map((pattern) =>
-    pattern.childForFieldName("bound_identifier")?.text ?? pattern.text
-  );
+  const names = node.childrenForFieldName("name")
+    .filter((child) => child.isNamed).map((pattern) =>
+      pattern.childForFieldName("bound_identifier")?.text ?? pattern.text
+    );
   return names.length === 0 ? "?" : names.join(", ");
 }

@@ -1,0 +1,97 @@
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { createParser } from "../../grammars/grammars.ts";
+import {
+  extractText,
+  fixtureLines,
+  outlineLines,
+} from "../../tests/support/outline_languages.ts";
+import { kotlin, terminateOneLineBodies } from "./kotlin.ts";
+
+Deno.test("kotlin.extract() lists classes, objects, functions, properties and typealiases", async () => {
+  deepStrictEqual(await fixtureLines(kotlin, "sample.kt"), [
+    "object Empty 6-6",
+    "    fun nothing 6-6",
+    "class Single 7-7",
+    "    fun one 7-7",
+    "interface Repository 14-17 // Stores items by id.",
+    "    fun find 15-15",
+    "    val size 16-16",
+    "data class User 20-29 // A user of the store.",
+    "    val id 21-21",
+    "    var name 21-21",
+    "    fun display 23-23 // How the user is shown.",
+    "    companion object Companion 25-28",
+    "        val MAX_NAME 26-26",
+    "        fun guest 27-27",
+    "enum class Color 31-36",
+    "    val rgb 31-31",
+    "    constant RED 32-32",
+    "    constant GREEN 33-33",
+    "    fun hex 35-35",
+    "sealed interface Event 38-38",
+    "class Base 39-44",
+    "    val name 39-39",
+    "    fun run 40-40",
+    "    constructor constructor 42-42",
+    "    inner class Part 43-43",
+    "object Registry 46-51",
+    "    val items 47-47",
+    "    fun register 48-50",
+    "typealias Handler 53-53",
+    "fun maxOf2 56-56 // The larger of two.",
+    "val answer 58-58",
+    "var counter 59-59",
+    "fun String.shout 60-60",
+    "val (low, high) 61-61",
+  ]);
+});
+
+const ONE_LINERS = [
+  "/** Empty. */",
+  "object Empty { fun nothing() {} }",
+  "class Single { fun one() = 1 }",
+  "",
+  "fun after() {}",
+  "",
+].join("\n");
+
+Deno.test("kotlin.extract() recovers the declarations the grammar loses after one-line bodies", async () => {
+  // The pinned grammar turns everything from line 2 on into one ERROR.
+  const parser = await createParser("kotlin");
+  const tree = parser.parse(ONE_LINERS)!;
+  const types = tree.rootNode.namedChildren.map((node) => node.type);
+  tree.delete();
+  parser.delete();
+  ok(types.includes("ERROR"), `expected an ERROR, got ${types}`);
+
+  deepStrictEqual(outlineLines(await extractText(kotlin, ONE_LINERS)), [
+    "object Empty 2-2 // Empty.",
+    "    fun nothing 2-2",
+    "class Single 3-3",
+    "    fun one 3-3",
+    "fun after 5-5",
+  ]);
+});
+
+Deno.test("terminateOneLineBodies() adds ';' only where code ends a one-line body", () => {
+  deepStrictEqual(
+    terminateOneLineBodies("class A { fun g() {} }\nclass B {\n}\n"),
+    "class A { fun g() {} ;}\nclass B {\n}\n",
+  );
+  // Braces in strings, templates, chars and comments are left alone.
+  deepStrictEqual(
+    terminateOneLineBodies('val s = "a}b ${x.y} }" }'),
+    'val s = "a}b ${x.y} }" ;}',
+  );
+  deepStrictEqual(
+    terminateOneLineBodies('val s = """raw } ${ f { 1 } } x""" }'),
+    'val s = """raw } ${ f { 1 ;} } x""" ;}',
+  );
+  deepStrictEqual(terminateOneLineBodies("c = '}' }"), "c = '}' ;}");
+  deepStrictEqual(
+    terminateOneLineBodies("/* } */ x }\n// }\n}"),
+    "/* } */ x ;}\n// }\n}",
+  );
+  // After `{`, `,` or `->` a `;` is not needed.
+  deepStrictEqual(terminateOneLineBodies("f { x -> }"), "f { x -> }");
+});

@@ -1,0 +1,56 @@
+// Test support for the language extractors: parse a fixture (or a snippet)
+// with the real grammar, run one extractor, and render the symbols as
+// outline lines so a test can compare names, labels, ranges, nesting and doc
+// comments exactly in one readable array.
+import { createParser } from "../../grammars/grammars.ts";
+import type { LanguageSpec } from "../../outline/languages/_language.ts";
+import type { OutlineSymbol } from "../../outline/types.ts";
+
+/** The folder of per-language outline fixtures. */
+export const FIXTURES: URL = new URL("../fixtures/outline/", import.meta.url);
+
+/** Extracts the symbols of `text` with `spec`, deleting the tree after. */
+export async function extractText(
+  spec: LanguageSpec,
+  text: string,
+): Promise<OutlineSymbol[]> {
+  const parser = await createParser(spec.grammar);
+  try {
+    const tree = parser.parse(text);
+    if (tree === null) throw new Error(`Cannot parse the ${spec.name} text`);
+    try {
+      return spec.extract(tree.rootNode);
+    } finally {
+      tree.delete();
+    }
+  } finally {
+    parser.delete();
+  }
+}
+
+/** Extracts a fixture from tests/fixtures/outline/ and renders it as lines. */
+export async function fixtureLines(
+  spec: LanguageSpec,
+  name: string,
+): Promise<string[]> {
+  const text = await Deno.readTextFile(new URL(name, FIXTURES));
+  return outlineLines(await extractText(spec, text));
+}
+
+/**
+ * Renders symbols as `kind name start-end // doc`, four spaces per level,
+ * e.g. `    method (*Server) Start 67-71 // Start starts listening.`.
+ */
+export function outlineLines(symbols: OutlineSymbol[], depth = 0): string[] {
+  const lines: string[] = [];
+  for (const symbol of symbols) {
+    const doc = symbol.doc === undefined ? "" : ` // ${symbol.doc}`;
+    lines.push(
+      `${
+        "    ".repeat(depth)
+      }${symbol.kind} ${symbol.name} ${symbol.startLine}-${symbol.endLine}${doc}`,
+    );
+    lines.push(...outlineLines(symbol.children, depth + 1));
+  }
+  return lines;
+}
