@@ -1,0 +1,113 @@
+// End to end for the Go, C, C++, Swift, Kotlin and Dart outlines: through the
+// public API, the worker pool and the grammar loader, each fixture's outline
+// equals what its extractor gives on the main thread, under the right
+// language name and line count, and reads in the specification's format.
+import { deepStrictEqual, equal } from "node:assert/strict";
+import { fileOutline, outlineSymbols } from "../mod.ts";
+import type { LanguageSpec } from "../outline/languages/_language.ts";
+import { c } from "../outline/languages/c.ts";
+import { cpp } from "../outline/languages/cpp.ts";
+import { dart } from "../outline/languages/dart.ts";
+import { go } from "../outline/languages/go.ts";
+import { kotlin } from "../outline/languages/kotlin.ts";
+import { swift } from "../outline/languages/swift.ts";
+import {
+  fixtureLines,
+  FIXTURES,
+  outlineLines,
+} from "./support/outline_languages.ts";
+
+const CWD = FIXTURES.pathname;
+
+const CASES: {
+  spec: LanguageSpec;
+  file: string;
+  language: string;
+  totalLines: number;
+  head: string[];
+}[] = [
+  {
+    spec: go,
+    file: "sample.go",
+    language: "Go",
+    totalLines: 84,
+    head: [
+      "package server (line 2)  // Package server runs a small HTTP server.",
+      'import "context", "fmt", nethttp "net/http", "sync", +1 more (lines 4-10)',
+    ],
+  },
+  {
+    spec: c,
+    file: "sample.c",
+    language: "C",
+    totalLines: 76,
+    head: [
+      "struct kv_entry (lines 10-16)  // One entry of the store.",
+      "    field key (line 11)",
+    ],
+  },
+  {
+    spec: cpp,
+    file: "sample.cpp",
+    language: "C++",
+    totalLines: 81,
+    head: [
+      "namespace geo (lines 5-42)",
+      "    namespace shapes (lines 6-37)",
+      "        class Shape (lines 9-35)  // A drawable shape.",
+    ],
+  },
+  {
+    spec: swift,
+    file: "sample.swift",
+    language: "Swift",
+    totalLines: 80,
+    head: [
+      "protocol Drawable (lines 6-12)  // Something that can be drawn.",
+      "    var bounds (line 8)  // The bounding box.",
+    ],
+  },
+  {
+    spec: kotlin,
+    file: "sample.kt",
+    language: "Kotlin",
+    totalLines: 61,
+    head: [
+      "object Empty (line 6)",
+      "    fun nothing (line 6)",
+    ],
+  },
+  {
+    spec: dart,
+    file: "sample.dart",
+    language: "Dart",
+    totalLines: 76,
+    head: [
+      "class Shape (lines 7-28)  // Something with an area.",
+      "    getter area (line 9)  // The area in square units.",
+    ],
+  },
+];
+
+for (const { spec, file, language, totalLines, head } of CASES) {
+  Deno.test(`outlineSymbols() outlines ${file} as ${language} through the worker pool`, async () => {
+    const result = await outlineSymbols(file, { cwd: CWD });
+    equal(result.language, language);
+    equal(result.totalLines, totalLines);
+    deepStrictEqual(
+      outlineLines(result.symbols),
+      await fixtureLines(spec, file),
+    );
+  });
+
+  Deno.test(`fileOutline() renders ${file} in the specification's format`, async () => {
+    const text = await fileOutline(file, { cwd: CWD });
+    deepStrictEqual(text.split("\n").slice(0, 4 + head.length), [
+      `File: ${file}`,
+      `Language: ${language}`,
+      `Total lines: ${totalLines}`,
+      "─── Symbols ───",
+      ...head,
+    ]);
+  });
+}
