@@ -6,11 +6,7 @@
 // unref'd, so a script (or the CLI) exits on its own as soon as its work is
 // done, and the warm worker is reused when more work comes first.
 import { Worker } from "node:worker_threads";
-import type {
-  OutlineRequest,
-  WorkerReply,
-  WorkerRequest,
-} from "./_protocol.ts";
+import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
 
 const WORKER_URL = new URL("./_worker.ts", import.meta.url);
 
@@ -62,12 +58,6 @@ export class OutlinePool {
       this.#queue.push({ request, resolve, reject });
       this.#dispatch();
     });
-  }
-
-  /** Test seam: makes one worker (a busy one first) die with an uncaught error. */
-  crashOne(): void {
-    const slot = this.#slots.find((s) => s.job !== undefined) ?? this.#slots[0];
-    slot?.worker.postMessage({ type: "crash" } satisfies WorkerRequest);
   }
 
   /** Stops every worker; queued and running jobs are rejected. */

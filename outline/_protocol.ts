@@ -13,15 +13,12 @@ export interface OutlineRequest {
   budgetMs: number;
   /** A folder of grammar `.wasm` files replacing the npm packages. */
   grammarsDir?: string;
-}
-
-/** Test seam: make the worker die with an uncaught error. */
-export interface CrashRequest {
-  type: "crash";
+  /** Test seam: the worker dies with an uncaught error instead of answering. */
+  crash?: boolean;
 }
 
 /** Anything the pool sends. */
-export type WorkerRequest = OutlineRequest | CrashRequest;
+export type WorkerRequest = OutlineRequest;
 
 /** Why a file could not be outlined, as the worker classifies it. */
 export type OutlineFailure = "binary" | "read" | "budget" | "parse";

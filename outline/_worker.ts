@@ -150,15 +150,9 @@ async function _handle(request: OutlineRequest): Promise<WorkerReply> {
 }
 
 parentPort?.on("message", async (request: WorkerRequest) => {
-  switch (request.type) {
-    case "outline":
-      parentPort?.postMessage(await _handle(request));
-      break;
-    case "crash":
-      // A real uncaught error, exactly what a bug or a WASM trap would raise.
-      setTimeout(() => {
-        throw new Error("outline worker crashed on request");
-      });
-      break;
+  if (request.crash) {
+    // A real uncaught error, exactly what a bug or a WASM trap would raise.
+    throw new Error("outline worker crashed on request");
   }
+  parentPort?.postMessage(await _handle(request));
 });

@@ -38,6 +38,8 @@ function _statement(
     case "function_declaration":
     case "generator_function_declaration":
     case "function_signature":
+    case "function_expression":
+    case "generator_function":
       return [make("function", fieldText(node) ?? "default")];
     case "class_declaration":
     case "abstract_class_declaration":
@@ -95,7 +97,8 @@ function _statement(
 function _unwrap(node: Node): Node | undefined {
   switch (node.type) {
     case "export_statement": {
-      const declaration = node.childForFieldName("declaration");
+      const declaration = node.childForFieldName("declaration") ??
+        _defaultExport(node.childForFieldName("value"));
       return declaration === null ? undefined : _unwrap(declaration);
     }
     case "ambient_declaration":
@@ -112,6 +115,16 @@ function _unwrap(node: Node): Node | undefined {
     default:
       return node;
   }
+}
+
+// `export default class {}` / `export default function () {}`: anonymous
+// declarations, listed under the name "default".
+function _defaultExport(value: Node | null): Node | null {
+  const type = value?.type;
+  return type === "class" || type === "function_expression" ||
+      type === "generator_function"
+    ? value
+    : null;
 }
 
 function _importName(node: Node): string {

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { outlineMarkdown } from "./_markdown.ts";
+import type { OutlineSymbol } from "./types.ts";
+
+function flat(symbols: OutlineSymbol[], depth = 0): string[] {
+  return symbols.flatMap((s) => [
+    `${"  ".repeat(depth)}${s.name} ${s.startLine}-${s.endLine}`,
+    ...flat(s.children, depth + 1),
+  ]);
+}
+
+Deno.test("outlineMarkdown() nests headings and ends each before the next of the same or higher level", () => {
+  const text = "## A\n#### A.1\n### A.2\ntext\n# B\n##### B.1\n";
+  assert.deepEqual(flat(outlineMarkdown(text, 6)), [
+    "A 1-4",
+    "  A.1 2-2",
+    "  A.2 3-4",
+    "B 5-6",
+    "  B.1 6-6",
+  ]);
+});
+
+Deno.test("outlineMarkdown() ignores headings in fences, indented code, comments and thematic breaks", () => {
+  const text = [
+    "# Real",
+    "````md",
+    "# in a fence",
+    "```",
+    "still fenced",
+    "````",
+    "    # indented code",
+    "<!--",
+    "# commented",
+    "-->",
+    "",
+    "---",
+    "- item",
+    "---",
+    "#hashtag is not a heading",
+    "## Closing hashes ##",
+  ].join("\n");
+  assert.deepEqual(flat(outlineMarkdown(text, 16)), [
+    "Real 1-16",
+    "  Closing hashes 16-16",
+  ]);
+});
+
+Deno.test("outlineMarkdown() reads multi-line setext headings and empty ATX headings", () => {
+  const text = "First line\nsecond line\n===\n#\nbody\n";
+  assert.deepEqual(flat(outlineMarkdown(text, 5)), [
+    "First line second line 1-3",
+    " 4-5",
+  ]);
+});

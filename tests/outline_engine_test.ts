@@ -1,0 +1,168 @@
+// The outline engine under stress: worker crashes, cancelled parses, the
+// result cache, the grammar folder option, and a script that must exit on its
+// own with idle workers.
+import assert from "node:assert/strict";
+import { Outliner } from "../outline/_outliner.ts";
+import { OutlinePool } from "../outline/_pool.ts";
+
+const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;
+
+// About 400 KB of TypeScript: enough to overrun a 1 ms parse budget.
+function bigTypeScript(): string {
+  const parts: string[] = [];
+  for (let i = 0; i < 4000; i++) {
+    parts.push(
+      `/** Doc ${i}. */\nexport function f${i}(a: number, b: string): number {\n  return a + b.length * ${i};\n}\n`,
+    );
+  }
+  return parts.join("\n");
+}
+
+Deno.test("OutlinePool replaces a crashed worker and serves the next job", async () => {
+  const pool = new OutlinePool({ size: 1 });
+  try {
+    const job = {
+      path: `${FIXTURES}sample.py`,
+      extension: ".py",
+      budgetMs: 30_000,
+    };
+    await assert.rejects(
+      pool.run({ ...job, crash: true }),
+      /the parser worker crashed/,
+    );
+    const reply = await pool.run(job);
+    assert.equal(reply.type, "result");
+    assert.equal(reply.type === "result" && reply.result.language, "Python");
+    assert.equal(pool.workersStarted, 2);
+  } finally {
+    await pool.terminate();
+  }
+});
+
+Deno.test("Outliner cancels a parse over its budget with a clear error and keeps serving", async () => {
+  const dir = await Deno.makeTempDir();
+  const outliner = new Outliner({ workers: 1 });
+  try {
+    await Deno.writeTextFile(`${dir}/big.ts`, bigTypeScript());
+    await assert.rejects(
+      outliner.outline("big.ts", { cwd: dir, parseBudgetMs: 1 }),
+      {
+        name: "ToolError",
+        message:
+          'Cannot outline "big.ts": parsing took longer than the 1 ms budget; read it by line ranges instead, or raise parseBudgetMs',
+      },
+    );
+    const small = await outliner.outline("sample.ts", { cwd: FIXTURES });
+    assert.equal(small.symbols.length, 13);
+    const big = await outliner.outline("big.ts", { cwd: dir });
+    assert.equal(big.symbols.length, 4000);
+    assert.deepEqual(big.symbols[3999], {
+      kind: "function",
+      name: "f3999",
+      startLine: 19997,
+      endLine: 19999,
+      doc: "Doc 3999.",
+      children: [],
+    });
+  } finally {
+    await outliner.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Outliner answers an unchanged file from its cache and re-parses a changed one", async () => {
+  const dir = await Deno.makeTempDir();
+  const outliner = new Outliner({ workers: 1 });
+  try {
+    const path = `${dir}/m.py`;
+    await Deno.writeTextFile(path, "def a():\n    pass\n");
+    const first = await outliner.outline(path);
+    assert.equal(outliner.parses, 1);
+    assert.equal(await outliner.outline("m.py", { cwd: dir }), first);
+    assert.equal(outliner.parses, 1);
+    await Deno.writeTextFile(
+      path,
+      "def a():\n    pass\n\ndef b():\n    pass\n",
+    );
+    const second = await outliner.outline(path);
+    assert.equal(outliner.parses, 2);
+    assert.deepEqual(second.symbols.map((s) => s.name), ["a", "b"]);
+    // Same size, new modification time: parsed again.
+    await Deno.writeTextFile(
+      path,
+      "def a():\n    pass\n\ndef c():\n    pass\n",
+    );
+    await Deno.utime(path, new Date(), new Date(Date.now() + 5000));
+    const third = await outliner.outline(path);
+    assert.equal(outliner.parses, 3);
+    assert.deepEqual(third.symbols.map((s) => s.name), ["a", "c"]);
+  } finally {
+    await outliner.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Outliner loads grammars from grammarsDir when given", async () => {
+  const dir = await Deno.makeTempDir();
+  const outliner = new Outliner({ workers: 1 });
+  try {
+    await assert.rejects(
+      outliner.outline("sample.py", { cwd: FIXTURES, grammarsDir: dir }),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /^Cannot outline "sample\.py": Cannot load the python grammar from ".*tree-sitter-python\.wasm"/,
+        );
+        return true;
+      },
+    );
+    const wasm = await npmCacheFile(
+      "tree-sitter-python",
+      "0.25.0",
+      "tree-sitter-python.wasm",
+    );
+    await Deno.copyFile(wasm, `${dir}/tree-sitter-python.wasm`);
+    const result = await outliner.outline("sample.py", {
+      cwd: FIXTURES,
+      grammarsDir: dir,
+    });
+    assert.equal(result.symbols.length, 8);
+  } finally {
+    await outliner.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("fileOutline() lets a script exit on its own, its workers idle", async () => {
+  const script = `import { fileOutline } from ${
+    JSON.stringify(new URL("../mod.ts", import.meta.url).href)
+  };
+console.log(await fileOutline(${JSON.stringify(`${FIXTURES}sample.tsx`)}));`;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-check", script],
+    cwd: new URL("..", import.meta.url).pathname,
+    stdout: "piped",
+    stderr: "piped",
+    // Generous: only proves the process does not hang.
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  assert.match(
+    new TextDecoder().decode(output.stdout),
+    /^File: .*sample\.tsx\nLanguage: TSX\n/,
+  );
+});
+
+// Where Deno's npm cache holds a package file (the grammar folder test needs a real .wasm).
+async function npmCacheFile(
+  name: string,
+  version: string,
+  file: string,
+): Promise<string> {
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+  }).output();
+  const { npmCache } = JSON.parse(new TextDecoder().decode(info.stdout));
+  return `${npmCache}/registry.npmjs.org/${name}/${version}/${file}`;
+}
