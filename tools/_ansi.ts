@@ -24,11 +24,18 @@ const MAX_CSI = 64;
 export class AnsiStripper {
   #state: State = State.Ground;
   #length = 0;
+  #scratch = new Uint8Array(0);
 
-  /** Returns `chunk` without escape sequences (the same array when it has none). */
+  /**
+   * Returns `chunk` without escape sequences: the same array when it has
+   * none, else a view of a scratch buffer that the next call overwrites.
+   */
   push(chunk: Uint8Array): Uint8Array {
     if (this.#state === State.Ground && chunk.indexOf(ESC) === -1) return chunk;
-    const out = new Uint8Array(chunk.length);
+    if (this.#scratch.length < chunk.length) {
+      this.#scratch = new Uint8Array(chunk.length);
+    }
+    const out = this.#scratch;
     let n = 0;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i];

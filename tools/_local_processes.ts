@@ -26,6 +26,7 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
 
 const MAX_KILL_GRACE_MS = 2000;
 const DEFAULT_DRAIN_MS = 500;
+const READ_SIZE = 64 * 1024; // a Linux pipe's capacity
 
 /** Local subprocesses in their own process groups. Requires `--allow-run` for each command. */
 export function createLocalProcesses(
@@ -135,7 +136,10 @@ async function supervise(
     limit: request.outputByteLimit,
     logDir: settings.logDir,
   });
-  const readers = [child.stdout.getReader(), child.stderr.getReader()];
+  const readers = [
+    child.stdout.getReader({ mode: "byob" }),
+    child.stderr.getReader({ mode: "byob" }),
+  ];
   const pumps = Promise.all(
     readers.map((reader) => pump(reader, buffer.source())),
   );
@@ -173,15 +177,19 @@ async function supervise(
   return result;
 }
 
+// Reads into one reused buffer (BYOB): the output buffer copies what it
+// keeps, so a command printing gigabytes leaves no garbage per chunk.
 async function pump(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ReadableStreamBYOBReader,
   source: OutputSource,
 ): Promise<void> {
+  let buffer = new Uint8Array(READ_SIZE);
   try {
     while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
+      const { done, value } = await reader.read(buffer);
+      if (done || value === undefined) break;
       source.push(value);
+      buffer = new Uint8Array(value.buffer);
     }
   } catch {
     // The stream failed or was cancelled: keep what arrived.
@@ -222,7 +230,7 @@ function signalGroup(child: Deno.ChildProcess, signal: Deno.Signal): void {
 // read for a bounded time, then stop reading so the call returns.
 async function drain(
   pumps: Promise<unknown>,
-  readers: ReadableStreamDefaultReader<Uint8Array>[],
+  readers: ReadableStreamBYOBReader[],
   drainMs: number,
 ): Promise<void> {
   const finished = await withDeadline(pumps, drainMs);

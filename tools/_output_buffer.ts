@@ -4,7 +4,13 @@
 // about `limit` plus one chunk, however much a command prints.
 import { AnsiStripper } from "./_ansi.ts";
 import { countNewlines } from "./_newlines.ts";
-import { boundaryAfter, boundaryBefore, incompleteTail } from "./_utf8.ts";
+import {
+  boundaryAfter,
+  boundaryBefore,
+  incompleteTail,
+  isContinuation,
+  sequenceLength,
+} from "./_utf8.ts";
 
 /** Options for {@linkcode OutputBuffer}. */
 export interface OutputBufferOptions {
@@ -29,14 +35,18 @@ export interface RenderedOutput {
 // The head gets a quarter of the budget: failures and summaries print last.
 const HEAD_SHARE = 0.25;
 
-/** Collects the output of one command from any number of streams. */
+/**
+ * Collects the output of one command from any number of streams. It copies
+ * what it keeps, so callers may reuse their read buffers (no garbage per chunk).
+ */
 export class OutputBuffer {
   #limit: number;
   #headSize: number;
   #tailSize: number;
   #logDir: string | undefined;
-  #chunks = new ChunkQueue();
+  #pending = new GrowableBytes(); // everything, until the limit is passed
   #head: Uint8Array | undefined; // set once the limit is passed
+  #tail: TailRing | undefined;
   #total = 0;
   #lines = 0;
   #log: Deno.FsFile | undefined;
@@ -54,24 +64,24 @@ export class OutputBuffer {
     return new OutputSource((chunk) => this.push(chunk));
   }
 
-  /** Appends cleaned bytes in arrival order. */
+  /** Appends cleaned bytes in arrival order; `chunk` is not kept. */
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
     this.#total += chunk.length;
     this.#lines += countNewlines(chunk);
-    this.#chunks.push(chunk);
-    if (this.#head === undefined) {
+    if (this.#tail === undefined) {
+      this.#pending.append(chunk);
       if (this.#total > this.#limit) this.#overflow();
       return;
     }
     this.#writeLog(chunk);
-    this.#chunks.trimTo(this.#tailSize);
+    this.#tail.push(chunk);
   }
 
   /** Closes the log and renders the output. */
   finish(): RenderedOutput {
-    if (this.#head === undefined) {
-      const text = decode(this.#chunks.concat());
+    if (this.#tail === undefined) {
+      const text = decode(this.#pending.bytes());
       if (byteLength(text) <= this.#limit) {
         return { output: text, truncated: false, totalBytes: this.#total };
       }
@@ -92,14 +102,14 @@ export class OutputBuffer {
   // First time past the limit: everything so far is still in memory, so the
   // head is cut from it and the log starts with it.
   #overflow(): void {
-    const all = this.#chunks.concat();
+    const all = this.#pending.bytes();
+    this.#pending = new GrowableBytes();
     this.#head = all.slice(0, this.#headSize);
+    this.#tail = new TailRing(this.#tailSize);
+    this.#tail.push(all);
     this.#openLog();
     this.#writeLog(all);
-    this.#chunks = new ChunkQueue();
-    this.#chunks.push(all.subarray(Math.max(0, all.length - this.#tailSize)));
   }
-
   #openLog(): void {
     try {
       const options: Deno.MakeTempOptions = {
@@ -149,7 +159,7 @@ export class OutputBuffer {
 
   #renderTruncated(): string {
     const head = this.#head ?? new Uint8Array();
-    const tail = this.#chunks.last(this.#tailSize);
+    const tail = this.#tail?.bytes() ?? new Uint8Array();
     let budget = this.#limit - marker(this.#total, this.#lines).length - 1;
     let output = "";
     // Replacement characters can make the decoded text longer than its bytes;
@@ -194,12 +204,13 @@ export class OutputSource {
     this.#sink = sink;
   }
 
-  /** Feeds raw bytes. */
+  /** Feeds raw bytes; `raw` is not kept, so the caller may reuse it. */
   push(raw: Uint8Array): void {
     let chunk = this.#ansi.push(raw);
     if (this.#pending !== undefined) {
-      chunk = concat([this.#pending, chunk]);
-      this.#pending = undefined;
+      const taken = this.#complete(chunk);
+      if (taken < 0) return; // still incomplete: the chunk was all continuation bytes
+      chunk = chunk.subarray(taken);
     }
     const held = incompleteTail(chunk);
     if (held > 0) {
@@ -207,6 +218,28 @@ export class OutputSource {
       chunk = chunk.subarray(0, chunk.length - held);
     }
     this.#sink(chunk);
+  }
+
+  // Finishes the held-back character with the continuation bytes that start
+  // `chunk` and emits it; returns how many bytes it took, or -1 when the
+  // character is still incomplete. An invalid sequence is emitted as is.
+  #complete(chunk: Uint8Array): number {
+    const pending = this.#pending!;
+    const needed = sequenceLength(pending[0]) - pending.length;
+    let taken = 0;
+    while (
+      taken < needed && taken < chunk.length && isContinuation(chunk[taken])
+    ) taken++;
+    const joined = new Uint8Array(pending.length + taken);
+    joined.set(pending);
+    joined.set(chunk.subarray(0, taken), pending.length);
+    if (taken < needed && taken === chunk.length) {
+      this.#pending = joined;
+      return -1;
+    }
+    this.#pending = undefined;
+    this.#sink(joined);
+    return taken;
   }
 
   /** Flushes what is held back; an unfinished character becomes U+FFFD when decoded. */
@@ -264,39 +297,58 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return out;
 }
 
-// A FIFO of chunks that drops old ones cheaply (no Array#shift per chunk).
-class ChunkQueue {
-  #items: Uint8Array[] = [];
-  #start = 0;
-  #bytes = 0;
+// A byte buffer that doubles as it fills.
+class GrowableBytes {
+  #buffer = new Uint8Array(4096);
+  #length = 0;
 
-  push(chunk: Uint8Array): void {
-    this.#items.push(chunk);
-    this.#bytes += chunk.length;
-  }
-
-  // Drops the oldest chunks while the rest still holds `size` bytes.
-  trimTo(size: number): void {
-    while (
-      this.#items.length - this.#start > 1 &&
-      this.#bytes - this.#items[this.#start].length >= size
-    ) {
-      this.#bytes -= this.#items[this.#start].length;
-      this.#start++;
+  append(bytes: Uint8Array): void {
+    if (this.#length + bytes.length > this.#buffer.length) {
+      let size = this.#buffer.length * 2;
+      while (size < this.#length + bytes.length) size *= 2;
+      const grown = new Uint8Array(size);
+      grown.set(this.#buffer.subarray(0, this.#length));
+      this.#buffer = grown;
     }
-    if (this.#start > 1024 && this.#start * 2 > this.#items.length) {
-      this.#items = this.#items.slice(this.#start);
-      this.#start = 0;
+    this.#buffer.set(bytes, this.#length);
+    this.#length += bytes.length;
+  }
+
+  bytes(): Uint8Array {
+    return this.#buffer.subarray(0, this.#length);
+  }
+}
+
+// The last `size` bytes written, in a fixed buffer.
+class TailRing {
+  #buffer: Uint8Array;
+  #end = 0; // where the next byte goes
+  #filled = 0;
+
+  constructor(size: number) {
+    this.#buffer = new Uint8Array(size);
+  }
+
+  push(bytes: Uint8Array): void {
+    const size = this.#buffer.length;
+    if (size === 0) return;
+    const kept = bytes.length > size
+      ? bytes.subarray(bytes.length - size)
+      : bytes;
+    const first = Math.min(kept.length, size - this.#end);
+    this.#buffer.set(kept.subarray(0, first), this.#end);
+    this.#buffer.set(kept.subarray(first), 0);
+    this.#end = (this.#end + kept.length) % size;
+    this.#filled = Math.min(size, this.#filled + kept.length);
+  }
+
+  bytes(): Uint8Array {
+    if (this.#filled < this.#buffer.length) {
+      return this.#buffer.slice(0, this.#filled);
     }
-  }
-
-  concat(): Uint8Array {
-    return concat(this.#items.slice(this.#start));
-  }
-
-  // The last `size` bytes (or all when fewer).
-  last(size: number): Uint8Array {
-    const all = this.concat();
-    return all.subarray(Math.max(0, all.length - size));
+    return concat([
+      this.#buffer.subarray(this.#end),
+      this.#buffer.subarray(0, this.#end),
+    ]);
   }
 }

@@ -1,10 +1,12 @@
 // UTF-8 boundaries: where a byte buffer may be cut without splitting a character.
 
-function isContinuation(byte: number): boolean {
+/** Whether `byte` continues a multi-byte character. */
+export function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;
 }
 
-function sequenceLength(lead: number): number {
+/** How many bytes a character starting with `lead` takes (1 for invalid leads). */
+export function sequenceLength(lead: number): number {
   if (lead >= 0xf0 && lead <= 0xf7) return 4;
   if (lead >= 0xe0) return lead <= 0xef ? 3 : 1;
   if (lead >= 0xc0) return 2;

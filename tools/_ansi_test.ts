@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { AnsiStripper, stripAnsi } from "./_ansi.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function stripChunks(chunks: string[]): string {
+  const stripper = new AnsiStripper();
+  return chunks.map((chunk) =>
+    decoder.decode(stripper.push(encoder.encode(chunk)))
+  ).join("");
+}
+
+Deno.test("AnsiStripper removes colors, cursor moves and OSC titles and links", () => {
+  assert.equal(stripAnsi("\x1b[1;31mred\x1b[0m plain"), "red plain");
+  assert.equal(stripAnsi("a\x1b[2K\x1b[1Gb\x1b[?25lc"), "abc");
+  assert.equal(stripAnsi("\x1b]0;title\x07text"), "text");
+  assert.equal(
+    stripAnsi("\x1b]8;;https://x.dev\x1b\\link\x1b]8;;\x1b\\"),
+    "link",
+  );
+  assert.equal(stripAnsi("\x1b(B\x1b7saved\x1b8"), "saved");
+});
+
+Deno.test("AnsiStripper removes sequences split across chunks", () => {
+  assert.equal(
+    stripChunks(["ok \x1b", "[3", "2m green \x1b]0;t", "itle\x1b", "\\!"]),
+    "ok  green !",
+  );
+});
+
+Deno.test("AnsiStripper returns the same chunk when it has no escape", () => {
+  const chunk = encoder.encode("plain text é\n");
+  assert.equal(new AnsiStripper().push(chunk), chunk);
+});
+
+Deno.test("AnsiStripper keeps text after an unterminated or broken sequence", () => {
+  assert.equal(stripAnsi("a\x1b[12\nb"), "a\nb");
+  assert.equal(
+    stripAnsi(`\x1b]${"x".repeat(5000)}tail`).endsWith("tail"),
+    true,
+  );
+});
