@@ -51,6 +51,40 @@ export type {
   OutlineSymbolsOptions,
 } from "./outline/outline.ts";
 export type { OutlineResult, OutlineSymbol } from "./outline/types.ts";
+export { createAgent, DEFAULT_BASE_URL } from "./agent/agent.ts";
+export { EndpointError } from "./agent/endpoint_error.ts";
+export type {
+  Agent,
+  AgentApprove,
+  AgentEvent,
+  AgentFinishEvent,
+  AgentFinishReason,
+  AgentOptions,
+  AgentPermissionRequest,
+  AgentPlanEvent,
+  AgentReasoningEvent,
+  AgentResult,
+  AgentRetryEvent,
+  AgentStepEvent,
+  AgentTextEvent,
+  AgentToolCallEvent,
+  AgentToolCallRecord,
+  AgentToolErrorEvent,
+  AgentToolEventBase,
+  AgentToolResultEvent,
+  AgentUsage,
+  RunOptions,
+} from "./agent/types.ts";
+export type {
+  SubagentInput,
+  SubagentResult,
+  SubagentTask,
+  SubagentTaskResult,
+} from "./agent/subagent.ts";
+export type {
+  ImageAnalysisInput,
+  ImageAnalysisResult,
+} from "./agent/image_analysis.ts";
 
 if (import.meta.main) {
   const { main } = await import("./cli/main.ts");

@@ -1,7 +1,299 @@
-// PLACEHOLDER: replaced by the helper that builds the "run" command.
+// The "run" command (also the default): runs the agent on a prompt and streams
+// a transcript, or with no prompt on a terminal holds an interactive session.
+// Ctrl-C cancels the running prompt (its model request, Shell processes and
+// subagents); a second Ctrl-C, or one at the idle prompt, quits.
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createAgent, DEFAULT_MAX_STEPS } from "../agent/agent.ts";
+import { EndpointError } from "../agent/endpoint_error.ts";
+import type { Agent, AgentEvent } from "../agent/types.ts";
+import type { PermissionMode } from "../tools/types.ts";
+import { terminalApprover } from "./_ask_permission.ts";
+import {
+  describeEndpointFailure,
+  ENDPOINT_FLAGS,
+  ENDPOINT_USAGE,
+  type EndpointSettings,
+  resolveEndpoint,
+  resolveModel,
+} from "./_endpoint.ts";
+import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
+import { readAll, readLine } from "./_stdin_lines.ts";
 
-/** Runs the "run" command. */
-export function main(_args: string[]): Promise<number> {
-  console.error('fello: the "run" command is not available yet');
-  return Promise.resolve(2);
+const USAGE = `Usage: fello [run] [options] [prompt...]
+
+Runs the agent on the prompt, streaming its answer and showing each tool call
+with its outcome. Without a prompt on a terminal, starts an interactive session
+(/reset starts over, /exit or Ctrl-D quits); a prompt can also be piped on stdin.
+
+Options:
+${ENDPOINT_USAGE}
+  --permission-mode MODE  ask (default: asks you on the terminal), acceptEdits, allow or readOnly
+  --cwd DIR               the workspace (default: the current folder)
+  --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
+  --vision-model NAME     the model ImageAnalysis asks (default: the --model)
+  --json                  print one JSON event per line on stdout, for scripts
+  -h, --help              show this help
+
+Ctrl-C cancels the running prompt; a second Ctrl-C quits.
+Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 130 cancelled.`;
+
+const MODES: readonly PermissionMode[] = [
+  "ask",
+  "acceptEdits",
+  "allow",
+  "readOnly",
+];
+
+/** Settings parsed from the command line. */
+interface RunSettings {
+  endpoint: EndpointSettings;
+  permissionMode: PermissionMode;
+  cwd: string;
+  maxSteps?: number;
+  visionModel?: string;
+  json: boolean;
+  prompt: string;
+}
+
+/** Runs the "run" command and resolves to the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const settings = await parse(args);
+  if (typeof settings === "number") return settings;
+  const session = new CliSession(settings.json);
+  try {
+    return await session.start(settings);
+  } finally {
+    session.close();
+  }
+}
+
+async function parse(args: string[]): Promise<RunSettings | number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        ...ENDPOINT_FLAGS,
+        "permission-mode": { type: "string" },
+        cwd: { type: "string" },
+        "max-steps": { type: "string" },
+        "vision-model": { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    return usageError(`${(error as Error).message}; see fello run --help`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const mode = values["permission-mode"] ?? "ask";
+  if (!MODES.includes(mode as PermissionMode)) {
+    return usageError(
+      `--permission-mode must be one of ${MODES.join(", ")}, not "${mode}"`,
+    );
+  }
+  const maxSteps = values["max-steps"] === undefined
+    ? undefined
+    : Number(values["max-steps"]);
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
+    return usageError(
+      `--max-steps needs a whole number of at least 1, not "${
+        values["max-steps"]
+      }"`,
+    );
+  }
+  const cwd = resolve(values.cwd ?? Deno.cwd());
+  if (!(await isDirectory(cwd))) {
+    return usageError(
+      `the workspace "${cwd}" is not a folder; pass an existing one with --cwd`,
+    );
+  }
+  let endpoint: EndpointSettings;
+  try {
+    endpoint = resolveEndpoint(values);
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+  return {
+    endpoint,
+    permissionMode: mode as PermissionMode,
+    cwd,
+    maxSteps,
+    visionModel: values["vision-model"],
+    json: values.json ?? false,
+    prompt: positionals.join(" ").trim(),
+  };
+}
+
+/** One invocation: the agent, the Ctrl-C handling and the output. */
+class CliSession {
+  #json: boolean;
+  #running: AbortController | undefined;
+  #interrupts = 0;
+  #onSigint = () => this.#interrupt();
+
+  constructor(json: boolean) {
+    this.#json = json;
+    Deno.addSignalListener("SIGINT", this.#onSigint);
+  }
+
+  async start(settings: RunSettings): Promise<number> {
+    const interactive = settings.prompt === "" && Deno.stdin.isTerminal();
+    let prompt = settings.prompt;
+    if (prompt === "" && !interactive) prompt = (await readAll()).trim();
+    if (prompt === "" && !interactive) {
+      return usageError(
+        'no prompt: give one, e.g. fello run "Explain this project", or pipe it on stdin',
+      );
+    }
+    let model: string;
+    try {
+      model = await resolveModel(settings.endpoint);
+    } catch (error) {
+      return this.#failed(error);
+    }
+    const agent = createAgent({
+      baseURL: settings.endpoint.baseURL,
+      apiKey: settings.endpoint.apiKey,
+      model,
+      cwd: settings.cwd,
+      permissionMode: settings.permissionMode,
+      approve: terminalApprover({
+        write: (text) => writeAll(Deno.stderr, text),
+        interactive: Deno.stdin.isTerminal(),
+        signal: () => this.#running?.signal,
+      }),
+      maxSteps: settings.maxSteps,
+      visionModel: settings.visionModel,
+    });
+    if (!interactive) return await this.#runOnce(agent, prompt);
+    writeAll(
+      Deno.stderr,
+      `fello: ${model} at ${settings.endpoint.baseURL}, workspace ${settings.cwd} (${settings.permissionMode}); /reset starts over, /exit quits\n`,
+    );
+    return await this.#repl(agent);
+  }
+
+  close(): void {
+    Deno.removeSignalListener("SIGINT", this.#onSigint);
+  }
+
+  async #repl(agent: Agent): Promise<number> {
+    while (true) {
+      writeAll(Deno.stdout, "\n› ");
+      const line = await readLine();
+      if (line === null || line.trim() === "/exit") {
+        writeAll(Deno.stdout, "\n");
+        return 0;
+      }
+      if (line.trim() === "/reset") {
+        agent.reset();
+        writeAll(Deno.stderr, "(conversation cleared)\n");
+      } else if (line.trim() !== "") {
+        await this.#runOnce(agent, line);
+      }
+    }
+  }
+
+  async #runOnce(agent: Agent, prompt: string): Promise<number> {
+    const controller = new AbortController();
+    this.#running = controller;
+    this.#interrupts = 0;
+    const printer = new TranscriptPrinter(
+      (text) => writeAll(Deno.stdout, text),
+      {
+        color: Deno.stdout.isTerminal() && !noColor(),
+      },
+    );
+    try {
+      for await (
+        const event of agent.stream(prompt, { signal: controller.signal })
+      ) {
+        this.#show(printer, event);
+      }
+      return 0;
+    } catch (error) {
+      if (controller.signal.aborted) {
+        this.#emitError("cancelled", undefined);
+        writeAll(Deno.stderr, "\nfello: cancelled\n");
+        return 130;
+      }
+      return this.#failed(error);
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  #show(printer: TranscriptPrinter, event: AgentEvent): void {
+    if (this.#json) writeAll(Deno.stdout, `${JSON.stringify(event)}\n`);
+    else if (event.type !== "retry") printer.handle(event);
+    // Retries are news for a person waiting, noise for a script: the final
+    // error line already says how many attempts were made.
+    else if (Deno.stderr.isTerminal()) {
+      writeAll(Deno.stderr, `${describeRetry(event)}\n`);
+    }
+  }
+
+  /** Reports a failure in one line; an unusable endpoint exits with 2. */
+  #failed(error: unknown): number {
+    if (error instanceof EndpointError) {
+      this.#emitError(error.message, error.status);
+      writeAll(Deno.stderr, `fello: ${describeEndpointFailure(error)}\n`);
+      return 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    this.#emitError(message, undefined);
+    writeAll(Deno.stderr, `fello: ${message}\n`);
+    return 1;
+  }
+
+  #emitError(message: string, status: number | undefined): void {
+    if (!this.#json) return;
+    const event = {
+      type: "error",
+      message,
+      ...(status === undefined ? {} : { status }),
+    };
+    writeAll(Deno.stdout, `${JSON.stringify(event)}\n`);
+  }
+
+  #interrupt(): void {
+    this.#interrupts++;
+    if (!this.#running || this.#interrupts > 1) {
+      writeAll(Deno.stderr, "\n");
+      Deno.exit(130);
+    }
+    writeAll(Deno.stderr, "\nfello: cancelling (Ctrl-C again to quit)\n");
+    this.#running.abort(
+      new DOMException("Cancelled with Ctrl-C", "AbortError"),
+    );
+  }
+}
+
+function usageError(message: string): number {
+  writeAll(Deno.stderr, `fello run: ${message}\n`);
+  return 2;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+function noColor(): boolean {
+  try {
+    return Deno.env.get("NO_COLOR") !== undefined;
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,365 @@
+// The only file that imports the AI SDK. It turns project Tools into SDK tools,
+// runs the multi-step loop with streamText and maps its stream parts to
+// AgentEvents, keeps the conversation's messages, and asks a vision model
+// about an image. Nothing SDK-typed leaves this file.
+import {
+  generateText,
+  isStepCount,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  streamText,
+  tool,
+  type ToolSet,
+} from "ai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { asToolError } from "../tools/_define.ts";
+import type { Tool, ToolKind } from "../tools/types.ts";
+import { EndpointError } from "./endpoint_error.ts";
+import { runInToolCall } from "./_tool_call_scope.ts";
+import type {
+  AgentEvent,
+  AgentFinishReason,
+  AgentResult,
+  AgentToolCallRecord,
+  AgentUsage,
+} from "./types.ts";
+
+/** Where model requests go; `fetch` already carries the retries and timeouts. */
+export interface ModelEndpoint {
+  baseURL: string;
+  apiKey?: string;
+  fetch: typeof fetch;
+}
+
+/** A chat model behind an endpoint, opaque outside this file. */
+export class ChatModel {
+  /** The SDK model; only this file looks inside. */
+  readonly languageModel: LanguageModel;
+  /** The model name. */
+  readonly modelId: string;
+
+  constructor(endpoint: ModelEndpoint, modelId: string) {
+    const provider = createOpenAICompatible({
+      name: "fello",
+      baseURL: endpoint.baseURL.replace(/\/+$/, ""),
+      apiKey: endpoint.apiKey || undefined,
+      fetch: endpoint.fetch,
+      includeUsage: true,
+    });
+    this.languageModel = provider.chatModel(modelId);
+    this.modelId = modelId;
+  }
+}
+
+/** What tool outputs carry through the SDK: the result and the text the model sees. */
+interface Envelope {
+  output: unknown;
+  text: string;
+}
+
+/** A conversation with a model and a set of tools; one run at a time. */
+export class Conversation {
+  #model: ChatModel;
+  #tools: ToolSet;
+  #kinds = new Map<string, ToolKind>();
+  #instructions: string;
+  #maxSteps: number;
+  #messages: ModelMessage[] = [];
+
+  constructor(options: {
+    model: ChatModel;
+    tools: Iterable<Tool<unknown, unknown>>;
+    instructions: string;
+    maxSteps: number;
+  }) {
+    this.#model = options.model;
+    this.#instructions = options.instructions;
+    this.#maxSteps = options.maxSteps;
+    const tools: ToolSet = {};
+    for (const item of options.tools) {
+      tools[item.name] = toSdkTool(item);
+      this.#kinds.set(item.name, item.kind);
+    }
+    this.#tools = tools;
+  }
+
+  /** Forgets the messages so far. */
+  reset(): void {
+    this.#messages = [];
+  }
+
+  /** How many messages the conversation holds. */
+  get length(): number {
+    return this.#messages.length;
+  }
+
+  /**
+   * Sends `prompt` and runs tool calls until the model answers or the step cap
+   * is hit, yielding events; the last one is `finish`. Completed steps stay in
+   * the conversation even when the run fails or is aborted.
+   */
+  async *run(prompt: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
+    const user: ModelMessage = { role: "user", content: prompt };
+    let completed: ModelMessage[] = [];
+    const result = streamText({
+      model: this.#model.languageModel,
+      instructions: this.#instructions,
+      messages: [...this.#messages, user],
+      tools: this.#tools,
+      stopWhen: isStepCount(this.#maxSteps),
+      maxRetries: 0, // the endpoint fetch retries, within its own time budget
+      abortSignal: signal,
+      onError: () => {}, // errors end the run through the stream; the SDK would also log them
+      onStepEnd: (step) => {
+        completed = step.response.messages as ModelMessage[];
+      },
+    });
+    const state = new RunState();
+    try {
+      for await (const part of result.stream) {
+        const event = this.#toEvent(part as StreamPart, state);
+        if (event) yield event;
+      }
+    } finally {
+      this.#messages.push(user, ...completed);
+    }
+    if (state.error !== undefined) throw endpointErrorOf(state.error);
+    if (signal?.aborted) throw signal.reason;
+    yield { type: "finish", result: state.result() };
+  }
+
+  #toEvent(part: StreamPart, state: RunState): AgentEvent | undefined {
+    switch (part.type) {
+      case "start-step":
+        state.stepText = "";
+        return undefined;
+      case "text-delta":
+        state.stepText += part.text;
+        return { type: "text-delta", text: part.text };
+      case "reasoning-delta":
+        return { type: "reasoning-delta", text: part.text };
+      case "tool-call":
+        if (part.invalid) return undefined; // its tool-error follows and tells all
+        return { type: "tool-call", ...this.#base(part) };
+      case "tool-result": {
+        const envelope = part.output as Envelope;
+        state.record(part, false, envelope.text);
+        return {
+          type: "tool-result",
+          ...this.#base(part),
+          output: envelope.output,
+          modelText: envelope.text,
+        };
+      }
+      case "tool-error": {
+        const modelText = errorText(part.error);
+        state.record(part, true, modelText);
+        return {
+          type: "tool-error",
+          ...this.#base(part),
+          error: errorMessage(part.error),
+          modelText,
+        };
+      }
+      case "finish-step": {
+        const usage = usageOf(part.usage);
+        state.steps++;
+        state.finishReason = finishReasonOf(part.finishReason);
+        return {
+          type: "step-finish",
+          step: state.steps,
+          finishReason: state.finishReason,
+          usage,
+        };
+      }
+      case "finish":
+        state.usage = usageOf(part.totalUsage);
+        return undefined;
+      case "error":
+        state.error = part.error;
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  #base(part: StreamPart) {
+    return {
+      toolCallId: part.toolCallId!,
+      toolName: part.toolName!,
+      kind: this.#kinds.get(part.toolName!) ?? "other",
+      input: part.input,
+    };
+  }
+}
+
+/** The stream part fields this file reads (the SDK's union is wider). */
+interface StreamPart {
+  type: string;
+  text: string;
+  toolCallId?: string;
+  toolName?: string;
+  input?: unknown;
+  output?: unknown;
+  error?: unknown;
+  invalid?: boolean;
+  finishReason?: string;
+  usage?: SdkUsage;
+  totalUsage?: SdkUsage;
+}
+
+interface SdkUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+}
+
+/** What a run accumulates for its result. */
+class RunState {
+  steps = 0;
+  stepText = "";
+  finishReason: AgentFinishReason = "other";
+  usage: AgentUsage = {};
+  toolCalls: AgentToolCallRecord[] = [];
+  error: unknown = undefined;
+
+  record(part: StreamPart, isError: boolean, modelText: string): void {
+    this.toolCalls.push({
+      toolCallId: part.toolCallId!,
+      toolName: part.toolName!,
+      input: part.input,
+      isError,
+      modelText,
+    });
+  }
+
+  result(): AgentResult {
+    return {
+      text: this.stepText,
+      finishReason: this.finishReason,
+      steps: this.steps,
+      toolCalls: this.toolCalls,
+      usage: this.usage,
+    };
+  }
+}
+
+function toSdkTool(item: Tool<unknown, unknown>) {
+  return tool<unknown, Envelope, Record<string, never>>({
+    description: item.description,
+    inputSchema: jsonSchema<unknown>(item.inputSchema),
+    execute: (input, { toolCallId, abortSignal }): Promise<Envelope> =>
+      runInToolCall(toolCallId, async () => {
+        try {
+          const output = await item.execute(input, { signal: abortSignal });
+          return { output, text: renderSafely(item, output) };
+        } catch (error) {
+          if (abortSignal?.aborted) throw error;
+          throw asToolError(item.name, error);
+        }
+      }),
+    toModelOutput: ({ output }) => ({
+      type: "text" as const,
+      value: output.text,
+    }),
+  });
+}
+
+function renderSafely(item: Tool<unknown, unknown>, output: unknown): string {
+  try {
+    return item.toModelText(output);
+  } catch {
+    return JSON.stringify(output) ?? String(output);
+  }
+}
+
+/** The text the SDK sends the model for a failed call (it uses `String(error)`). */
+function errorText(error: unknown): string {
+  if (typeof error === "string") return error;
+  if (error instanceof Error) return error.toString();
+  return JSON.stringify(error) ?? "unknown error";
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : errorText(error);
+}
+
+function usageOf(usage: SdkUsage | undefined): AgentUsage {
+  const out: AgentUsage = {};
+  if (usage?.inputTokens !== undefined) out.inputTokens = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) out.outputTokens = usage.outputTokens;
+  if (usage?.totalTokens !== undefined) out.totalTokens = usage.totalTokens;
+  return out;
+}
+
+function finishReasonOf(reason: string | undefined): AgentFinishReason {
+  switch (reason) {
+    case "stop":
+    case "length":
+    case "content-filter":
+    case "tool-calls":
+    case "error":
+      return reason;
+    default:
+      return "other";
+  }
+}
+
+/** Finds our EndpointError in the SDK's wrapping, or explains an SDK API error. */
+function endpointErrorOf(error: unknown): unknown {
+  for (
+    let e = error, depth = 0;
+    e instanceof Error && depth < 8;
+    e = e.cause, depth++
+  ) {
+    if (e instanceof EndpointError) return e;
+  }
+  if (
+    error instanceof Error && "url" in error && typeof error.url === "string"
+  ) {
+    const status = "statusCode" in error && typeof error.statusCode === "number"
+      ? error.statusCode
+      : undefined;
+    return new EndpointError(
+      `Model endpoint ${error.url} gave an unusable answer${
+        status ? ` (${status})` : ""
+      }: ${error.message}`,
+      { url: error.url, status, cause: error },
+    );
+  }
+  return error;
+}
+
+/** An image for {@linkcode askAboutImage}. */
+export interface ImageQuestion {
+  data: Uint8Array;
+  mediaType: string;
+  prompt: string;
+  signal?: AbortSignal;
+}
+
+/** Sends one image with a prompt to a vision model and returns its answer. */
+export async function askAboutImage(
+  model: ChatModel,
+  question: ImageQuestion,
+): Promise<string> {
+  try {
+    const result = await generateText({
+      model: model.languageModel,
+      maxRetries: 0,
+      abortSignal: question.signal,
+      messages: [{
+        role: "user",
+        content: [
+          { type: "text", text: question.prompt },
+          { type: "file", mediaType: question.mediaType, data: question.data },
+        ],
+      }],
+    });
+    return result.text;
+  } catch (error) {
+    if (question.signal?.aborted) throw error;
+    throw endpointErrorOf(error);
+  }
+}

@@ -1,0 +1,71 @@
+// Shrinks an image that is too large to send, with jimp (pure JS codecs, WASM
+// for WebP). Loaded lazily: most images go out as they are, and jimp costs
+// startup time. Opaque images become JPEG, images with transparency PNG.
+
+/** An image ready to send. */
+export interface EncodedImage {
+  data: Uint8Array;
+  mediaType: "image/png" | "image/jpeg";
+  width: number;
+  height: number;
+}
+
+type JimpFactory = Awaited<ReturnType<typeof loadJimp>>;
+let jimp: Promise<JimpFactory> | undefined;
+
+async function loadJimp() {
+  const [{ createJimp }, png, jpeg, gif, webp, resize] = await Promise.all([
+    import("@jimp/core"),
+    import("@jimp/js-png"),
+    import("@jimp/js-jpeg"),
+    import("@jimp/js-gif"),
+    import("@jimp/wasm-webp"),
+    import("@jimp/plugin-resize"),
+  ]);
+  return createJimp({
+    formats: [png.default, jpeg.default, gif.default, webp.default],
+    plugins: [resize.methods],
+  });
+}
+
+/**
+ * Decodes `bytes` and re-encodes it with its longest side at most `maxSide`,
+ * halving further until it fits in `maxBytes`.
+ */
+export async function downscaleImage(
+  bytes: Uint8Array,
+  limits: { maxSide: number; maxBytes: number },
+): Promise<EncodedImage> {
+  jimp ??= loadJimp();
+  const Jimp = await jimp;
+  const image = await Jimp.fromBuffer(
+    bytes.buffer.slice(
+      bytes.byteOffset,
+      bytes.byteOffset + bytes.byteLength,
+    ) as ArrayBuffer,
+  );
+  const transparent = hasTransparency(image.bitmap.data);
+  let side = Math.min(limits.maxSide, Math.max(image.width, image.height, 1));
+  for (let round = 0;; round++) {
+    if (Math.max(image.width, image.height) > side) {
+      image.scaleToFit({ w: side, h: side });
+    }
+    const data = transparent
+      ? await image.getBuffer("image/png")
+      : await image.getBuffer("image/jpeg", { quality: 85 });
+    if (data.length <= limits.maxBytes || round >= 5) {
+      return {
+        data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        mediaType: transparent ? "image/png" : "image/jpeg",
+        width: image.width,
+        height: image.height,
+      };
+    }
+    side = Math.max(1, Math.floor(Math.max(image.width, image.height) / 2));
+  }
+}
+
+function hasTransparency(rgba: ArrayLike<number>): boolean {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return true;
+  return false;
+}

@@ -1,0 +1,302 @@
+// The fetch every model request goes through: it retries 429, 5xx and
+// connection failures with exponential backoff inside a total time budget,
+// bounds the wait for headers and the gaps between body chunks, and turns a
+// final failure into an EndpointError naming the URL and the status. The AI SDK
+// is told not to retry, so these are the only retries and the budget holds.
+import { EndpointError } from "./endpoint_error.ts";
+
+/** Timing and retry settings of {@linkcode createEndpointFetch}. */
+export interface EndpointFetchOptions {
+  /** The fetch to wrap; defaults to the global one. */
+  fetch?: typeof fetch;
+  /** Retries after the first attempt. */
+  maxRetries?: number;
+  /** The first backoff delay; each later one doubles, up to 8 s. */
+  initialDelayMs?: number;
+  /** No retry starts whose wait would end later than this after the first attempt. */
+  retryBudgetMs?: number;
+  /** How long to wait for the response headers, and then between body chunks. */
+  requestTimeoutMs?: number;
+  /** Told before each retry, e.g. to show "retrying in 2 s". */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** What a retry is about to do. */
+export interface RetryNotice {
+  url: string;
+  /** The failed attempt, 1-based. */
+  attempt: number;
+  status?: number;
+  reason: string;
+  delayMs: number;
+}
+
+/** The defaults: 5 attempts within 30 s, two minutes of silence at most. */
+export const ENDPOINT_DEFAULTS: Required<
+  Pick<
+    EndpointFetchOptions,
+    "maxRetries" | "initialDelayMs" | "retryBudgetMs" | "requestTimeoutMs"
+  >
+> = {
+  maxRetries: 4,
+  initialDelayMs: 500,
+  retryBudgetMs: 30_000,
+  requestTimeoutMs: 120_000,
+};
+
+const MAX_DELAY_MS = 8_000;
+
+type Attempt =
+  | { kind: "response"; response: Response }
+  | {
+    kind: "retry";
+    status?: number;
+    reason: string;
+    retryAfterMs?: number;
+    cause?: unknown;
+  };
+
+/** Wraps `fetch` with the retries, timeouts and errors described above. */
+export function createEndpointFetch(
+  options: EndpointFetchOptions = {},
+): typeof fetch {
+  const settings = { ...ENDPOINT_DEFAULTS, ...definedOnly(options) };
+  const base = options.fetch ?? globalThis.fetch;
+  return async function endpointFetch(input, init = {}): Promise<Response> {
+    const url = urlOf(input);
+    const started = Date.now();
+    for (let attempt = 1;; attempt++) {
+      const outcome = await attemptOnce(
+        base,
+        input,
+        init,
+        url,
+        settings.requestTimeoutMs,
+      );
+      if (outcome.kind === "response") return outcome.response;
+      const delayMs = outcome.retryAfterMs ??
+        Math.min(settings.initialDelayMs * 2 ** (attempt - 1), MAX_DELAY_MS);
+      const elapsed = Date.now() - started;
+      if (
+        attempt > settings.maxRetries ||
+        elapsed + delayMs > settings.retryBudgetMs
+      ) {
+        throw giveUp(url, outcome, attempt, elapsed);
+      }
+      options.onRetry?.({
+        url,
+        attempt,
+        status: outcome.status,
+        reason: outcome.reason,
+        delayMs,
+      });
+      await sleep(delayMs, init.signal ?? undefined);
+    }
+  };
+}
+
+async function attemptOnce(
+  base: typeof fetch,
+  input: RequestInfo | URL,
+  init: RequestInit,
+  url: string,
+  timeoutMs: number,
+): Promise<Attempt> {
+  const timeout = new AbortController();
+  const signal = init.signal
+    ? AbortSignal.any([init.signal, timeout.signal])
+    : timeout.signal;
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  try {
+    const response = await base(input, { ...init, signal });
+    if (response.ok) {
+      return {
+        kind: "response",
+        response: withIdleTimeout(response, url, timeoutMs),
+      };
+    }
+    const detail = await errorDetail(response);
+    if (response.status === 429 || response.status >= 500) {
+      return {
+        kind: "retry",
+        status: response.status,
+        reason: detail,
+        retryAfterMs: retryAfter(response),
+      };
+    }
+    throw new EndpointError(
+      `Model endpoint ${url} answered ${statusLine(response)}: ${detail}`,
+      { url, status: response.status },
+    );
+  } catch (error) {
+    if (init.signal?.aborted) throw init.signal.reason;
+    if (timeout.signal.aborted) {
+      return {
+        kind: "retry",
+        reason: `no answer within ${seconds(timeoutMs)}`,
+        cause: error,
+      };
+    }
+    if (error instanceof TypeError) {
+      return { kind: "retry", reason: networkReason(error), cause: error };
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function giveUp(
+  url: string,
+  outcome: Extract<Attempt, { kind: "retry" }>,
+  attempts: number,
+  elapsedMs: number,
+): EndpointError {
+  const tries = attempts === 1
+    ? "1 attempt"
+    : `${attempts} attempts over ${seconds(elapsedMs)}`;
+  const message = outcome.status === undefined
+    ? `Cannot reach the model endpoint ${url}: ${outcome.reason} (${tries})`
+    : `Model endpoint ${url} answered ${outcome.status}: ${outcome.reason} (${tries})`;
+  return new EndpointError(message, {
+    url,
+    status: outcome.status,
+    attempts,
+    cause: outcome.cause,
+  });
+}
+
+/** Re-wraps a body so a stalled stream fails instead of hanging forever. */
+function withIdleTimeout(
+  response: Response,
+  url: string,
+  idleMs: number,
+): Response {
+  if (!response.body) return response;
+  const reader = response.body.getReader();
+  let finished = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const timer = setTimeout(() => {
+        finished = true;
+        controller.error(
+          new EndpointError(
+            `Model endpoint ${url} stopped sending for ${seconds(idleMs)}`,
+            { url },
+          ),
+        );
+        reader.cancel().catch(() => {});
+      }, idleMs);
+      try {
+        const { done, value } = await reader.read();
+        if (finished) return;
+        if (done) {
+          finished = true;
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        if (!finished) controller.error(error);
+        finished = true;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      finished = true;
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** The most useful short text of an error answer: the API's message or the body's start. */
+async function errorDetail(response: Response): Promise<string> {
+  let text = "";
+  try {
+    text = (await response.text()).trim();
+  } catch {
+    return statusLine(response);
+  }
+  try {
+    const parsed = JSON.parse(text);
+    const message = parsed?.error?.message ?? parsed?.message ?? parsed?.error;
+    if (typeof message === "string" && message) return message;
+  } catch {
+    // Not JSON: show the text itself.
+  }
+  return text ? text.slice(0, 300) : statusLine(response);
+}
+
+function statusLine(response: Response): string {
+  return `${response.status}${
+    response.statusText ? ` ${response.statusText}` : ""
+  }`;
+}
+
+/** Honors Retry-After (seconds or a date) and retry-after-ms, as OpenAI sends them. */
+function retryAfter(response: Response): number | undefined {
+  const ms = Number(response.headers.get("retry-after-ms"));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const header = response.headers.get("retry-after");
+  if (!header) return undefined;
+  const secondsValue = Number(header);
+  if (Number.isFinite(secondsValue)) return Math.max(0, secondsValue * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * Deno says "fetch failed" and keeps the reason in the causes, ending like
+ * "...: tcp connect error: Connection refused (os error 111)".
+ */
+function networkReason(error: TypeError): string {
+  let deepest: unknown = error;
+  for (
+    let depth = 0;
+    depth < 5 && deepest instanceof Error && deepest.cause;
+    depth++
+  ) {
+    deepest = deepest.cause;
+  }
+  const message = deepest instanceof Error ? deepest.message : String(deepest);
+  const last = message.split(": ").at(-1) ?? message;
+  return last.replace(/\s*\(os error \d+\)$/, "").toLowerCase() ||
+    "connection failed";
+}
+
+function urlOf(input: RequestInfo | URL): string {
+  if (typeof input === "string") return input;
+  if (input instanceof URL) return input.href;
+  return input.url;
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
+}

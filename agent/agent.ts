@@ -1,0 +1,326 @@
+// createAgent: a conversation with an OpenAI-compatible model that uses every
+// tool of createTools, plus ImageAnalysis, Subagent and any extra tools. Runs
+// stream events through a channel so Plan updates and retry notices arrive in
+// order with the model's own events.
+import type { PlanEntry } from "../tools/plan.ts";
+import { createTools } from "../tools/create_tools.ts";
+import { contextOf } from "../tools/_context_of.ts";
+import type { Approve, Tool } from "../tools/types.ts";
+import type { ChatModel, Conversation, ModelEndpoint } from "./_ai_sdk.ts";
+import { Channel } from "./_channel.ts";
+import { createEndpointFetch } from "./_endpoint_fetch.ts";
+import { buildInstructions } from "./_instructions.ts";
+import { currentToolCallId } from "./_tool_call_scope.ts";
+import { createImageAnalysis } from "./image_analysis.ts";
+import { createSubagent, type SubagentTask } from "./subagent.ts";
+import type {
+  Agent,
+  AgentEvent,
+  AgentOptions,
+  AgentResult,
+  RunOptions,
+} from "./types.ts";
+
+/** Where an agent sends requests when no `baseURL` is given: a local Ollama server. */
+export const DEFAULT_BASE_URL: string = "http://127.0.0.1:11434/v1";
+/** Model calls per run when `maxSteps` is not given. */
+export const DEFAULT_MAX_STEPS: number = 50;
+/** Model calls per Subagent task when `subagentMaxSteps` is not given. */
+export const DEFAULT_SUBAGENT_MAX_STEPS: number = 25;
+
+type AnyTool = Tool<unknown, unknown>;
+
+/**
+ * Creates an agent: a conversation with a model behind any OpenAI-compatible
+ * Chat Completions endpoint, using the built-in tools (ReadFile, WriteFile,
+ * EditFile, Shell, Plan, file_outline, search, Subagent, ImageAnalysis) under
+ * the given permission mode. A second run continues the conversation.
+ *
+ * @example Ask a local Ollama model about the workspace
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({
+ *   baseURL: "http://127.0.0.1:11434/v1",
+ *   model: "qwen3",
+ *   cwd: Deno.cwd(),
+ *   permissionMode: "readOnly",
+ * });
+ * const result = await agent.run("What does deno.json configure?");
+ * console.log(result.text);
+ * for await (const event of agent.stream("And which tasks does it define?")) {
+ *   if (event.type === "text-delta") console.log(event.text);
+ * }
+ * ```
+ *
+ * Requires `--allow-net` for the endpoint, `--allow-sys=hostname` (the AI SDK
+ * asks at load time), and the read, write and run permissions the tools use.
+ *
+ * @param options The endpoint, model, workspace, permissions and limits.
+ * @returns The agent.
+ */
+export function createAgent(options: AgentOptions): Agent {
+  checkOptions(options);
+  return new AgentSession(options);
+}
+
+type Sdk = typeof import("./_ai_sdk.ts");
+let sdk: Promise<Sdk> | undefined;
+
+/**
+ * The AI SDK loads on the first run, not at import: importing the library for
+ * its tools (or the CLI for `outline`) stays fast and needs no
+ * `--allow-sys=hostname`.
+ */
+function loadSdk(): Promise<Sdk> {
+  sdk ??= import("./_ai_sdk.ts");
+  return sdk;
+}
+
+class AgentSession implements Agent {
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  #options: AgentOptions;
+  #toolsPlan: () => readonly PlanEntry[];
+  #instructions: string;
+  #models: Promise<{ chat: ChatModel; vision: ChatModel }> | undefined;
+  #conversation: Conversation | undefined;
+  #channel: Channel<AgentEvent> | undefined;
+
+  constructor(options: AgentOptions) {
+    this.#options = options;
+    const builtins = createTools({
+      cwd: options.cwd,
+      permissionMode: options.permissionMode,
+      approve: withToolCallId(options.approve),
+      onPlan: (entries) => {
+        options.onPlan?.(entries);
+        this.#channel?.push({
+          type: "plan",
+          entries: structuredClone(entries),
+        });
+      },
+      backend: options.backend,
+    });
+    this.#toolsPlan = () => builtins.plan;
+    const imageAnalysis = createImageAnalysis(
+      contextOf(builtins)!,
+      async (question) => {
+        const [{ askAboutImage }, { vision }] = await Promise.all([
+          loadSdk(),
+          this.#chatModels(),
+        ]);
+        return await askAboutImage(vision, question);
+      },
+    );
+    // Children share these instances: the same workspace, permission gate
+    // (with its "always" answers) and backends; they get no Plan and no Subagent.
+    const shared = [
+      ...toolsOf(builtins),
+      imageAnalysis,
+      ...(options.extraTools ?? []),
+    ];
+    const child = {
+      tools: shared.filter((item) => item.name !== "Plan"),
+      instructions: buildInstructions({
+        workspace: builtins.cwd,
+        extra: options.instructions,
+        child: true,
+      }),
+      maxSteps: options.subagentMaxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
+    };
+    const subagent = createSubagent(async (task, signal) => {
+      const { chat } = await this.#chatModels();
+      return await runChild({ ...child, model: chat }, task, signal);
+    });
+    this.tools = byName([...shared, subagent as AnyTool]);
+    this.#instructions = buildInstructions({
+      workspace: builtins.cwd,
+      extra: options.instructions,
+    });
+  }
+
+  get plan(): readonly PlanEntry[] {
+    return this.#toolsPlan();
+  }
+
+  async run(prompt: string, options: RunOptions = {}): Promise<AgentResult> {
+    let result: AgentResult | undefined;
+    for await (const event of this.stream(prompt, options)) {
+      if (event.type === "finish") result = event.result;
+    }
+    return result!;
+  }
+
+  async *stream(
+    prompt: string,
+    options: RunOptions = {},
+  ): AsyncGenerator<AgentEvent> {
+    if (typeof prompt !== "string" || prompt.trim() === "") {
+      throw new TypeError("Cannot run the agent: the prompt is empty");
+    }
+    if (this.#channel) {
+      throw new Error(
+        "Cannot start a run: this agent is already running one; wait for it to finish or create another agent",
+      );
+    }
+    const channel = new Channel<AgentEvent>();
+    this.#channel = channel;
+    // Our own controller also stops the run when the consumer stops iterating.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const pump = this.#pump(prompt, controller.signal, channel);
+    try {
+      yield* channel;
+    } finally {
+      controller.abort(
+        new DOMException("The consumer stopped reading the run", "AbortError"),
+      );
+      await pump;
+      options.signal?.removeEventListener("abort", onAbort);
+      this.#channel = undefined;
+    }
+  }
+
+  reset(): void {
+    this.#conversation?.reset();
+  }
+
+  async #pump(
+    prompt: string,
+    signal: AbortSignal,
+    channel: Channel<AgentEvent>,
+  ): Promise<void> {
+    try {
+      const conversation = await this.#conversationOnce();
+      for await (const event of conversation.run(prompt, signal)) {
+        channel.push(event);
+      }
+      channel.close();
+    } catch (error) {
+      channel.fail(error);
+    }
+  }
+
+  async #conversationOnce(): Promise<Conversation> {
+    if (this.#conversation) return this.#conversation;
+    const [{ Conversation }, { chat }] = await Promise.all([
+      loadSdk(),
+      this.#chatModels(),
+    ]);
+    this.#conversation ??= new Conversation({
+      model: chat,
+      tools: this.tools.values(),
+      instructions: this.#instructions,
+      maxSteps: this.#options.maxSteps ?? DEFAULT_MAX_STEPS,
+    });
+    return this.#conversation;
+  }
+
+  #chatModels(): Promise<{ chat: ChatModel; vision: ChatModel }> {
+    this.#models ??= loadSdk().then(({ ChatModel }) => {
+      const options = this.#options;
+      const chat = new ChatModel(this.#endpoint(), options.model);
+      const vision =
+        options.visionModel && options.visionModel !== options.model
+          ? new ChatModel(this.#endpoint(), options.visionModel)
+          : chat;
+      return { chat, vision };
+    });
+    return this.#models;
+  }
+
+  #endpoint(): ModelEndpoint {
+    const options = this.#options;
+    return {
+      baseURL: options.baseURL ?? DEFAULT_BASE_URL,
+      apiKey: options.apiKey,
+      fetch: createEndpointFetch({
+        fetch: options.fetch,
+        maxRetries: options.maxRetries,
+        requestTimeoutMs: options.requestTimeoutMs,
+        onRetry: (notice) => this.#channel?.push({ type: "retry", ...notice }),
+      }),
+    };
+  }
+}
+
+/** Runs one Subagent task in a fresh conversation and returns its final text. */
+async function runChild(
+  setup: {
+    model: ChatModel;
+    tools: AnyTool[];
+    instructions: string;
+    maxSteps: number;
+  },
+  task: SubagentTask,
+  signal: AbortSignal,
+): Promise<{ text: string; steps: number }> {
+  const { Conversation } = await loadSdk();
+  const conversation = new Conversation(setup);
+  let result: AgentResult | undefined;
+  for await (const event of conversation.run(task.prompt, signal)) {
+    if (event.type === "finish") result = event.result;
+  }
+  return { text: result?.text ?? "", steps: result?.steps ?? 0 };
+}
+
+/** Passes the asking tool call's id on to `approve`. */
+function withToolCallId(approve: AgentOptions["approve"]): Approve | undefined {
+  if (!approve) return undefined;
+  return (request) => {
+    const toolCallId = currentToolCallId();
+    return approve(
+      toolCallId === undefined ? request : { ...request, toolCallId },
+    );
+  };
+}
+
+/** Every Tool-shaped value of a createTools result, so new tools register themselves. */
+function toolsOf(tools: object): AnyTool[] {
+  return Object.values(tools).filter(isTool);
+}
+
+function isTool(value: unknown): value is AnyTool {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<AnyTool>;
+  return typeof candidate.name === "string" &&
+    typeof candidate.execute === "function" &&
+    typeof candidate.toModelText === "function" &&
+    typeof candidate.inputSchema === "object";
+}
+
+function byName(tools: AnyTool[]): Map<string, AnyTool> {
+  const map = new Map<string, AnyTool>();
+  for (const item of tools) {
+    if (map.has(item.name)) {
+      throw new Error(
+        `Cannot create the agent: two tools are named "${item.name}"; give extra tools unique names (e.g. prefix them with their server's name)`,
+      );
+    }
+    map.set(item.name, item);
+  }
+  return map;
+}
+
+function checkOptions(options: AgentOptions): void {
+  if (typeof options?.model !== "string" || options.model.trim() === "") {
+    throw new TypeError(
+      'Cannot create the agent: "model" is required, e.g. createAgent({ model: "qwen3", ... })',
+    );
+  }
+  for (const key of ["maxSteps", "subagentMaxSteps"] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+      throw new RangeError(
+        `Cannot create the agent: "${key}" must be a whole number of at least 1, not ${value}`,
+      );
+    }
+  }
+  if (options.baseURL !== undefined && !URL.canParse(options.baseURL)) {
+    throw new TypeError(
+      `Cannot create the agent: "baseURL" is not a URL: "${options.baseURL}" (e.g. "http://127.0.0.1:11434/v1")`,
+    );
+  }
+}

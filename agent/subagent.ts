@@ -1,0 +1,133 @@
+// Subagent: runs 1 to 8 tasks at once, each by a fresh child agent, and
+// reports every task's status and final text. Children wait on the model, not
+// the CPU, so all start together; one failing does not fail the others.
+import { z } from "zod";
+import { defineTool } from "../tools/_define.ts";
+import type { ExecuteOptions, Tool } from "../tools/types.ts";
+import DESCRIPTION from "./subagent.txt" with { type: "text" };
+
+/** One task for a child agent. */
+export interface SubagentTask {
+  /** A short title shown to the user. */
+  description: string;
+  /** The child's whole prompt: self-contained. */
+  prompt: string;
+}
+
+/** Input of Subagent. */
+export interface SubagentInput {
+  tasks: SubagentTask[];
+}
+
+/** How one task ended. */
+export interface SubagentTaskResult {
+  description: string;
+  status: "completed" | "failed" | "cancelled";
+  /** The child's final text ("" when it failed). */
+  text: string;
+  /** Why it failed or was cancelled. */
+  error?: string;
+  /** Model calls the child made. */
+  steps: number;
+}
+
+/** Result of Subagent: every task, in input order. */
+export interface SubagentResult {
+  tasks: SubagentTaskResult[];
+}
+
+/** Runs one task to its end; rejects when the child fails. */
+export type RunSubagentTask = (
+  task: SubagentTask,
+  signal: AbortSignal,
+) => Promise<{ text: string; steps: number }>;
+
+/** At most this many tasks per call. */
+export const MAX_SUBAGENT_TASKS = 8;
+
+const schema = z.object({
+  tasks: z.array(z.object({
+    description: z.string().trim().min(1, "give each task a short description"),
+    prompt: z.string().trim().min(1, "give each task a self-contained prompt"),
+  })).min(1, "give at least one task").max(
+    MAX_SUBAGENT_TASKS,
+    `at most ${MAX_SUBAGENT_TASKS} tasks per call; split them over several calls`,
+  ),
+});
+
+/** Creates the Subagent tool; `runTask` starts a fresh child agent per task. */
+export function createSubagent(
+  runTask: RunSubagentTask,
+): Tool<SubagentInput, SubagentResult> {
+  return defineTool({
+    name: "Subagent",
+    kind: "other",
+    description: DESCRIPTION,
+    schema,
+    run: (input, options) => runAll(runTask, input, options),
+    toModelText: renderResult,
+  });
+}
+
+async function runAll(
+  runTask: RunSubagentTask,
+  input: SubagentInput,
+  options: ExecuteOptions,
+): Promise<SubagentResult> {
+  // Children get their own controller so a parent abort reaches every one of
+  // them, and none of them can abort a sibling.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const tasks = await Promise.all(
+      input.tasks.map((task) => runOne(runTask, task, controller.signal)),
+    );
+    return { tasks };
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+async function runOne(
+  runTask: RunSubagentTask,
+  task: SubagentTask,
+  signal: AbortSignal,
+): Promise<SubagentTaskResult> {
+  try {
+    const { text, steps } = await runTask(task, signal);
+    return { description: task.description, status: "completed", text, steps };
+  } catch (error) {
+    const cancelled = signal.aborted;
+    return {
+      description: task.description,
+      status: cancelled ? "cancelled" : "failed",
+      text: "",
+      error: cancelled ? "cancelled by the user" : messageOf(error),
+      steps: 0,
+    };
+  }
+}
+
+function renderResult(result: SubagentResult): string {
+  const counts = ["completed", "failed", "cancelled"]
+    .map((status) =>
+      [status, result.tasks.filter((t) => t.status === status).length] as const
+    )
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`);
+  const sections = result.tasks.map((task, index) => {
+    const head = `## Task ${index + 1}: ${task.description} (${task.status})`;
+    const body = task.status === "completed"
+      ? task.text.trim() || "(the helper finished without a final message)"
+      : `Error: ${task.error}`;
+    return `${head}\n${body}`;
+  });
+  return [`${result.tasks.length} tasks: ${counts.join(", ")}`, ...sections]
+    .join("\n\n");
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

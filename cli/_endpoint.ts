@@ -1,0 +1,125 @@
+// Where the model lives, as the commands that talk to one (run, acp) read it:
+// flags first, then FELLO_* variables, then OPENAI_* ones, then a local Ollama.
+// Also finds a model when none is named, and words endpoint failures.
+import { DEFAULT_BASE_URL } from "../agent/agent.ts";
+import { EndpointError } from "../agent/endpoint_error.ts";
+import { createEndpointFetch } from "../agent/_endpoint_fetch.ts";
+
+/** The `node:util` parseArgs options for the endpoint flags. */
+export const ENDPOINT_FLAGS = {
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+} as const;
+
+/** The help lines for {@linkcode ENDPOINT_FLAGS}. */
+export const ENDPOINT_USAGE =
+  `  --model NAME            the model (env FELLO_MODEL; default: the endpoint's first model)
+  --base-url URL          an OpenAI-compatible endpoint (env FELLO_BASE_URL or OPENAI_BASE_URL;
+                          default ${DEFAULT_BASE_URL}, a local Ollama)
+  --api-key KEY           sent as a bearer token (env FELLO_API_KEY or OPENAI_API_KEY)`;
+
+/** The endpoint settings a command runs with. */
+export interface EndpointSettings {
+  baseURL: string;
+  apiKey?: string;
+  /** Undefined when neither a flag nor the environment names one. */
+  model?: string;
+}
+
+/** Parsed flag values, as parseArgs returns them for {@linkcode ENDPOINT_FLAGS}. */
+export interface EndpointFlagValues {
+  model?: string;
+  "base-url"?: string;
+  "api-key"?: string;
+}
+
+/** Reads an environment variable; a missing `--allow-env` reads as unset. */
+export type EnvReader = (name: string) => string | undefined;
+
+/** Combines flags and environment into settings; throws a usage error for a bad URL. */
+export function resolveEndpoint(
+  values: EndpointFlagValues,
+  env: EnvReader = readEnv,
+): EndpointSettings {
+  const pick = (...candidates: (string | undefined)[]) =>
+    candidates.map((c) => c?.trim()).find((c) => c);
+  const baseURL =
+    pick(values["base-url"], env("FELLO_BASE_URL"), env("OPENAI_BASE_URL")) ??
+      DEFAULT_BASE_URL;
+  if (!URL.canParse(baseURL) || !/^https?:$/.test(new URL(baseURL).protocol)) {
+    throw new TypeError(
+      `the base URL "${baseURL}" is not an http(s) URL; pass --base-url like ${DEFAULT_BASE_URL} (or set FELLO_BASE_URL)`,
+    );
+  }
+  const settings: EndpointSettings = { baseURL: baseURL.replace(/\/+$/, "") };
+  const apiKey = pick(
+    values["api-key"],
+    env("FELLO_API_KEY"),
+    env("OPENAI_API_KEY"),
+  );
+  if (apiKey) settings.apiKey = apiKey;
+  const model = pick(values.model, env("FELLO_MODEL"));
+  if (model) settings.model = model;
+  return settings;
+}
+
+/**
+ * The model to use: the configured one, or else the first the endpoint lists
+ * at `GET /models` (Ollama, vLLM and hosted providers all answer it). Throws an
+ * EndpointError when the endpoint cannot be reached.
+ */
+export async function resolveModel(
+  settings: EndpointSettings,
+  options: { fetch?: typeof fetch; signal?: AbortSignal } = {},
+): Promise<string> {
+  if (settings.model) return settings.model;
+  const url = `${settings.baseURL}/models`;
+  const headers: Record<string, string> = {};
+  if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
+  // One attempt: without a model there is nothing to wait for, so fail fast.
+  const get = createEndpointFetch({
+    fetch: options.fetch,
+    maxRetries: 0,
+    requestTimeoutMs: 15_000,
+  });
+  let response: Response;
+  try {
+    response = await get(url, { headers, signal: options.signal });
+  } catch (error) {
+    if (error instanceof EndpointError && error.status === 404) {
+      throw new EndpointError(
+        `No model given, and the endpoint ${url} cannot list its models (404); pass --model or set FELLO_MODEL`,
+        { url, status: 404 },
+      );
+    }
+    throw error;
+  }
+  const body = await response.json().catch(() => undefined) as
+    | { data?: { id?: unknown }[] }
+    | undefined;
+  const first = body?.data?.find((m) => typeof m?.id === "string")?.id;
+  if (typeof first === "string") return first;
+  throw new EndpointError(
+    `No model given, and the endpoint ${url} lists none; pass --model or set FELLO_MODEL`,
+    { url, status: response.status },
+  );
+}
+
+/** One line telling a person what failed and how to point fello elsewhere. */
+export function describeEndpointFailure(error: EndpointError): string {
+  const hint = error.status === 401 || error.status === 403
+    ? "check --api-key (or FELLO_API_KEY / OPENAI_API_KEY)"
+    : error.status === 404
+    ? "check --model and --base-url (or FELLO_MODEL / FELLO_BASE_URL)"
+    : "start the server, or point fello at another with --base-url (or FELLO_BASE_URL), --model and --api-key";
+  return `${error.message}; ${hint}`;
+}
+
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,217 @@
+// How "run" shows a run on a terminal: the answer as it streams, and for each
+// tool call one line with its main argument and one with its outcome. Plans
+// and the step cap get a short line too.
+import type {
+  AgentEvent,
+  AgentResult,
+  AgentRetryEvent,
+} from "../agent/types.ts";
+import type { ShellResult } from "../tools/types.ts";
+
+const encoder = new TextEncoder();
+
+/** Writes a string fully to a sync writer (stdout or stderr). */
+export function writeAll(
+  target: { writeSync(p: Uint8Array): number },
+  text: string,
+): void {
+  let bytes = encoder.encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(target.writeSync(bytes));
+}
+
+/** Prints events as a readable transcript. */
+export class TranscriptPrinter {
+  #write: (text: string) => void;
+  #color: boolean;
+  #atLineStart = true;
+  /** The call whose line was printed last, so a result right after it needs no label. */
+  #lastCallId: string | undefined;
+
+  constructor(write: (text: string) => void, options: { color: boolean }) {
+    this.#write = write;
+    this.#color = options.color;
+  }
+
+  /** Shows one event. */
+  handle(event: AgentEvent): void {
+    switch (event.type) {
+      case "text-delta":
+        this.#text(event.text);
+        this.#lastCallId = undefined;
+        break;
+      case "tool-call":
+        this.#line(
+          `${this.#paint("36", "●")} ${this.#paint("1", event.toolName)} ${
+            mainArgument(event.toolName, event.input)
+          }`,
+        );
+        this.#lastCallId = event.toolCallId;
+        break;
+      case "tool-result":
+        this.#outcome(
+          event,
+          outcome(event.toolName, event.output, event.modelText),
+        );
+        break;
+      case "tool-error":
+        this.#outcome(
+          event,
+          this.#paint("31", `error: ${firstLine(event.error, 160)}`),
+        );
+        break;
+      case "plan":
+        this.#line(this.#paint("2", "Plan:"));
+        for (const entry of event.entries) {
+          const mark = entry.status === "completed"
+            ? "[x]"
+            : entry.status === "in_progress"
+            ? "[~]"
+            : "[ ]";
+          this.#line(`  ${mark} ${entry.content}`);
+        }
+        break;
+      case "finish":
+        this.#finish(event.result);
+        break;
+    }
+  }
+
+  /** The outcome line, labelled with its call when other lines came in between. */
+  #outcome(
+    event: { toolCallId: string; toolName: string; input: unknown },
+    text: string,
+  ): void {
+    const label = event.toolCallId === this.#lastCallId
+      ? ""
+      : `${event.toolName} ${
+        clip(mainArgument(event.toolName, event.input), 40)
+      }: `;
+    this.#line(`  ${this.#paint("2", "⎿")} ${label}${text}`);
+    this.#lastCallId = undefined;
+  }
+
+  #finish(result: AgentResult): void {
+    if (!this.#atLineStart) this.#text("\n");
+    if (result.finishReason === "tool-calls") {
+      this.#line(this.#paint(
+        "33",
+        `(stopped after ${result.steps} steps, the step limit; continue with another prompt or raise --max-steps)`,
+      ));
+    } else if (result.finishReason === "length") {
+      this.#line(
+        this.#paint("33", "(the answer was cut at the model's output limit)"),
+      );
+    }
+  }
+
+  #text(text: string): void {
+    if (text.length === 0) return;
+    this.#write(text);
+    this.#atLineStart = text.endsWith("\n");
+  }
+
+  #line(text: string): void {
+    if (!this.#atLineStart) this.#write("\n");
+    this.#write(`${text}\n`);
+    this.#atLineStart = true;
+  }
+
+  #paint(code: string, text: string): string {
+    return this.#color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+}
+
+/** A retry notice, e.g. "(503: overloaded; retrying in 2.0 s)". */
+export function describeRetry(event: AgentRetryEvent): string {
+  const seconds = (event.delayMs / 1000).toFixed(1);
+  return `(${event.status ?? "no answer"}: ${
+    firstLine(event.reason, 120)
+  }; retrying in ${seconds} s)`;
+}
+
+/** The argument that says what a call does, e.g. the path or the command. */
+export function mainArgument(toolName: string, input: unknown): string {
+  const fields = typeof input === "object" && input !== null
+    ? input as Record<string, unknown>
+    : {};
+  switch (toolName) {
+    case "Shell":
+      return clip(
+        [fields.command, ...(Array.isArray(fields.args) ? fields.args : [])]
+          .join(" "),
+        120,
+      );
+    case "search":
+      return clip(
+        `${JSON.stringify(fields.pattern ?? "")}${
+          fields.path ? ` in ${fields.path}` : ""
+        }`,
+        120,
+      );
+    case "Plan":
+      return `${
+        Array.isArray(fields.entries) ? fields.entries.length : 0
+      } entries`;
+    case "Subagent": {
+      const tasks = Array.isArray(fields.tasks) ? fields.tasks : [];
+      const names = tasks.map((t) =>
+        (t as { description?: unknown })?.description
+      ).join(", ");
+      return clip(`${tasks.length} tasks: ${names}`, 120);
+    }
+  }
+  if (typeof fields.path === "string") return fields.path;
+  const firstString = Object.values(fields).find((v) => typeof v === "string");
+  return clip(
+    typeof firstString === "string" ? firstString : JSON.stringify(input) ?? "",
+    120,
+  );
+}
+
+function outcome(toolName: string, output: unknown, modelText: string): string {
+  if (toolName === "Shell" && typeof output === "object" && output !== null) {
+    const result = output as ShellResult;
+    const how = result.timedOut
+      ? "timed out"
+      : result.aborted
+      ? "cancelled"
+      : result.exitCode === null
+      ? `killed by ${result.signal}`
+      : `exit ${result.exitCode}`;
+    const lines = countLines(result.output);
+    return `${how}${
+      lines ? `, ${lines} line${lines === 1 ? "" : "s"} of output` : ""
+    }`;
+  }
+  if (
+    toolName === "ReadFile" && typeof output === "object" && output !== null
+  ) {
+    const { startLine, endLine } = output as {
+      startLine?: unknown;
+      endLine?: unknown;
+    };
+    if (typeof startLine === "number" && typeof endLine === "number") {
+      const count = Math.max(0, endLine - startLine + 1);
+      return `read ${count} line${
+        count === 1 ? "" : "s"
+      } (${startLine}-${endLine})`;
+    }
+  }
+  const lines = countLines(modelText);
+  const more = lines > 1 ? ` (+${lines - 1} lines)` : "";
+  return `${firstLine(modelText, 100) || "done"}${more}`;
+}
+
+function countLines(text: string): number {
+  const trimmed = text.replace(/\n+$/, "");
+  return trimmed === "" ? 0 : trimmed.split("\n").length;
+}
+
+function firstLine(text: string, max: number): string {
+  return clip(text.trim().split("\n")[0] ?? "", max);
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replaceAll(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
