@@ -42,7 +42,13 @@ export type { ReadFileInput, ReadFileResult } from "./tools/read_file.ts";
 export type { WriteFileInput, WriteFileResult } from "./tools/write_file.ts";
 export type { EditFileInput, EditFileResult } from "./tools/edit_file.ts";
 export type { ShellInput } from "./tools/shell.ts";
-export type { PlanEntry, PlanInput, PlanResult } from "./tools/plan.ts";
+export type {
+  PlanEntry,
+  PlanInput,
+  PlanPriority,
+  PlanResult,
+  PlanStatus,
+} from "./tools/plan.ts";
 export type { SearchInput, SearchMatch, SearchResult } from "./tools/search.ts";
 export type { FileOutlineInput } from "./tools/file_outline.ts";
 export { fileOutline, outlineSymbols } from "./outline/outline.ts";
