@@ -121,6 +121,13 @@ function spawnError(
     );
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Deno.errors.NotCapable) {
+    // Deno resolves a relative executable differently from the grant it was given.
+    return new ToolError(
+      `Deno denies running "${display}" (${message}); grant the executable's absolute path with --allow-run, or run it by name from PATH`,
+      { cause: error },
+    );
+  }
   return new ToolError(`Cannot run "${display}": ${message}`, { cause: error });
 }
 
