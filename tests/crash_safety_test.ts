@@ -1,0 +1,137 @@
+// Kills (SIGKILL) a child process in the middle of big WriteFile and EditFile
+// calls, many times: the file must always hold the old or the new content,
+// never a mix, and a temp file orphaned by a kill must be recognizable by its
+// name and removed by a later write in that folder.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTools } from "../mod.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const KILLS = 10;
+const SIZE = 8 * 1024 * 1024;
+const TEMP = /^\.big\.txt\.fello-tmp-\d+-[0-9a-z]+$/;
+
+const CHILD = `
+import { createTools } from ${JSON.stringify(join(ROOT, "mod.ts"))};
+const [ws, mode, size] = [Deno.args[0], Deno.args[1], Number(Deno.args[2])];
+const tools = createTools({ cwd: ws, permissionMode: "allow" });
+const a = "A".repeat(size);
+const b = "B".repeat(size - 1000);
+const markers = ["<<A>>", "<<BBBB>>"];
+console.log("ready");
+for (let i = 0; ; i++) {
+  if (mode === "write") {
+    await tools.WriteFile.execute({ path: "big.txt", content: i % 2 ? a : b });
+  } else {
+    const text = await Deno.readTextFile(ws + "/big.txt");
+    const [from, to] = text.includes(markers[0]) ? markers : [...markers].reverse();
+    await tools.EditFile.execute({ path: "big.txt", oldText: from, newText: to });
+  }
+}
+`;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function tempFiles(ws: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(ws)) {
+    if (TEMP.test(entry.name)) names.push(entry.name);
+  }
+  return names;
+}
+
+/** Starts the child, waits until it writes, kills it at a random moment. */
+async function killMidway(
+  script: string,
+  ws: string,
+  mode: string,
+): Promise<void> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `--config=${join(ROOT, "deno.json")}`,
+      script,
+      ws,
+      mode,
+      `${SIZE}`,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  let seen = "";
+  while (!seen.includes("ready")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += new TextDecoder().decode(value);
+  }
+  await reader.cancel();
+  await sleep(20 + Math.random() * 150);
+  child.kill("SIGKILL");
+  const status = await child.status;
+  const stderr = await new Response(child.stderr).text();
+  assert.equal(
+    status.signal,
+    "SIGKILL",
+    `the child ended on its own: ${stderr}`,
+  );
+}
+
+async function crashLoop(
+  mode: "write" | "edit",
+  initial: string,
+  valid: (text: string) => boolean,
+): Promise<void> {
+  const ws = await Deno.realPath(
+    await Deno.makeTempDir({ prefix: "fello-crash-" }),
+  );
+  try {
+    const script = join(ws, "child.js");
+    await Deno.writeTextFile(script, CHILD);
+    await Deno.writeTextFile(join(ws, "big.txt"), initial);
+    let orphansSeen = 0;
+    for (let i = 0; i < KILLS; i++) {
+      await killMidway(script, ws, mode);
+      const text = await Deno.readTextFile(join(ws, "big.txt"));
+      assert.ok(
+        valid(text),
+        `kill ${i}: big.txt is neither old nor new (${text.length} chars)`,
+      );
+      orphansSeen += (await tempFiles(ws)).length;
+    }
+    assert.ok(
+      orphansSeen > 0,
+      "no kill landed mid-write; the test proved nothing",
+    );
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    await tools.WriteFile.execute({
+      path: "other.txt",
+      content: "later write",
+    });
+    assert.deepEqual(await tempFiles(ws), []);
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+  }
+}
+
+Deno.test("writeFile() killed mid-write leaves the old or the new file", async () => {
+  const a = "A".repeat(SIZE);
+  const b = "B".repeat(SIZE - 1000);
+  await crashLoop("write", a, (text) => text === a || text === b);
+});
+
+Deno.test("editFile() killed mid-edit leaves the old or the new file", async () => {
+  const head = "x".repeat(SIZE / 2) + "\n";
+  const tail = "\n" + "y".repeat(SIZE / 2);
+  await crashLoop(
+    "edit",
+    `${head}<<A>>${tail}`,
+    (text) =>
+      text === `${head}<<A>>${tail}` || text === `${head}<<BBBB>>${tail}`,
+  );
+});
