@@ -31,7 +31,17 @@ export class AnsiStripper {
    * none, else a view of a scratch buffer that the next call overwrites.
    */
   push(chunk: Uint8Array): Uint8Array {
-    if (this.#state === State.Ground && chunk.indexOf(ESC) === -1) return chunk;
+    if (this.idle && chunk.indexOf(ESC) === -1) return chunk;
+    return this.strip(chunk);
+  }
+
+  /** Whether no sequence is open: a chunk without ESC then passes unchanged. */
+  get idle(): boolean {
+    return this.#state === State.Ground;
+  }
+
+  /** Like {@linkcode push}, without the check for a chunk free of ESC. */
+  strip(chunk: Uint8Array): Uint8Array {
     if (this.#scratch.length < chunk.length) {
       this.#scratch = new Uint8Array(chunk.length);
     }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { countNewlines } from "./_newlines.ts";
+import { countNewlines, countNewlinesUnlessEscape } from "./_newlines.ts";
 
 Deno.test("countNewlines() agrees with a byte loop at every alignment", () => {
   const bytes = new Uint8Array(1000);
@@ -23,4 +23,22 @@ Deno.test("countNewlines() counts four newlines in one word", () => {
     9,
   );
   assert.equal(countNewlines(new Uint8Array([0x8a, 0x0b, 0x09, 0xfa])), 0);
+});
+
+Deno.test("countNewlinesUnlessEscape() counts newlines, or gives -1 when an ESC appears anywhere", () => {
+  const text = new TextEncoder().encode("ab\ncd\n\nef\x1bgh\n");
+  for (let start = 0; start < 4; start++) {
+    const escape = text.indexOf(0x1b);
+    for (let end = start; end <= text.length; end++) {
+      const view = text.subarray(start, end);
+      const expected = start <= escape && escape < end
+        ? -1
+        : view.filter((byte) => byte === 0x0a).length;
+      assert.equal(
+        countNewlinesUnlessEscape(view),
+        expected,
+        `bytes ${start}..${end}`,
+      );
+    }
+  }
 });

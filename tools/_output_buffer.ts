@@ -3,7 +3,7 @@
 // model sees (head, one marker naming what was omitted, tail). Memory stays at
 // about `limit` plus one chunk, however much a command prints.
 import { AnsiStripper } from "./_ansi.ts";
-import { countNewlines } from "./_newlines.ts";
+import { countNewlines, countNewlinesUnlessEscape } from "./_newlines.ts";
 import {
   boundaryAfter,
   boundaryBefore,
@@ -34,6 +34,7 @@ export interface RenderedOutput {
 
 // The head gets a quarter of the budget: failures and summaries print last.
 const HEAD_SHARE = 0.25;
+const LOG_BATCH = 1024 * 1024;
 
 /**
  * Collects the output of one command from any number of streams. It copies
@@ -50,6 +51,8 @@ export class OutputBuffer {
   #total = 0;
   #lines = 0;
   #log: Deno.FsFile | undefined;
+  #logBatch: Uint8Array | undefined;
+  #logBuffered = 0;
   #logPath: string | undefined;
 
   constructor(options: OutputBufferOptions) {
@@ -61,14 +64,17 @@ export class OutputBuffer {
 
   /** A stream feeding this buffer (e.g. stdout): strips ANSI, keeps characters whole. */
   source(): OutputSource {
-    return new OutputSource((chunk) => this.push(chunk));
+    return new OutputSource((chunk, newlines) => this.push(chunk, newlines));
   }
 
-  /** Appends cleaned bytes in arrival order; `chunk` is not kept. */
-  push(chunk: Uint8Array): void {
+  /**
+   * Appends cleaned bytes in arrival order; `chunk` is not kept. `newlines`
+   * is its count of `\n` when the caller already knows it.
+   */
+  push(chunk: Uint8Array, newlines?: number): void {
     if (chunk.length === 0) return;
     this.#total += chunk.length;
-    this.#lines += countNewlines(chunk);
+    this.#lines += newlines ?? countNewlines(chunk);
     if (this.#tail === undefined) {
       this.#pending.append(chunk);
       if (this.#total > this.#limit) this.#overflow();
@@ -88,6 +94,7 @@ export class OutputBuffer {
       // Replacement characters for invalid bytes made the text longer than the limit.
       this.#overflow();
     }
+    this.#flushLog();
     this.#closeLog();
     const output = this.#renderTruncated();
     const rendered: RenderedOutput = {
@@ -125,9 +132,29 @@ export class OutputBuffer {
     }
   }
 
-  // Synchronous writes: measured faster than async ones for 64 KiB chunks,
-  // and they keep chunk order trivially when several streams feed the buffer.
+  // Writes go through a 1 MiB batch: commands often print in 4-8 KiB pieces,
+  // and one write call per piece would cost more than the copy. Synchronous
+  // writes measured faster than async ones here and keep the order trivially.
   #writeLog(bytes: Uint8Array): void {
+    if (this.#log === undefined) return;
+    if (this.#logBuffered + bytes.length > LOG_BATCH) this.#flushLog();
+    if (bytes.length >= LOG_BATCH) {
+      this.#writeAll(bytes);
+      return;
+    }
+    this.#logBatch ??= new Uint8Array(LOG_BATCH);
+    this.#logBatch.set(bytes, this.#logBuffered);
+    this.#logBuffered += bytes.length;
+  }
+
+  #flushLog(): void {
+    if (this.#logBatch === undefined || this.#logBuffered === 0) return;
+    const batch = this.#logBatch.subarray(0, this.#logBuffered);
+    this.#logBuffered = 0;
+    this.#writeAll(batch);
+  }
+
+  #writeAll(bytes: Uint8Array): void {
     if (this.#log === undefined) return;
     try {
       let written = 0;
@@ -198,15 +225,22 @@ export class OutputBuffer {
 export class OutputSource {
   #ansi = new AnsiStripper();
   #pending: Uint8Array | undefined;
-  #sink: (chunk: Uint8Array) => void;
+  #sink: (chunk: Uint8Array, newlines?: number) => void;
 
-  constructor(sink: (chunk: Uint8Array) => void) {
+  constructor(sink: (chunk: Uint8Array, newlines?: number) => void) {
     this.#sink = sink;
   }
 
   /** Feeds raw bytes; `raw` is not kept, so the caller may reuse it. */
   push(raw: Uint8Array): void {
-    let chunk = this.#ansi.push(raw);
+    // Held-back bytes are parts of characters (>= 0x80), never newlines, so
+    // the count of the raw chunk stays right when no escape was stripped.
+    let newlines = this.#ansi.idle ? countNewlinesUnlessEscape(raw) : -1;
+    let chunk = raw;
+    if (newlines < 0) {
+      chunk = this.#ansi.strip(raw);
+      newlines = countNewlines(chunk);
+    }
     if (this.#pending !== undefined) {
       const taken = this.#complete(chunk);
       if (taken < 0) return; // still incomplete: the chunk was all continuation bytes
@@ -217,7 +251,7 @@ export class OutputSource {
       this.#pending = chunk.slice(chunk.length - held);
       chunk = chunk.subarray(0, chunk.length - held);
     }
-    this.#sink(chunk);
+    this.#sink(chunk, newlines);
   }
 
   // Finishes the held-back character with the continuation bytes that start
