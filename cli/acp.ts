@@ -1,7 +1,101 @@
-// PLACEHOLDER: replaced by the helper that builds the "acp" command.
+// The "acp" command: runs the agent as an Agent Client Protocol agent on
+// stdio, for editors such as Zed. Stdout belongs to the protocol, so every
+// message here goes to stderr.
+import { parseArgs } from "node:util";
+import { DEFAULT_MAX_STEPS } from "../agent/agent.ts";
+import type { PermissionMode } from "../tools/types.ts";
+import {
+  ENDPOINT_FLAGS,
+  ENDPOINT_USAGE,
+  type EndpointSettings,
+  resolveEndpoint,
+  resolveModel,
+} from "./_endpoint.ts";
 
-/** Runs the "acp" command. */
-export function main(_args: string[]): Promise<number> {
-  console.error('fello: the "acp" command is not available yet');
-  return Promise.resolve(2);
+const USAGE = `Usage: fello acp [options]
+
+Runs the agent as an Agent Client Protocol agent over stdio, so an editor
+(Zed, for one) can use it as an external agent. The editor gives each session
+its folder and MCP servers; files and commands go through the editor when it
+offers them.
+
+Options:
+${ENDPOINT_USAGE}
+  --permission-mode MODE  ask (default: the editor asks you), acceptEdits, allow or readOnly
+  --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
+  --vision-model NAME     the model ImageAnalysis asks (default: the --model)
+  -h, --help              show this help`;
+
+const MODES: readonly string[] = ["ask", "acceptEdits", "allow", "readOnly"];
+
+/** Runs the "acp" command and resolves to its exit code when the client disconnects. */
+export async function main(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        ...ENDPOINT_FLAGS,
+        "permission-mode": { type: "string" },
+        "max-steps": { type: "string" },
+        "vision-model": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return usageError(`${(error as Error).message}; see fello acp --help`);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const mode = values["permission-mode"] ?? "ask";
+  if (!MODES.includes(mode)) {
+    return usageError(
+      `--permission-mode must be one of ${MODES.join(", ")}, not "${mode}"`,
+    );
+  }
+  const maxSteps = values["max-steps"] === undefined
+    ? undefined
+    : Number(values["max-steps"]);
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
+    return usageError(
+      `--max-steps needs a whole number of at least 1, not "${
+        values["max-steps"]
+      }"`,
+    );
+  }
+  let endpoint: EndpointSettings;
+  try {
+    endpoint = resolveEndpoint(values);
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+  keepServingOnStrayErrors();
+  const { serveAcp } = await import("../protocols/acp_agent.ts");
+  await serveAcp({
+    baseURL: endpoint.baseURL,
+    apiKey: endpoint.apiKey,
+    model: endpoint.model,
+    chooseModel: () => resolveModel(endpoint),
+    permissionMode: mode as PermissionMode,
+    maxSteps,
+    visionModel: values["vision-model"],
+  });
+  return 0;
+}
+
+function usageError(message: string): number {
+  console.error(`fello acp: ${message}`);
+  return 2;
+}
+
+/** A failure outside a request must not end the agent: log it and go on. */
+function keepServingOnStrayErrors(): void {
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    event.preventDefault();
+    console.error(`fello acp: unhandled error: ${String(event.reason)}`);
+  });
 }

@@ -1,0 +1,185 @@
+// The MCP servers a client lists in session/new: each stdio server is started
+// with the official MCP client and its tools become tools the model can call,
+// named `<server>__<tool>`. Closing the session stops the servers.
+import type * as acp from "@agentclientprotocol/sdk";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import denoJson from "../deno.json" with { type: "json" };
+import { ToolError } from "../tools/tool_error.ts";
+import type { JsonSchema, Tool } from "../tools/types.ts";
+
+/** Asks before a tool that is not read-only runs; throws a ToolError when refused. */
+export type McpGate = (tool: string, description: string) => Promise<void>;
+
+/** The started servers and the tools they offer. */
+export interface McpTools {
+  tools: Tool<unknown, unknown>[];
+  /** Stops every server. */
+  close(): Promise<void>;
+}
+
+interface McpTool {
+  name: string;
+  description?: string;
+  inputSchema: { [key: string]: unknown };
+  annotations?: { readOnlyHint?: boolean };
+}
+
+interface McpContent {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  resource?: { uri?: string; text?: string };
+}
+
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts the stdio servers of `servers` in `cwd` and lists their tools. A
+ * server that fails to start is reported on stderr and left out; HTTP and SSE
+ * servers are left out (the agent does not advertise them).
+ */
+export async function startMcpServers(
+  servers: acp.McpServer[],
+  options: { cwd: string; gate: McpGate },
+): Promise<McpTools> {
+  const clients: Client[] = [];
+  const tools: Tool<unknown, unknown>[] = [];
+  for (const server of servers) {
+    // Stdio servers carry no type in ACP v1; some clients send "stdio".
+    const type = (server as { type?: string }).type;
+    if (type !== undefined && type !== "stdio") {
+      console.error(
+        `fello acp: MCP server "${server.name}" uses ${type}, which is not supported; only stdio servers are started`,
+      );
+      continue;
+    }
+    const stdio = server as acp.McpServerStdio;
+    try {
+      const client = await connect(stdio, options.cwd);
+      clients.push(client);
+      for (const tool of await listTools(client)) {
+        tools.push(wrapTool(client, stdio.name, tool, options.gate));
+      }
+    } catch (error) {
+      console.error(
+        `fello acp: cannot start MCP server "${stdio.name}" (${stdio.command}): ${
+          (error as Error).message
+        }`,
+      );
+    }
+  }
+  return {
+    tools,
+    async close(): Promise<void> {
+      await Promise.allSettled(clients.map((client) => client.close()));
+    },
+  };
+}
+
+async function connect(
+  server: acp.McpServerStdio,
+  cwd: string,
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    // Added to the SDK's safe defaults (HOME, PATH, ...), not to our environment.
+    env: Object.fromEntries(server.env.map((v) => [v.name, v.value])),
+    cwd,
+    stderr: "inherit",
+  });
+  const client = new Client({ name: "fello", version: denoJson.version });
+  const signal = AbortSignal.timeout(CONNECT_TIMEOUT_MS);
+  try {
+    await client.connect(transport, { signal });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+  return client;
+}
+
+async function listTools(client: Client): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools as McpTool[]);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && tools.length < 1000);
+  return tools;
+}
+
+/** A model-safe tool name: `[a-zA-Z0-9_-]`, at most 64 characters. */
+export function mcpToolName(server: string, tool: string): string {
+  return `${server}__${tool}`.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+}
+
+function wrapTool(
+  client: Client,
+  server: string,
+  tool: McpTool,
+  gate: McpGate,
+): Tool<unknown, unknown> {
+  const name = mcpToolName(server, tool.name);
+  const readOnly = tool.annotations?.readOnlyHint === true;
+  return {
+    name,
+    kind: readOnly ? "read" : "other",
+    description: `(From MCP server "${server}".) ${
+      tool.description ?? tool.name
+    }`,
+    inputSchema: tool.inputSchema as JsonSchema,
+    async execute(input: unknown, options = {}): Promise<unknown> {
+      if (!readOnly) {
+        await gate(name, `Call MCP tool "${tool.name}" of server "${server}"`);
+      }
+      let result;
+      try {
+        result = await client.callTool(
+          {
+            name: tool.name,
+            arguments: (input ?? {}) as Record<string, unknown>,
+          },
+          { signal: options.signal },
+        );
+      } catch (error) {
+        throw new ToolError(
+          `Cannot call MCP tool "${tool.name}" of server "${server}": ${
+            (error as Error).message
+          }`,
+          { cause: error },
+        );
+      }
+      const text = renderContent(
+        result.content as McpContent[] | undefined,
+        result,
+      );
+      if (result.isError) {
+        throw new ToolError(
+          `MCP tool "${tool.name}" of server "${server}" failed: ${text}`,
+        );
+      }
+      return text;
+    },
+    toModelText: (output: unknown): string => String(output),
+  };
+}
+
+function renderContent(
+  content: McpContent[] | undefined,
+  result: { structuredContent?: unknown },
+): string {
+  const parts = (content ?? []).map((block) => {
+    if (block.type === "text") return block.text ?? "";
+    if (block.type === "resource") {
+      return block.resource?.text ?? `[resource ${block.resource?.uri ?? ""}]`;
+    }
+    return `[${block.type}${block.mimeType ? ` ${block.mimeType}` : ""}]`;
+  });
+  if (parts.length === 0 && result.structuredContent !== undefined) {
+    return JSON.stringify(result.structuredContent);
+  }
+  return parts.join("\n");
+}

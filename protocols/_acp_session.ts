@@ -1,0 +1,384 @@
+// One ACP session: an agent for the session's folder, the MCP servers the
+// client listed, and the translation of the agent's events into session/update
+// notifications, of its permission requests into session/request_permission.
+import * as acp from "@agentclientprotocol/sdk";
+import { createAgent } from "../agent/agent.ts";
+import { currentToolCallId } from "../agent/_tool_call_scope.ts";
+import type {
+  Agent,
+  AgentEvent,
+  AgentFinishReason,
+  AgentPermissionRequest,
+  AgentToolEventBase,
+} from "../agent/types.ts";
+import type { AcpAgentOptions } from "./acp_agent.ts";
+import { createLocalFiles } from "../tools/_local_files.ts";
+import { PermissionGate } from "../tools/_permission.ts";
+import type {
+  Backend,
+  PermissionAnswer,
+  ShellRequest,
+  ToolKind,
+} from "../tools/types.ts";
+import {
+  createAcpFiles,
+  createAcpProcesses,
+  recordWrites,
+  type WrittenFile,
+} from "./_acp_backend.ts";
+import { type McpTools, startMcpServers } from "./_acp_mcp.ts";
+import {
+  inputPath,
+  promptText,
+  proposedDiff,
+  textContent,
+  toolLocations,
+  toolTitle,
+} from "./_acp_updates.ts";
+
+/** The permission options offered, in this order: allow once, allow always, reject. */
+export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
+  { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+  { optionId: "allow_always", name: "Allow always", kind: "allow_always" },
+  { optionId: "reject", name: "Reject", kind: "reject_once" },
+];
+
+interface OpenCall {
+  name: string;
+  input: unknown;
+  kind: ToolKind;
+  terminalId?: string;
+}
+
+/** A running ACP session. */
+export class AcpSession {
+  readonly id: string = crypto.randomUUID();
+  readonly cwd: string;
+  #client: acp.AgentContext;
+  #agent!: Agent;
+  #mcp: McpTools | undefined;
+  #running: AbortController | undefined;
+  /** Tool calls announced and not finished, by id. */
+  #calls = new Map<string, OpenCall>();
+  /** Terminals created before their Shell call was announced. */
+  #unclaimedTerminals: { request: ShellRequest; terminalId: string }[] = [];
+  /** The last write to each file, for the diff of the call that made it. */
+  #writes = new Map<string, WrittenFile>();
+
+  private constructor(cwd: string, client: acp.AgentContext) {
+    this.cwd = cwd;
+    this.#client = client;
+  }
+
+  /** Starts the session's MCP servers and its agent. */
+  static async start(
+    request: acp.NewSessionRequest,
+    setup: {
+      client: acp.AgentContext;
+      capabilities: acp.ClientCapabilities;
+      settings: AcpAgentOptions & { model: string };
+    },
+  ): Promise<AcpSession> {
+    const session = new AcpSession(request.cwd, setup.client);
+    const mode = setup.settings.permissionMode ?? "ask";
+    const gate = new PermissionGate(mode, (r) => session.#approve(r));
+    session.#mcp = await startMcpServers(request.mcpServers, {
+      cwd: request.cwd,
+      gate: (tool, description) =>
+        gate.check({
+          tool,
+          action: "execute",
+          outsideWorkspace: false,
+          description,
+          alwaysKey: tool,
+        }),
+    });
+    const { chooseModel: _, ...settings } = setup.settings;
+    session.#agent = createAgent({
+      ...settings,
+      cwd: request.cwd,
+      permissionMode: mode,
+      approve: (r) => session.#approve(r),
+      backend: session.#backend(setup.capabilities),
+      extraTools: session.#mcp.tools,
+    });
+    return session;
+  }
+
+  /** Runs a prompt turn, streaming its updates; resolves to why it stopped. */
+  async prompt(
+    blocks: acp.ContentBlock[],
+    requestSignal: AbortSignal,
+  ): Promise<acp.PromptResponse> {
+    if (this.#running) {
+      throw acp.RequestError.invalidRequest(
+        undefined,
+        "a prompt is already running in this session; cancel it first",
+      );
+    }
+    const controller = new AbortController();
+    this.#running = controller;
+    const signal = AbortSignal.any([controller.signal, requestSignal]);
+    try {
+      let finish: AgentFinishReason = "stop";
+      for await (
+        const event of this.#agent.stream(promptText(blocks), { signal })
+      ) {
+        if (event.type === "finish") finish = event.result.finishReason;
+        await this.#forward(event);
+      }
+      return { stopReason: stopReason(finish) };
+    } catch (error) {
+      if (signal.aborted) {
+        await this.#failOpenCalls("Cancelled");
+        return { stopReason: "cancelled" };
+      }
+      await this.#failOpenCalls("The run failed");
+      throw acp.RequestError.internalError(
+        undefined,
+        error instanceof Error ? error.message : String(error),
+      );
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  /** Stops the running prompt, its tool calls and their processes. */
+  cancel(): void {
+    this.#running?.abort(
+      new DOMException("Cancelled by the client", "AbortError"),
+    );
+  }
+
+  /** Cancels the prompt and stops the MCP servers. */
+  async close(): Promise<void> {
+    this.cancel();
+    await this.#mcp?.close();
+  }
+
+  #backend(capabilities: acp.ClientCapabilities): Partial<Backend> {
+    const local = createLocalFiles();
+    const fs = capabilities.fs ?? {};
+    const files = fs.readTextFile || fs.writeTextFile
+      ? createAcpFiles({
+        client: this.#client,
+        sessionId: this.id,
+        read: fs.readTextFile === true,
+        write: fs.writeTextFile === true,
+        local,
+      })
+      : local;
+    const backend: Partial<Backend> = {
+      files: recordWrites(
+        files,
+        (write) => this.#writes.set(write.path, write),
+      ),
+    };
+    if (capabilities.terminal) {
+      backend.processes = createAcpProcesses({
+        client: this.#client,
+        sessionId: this.id,
+        onTerminal: (request, terminalId) =>
+          this.#onTerminal(request, terminalId),
+      });
+    }
+    return backend;
+  }
+
+  async #approve(request: AgentPermissionRequest): Promise<PermissionAnswer> {
+    const toolCallId = request.toolCallId ?? currentToolCallId() ??
+      `permission-${crypto.randomUUID()}`;
+    const call = this.#calls.get(toolCallId);
+    const toolCall: acp.ToolCallUpdate = {
+      toolCallId,
+      title: request.description,
+      kind: call?.kind ?? kindOfAction(request.action),
+      status: "pending",
+    };
+    const diff = call && proposedDiff(call.name, call.input, this.cwd);
+    if (diff) toolCall.content = [diff];
+    if (request.path) toolCall.locations = [{ path: request.path }];
+    const response = await this.#client.request(
+      "session/request_permission",
+      { sessionId: this.id, toolCall, options: PERMISSION_OPTIONS },
+      { cancellationSignal: this.#running?.signal, stopWaitingOnCancel: true },
+    ).catch(() => undefined);
+    const outcome = response?.outcome;
+    if (outcome?.outcome !== "selected") return false;
+    if (outcome.optionId === "allow_always") return "always";
+    return outcome.optionId === "allow_once";
+  }
+
+  async #forward(event: AgentEvent): Promise<void> {
+    switch (event.type) {
+      case "text-delta":
+        return await this.#update({
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: event.text },
+        });
+      case "reasoning-delta":
+        return await this.#update({
+          sessionUpdate: "agent_thought_chunk",
+          content: { type: "text", text: event.text },
+        });
+      case "tool-call":
+        return await this.#toolCall(event);
+      case "tool-result":
+        return await this.#toolResult(event, event.modelText, event.output);
+      case "tool-error":
+        return await this.#toolDone(event.toolCallId, {
+          status: "failed",
+          content: [textContent(event.modelText)],
+        });
+      case "plan":
+        return await this.#update({
+          sessionUpdate: "plan",
+          entries: event.entries.map((e) => ({ ...e })),
+        });
+      default:
+        return;
+    }
+  }
+
+  async #toolCall(event: AgentToolEventBase): Promise<void> {
+    const call: OpenCall = {
+      name: event.toolName,
+      input: event.input,
+      kind: event.kind,
+    };
+    this.#calls.set(event.toolCallId, call);
+    const diff = proposedDiff(event.toolName, event.input, this.cwd);
+    await this.#update({
+      sessionUpdate: "tool_call",
+      toolCallId: event.toolCallId,
+      title: toolTitle(event.toolName, event.input),
+      kind: event.kind,
+      status: "pending",
+      rawInput: event.input,
+      locations: toolLocations(event.toolName, event.input, this.cwd),
+      ...(diff ? { content: [diff] } : {}),
+    });
+    if (event.toolName === "Shell") {
+      const index = this.#unclaimedTerminals.findIndex((t) =>
+        sameCommand(t.request, event.input)
+      );
+      if (index !== -1) {
+        const [terminal] = this.#unclaimedTerminals.splice(index, 1);
+        await this.#showTerminal(event.toolCallId, call, terminal.terminalId);
+      }
+    }
+  }
+
+  async #toolResult(
+    event: AgentToolEventBase,
+    modelText: string,
+    output: unknown,
+  ): Promise<void> {
+    const call = this.#calls.get(event.toolCallId);
+    let content: acp.ToolCallContent[] = [textContent(modelText)];
+    if (call?.terminalId) {
+      content = [{ type: "terminal", terminalId: call.terminalId }];
+    } else if (
+      event.toolName === "EditFile" || event.toolName === "WriteFile"
+    ) {
+      const path = resultPath(output) ?? inputPath(event.input, this.cwd);
+      const written = path === undefined ? undefined : this.#writes.get(path);
+      const diff: acp.ToolCallContent | undefined = written
+        ? {
+          type: "diff",
+          path: written.path,
+          oldText: written.oldText,
+          newText: written.newText,
+        }
+        : proposedDiff(event.toolName, event.input, this.cwd);
+      if (diff) content = [diff];
+    }
+    await this.#toolDone(event.toolCallId, { status: "completed", content });
+  }
+
+  async #toolDone(
+    toolCallId: string,
+    fields: Pick<acp.ToolCallUpdate, "status" | "content">,
+  ): Promise<void> {
+    this.#calls.delete(toolCallId);
+    await this.#update({
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      ...fields,
+    });
+  }
+
+  async #failOpenCalls(reason: string): Promise<void> {
+    for (const toolCallId of [...this.#calls.keys()]) {
+      await this.#toolDone(toolCallId, {
+        status: "failed",
+        content: [textContent(reason)],
+      }).catch(() => {});
+    }
+  }
+
+  #onTerminal(request: ShellRequest, terminalId: string): void {
+    for (const [toolCallId, call] of this.#calls) {
+      if (
+        call.name === "Shell" && !call.terminalId &&
+        sameCommand(request, call.input)
+      ) {
+        this.#showTerminal(toolCallId, call, terminalId).catch(() => {});
+        return;
+      }
+    }
+    this.#unclaimedTerminals.push({ request, terminalId });
+  }
+
+  async #showTerminal(
+    toolCallId: string,
+    call: OpenCall,
+    terminalId: string,
+  ): Promise<void> {
+    call.terminalId = terminalId;
+    await this.#update({
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      status: "in_progress",
+      content: [{ type: "terminal", terminalId }],
+    });
+  }
+
+  async #update(update: acp.SessionUpdate): Promise<void> {
+    await this.#client.notify("session/update", { sessionId: this.id, update });
+  }
+}
+
+function stopReason(finish: AgentFinishReason): acp.StopReason {
+  switch (finish) {
+    case "length":
+      return "max_tokens";
+    case "tool-calls":
+      return "max_turn_requests";
+    case "content-filter":
+      return "refusal";
+    default:
+      return "end_turn";
+  }
+}
+
+function kindOfAction(action: AgentPermissionRequest["action"]): acp.ToolKind {
+  return action === "write"
+    ? "edit"
+    : action === "execute"
+    ? "execute"
+    : "read";
+}
+
+/** Whether a terminal's request is the one a Shell call's input asked for. */
+function sameCommand(request: ShellRequest, input: unknown): boolean {
+  const shell = input as { command?: unknown; args?: unknown } | null;
+  if (typeof shell?.command !== "string") return false;
+  return shell.command.trim() === request.command.trim() &&
+    JSON.stringify(shell.args ?? null) === JSON.stringify(request.args ?? null);
+}
+
+function resultPath(output: unknown): string | undefined {
+  const path = (output as { path?: unknown } | null)?.path;
+  return typeof path === "string" && path.startsWith("/") ? path : undefined;
+}

@@ -1,0 +1,176 @@
+/**
+ * The Agent Client Protocol agent: lets an editor such as Zed run the agent,
+ * built on the official `@agentclientprotocol/sdk`.
+ *
+ * @module
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import denoJson from "../deno.json" with { type: "json" };
+import type { PermissionMode } from "../tools/types.ts";
+import { AcpSession } from "./_acp_session.ts";
+
+/** Options for {@linkcode createAcpAgent}: the model endpoint and agent settings. */
+export interface AcpAgentOptions {
+  /** The model name, e.g. `"qwen3"`; without it, `chooseModel` names one. */
+  model?: string;
+  /**
+   * Names the model when `model` is not set, at the first `session/new` (so
+   * the agent starts even while the endpoint is down), e.g. by asking the
+   * endpoint for its models.
+   */
+  chooseModel?: () => Promise<string>;
+  /** The model ImageAnalysis asks; defaults to the model. */
+  visionModel?: string;
+  /** An OpenAI-compatible endpoint; defaults to a local Ollama. */
+  baseURL?: string;
+  /** Sent as a bearer token when present. */
+  apiKey?: string;
+  /** What needs approval through `session/request_permission`; defaults to `"ask"`. */
+  permissionMode?: PermissionMode;
+  /** Model calls per prompt at most. */
+  maxSteps?: number;
+  /** Added to the built-in system prompt. */
+  instructions?: string;
+}
+
+/**
+ * Creates the ACP agent app. Serve one connection with it: `connect()` it to
+ * a stream (or, in tests, to a client app).
+ *
+ * - `initialize` advertises embedded context in prompts and stdio MCP servers.
+ * - `session/new` starts the listed stdio MCP servers and an agent for `cwd`;
+ *   when the client offers `fs` or `terminal`, files and commands go through it.
+ * - `session/prompt` streams text, tool calls (with kinds, diffs and
+ *   terminals) and plans; permissions are asked with `session/request_permission`.
+ * - `session/cancel` stops the run and its processes; the prompt answers `cancelled`.
+ *
+ * @example Connect it to an in-process client
+ * ```ts ignore
+ * import * as acp from "@agentclientprotocol/sdk";
+ * import { createAcpAgent } from "./acp_agent.ts";
+ *
+ * const agent = createAcpAgent({ model: "qwen3" });
+ * const connection = acp.client().connect(agent);
+ * await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+ * ```
+ *
+ * Requires `--allow-net` for the endpoint, `--allow-sys=hostname`, and the
+ * read, write and run permissions the tools use.
+ *
+ * @param options The endpoint, model, permission mode and limits.
+ * @returns The agent app, not yet connected.
+ */
+export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
+  const sessions = new Map<string, AcpSession>();
+  let capabilities: acp.ClientCapabilities = {};
+  let model: Promise<string> | undefined;
+
+  function chooseModel(): Promise<string> {
+    if (options.model) return Promise.resolve(options.model);
+    if (!options.chooseModel) {
+      return Promise.reject(new TypeError("no model is configured"));
+    }
+    // Retried on the next session/new after a failure (the endpoint may be up by then).
+    model ??= options.chooseModel().catch((error) => {
+      model = undefined;
+      throw error;
+    });
+    return model;
+  }
+
+  function find(sessionId: string): AcpSession {
+    const session = sessions.get(sessionId);
+    if (!session) {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `unknown session "${sessionId}"; create one with session/new`,
+      );
+    }
+    return session;
+  }
+
+  return acp.agent({ name: "fello" })
+    .onConnect((connection) => {
+      connection.closed.finally(async () => {
+        await Promise.allSettled([...sessions.values()].map((s) => s.close()));
+        sessions.clear();
+      });
+    })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      capabilities = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: false,
+          promptCapabilities: {
+            image: false,
+            audio: false,
+            embeddedContext: true,
+          },
+          mcpCapabilities: { http: false, sse: false },
+        },
+        agentInfo: { name: "fello", version: denoJson.version },
+        authMethods: [],
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      if (!params.cwd.startsWith("/")) {
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `cwd must be an absolute path, got "${params.cwd}"`,
+        );
+      }
+      let name: string;
+      try {
+        name = await chooseModel();
+      } catch (error) {
+        throw acp.RequestError.internalError(
+          undefined,
+          `cannot start a session: ${(error as Error).message}`,
+        );
+      }
+      const session = await AcpSession.start(params, {
+        client,
+        capabilities,
+        settings: { ...options, model: name },
+      });
+      sessions.set(session.id, session);
+      return { sessionId: session.id };
+    })
+    .onRequest(acp.methods.agent.session.prompt, ({ params, signal }) => {
+      return find(params.sessionId).prompt(params.prompt, signal);
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      const session = find(params.sessionId);
+      sessions.delete(params.sessionId);
+      await session.close();
+      return {};
+    });
+}
+
+/**
+ * Serves the ACP agent on stdin/stdout until the client disconnects. Stdout
+ * carries protocol messages only; diagnostics go to stderr.
+ *
+ * @example Run it as a command
+ * ```ts ignore
+ * import { serveAcp } from "./acp_agent.ts";
+ *
+ * await serveAcp({ model: "qwen3", baseURL: "http://127.0.0.1:11434/v1" });
+ * ```
+ *
+ * Requires `--allow-net` for the endpoint, `--allow-sys=hostname`, and the
+ * read, write and run permissions the tools use.
+ *
+ * @param options The endpoint, model, permission mode and limits.
+ * @returns A promise that resolves when the connection closes.
+ */
+export async function serveAcp(options: AcpAgentOptions): Promise<void> {
+  const connection = createAcpAgent(options).connect(
+    acp.ndJsonStream(Deno.stdout.writable, Deno.stdin.readable),
+  );
+  await connection.closed;
+}

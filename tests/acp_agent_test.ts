@@ -1,0 +1,392 @@
+// The ACP agent driven by the official ACP client side, in process and over
+// stdio, against the scripted OpenAI-compatible server.
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as acp from "@agentclientprotocol/sdk";
+import { createAcpAgent } from "../protocols/acp_agent.ts";
+import { TestClient } from "./support/acp_test_client.ts";
+import {
+  contentText,
+  type ScriptedServer,
+  startScriptedServer,
+  toolMessages,
+} from "./support/scripted_server.ts";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const MOD = join(REPO, "mod.ts");
+
+/** Connects a test client to an in-process agent and opens a session. */
+async function openSession(
+  server: ScriptedServer,
+  client: TestClient,
+  newSession: Omit<acp.NewSessionRequest, "mcpServers"> & {
+    mcpServers?: acp.McpServer[];
+  },
+) {
+  const agent = createAcpAgent({
+    baseURL: server.baseURL,
+    model: "test-model",
+  });
+  const connection = client.app.connect(agent);
+  const init = await connection.agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: client.capabilities,
+  });
+  const { sessionId } = await connection.agent.request(
+    acp.methods.agent.session.new,
+    { mcpServers: [], ...newSession },
+  );
+  const prompt = (text: string) =>
+    connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text }],
+    });
+  return { connection, init, sessionId, prompt };
+}
+
+/** The text the model saw as the result of a tool call. */
+function toolResult(server: ScriptedServer, toolCallId: string): string {
+  for (const request of server.requests) {
+    const message = toolMessages(request).find((m) =>
+      m.tool_call_id === toolCallId
+    );
+    if (message) return contentText(message.content);
+  }
+  throw new Error(`no tool result for ${toolCallId}`);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return !/^\d+ \(.*\) Z/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("acp agent reads through the client's buffers and reports an approved edit as a diff", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_edit_" });
+  const file = join(dir, "a.ts");
+  await Deno.writeTextFile(file, "const x = 'disk';\n");
+  await using server = startScriptedServer([{
+    match: "read then edit",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_read",
+          name: "ReadFile",
+          arguments: { path: "a.ts" },
+        }],
+      },
+      {
+        toolCalls: [{
+          id: "call_edit",
+          name: "EditFile",
+          arguments: { path: "a.ts", oldText: "'buffer'", newText: "'edited'" },
+        }],
+      },
+      { text: "Edited." },
+    ],
+  }]);
+  const client = new TestClient({
+    buffers: new Map([[file, "const x = 'buffer';\n"]]),
+  });
+  try {
+    const { connection, init, prompt } = await openSession(server, client, {
+      cwd: dir,
+    });
+    assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
+    assert.equal(
+      init.agentCapabilities?.promptCapabilities?.embeddedContext,
+      true,
+    );
+    const response = await prompt("read then edit a.ts");
+    assert.equal(response.stopReason, "end_turn");
+
+    // The model saw the unsaved buffer, not the disk.
+    assert.match(toolResult(server, "call_read"), /const x = 'buffer';/);
+    assert.ok(client.reads.includes(file));
+    // The edit went to the editor; the disk is untouched.
+    assert.deepEqual(client.writes, [{
+      path: file,
+      content: "const x = 'edited';\n",
+    }]);
+    assert.equal(await Deno.readTextFile(file), "const x = 'disk';\n");
+
+    // Asked once, for the edit, with the options in order.
+    assert.equal(client.permissionRequests.length, 1);
+    const asked = client.permissionRequests[0];
+    assert.equal(asked.toolCall.toolCallId, "call_edit");
+    assert.deepEqual(asked.options.map((o) => o.kind), [
+      "allow_once",
+      "allow_always",
+      "reject_once",
+    ]);
+
+    const calls = client.updatesOf("tool_call");
+    assert.deepEqual(
+      calls.map((c) => [c.toolCallId, c.kind, c.status]),
+      [["call_read", "read", "pending"], ["call_edit", "edit", "pending"]],
+    );
+    assert.deepEqual(calls[0].locations, [{ path: file }]);
+    const done = client.updatesOf("tool_call_update");
+    const read = done.find((u) => u.toolCallId === "call_read")!;
+    assert.equal(read.status, "completed");
+    const edit = done.find((u) => u.toolCallId === "call_edit")!;
+    assert.equal(edit.status, "completed");
+    assert.deepEqual(edit.content, [{
+      type: "diff",
+      path: file,
+      oldText: "const x = 'buffer';\n",
+      newText: "const x = 'edited';\n",
+    }]);
+    assert.equal(client.text, "Edited.");
+    connection.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acp agent maps a rejected permission onto a refused tool call", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_refuse_" });
+  await using server = startScriptedServer([{
+    match: "write a file",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_write",
+          name: "WriteFile",
+          arguments: { path: "new.txt", content: "hello" },
+        }],
+      },
+      { text: "I was not allowed to." },
+    ],
+  }]);
+  const client = new TestClient({ permission: () => "reject" });
+  try {
+    const { connection, prompt } = await openSession(server, client, {
+      cwd: dir,
+    });
+    const response = await prompt("write a file please");
+    assert.equal(response.stopReason, "end_turn");
+    assert.equal(client.permissionRequests.length, 1);
+    assert.match(toolResult(server, "call_write"), /Refused by the user/);
+    await assert.rejects(
+      () => Deno.stat(join(dir, "new.txt")),
+      Deno.errors.NotFound,
+    );
+    const update = client.updatesOf("tool_call_update")
+      .find((u) => u.toolCallId === "call_write")!;
+    assert.equal(update.status, "failed");
+    assert.equal(client.text, "I was not allowed to.");
+    connection.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acp agent's session/cancel stops a long Shell and answers cancelled", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_cancel_" });
+  await using server = startScriptedServer([{
+    match: "run something long",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_sleep",
+          name: "Shell",
+          arguments: { command: "echo $$ > shell.pid; exec sleep 60" },
+        }],
+      },
+      { text: "never reached" },
+    ],
+  }]);
+  const client = new TestClient();
+  try {
+    const { connection, sessionId, prompt } = await openSession(
+      server,
+      client,
+      {
+        cwd: dir,
+      },
+    );
+    const started = Date.now();
+    const answer = prompt("run something long");
+    const pidFile = join(dir, "shell.pid");
+    await client.waitFor(() => {
+      try {
+        return Deno.readTextFileSync(pidFile).trim() !== "";
+      } catch {
+        return false;
+      }
+    });
+    const pid = Number(Deno.readTextFileSync(pidFile).trim());
+    assert.ok(processAlive(pid));
+    await connection.agent.notify(acp.methods.agent.session.cancel, {
+      sessionId,
+    });
+    const response = await answer;
+    assert.equal(response.stopReason, "cancelled");
+    await client.waitFor(() => !processAlive(pid), 5_000);
+    assert.ok(
+      Date.now() - started < 30_000,
+      "the cancel did not wait for sleep",
+    );
+    const update = client.updatesOf("tool_call_update")
+      .find((u) => u.toolCallId === "call_sleep");
+    assert.equal(update?.status, "failed");
+    // The model was asked once: the run stopped instead of going on.
+    assert.equal(server.requests.length, 1);
+    connection.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acp agent starts the MCP servers of session/new and the model calls their tools", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_mcp_" });
+  await Deno.writeTextFile(join(dir, "notes.txt"), "a needle here\n");
+  await using server = startScriptedServer([{
+    match: "find the needle",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_mcp",
+          name: "files__search",
+          arguments: { pattern: "needle" },
+        }],
+      },
+      { text: "Found it." },
+    ],
+  }]);
+  const client = new TestClient();
+  try {
+    const { connection, prompt } = await openSession(server, client, {
+      cwd: dir,
+      mcpServers: [{
+        name: "files",
+        command: Deno.execPath(),
+        args: ["run", "-A", MOD, "mcp", "--cwd", dir],
+        env: [],
+      }],
+    });
+    const response = await prompt("find the needle");
+    assert.equal(response.stopReason, "end_turn");
+    const offered = server.requests[0].body.tools?.map((t) => t.function.name);
+    assert.ok(offered?.includes("files__search"), `offered: ${offered}`);
+    assert.ok(offered?.includes("files__file_outline"));
+    assert.equal(toolResult(server, "call_mcp"), "notes.txt:1: a needle here");
+    const call = client.updatesOf("tool_call").find((c) =>
+      c.toolCallId === "call_mcp"
+    )!;
+    assert.equal(call.kind, "read");
+    // A read-only MCP tool needs no permission.
+    assert.equal(client.permissionRequests.length, 0);
+    connection.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acp agent over stdio: plan updates and Shell in the client's terminal", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_stdio_" });
+  await using server = startScriptedServer([{
+    match: "plan and run",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_plan",
+          name: "Plan",
+          arguments: {
+            entries: [
+              { content: "Say hi", priority: "high", status: "in_progress" },
+              { content: "Report", priority: "low", status: "pending" },
+            ],
+          },
+        }],
+      },
+      {
+        toolCalls: [{
+          id: "call_shell",
+          name: "Shell",
+          arguments: { command: "echo hi from the terminal" },
+        }],
+      },
+      { text: "All done." },
+    ],
+  }]);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      MOD,
+      "acp",
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+    ],
+    cwd: REPO,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const client = new TestClient({ terminal: true });
+  try {
+    const connection = client.app.connect(
+      acp.ndJsonStream(child.stdin, child.stdout),
+    );
+    const init = await connection.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: client.capabilities,
+    });
+    assert.equal(init.agentInfo?.name, "fello");
+    const { sessionId } = await connection.agent.request(
+      acp.methods.agent.session.new,
+      { cwd: dir, mcpServers: [] },
+    );
+    const response = await connection.agent.request(
+      acp.methods.agent.session.prompt,
+      { sessionId, prompt: [{ type: "text", text: "plan and run" }] },
+    );
+    assert.equal(response.stopReason, "end_turn");
+
+    assert.deepEqual(client.updatesOf("plan").map((u) => u.entries), [[
+      { content: "Say hi", priority: "high", status: "in_progress" },
+      { content: "Report", priority: "low", status: "pending" },
+    ]]);
+    const [terminal] = [...client.terminals.values()];
+    assert.equal(terminal.request.command, "sh");
+    assert.deepEqual(terminal.request.args, [
+      "-c",
+      "echo hi from the terminal",
+    ]);
+    assert.equal(terminal.request.cwd, dir);
+    const shellUpdates = client.updatesOf("tool_call_update")
+      .filter((u) => u.toolCallId === "call_shell");
+    assert.deepEqual(shellUpdates.at(-1)?.content, [{
+      type: "terminal",
+      terminalId: "term-1",
+    }]);
+    assert.equal(shellUpdates.at(-1)?.status, "completed");
+    assert.match(toolResult(server, "call_shell"), /hi from the terminal/);
+    const kinds = client.updatesOf("tool_call").map((
+      c,
+    ) => [c.toolCallId, c.kind]);
+    assert.deepEqual(kinds, [["call_plan", "think"], [
+      "call_shell",
+      "execute",
+    ]]);
+    assert.equal(client.text, "All done.");
+    connection.close();
+  } finally {
+    client.dispose();
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
