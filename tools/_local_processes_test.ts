@@ -1,32 +1,38 @@
 import assert from "node:assert/strict";
 import { createLocalProcesses } from "./_local_processes.ts";
 
+// Measured in a child Deno process: RSS is shared by every test running in
+// parallel in this one, and VmHWM gives the true peak without sampling.
+const MEMORY_PROBE = String.raw`
+import { createLocalProcesses } from ${
+  JSON.stringify(import.meta.resolve("./_local_processes.ts"))
+};
+const kb = (field) => Number(Deno.readTextFileSync("/proc/self/status").split("\n").find((line) => line.startsWith(field + ":")).slice(field.length + 1).trim().split(" ")[0]);
+const before = kb("VmRSS");
+const result = await createLocalProcesses({ logDir: Deno.args[0] }).run({
+  command: "yes 'a line of build output that goes on for a while' | head -c 134217728",
+  cwd: Deno.args[0],
+  outputByteLimit: 65536,
+});
+const size = (await Deno.stat(result.logPath)).size;
+console.log(JSON.stringify({ growthMb: (kb("VmHWM") - before) / 1024, truncated: result.truncated, size }));
+`;
+
 Deno.test("createLocalProcesses() keeps memory bounded for 128 MB of output", async () => {
   const logDir = await Deno.makeTempDir({ prefix: "local_processes_test_" });
   try {
-    const processes = createLocalProcesses({ logDir });
-    const before = Deno.memoryUsage().rss;
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, Deno.memoryUsage().rss);
-    }, 5);
-    let result;
-    try {
-      result = await processes.run({
-        command:
-          "yes 'a line of build output that goes on for a while' | head -c 134217728",
-        cwd: logDir,
-        outputByteLimit: 65536,
-      });
-    } finally {
-      clearInterval(sampler);
-    }
-    peak = Math.max(peak, Deno.memoryUsage().rss);
-    assert.equal(result.truncated, true);
-    assert.equal((await Deno.stat(result.logPath!)).size, 134217728);
-    const growth = (peak - before) / 2 ** 20;
-    // Buffering the output would grow RSS by at least 128 MB.
-    assert.ok(growth < 48, `peak RSS grew by ${growth.toFixed(1)} MB`);
+    const probe = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--quiet", MEMORY_PROBE, logDir],
+      stdin: "null",
+    }).output();
+    assert.equal(probe.code, 0, new TextDecoder().decode(probe.stderr));
+    const { growthMb, truncated, size } = JSON.parse(
+      new TextDecoder().decode(probe.stdout),
+    );
+    assert.equal(truncated, true);
+    assert.equal(size, 134217728);
+    // Buffering the output would grow the peak by at least 128 MB.
+    assert.ok(growthMb < 48, `peak RSS grew by ${growthMb.toFixed(1)} MB`);
   } finally {
     await Deno.remove(logDir, { recursive: true });
   }
