@@ -28,7 +28,24 @@ const MAX_KILL_GRACE_MS = 2000;
 const DEFAULT_DRAIN_MS = 500;
 const READ_SIZE = 64 * 1024; // a Linux pipe's capacity
 
-/** Local subprocesses in their own process groups. Requires `--allow-run` for each command. */
+/**
+ * Local subprocesses, each in its own process group, for
+ * `createTools({ backend: { processes } })`.
+ *
+ * @example Keep full-output logs in a chosen folder
+ * ```ts
+ * import { createTools } from "../mod.ts";
+ * import { createLocalProcesses } from "./_local_processes.ts";
+ *
+ * const processes = createLocalProcesses({ logDir: await Deno.makeTempDir() });
+ * const tools = createTools({ permissionMode: "allow", backend: { processes } });
+ * const result = await tools.Shell.execute({ command: "seq 1 100000" });
+ * console.log(result.truncated, result.logPath);
+ * ```
+ *
+ * Requires `--allow-run` for each command (unrestricted to kill whole process
+ * groups) and `--allow-write` to the log folder for full-output logs.
+ */
 export function createLocalProcesses(
   options: LocalProcessesOptions = {},
 ): ProcessBackend {
