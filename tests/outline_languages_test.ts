@@ -40,7 +40,7 @@ const CASES: {
     spec: c,
     file: "sample.c",
     language: "C",
-    totalLines: 76,
+    totalLines: 79,
     head: [
       "struct kv_entry (lines 10-16)  // One entry of the store.",
       "    field key (line 11)",

@@ -6,7 +6,7 @@ import {
 } from "../../tests/support/outline_languages.ts";
 import { c } from "./c.ts";
 
-Deno.test("c.extract() lists structs, typedefs, unions, enums and functions, also inside #if blocks", async () => {
+Deno.test("c.extract() lists structs, typedefs, unions, enums, functions and prototypes of functions not defined here, also inside #if blocks", async () => {
   deepStrictEqual(await fixtureLines(c, "sample.c"), [
     "struct kv_entry 10-16 // One entry of the store.",
     "    field key 11-11",
@@ -27,14 +27,16 @@ Deno.test("c.extract() lists structs, typedefs, unions, enums and functions, als
     "    enumerator KV_NOMEM 34-34",
     "struct kv_stats 37-37",
     "    field hits 37-37",
-    "function kv_hash 44-48 // Hash a key (djb2).",
-    "function kv_dump 52-54 // Print every entry.",
-    "function kv_dump 56-56",
-    "function kv_lock 61-61",
-    "function kv_lock 63-63",
-    "function kv_lookup 68-70 // Look up a key; NULL when missing.",
-    "function kv_visitor 72-74",
-    "function kv_first 76-76",
+    "function kv_count 39-39",
+    "function kv_hash 45-49 // Hash a key (djb2).",
+    "function kv_dump 53-55 // Print every entry.",
+    "function kv_dump 57-57",
+    "function kv_lock 63-63 // Take the lock.",
+    "function kv_lock 65-65",
+    "function kv_size 68-68",
+    "function kv_lookup 71-73 // Look up a key; NULL when missing.",
+    "function kv_visitor 75-77",
+    "function kv_first 79-79",
   ]);
 });
 
@@ -57,5 +59,33 @@ Deno.test("c.extract() finds functions in a block the parser made of an #if 0 br
     "function before 1-1",
     "function inside 5-5",
     "function after 9-9",
+  ]);
+});
+
+Deno.test("c.extract() recovers a function whose braces differ between #if branches", async () => {
+  // Each branch opens a `while` block: the parser cannot pair the braces and
+  // leaves reader's head loose in an ERROR.
+  const text = [
+    "/* Reads. */",
+    "static int reader(int fd){",
+    "#if USE_A",
+    "  while( a(fd) ){",
+    "#else",
+    "  while( b(fd) ){",
+    "#endif",
+    "    step();",
+    "  }",
+    "  return 0;",
+    "}",
+    "",
+    "/* Writes. */",
+    "static int writer(int fd){",
+    "  return 1;",
+    "}",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(c, text)), [
+    "function reader 2-11 // Reads.",
+    "function writer 14-16 // Writes.",
   ]);
 });

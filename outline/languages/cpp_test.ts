@@ -28,6 +28,7 @@ Deno.test("cpp.extract() lists namespaces, classes with members, templates and q
     "            using Ptr 34-34",
     "    function dist2 40-40 // Squared distance.",
     "namespace geo::io 44-46",
+    "    function write 45-45",
     "function geo::shapes::Shape::Shape 49-49 // Out-of-class definitions.",
     "function geo::shapes::Shape::operator== 51-53",
     "struct Box 55-59",
