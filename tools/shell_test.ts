@@ -29,6 +29,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
+async function waitForFile(path: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    try {
+      await Deno.stat(path);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  throw new Error(`${path} never appeared`);
+}
+
 function pidsIn(output: string): number[] {
   return output.match(/^\d+$/gm)?.map(Number) ?? [];
 }
@@ -87,7 +99,7 @@ Deno.test("Shell returns a non-zero exit as a result", async () => {
 Deno.test("Shell interleaves stdout and stderr in arrival order", async () => {
   await withWorkspace(async (dir) => {
     const result = await toolsIn(dir).Shell.execute({
-      command: "echo 1; sleep 0.1; echo 2 >&2; sleep 0.1; echo 3",
+      command: "echo 1; sleep 0.25; echo 2 >&2; sleep 0.25; echo 3",
     });
     assert.equal(result.output, "1\n2\n3\n");
   });
@@ -152,7 +164,7 @@ Deno.test("Shell escalates to SIGKILL for a tree that ignores SIGTERM", async ()
       const started = Date.now();
       const result = await toolsIn(dir).Shell.execute({
         command: "trap '' TERM; echo $$; sleep 100 & echo $!; wait",
-        timeoutSeconds: 0.5,
+        timeoutSeconds: 1,
       });
       pids = pidsIn(result.output);
       assert.equal(pids.length, 2, result.output);
@@ -172,10 +184,13 @@ Deno.test("Shell abort kills the process tree and marks the result aborted", asy
     let pids: number[] = [];
     try {
       const running = toolsIn(dir).Shell.execute(
-        { command: "sleep 100 & echo $!; echo ready; sleep 100" },
+        {
+          command: "sleep 100 & echo $!; echo ready; touch started; sleep 100",
+        },
         { signal: controller.signal },
       );
-      setTimeout(() => controller.abort(), 500);
+      await waitForFile(join(dir, "started"));
+      controller.abort();
       const result = await running;
       pids = pidsIn(result.output);
       assert.equal(result.aborted, true);
