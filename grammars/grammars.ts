@@ -88,24 +88,46 @@ export interface LoadLanguageOptions {
    * npm packages. Defaults to `$FELLO_GRAMMARS_DIR` when set.
    */
   grammarsDir?: string;
+  /** The grammar's compiled module, e.g. posted by the main thread; wins over the rest. */
+  module?: WebAssembly.Module;
+  /** The compiled web-tree-sitter runtime to initialize with, if not done yet. */
+  runtime?: WebAssembly.Module;
 }
 
 let runtime: Promise<void> | undefined;
 
 /**
- * Initializes web-tree-sitter once per thread (main thread or worker) from its
- * precompiled runtime module, so no read access to the npm cache is needed.
+ * The compiled web-tree-sitter runtime, imported once per thread. Posting it
+ * (or a grammar module) to a worker shares the compiled code, so code that one
+ * worker tiered up is fast in the next one too.
  */
-export function initTreeSitter(): Promise<void> {
-  runtime ??= initRuntime().catch((error) => {
+export async function runtimeModule(): Promise<WebAssembly.Module> {
+  const { wasm } = await import("./wasm/web_tree_sitter.js") as WasmModule;
+  return wasm;
+}
+
+/** The compiled module of a pinned grammar, imported lazily once per thread. */
+export async function grammarModule(
+  id: GrammarId,
+): Promise<WebAssembly.Module> {
+  return (await IMPORTERS[id]()).wasm;
+}
+
+/**
+ * Initializes web-tree-sitter once per thread (main thread or worker) from its
+ * precompiled runtime module (`module`, or the pinned one), so no read access
+ * to the npm cache is needed.
+ */
+export function initTreeSitter(module?: WebAssembly.Module): Promise<void> {
+  runtime ??= initRuntime(module).catch((error) => {
     runtime = undefined;
     throw error;
   });
   return runtime;
 }
 
-async function initRuntime(): Promise<void> {
-  const { wasm } = await import("./wasm/web_tree_sitter.js") as WasmModule;
+async function initRuntime(module?: WebAssembly.Module): Promise<void> {
+  const wasm = module ?? await runtimeModule();
   type InitOptions = NonNullable<Parameters<typeof Parser.init>[0]>;
   const options = {
     instantiateWasm(
@@ -132,11 +154,11 @@ export async function loadLanguage(
   id: GrammarId,
   options: LoadLanguageOptions = {},
 ): Promise<Language> {
-  await initTreeSitter();
-  const dir = options.grammarsDir ?? grammarsDirFromEnv();
-  if (dir !== undefined && dir !== "") return await loadFromDir(id, dir);
-  const { wasm } = await IMPORTERS[id]();
-  return Language.loadSync(wasm);
+  await initTreeSitter(options.runtime);
+  if (options.module !== undefined) return Language.loadSync(options.module);
+  const dir = configuredGrammarsDir(options.grammarsDir);
+  if (dir !== undefined) return await loadFromDir(id, dir);
+  return Language.loadSync(await grammarModule(id));
 }
 
 /** The base file name a grammars folder must hold for `id`. */
@@ -160,6 +182,17 @@ async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
     );
   }
   return await Language.load(bytes);
+}
+
+/**
+ * The grammar folder in force: `grammarsDir` when given, else
+ * `$FELLO_GRAMMARS_DIR` when set and readable, else none (the npm packages).
+ */
+export function configuredGrammarsDir(
+  grammarsDir?: string,
+): string | undefined {
+  const dir = grammarsDir ?? grammarsDirFromEnv();
+  return dir === "" ? undefined : dir;
 }
 
 function grammarsDirFromEnv(): string | undefined {

@@ -5,7 +5,13 @@ import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { requireDenoPermission } from "../tools/_deno_permission.ts";
 import { ToolError } from "../tools/tool_error.ts";
-import { OutlinePool } from "./_pool.ts";
+import {
+  configuredGrammarsDir,
+  grammarModule,
+  runtimeModule,
+} from "../grammars/grammars.ts";
+import { languageForExtension } from "./languages/_registry.ts";
+import { OutlinePool, type PoolJob } from "./_pool.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult } from "./types.ts";
@@ -83,7 +89,7 @@ export class Outliner {
       path: absolute,
       extension,
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
-      grammarsDir: options.grammarsDir,
+      ...await _grammarFor(extension, options.grammarsDir),
     });
     if (reply.type === "error") throw _failure(path, reply);
     if (stat.mtimeMs !== null) {
@@ -127,6 +133,23 @@ export class Outliner {
       this.#cache.delete(this.#cache.keys().next().value!);
     }
   }
+}
+
+// What the worker needs to load the grammar: the folder in force, or else the
+// compiled modules, imported once on this thread and shared with every worker.
+async function _grammarFor(
+  extension: string,
+  grammarsDir: string | undefined,
+): Promise<Pick<PoolJob, "grammarsDir" | "grammar" | "runtime">> {
+  const spec = languageForExtension(extension);
+  if (spec === undefined) return {};
+  const dir = configuredGrammarsDir(grammarsDir);
+  if (dir !== undefined) return { grammarsDir: dir };
+  const [grammar, runtime] = await Promise.all([
+    grammarModule(spec.grammar),
+    runtimeModule(),
+  ]);
+  return { grammar, runtime };
 }
 
 function _absolute(path: string, cwd: string | undefined): string {

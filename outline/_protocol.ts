@@ -13,6 +13,12 @@ export interface OutlineRequest {
   budgetMs: number;
   /** A folder of grammar `.wasm` files replacing the npm packages. */
   grammarsDir?: string;
+  /**
+   * The compiled grammar and runtime, posted by the main thread: a cloned
+   * WebAssembly.Module shares its compiled (and tiered-up) code across workers.
+   */
+  grammar?: WebAssembly.Module;
+  runtime?: WebAssembly.Module;
   /** Test seam: the worker dies with an uncaught error instead of answering. */
   crash?: boolean;
 }

@@ -30,12 +30,16 @@ const parsers = new Map<string, Promise<Parser>>();
 
 function _parserFor(
   grammar: GrammarId,
-  grammarsDir: string | undefined,
+  request: OutlineRequest,
 ): Promise<Parser> {
-  const key = `${grammarsDir ?? ""}\0${grammar}`;
+  const key = `${request.grammarsDir ?? ""}\0${grammar}`;
   let parser = parsers.get(key);
   if (parser === undefined) {
-    parser = createParser(grammar, { grammarsDir });
+    parser = createParser(grammar, {
+      grammarsDir: request.grammarsDir,
+      module: request.grammar,
+      runtime: request.runtime,
+    });
     parser.catch(() => parsers.delete(key));
     parsers.set(key, parser);
   }
@@ -65,7 +69,7 @@ async function _outline(
   if (spec === undefined) {
     throw new Failure("parse", `no language for "${request.extension}"`);
   }
-  const parser = await _parserFor(spec.grammar, request.grammarsDir);
+  const parser = await _parserFor(spec.grammar, request);
   const symbols = _parseAndExtract(
     parser,
     text,

@@ -7,6 +7,26 @@ import { docComment, fieldText, makeSymbol } from "./_nodes.ts";
 
 const MAX_NAME_LENGTH = 80;
 
+// The node types _statement lists; anything else is skipped before any work.
+const SYMBOL_TYPES = new Set([
+  "import_statement",
+  "function_declaration",
+  "generator_function_declaration",
+  "function_signature",
+  "function_expression",
+  "generator_function",
+  "class_declaration",
+  "abstract_class_declaration",
+  "class",
+  "interface_declaration",
+  "type_alias_declaration",
+  "enum_declaration",
+  "internal_module",
+  "module",
+  "lexical_declaration",
+  "variable_declaration",
+]);
+
 /** Extracts the top-level symbols of a TS/TSX/JS program. */
 export function extractEcmascript(root: Node): OutlineSymbol[] {
   return _statements(root, true);
@@ -16,8 +36,9 @@ export function extractEcmascript(root: Node): OutlineSymbol[] {
 // get no members of their own.
 function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
-  for (const node of parent.namedChildren) {
-    const symbol = _statement(node, withMembers);
+  const siblings = parent.namedChildren;
+  for (const [index, node] of siblings.entries()) {
+    const symbol = _statement(node, withMembers, siblings, index);
     if (symbol !== undefined) symbols.push(...symbol);
   }
   return symbols;
@@ -26,10 +47,12 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
 function _statement(
   outer: Node,
   withMembers: boolean,
+  siblings: readonly Node[],
+  index: number,
 ): OutlineSymbol[] | undefined {
   const node = _unwrap(outer);
-  if (node === undefined) return undefined;
-  const doc = docComment(outer);
+  if (node === undefined || !SYMBOL_TYPES.has(node.type)) return undefined;
+  const doc = docComment(outer, { siblings, index });
   const make = (kind: string, name: string, children?: OutlineSymbol[]) =>
     makeSymbol(kind, name, node, { from: outer, doc, children });
   switch (node.type) {
@@ -140,10 +163,11 @@ function _variables(
 ): OutlineSymbol[] {
   const kind = node.type === "variable_declaration" ? "var" : _keyword(node);
   const symbols: OutlineSymbol[] = [];
-  for (const declarator of node.namedChildren) {
+  const declarators = node.namedChildren;
+  for (const declarator of declarators) {
     if (declarator.type !== "variable_declarator") continue;
     const name = _clip(fieldText(declarator) ?? declarator.text);
-    const only = node.namedChildren.length === 1;
+    const only = declarators.length === 1;
     symbols.push(makeSymbol(kind, name, only ? node : declarator, {
       from: only ? outer : declarator,
       doc: only || symbols.length === 0 ? doc : undefined,
@@ -161,12 +185,15 @@ function _classMembers(node: Node): OutlineSymbol[] {
   const body = node.childForFieldName("body");
   if (body === null) return [];
   const members: OutlineSymbol[] = [];
-  for (const member of body.namedChildren) {
+  const siblings = body.namedChildren;
+  for (const [index, member] of siblings.entries()) {
     const kind = _memberKind(member.type);
     if (kind === undefined) continue;
     const name = fieldText(member) ?? fieldText(member, "property") ?? "";
     members.push(
-      makeSymbol(kind, _clip(name), member, { doc: docComment(member) }),
+      makeSymbol(kind, _clip(name), member, {
+        doc: docComment(member, { siblings, index }),
+      }),
     );
   }
   return members;
@@ -196,7 +223,8 @@ function _typeMembers(body: Node | null): OutlineSymbol[] {
     return [];
   }
   const members: OutlineSymbol[] = [];
-  for (const member of body.namedChildren) {
+  const siblings = body.namedChildren;
+  for (const [index, member] of siblings.entries()) {
     const kind = member.type === "property_signature"
       ? "property"
       : member.type === "method_signature"
@@ -204,7 +232,7 @@ function _typeMembers(body: Node | null): OutlineSymbol[] {
       : undefined;
     if (kind === undefined) continue;
     members.push(makeSymbol(kind, _clip(fieldText(member) ?? ""), member, {
-      doc: docComment(member),
+      doc: docComment(member, { siblings, index }),
     }));
   }
   return members;
@@ -214,7 +242,8 @@ function _enumMembers(node: Node): OutlineSymbol[] {
   const body = node.childForFieldName("body");
   if (body === null) return [];
   const members: OutlineSymbol[] = [];
-  for (const member of body.namedChildren) {
+  const siblings = body.namedChildren;
+  for (const [index, member] of siblings.entries()) {
     const name = member.type === "enum_assignment"
       ? fieldText(member)
       : member.type === "property_identifier"
@@ -222,7 +251,9 @@ function _enumMembers(node: Node): OutlineSymbol[] {
       : undefined;
     if (name === undefined) continue;
     members.push(
-      makeSymbol("member", name, member, { doc: docComment(member) }),
+      makeSymbol("member", name, member, {
+        doc: docComment(member, { siblings, index }),
+      }),
     );
   }
   return members;

@@ -62,16 +62,27 @@ export function isComment(node: Node): boolean {
  * The comments directly above `node`: consecutive comment siblings with no
  * blank line between them and the node, excluding a trailing comment that
  * shares its line with the code before it.
+ *
+ * Pass the named `siblings` array the caller iterates (and the node's `index`
+ * in it) to avoid `previousSibling`, which tree-sitter answers by scanning the
+ * parent's children from the start (quadratic over a large file).
  */
-export function precedingComments(node: Node): Node[] {
+export function precedingComments(
+  node: Node,
+  siblings?: readonly Node[],
+  index?: number,
+): Node[] {
+  const previousOf = siblings === undefined || index === undefined
+    ? (n: Node) => n.previousSibling
+    : _arrayPrevious(siblings, index);
   const comments: Node[] = [];
   let current = node;
-  let previous = node.previousSibling;
+  let previous = previousOf(node);
   while (
     previous !== null && isComment(previous) &&
     previous.endPosition.row >= current.startPosition.row - 1
   ) {
-    const before = previous.previousSibling;
+    const before = previousOf(previous);
     if (
       before !== null &&
       before.endPosition.row === previous.startPosition.row &&
@@ -81,9 +92,18 @@ export function precedingComments(node: Node): Node[] {
     }
     comments.unshift(previous);
     current = previous;
-    previous = previous.previousSibling;
+    previous = before;
   }
   return comments;
+}
+
+// Walks back through an array of siblings, starting from `index`.
+function _arrayPrevious(
+  siblings: readonly Node[],
+  index: number,
+): (node: Node) => Node | null {
+  let at = index;
+  return () => (--at >= 0 ? siblings[at] : null);
 }
 
 /** Options for {@linkcode docComment}. */
@@ -93,6 +113,10 @@ export interface DocCommentOptions {
    * markers: `/**`, `///` and `//!`.
    */
   accept?: (text: string) => boolean;
+  /** The named siblings the caller iterates, to look back without `previousSibling`. */
+  siblings?: readonly Node[];
+  /** The node's index in `siblings`. */
+  index?: number;
 }
 
 function isDocMarker(text: string): boolean {
@@ -109,7 +133,7 @@ export function docComment(
   options: DocCommentOptions = {},
 ): string | undefined {
   const accept = options.accept ?? isDocMarker;
-  const comments = precedingComments(node);
+  const comments = precedingComments(node, options.siblings, options.index);
   const last = comments.at(-1);
   if (last === undefined) return undefined;
   if (last.text.startsWith("/*")) {

@@ -1,0 +1,146 @@
+// Outline speed on large files and on a folder of 500 files.
+//
+// Per file (one group each): the baseline is a bare web-tree-sitter parse of
+// the same text on the main thread (parser ready, text in memory); "cold" is
+// a whole outline with a fresh pool (worker start, runtime and grammar load,
+// read, parse, extraction, transfer); "cached" re-outlines an unchanged file.
+// Targets: cold within 1.5x of the bare parse, cached at least 50x faster than
+// cold, and the pool at least 1.7x one worker on the folder (2 cores).
+//
+// Run: deno bench -A bench/outline_bench.ts (the first run fetches sqlite3.c
+// and TypeScript's lib files with `npm pack` into .bench-data/).
+import { createParser, type GrammarId } from "../grammars/grammars.ts";
+import { Outliner } from "../outline/_outliner.ts";
+import {
+  generatedFile,
+  makeC,
+  makePython,
+  makeTypeScript,
+  packageFile,
+} from "./_bench_data.ts";
+
+const MB = 1024 * 1024;
+
+interface Input {
+  label: string;
+  path: string;
+  grammar: GrammarId;
+  /** Iterations of the slow benches: large files take seconds each. */
+  n: number;
+}
+
+const inputs: Input[] = [
+  {
+    label: "generated TypeScript 2 MB",
+    path: await generatedFile("large.ts", () => makeTypeScript(2 * MB)),
+    grammar: "typescript",
+    n: 5,
+  },
+  {
+    label: "generated Python 2 MB",
+    path: await generatedFile("large.py", () => makePython(2 * MB)),
+    grammar: "python",
+    n: 5,
+  },
+  {
+    label: "generated C 2 MB",
+    path: await generatedFile("large.c", () => makeC(2 * MB)),
+    grammar: "c",
+    n: 5,
+  },
+  {
+    label: "lib.dom.d.ts (1.9 MB)",
+    path: await packageFile("typescript@5.9.3", "lib/lib.dom.d.ts"),
+    grammar: "typescript",
+    n: 5,
+  },
+  {
+    label: "typescript.js (9.1 MB)",
+    path: await packageFile("typescript@5.9.3", "lib/typescript.js"),
+    grammar: "javascript",
+    n: 2,
+  },
+  {
+    label: "sqlite3.c (9.5 MB)",
+    path: await packageFile("better-sqlite3@12.4.1", "deps/sqlite3/sqlite3.c"),
+    grammar: "c",
+    n: 2,
+  },
+];
+
+// One warm outliner answers the "cached" benches.
+const warm = new Outliner({ workers: 1 });
+
+for (const input of inputs) {
+  const text = await Deno.readTextFile(input.path);
+  const parser = await createParser(input.grammar);
+  const group = input.label;
+  Deno.bench({
+    group,
+    name: `${group}: bare main-thread parse`,
+    baseline: true,
+    n: input.n,
+    warmup: 1,
+    fn() {
+      parser.parse(text)?.delete();
+    },
+  });
+  Deno.bench({
+    group,
+    name: `${group}: cold outline (fresh pool)`,
+    n: input.n,
+    warmup: 1,
+    async fn() {
+      const outliner = new Outliner({ workers: 1 });
+      await outliner.outline(input.path);
+      await outliner.terminate();
+    },
+  });
+  Deno.bench({
+    group,
+    name: `${group}: cached re-outline`,
+    n: 200,
+    warmup: 1,
+    async fn() {
+      await warm.outline(input.path);
+    },
+  });
+}
+
+// A folder of 500 TypeScript files (~8 KB each), all outlined at once.
+const files: string[] = [];
+for (let i = 0; i < 500; i++) {
+  files.push(
+    await generatedFile(
+      `folder500/f${i}.ts`,
+      () => makeTypeScript(8 * 1024, i),
+    ),
+  );
+}
+
+async function outlineFolder(workers: number): Promise<void> {
+  const outliner = new Outliner({ workers });
+  await Promise.all(files.map((file) => outliner.outline(file)));
+  await outliner.terminate();
+}
+
+Deno.bench({
+  group: "folder of 500 TypeScript files",
+  name: "500 files: one worker",
+  baseline: true,
+  n: 5,
+  warmup: 1,
+  async fn() {
+    await outlineFolder(1);
+  },
+});
+
+Deno.bench({
+  group: "folder of 500 TypeScript files",
+  name: `500 files: pool (${navigator.hardwareConcurrency} workers)`,
+  n: 5,
+  warmup: 1,
+  async fn() {
+    await outlineFolder(navigator.hardwareConcurrency);
+  },
+});
