@@ -81,7 +81,27 @@ async function runLocal(
   }
   await checkFolder(request.cwd, display);
   const child = spawn(request, display);
-  return await supervise(child, request, signal, settings);
+  killRunningOnExit();
+  running.add(child);
+  try {
+    return await supervise(child, request, signal, settings);
+  } finally {
+    running.delete(child);
+  }
+}
+
+// Commands still running when Deno exits. Their own process groups do not get
+// the terminal's signals, so they are killed on the way out (on a normal exit
+// or Deno.exit; a default SIGINT ends Deno without an unload event).
+const running = new Set<Deno.ChildProcess>();
+let unloadHooked = false;
+
+function killRunningOnExit(): void {
+  if (unloadHooked) return;
+  unloadHooked = true;
+  globalThis.addEventListener("unload", () => {
+    for (const child of running) signalGroup(child, "SIGKILL");
+  });
 }
 
 async function checkFolder(cwd: string, display: string): Promise<void> {

@@ -65,3 +65,56 @@ Deno.test("createLocalProcesses() reports a cwd that is a file", async () => {
     await Deno.remove(file);
   }
 });
+
+Deno.test("createLocalProcesses() kills running commands when Deno exits", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "local_processes_test_" });
+  let pids: number[] = [];
+  try {
+    const script = String.raw`
+import { createLocalProcesses } from ${
+      JSON.stringify(import.meta.resolve("./_local_processes.ts"))
+    };
+createLocalProcesses().run({
+  command: "sleep 100 & echo $$ $! > pids.tmp && mv pids.tmp pids; wait",
+  cwd: Deno.args[0],
+  outputByteLimit: 100,
+});
+while (true) {
+  try { Deno.statSync(Deno.args[0] + "/pids"); break; } catch { await new Promise((r) => setTimeout(r, 20)); }
+}
+Deno.exit(0);
+`;
+    const child = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--quiet", script, dir],
+      stdin: "null",
+    }).output();
+    assert.equal(child.code, 0, new TextDecoder().decode(child.stderr));
+    pids = (await Deno.readTextFile(`${dir}/pids`)).trim().split(" ").map(
+      Number,
+    );
+    assert.equal(pids.length, 2);
+    // SIGKILL is delivered asynchronously: allow it a moment.
+    for (let i = 0; i < 40 && pids.some(isAlive); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.deepEqual(pids.filter(isAlive), []);
+  } finally {
+    for (const pid of pids) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
