@@ -110,3 +110,18 @@ Deno.test("OutputBuffer strips escape sequences split across chunks of one strea
   err.end();
   assert.equal(buffer.finish().output, "aEb\n");
 });
+
+Deno.test("OutputBuffer truncates without a log when the log cannot be written", () => {
+  const buffer = new OutputBuffer({
+    limit: 100,
+    logDir: "/nonexistent/folder",
+  });
+  buffer.push(encoder.encode("x\n".repeat(500)));
+  const result = buffer.finish();
+  assert.equal(result.truncated, true);
+  assert.equal(result.logPath, undefined);
+  assert.equal(
+    parseMarker(result.output).bytes,
+    1000 - result.output.replace(/\[.*\]\n/, "").length,
+  );
+});

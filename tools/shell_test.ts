@@ -393,3 +393,18 @@ Deno.test({
     });
   },
 });
+
+Deno.test("Shell's model text says when the full output could not be saved", () => {
+  const tools = createTools();
+  const text = tools.Shell.toModelText({
+    exitCode: null,
+    signal: "SIGKILL",
+    timedOut: false,
+    truncated: true,
+    output: "a\n[... 10 bytes (5 lines) omitted ...]\nb\n",
+  });
+  assert.equal(
+    text,
+    "Killed by signal SIGKILL.\nThe output was truncated (see the marker) and the full output could not be saved.\nOutput:\na\n[... 10 bytes (5 lines) omitted ...]\nb\n",
+  );
+});
