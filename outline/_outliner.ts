@@ -74,6 +74,7 @@ export class Outliner {
     const extension = supportedExtension(absolute);
     if (extension === undefined) throw _unsupported(path);
     await requireDenoPermission({ name: "read", path: absolute });
+    await _requireWorkerRead();
     const stat = await _stat(path, absolute);
     const cached = this.#cache.get(absolute);
     if (
@@ -84,6 +85,8 @@ export class Outliner {
       this.#cache.set(absolute, cached);
       return cached.result;
     }
+    // A miss: boot a worker while the grammar modules are fetched.
+    this.#pool.warm();
     this.#parses++;
     const reply = await this.#run(path, {
       path: absolute,
@@ -134,6 +137,30 @@ export class Outliner {
     }
   }
 }
+
+// A worker loads its own modules from disk (when this package is local), so
+// it needs read access to them: check once, for a clear error up front
+// instead of a crashed worker.
+let workerReadable: Promise<void> | undefined;
+
+function _requireWorkerRead(): Promise<void> {
+  workerReadable ??= Promise.all(
+    WORKER_FOLDERS.map((url) =>
+      url.protocol === "file:"
+        ? requireDenoPermission({ name: "read", path: fileURLToPath(url) })
+        : undefined
+    ),
+  ).then(() => undefined, (error) => {
+    workerReadable = undefined;
+    throw error;
+  });
+  return workerReadable;
+}
+
+const WORKER_FOLDERS = [
+  new URL("./", import.meta.url),
+  new URL("../grammars/", import.meta.url),
+];
 
 // What the worker needs to load the grammar: the folder in force, or else the
 // compiled modules, imported once on this thread and shared with every worker.

@@ -60,6 +60,15 @@ export class OutlinePool {
     });
   }
 
+  /**
+   * Starts a worker now if none is idle and the pool has room, so it boots
+   * while the caller prepares a job.
+   */
+  warm(): void {
+    const idle = this.#slots.some((s) => s.job === undefined);
+    if (!idle && this.#slots.length < this.size) this.#spawn();
+  }
+
   /** Stops every worker; queued and running jobs are rejected. */
   async terminate(): Promise<void> {
     const slots = this.#slots.splice(0);

@@ -110,3 +110,26 @@ Deno.test("outline command prints outlineSymbols results with --json and fails o
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("outline command explains that workers need read access to the package", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.ts`, "export function a() {}\n");
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", `--allow-read=${dir}`, MOD, "outline", "a.ts"],
+      cwd: dir,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    }).output();
+    assert.equal(output.code, 1);
+    const folder = new URL("../outline/", import.meta.url).pathname;
+    assert.equal(
+      new TextDecoder().decode(output.stderr),
+      `fello outline: Deno denies reading "${folder}": run deno again with --allow-read=${folder} (or a parent folder)\n`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
