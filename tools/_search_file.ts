@@ -1,12 +1,12 @@
 // Finds the lines of one file that match a pattern, streaming it in chunks so
 // memory stays bounded whatever the file size. Binary files (a NUL byte in the
-// first chunk, as ripgrep and git decide) are skipped.
+// first 8000 bytes, as git decides) are skipped.
 
 /** A matching line. */
 export interface LineMatch {
   /** 1-based line number. */
   line: number;
-  /** The line without its line ending. */
+  /** The line without its line ending, cut around the match when longer than 200 characters. */
   text: string;
   /** Where the first match starts in `text`. */
   column: number;
@@ -45,12 +45,17 @@ export async function scanFile(
     const read = await file.read(buffer);
     if (read === null) break;
     const bytes = buffer.subarray(0, read);
-    if (first && bytes.includes(0)) return { matches: [], binary: true };
+    if (first && looksBinary(bytes)) return { matches: [], binary: true };
     first = false;
     scanner.push(decoder.decode(bytes, { stream: true }));
   }
   if (!scanner.full) scanner.end(decoder.decode());
   return { matches: scanner.matches, binary: false };
+}
+
+/** Git's rule: a NUL byte in the first 8000 bytes. (`indexOf` on a typed array beats `includes`.) */
+function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, 8000).indexOf(0) !== -1;
 }
 
 /** Feeds text in pieces, keeps line numbers, collects matching lines. */
@@ -131,7 +136,13 @@ export class LineScanner {
       // Re-checked on the line alone: a match may have crossed the line end,
       // or (in `m` mode) treated a CR as a line end of its own.
       const column = text.search(this.#single);
-      if (column !== -1) this.matches.push({ line: this.#line, text, column });
+      if (column !== -1) {
+        this.matches.push({
+          line: this.#line,
+          text: shorten(text, column),
+          column,
+        });
+      }
       pattern.lastIndex = end + 1;
     }
     this.#line += countNewlines(block, counted, block.length);
@@ -145,4 +156,19 @@ function countNewlines(text: string, from: number, to: number): number {
     i = text.indexOf("\n", i + 1);
   }
   return count;
+}
+
+const MAX_TEXT_CHARS = 200;
+
+/** Cuts a long line to a window around the match, marking cuts with `…`. */
+function shorten(text: string, column: number): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  const start = Math.max(
+    0,
+    Math.min(column - 60, text.length - MAX_TEXT_CHARS),
+  );
+  const end = start + MAX_TEXT_CHARS;
+  return `${start > 0 ? "…" : ""}${text.slice(start, end)}${
+    end < text.length ? "…" : ""
+  }`;
 }

@@ -8,7 +8,7 @@ import { defineTool } from "./_define.ts";
 import { requireDenoPermission } from "./_deno_permission.ts";
 import { type GlobFilter, globFilter } from "./_glob.ts";
 import { isWithin } from "./_paths.ts";
-import { scanFile } from "./_search_file.ts";
+import { type LineMatch, scanFile } from "./_search_file.ts";
 import { walkFiles } from "./_search_walk.ts";
 import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
@@ -61,7 +61,6 @@ export interface SearchResult {
 /** Default and ceiling of `maxResults`. */
 const DEFAULT_MAX_RESULTS = 100;
 const MAX_RESULTS_CEILING = 1000;
-const MAX_TEXT_CHARS = 200;
 
 const schema = z.object({
   pattern: z.string().min(1, "must not be empty"),
@@ -120,21 +119,7 @@ async function runSearch(
     onUnreadable: () => result.unreadable++,
   });
   try {
-    for await (const file of files) {
-      // One match past the limit tells whether results were cut.
-      const room = limit + 1 - result.matches.length;
-      await searchOne(context.workspace, file, {
-        matcher,
-        room,
-        signal,
-        result,
-      });
-      if (result.matches.length > limit) {
-        result.matches.length = limit;
-        result.truncated = true;
-        break;
-      }
-    }
+    await scanInOrder(files, { matcher, limit, signal, result }, context);
   } catch (error) {
     if (signal?.aborted) {
       throw new ToolError(`Search of "${shown}" was cancelled`);
@@ -144,40 +129,91 @@ async function runSearch(
   return result;
 }
 
-async function searchOne(
-  workspace: string,
-  file: string,
+/** Files scanned at once: reads overlap with matching, results stay in order. */
+const PARALLEL_FILES = 4;
+
+/** What scanning one file gave. */
+type FileOutcome =
+  | { kind: "text"; path: string; matches: LineMatch[] }
+  | { kind: "binary" | "unreadable" };
+
+/**
+ * Scans files a few at a time and adds their matches to `result` in walk
+ * order, stopping (and cancelling the scans still running) once one match
+ * past `limit` shows that results are cut.
+ */
+async function scanInOrder(
+  files: AsyncIterable<string> | Iterable<string>,
   options: {
     matcher: RegExp;
-    room: number;
+    limit: number;
     signal?: AbortSignal;
     result: SearchResult;
   },
+  context: ToolContext,
 ): Promise<void> {
-  const { result, signal } = options;
-  let scan;
+  const { limit, result } = options;
+  const stop = new AbortController();
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, stop.signal])
+    : stop.signal;
+  const pending: Promise<FileOutcome>[] = [];
+  // Adds one outcome; true once the results are cut.
+  const absorb = (outcome: FileOutcome): boolean => {
+    if (outcome.kind !== "text") {
+      result[outcome.kind === "binary" ? "binaryFiles" : "unreadable"]++;
+      return false;
+    }
+    result.filesSearched++;
+    for (const match of outcome.matches) {
+      result.matches.push({
+        path: outcome.path,
+        line: match.line,
+        text: match.text,
+      });
+    }
+    if (result.matches.length <= limit) return false;
+    result.matches.length = limit;
+    result.truncated = true;
+    return true;
+  };
   try {
-    scan = await scanFile(file, options.matcher, {
-      limit: options.room,
-      signal,
-    });
+    for await (const file of files) {
+      // One match past the limit tells whether results were cut.
+      pending.push(
+        scanOne(context.workspace, file, options.matcher, limit + 1, signal),
+      );
+      if (pending.length >= PARALLEL_FILES && absorb(await pending.shift()!)) {
+        return;
+      }
+    }
+    while (pending.length > 0) {
+      if (absorb(await pending.shift()!)) return;
+    }
+  } finally {
+    stop.abort();
+    await Promise.allSettled(pending);
+  }
+}
+
+async function scanOne(
+  workspace: string,
+  file: string,
+  matcher: RegExp,
+  limit: number,
+  signal: AbortSignal,
+): Promise<FileOutcome> {
+  try {
+    const scan = await scanFile(file, matcher, { limit, signal });
+    if (scan.binary) return { kind: "binary" };
+    return {
+      kind: "text",
+      path: displayPath(workspace, file),
+      matches: scan.matches,
+    };
   } catch (error) {
-    if (signal?.aborted) throw error;
-    result.unreadable++;
-    return;
-  }
-  if (scan.binary) {
-    result.binaryFiles++;
-    return;
-  }
-  result.filesSearched++;
-  const path = displayPath(workspace, file);
-  for (const match of scan.matches) {
-    result.matches.push({
-      path,
-      line: match.line,
-      text: shorten(match.text, match.column),
-    });
+    if (signal.aborted) throw error;
+    return { kind: "unreadable" };
   }
 }
 
@@ -247,19 +283,6 @@ function displayPath(workspace: string, path: string): string {
   if (!isWithin(workspace, path)) return path;
   const rel = relative(workspace, path) || ".";
   return sep === "/" ? rel : rel.split(sep).join("/");
-}
-
-/** Cuts a long line to a window around the match, marking cuts with `…`. */
-function shorten(text: string, column: number): string {
-  if (text.length <= MAX_TEXT_CHARS) return text;
-  const start = Math.max(
-    0,
-    Math.min(column - 60, text.length - MAX_TEXT_CHARS),
-  );
-  const end = start + MAX_TEXT_CHARS;
-  return `${start > 0 ? "…" : ""}${text.slice(start, end)}${
-    end < text.length ? "…" : ""
-  }`;
 }
 
 /** Renders a result as `path:line: text` lines and a closing note. */

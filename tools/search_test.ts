@@ -267,3 +267,37 @@ Deno.test("search() names a missing path and asks before reading outside the wor
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("search() keeps path order and cuts exactly at maxResults across many files", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 12; i++) {
+    files[`f${String(i).padStart(2, "0")}.txt`] = "hit a\nmiss\nhit b\nhit c\n";
+  }
+  const root = await workspace(files);
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({
+      pattern: "hit",
+      maxResults: 7,
+    });
+    assert.deepEqual(
+      result.matches.map((m) => `${m.path}:${m.line}`),
+      [
+        "f00.txt:1",
+        "f00.txt:3",
+        "f00.txt:4",
+        "f01.txt:1",
+        "f01.txt:3",
+        "f01.txt:4",
+        "f02.txt:1",
+      ],
+    );
+    assert.equal(result.truncated, true);
+    const all = await tools.search.execute({ pattern: "hit", maxResults: 36 });
+    assert.equal(all.matches.length, 36);
+    assert.equal(all.truncated, false);
+    assert.equal(all.filesSearched, 12);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
