@@ -34,12 +34,21 @@ function extractDart(root: Node): OutlineSymbol[] {
   return _declarations(root, "function");
 }
 
-// `functionKind` labels a plain function signature: `function` at the top,
-// `method` in a type body.
+// Where a node sits among its container's items: the signature's body and
+// annotations are its neighbours there, and looking them up in the array
+// avoids previousSibling/nextSibling, which are linear per call.
+interface _Place {
+  items: Node[];
+  index: number;
+  /** `function` at the top, `method` in a type body. */
+  functionKind: string;
+}
+
 function _declarations(container: Node, functionKind: string): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
-  for (const node of _items(container)) {
-    const symbol = _declaration(node, functionKind);
+  const items = _items(container);
+  for (let index = 0; index < items.length; index++) {
+    const symbol = _declaration(items[index], { items, index, functionKind });
     if (symbol !== undefined) symbols.push(symbol);
   }
   return symbols;
@@ -55,41 +64,42 @@ function _items(container: Node): Node[] {
   return items;
 }
 
-function _declaration(
-  node: Node,
-  functionKind: string,
-): OutlineSymbol | undefined {
-  if (node.type in TYPE_KINDS) return _type(node);
+function _declaration(node: Node, place: _Place): OutlineSymbol | undefined {
+  if (node.type in TYPE_KINDS) return _type(node, place);
   switch (node.type) {
     case "type_alias":
-      return _symbol("typedef", _typedefName(node), node);
+      return _symbol("typedef", _typedefName(node), node, place);
     case "enum_constant":
-      return _symbol("constant", _name(node), node);
+      return _symbol("constant", _name(node), node, place);
     // Top-level signatures; in a body, a signature with a body is wrapped in
     // method_signature and one without (abstract, external) in declaration.
     case "function_signature":
     case "getter_signature":
     case "setter_signature":
     case "method_signature":
-      return _signature(node, node, functionKind);
+      return _signature(node, node, place);
     case "declaration":
-      return _memberDeclaration(node, functionKind);
+      return _memberDeclaration(node, place);
   }
   return undefined;
 }
 
+// The symbol starts at the first annotation before `node` and takes the doc
+// comment above that; `to` ends it (a signature's body).
 function _symbol(
   kind: string,
   name: string,
   node: Node,
-  options: { from?: Node; to?: Node; children?: OutlineSymbol[] } = {},
+  place: _Place,
+  to?: Node,
 ): OutlineSymbol {
-  const first = options.from ?? node;
+  const { items } = place;
+  let first = place.index;
+  while (first > 0 && items[first - 1].type === "annotation") first--;
   return makeSymbol(kind, name, node, {
-    from: first,
-    to: options.to,
-    doc: docComment(first),
-    children: options.children,
+    from: items[first],
+    to,
+    doc: docComment(items[first], { siblings: items, index: first }),
   });
 }
 
@@ -101,17 +111,18 @@ function _name(node: Node): string {
 
 // A class's annotations and doc comment sit inside its node, after any
 // annotation: `@immutable /// Doc. class C {}`.
-function _type(node: Node): OutlineSymbol {
+function _type(node: Node, place: _Place): OutlineSymbol {
   const body = node.childForFieldName("body") ??
     node.namedChildren.find((child) => child.type.endsWith("_body")) ?? null;
   const name = node.type === "extension_declaration"
     ? node.childForFieldName("name")?.text ??
       `on ${node.childForFieldName("class")?.text ?? "?"}`
     : _name(node);
-  return makeSymbol(TYPE_KINDS[node.type], name, node, {
-    doc: docComment(node) ?? _innerDoc(node),
-    children: body === null ? [] : _declarations(body, "method"),
-  });
+  const symbol = _symbol(TYPE_KINDS[node.type], name, node, place);
+  symbol.children = body === null ? [] : _declarations(body, "method");
+  const doc = symbol.doc ?? _innerDoc(node);
+  if (doc !== undefined) symbol.doc = doc;
+  return symbol;
 }
 
 function _innerDoc(node: Node): string | undefined {
@@ -124,21 +135,17 @@ function _innerDoc(node: Node): string | undefined {
 function _signature(
   outer: Node,
   signature: Node,
-  functionKind: string,
+  place: _Place,
 ): OutlineSymbol | undefined {
   const inner =
     outer.type === "method_signature" || outer.type === "declaration"
       ? outer.namedChildren.find((child) => child.type.endsWith("signature"))
       : signature;
   if (inner === undefined) return undefined;
-  const body = outer.nextNamedSibling?.type === "function_body"
-    ? outer.nextNamedSibling
-    : undefined;
-  const [kind, name] = _signatureLabel(inner, functionKind);
-  return _symbol(kind, name, outer, {
-    from: _firstAnnotation(outer),
-    to: body,
-  });
+  const next = place.items[place.index + 1];
+  const body = next?.type === "function_body" ? next : undefined;
+  const [kind, name] = _signatureLabel(inner, place.functionKind);
+  return _symbol(kind, name, outer, place, body);
 }
 
 function _signatureLabel(
@@ -173,31 +180,18 @@ function _constructorName(signature: Node): string {
   return names.length === 0 ? "?" : names.join(".");
 }
 
-// Annotations (`@override`) are siblings before a member's signature.
-function _firstAnnotation(node: Node): Node {
-  let first = node;
-  let previous = node.previousNamedSibling;
-  while (previous !== null && previous.type === "annotation") {
-    first = previous;
-    previous = previous.previousNamedSibling;
-  }
-  return first;
-}
-
 // In a body: an abstract or external method, a constructor, or fields.
 function _memberDeclaration(
   node: Node,
-  functionKind: string,
+  place: _Place,
 ): OutlineSymbol | undefined {
   const signature = node.namedChildren.find((child) =>
     child.type.endsWith("signature")
   );
-  if (signature !== undefined) return _signature(node, signature, functionKind);
+  if (signature !== undefined) return _signature(node, signature, place);
   const names = _fieldNames(node);
   if (names.length === 0) return undefined;
-  return _symbol("field", names.join(", "), node, {
-    from: _firstAnnotation(node),
-  });
+  return _symbol("field", names.join(", "), node, place);
 }
 
 function _fieldNames(node: Node): string[] {

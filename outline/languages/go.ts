@@ -19,7 +19,12 @@ const MAX_IMPORT_NAMES = 4;
 
 function extractGo(root: Node): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
-  for (const node of _topLevel(root)) symbols.push(..._declaration(node));
+  const nodes = _topLevel(root);
+  for (let i = 0; i < nodes.length; i++) {
+    // Looking back in the array, not with previousSibling (linear per call).
+    const doc = () => _doc(nodes[i], nodes, i);
+    symbols.push(..._declaration(nodes[i], doc));
+  }
   return symbols;
 }
 
@@ -34,20 +39,24 @@ function _topLevel(root: Node): Node[] {
   return nodes;
 }
 
-function _declaration(node: Node): OutlineSymbol[] {
+// `doc` is the doc of the top-level node, computed on demand.
+function _declaration(
+  node: Node,
+  doc: () => string | undefined,
+): OutlineSymbol[] {
   switch (node.type) {
     case "package_clause":
-      return [_symbol("package", _packageName(node), node)];
+      return [_symbol("package", _packageName(node), node, doc())];
     case "import_declaration":
-      return [_symbol("import", _importName(node), node)];
+      return [_symbol("import", _importName(node), node, doc())];
     case "function_declaration":
-      return [_symbol("func", fieldText(node) ?? "?", node)];
+      return [_symbol("func", fieldText(node) ?? "?", node, doc())];
     case "method_declaration":
-      return [_symbol("method", _methodName(node), node)];
+      return [_symbol("method", _methodName(node), node, doc())];
     case "const_declaration":
-      return _specs(node, ["const_spec"], _constSymbol);
+      return _specs(node, ["const_spec"], doc, _constSymbol);
     case "type_declaration":
-      return _specs(node, ["type_spec", "type_alias"], _typeSymbol);
+      return _specs(node, ["type_spec", "type_alias"], doc, _typeSymbol);
     default:
       return [];
   }
@@ -57,17 +66,19 @@ function _symbol(
   kind: string,
   name: string,
   node: Node,
-  options: { docNode?: Node; children?: OutlineSymbol[] } = {},
+  doc: string | undefined,
+  children: OutlineSymbol[] = [],
 ): OutlineSymbol {
-  return makeSymbol(kind, name, node, {
-    doc: _doc(options.docNode ?? node),
-    children: options.children,
-  });
+  return makeSymbol(kind, name, node, { doc, children });
 }
 
 // Godoc takes any `//` or `/* */` comment directly above a declaration.
-function _doc(node: Node): string | undefined {
-  return docComment(node, { accept: () => true });
+function _doc(
+  node: Node,
+  siblings?: readonly Node[],
+  index?: number,
+): string | undefined {
+  return docComment(node, { accept: () => true, siblings, index });
 }
 
 function _packageName(node: Node): string {
@@ -100,24 +111,23 @@ function _methodName(node: Node): string {
 function _specs(
   declaration: Node,
   types: string[],
-  build: (spec: Node, docNode: Node) => OutlineSymbol,
+  declarationDoc: () => string | undefined,
+  build: (spec: Node, doc: string | undefined) => OutlineSymbol,
 ): OutlineSymbol[] {
   const grouped = declaration.children.some((child) => child.type === "(");
   return declaration.namedChildren
     .filter((child) => types.includes(child.type))
-    .map((spec) => build(spec, grouped ? spec : declaration));
+    .map((spec) => build(spec, grouped ? _doc(spec) : declarationDoc()));
 }
 
-function _constSymbol(spec: Node, docNode: Node): OutlineSymbol {
-  return _symbol("const", _names(spec) ?? "?", spec, { docNode });
+function _constSymbol(spec: Node, doc: string | undefined): OutlineSymbol {
+  return _symbol("const", _names(spec) ?? "?", spec, doc);
 }
 
-function _typeSymbol(spec: Node, docNode: Node): OutlineSymbol {
+function _typeSymbol(spec: Node, doc: string | undefined): OutlineSymbol {
   const type = spec.childForFieldName("type");
-  return _symbol("type", fieldText(spec) ?? "?", spec, {
-    docNode,
-    children: type === null ? [] : _members(type),
-  });
+  const children = type === null ? [] : _members(type);
+  return _symbol("type", fieldText(spec) ?? "?", spec, doc, children);
 }
 
 // Struct fields and interface methods.
@@ -128,12 +138,14 @@ function _members(type: Node): OutlineSymbol[] {
     );
     return (list?.namedChildren ?? [])
       .filter((child) => child.type === "field_declaration")
-      .map((field) => _symbol("field", _fieldName(field), field));
+      .map((field) => _symbol("field", _fieldName(field), field, _doc(field)));
   }
   if (type.type === "interface_type") {
     return type.namedChildren
       .filter((child) => child.type === "method_elem")
-      .map((method) => _symbol("method", fieldText(method) ?? "?", method));
+      .map((method) =>
+        _symbol("method", fieldText(method) ?? "?", method, _doc(method))
+      );
   }
   return [];
 }

@@ -166,8 +166,14 @@ function _stringEnd(
 
 function _declarations(container: Node): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
-  for (const node of _items(container)) {
-    symbols.push(..._declaration(node));
+  const items = _items(container);
+  for (let i = 0; i < items.length; i++) {
+    const symbol = _declaration(items[i]);
+    if (symbol === undefined) continue;
+    // Looking back in the array, not with previousSibling (linear per call).
+    const doc = docComment(items[i], { siblings: items, index: i });
+    if (doc !== undefined) symbol.doc = doc;
+    symbols.push(symbol);
   }
   return symbols;
 }
@@ -182,45 +188,36 @@ function _items(container: Node): Node[] {
   return items;
 }
 
-function _declaration(node: Node): OutlineSymbol[] {
+function _declaration(node: Node): OutlineSymbol | undefined {
   switch (node.type) {
     case "class_declaration":
-      return [_symbol(_classKeyword(node), _name(node), node, _members(node))];
+      return _symbol(_classKeyword(node), _name(node), node, _members(node));
     case "object_declaration":
-      return [_symbol("object", _name(node), node, _members(node))];
-    case "companion_object":
-      return [
-        _symbol("companion object", _name(node, "Companion"), node, [
-          ..._members(node),
-        ]),
-      ];
-    case "function_declaration":
-      return [
-        _symbol(
-          "fun",
-          _withReceiver(node.childForFieldName("name")),
-          node,
-        ),
-      ];
+      return _symbol("object", _name(node), node, _members(node));
+    case "companion_object": {
+      const name = _name(node, "Companion");
+      return _symbol("companion object", name, node, _members(node));
+    }
+    case "function_declaration": {
+      const name = _withReceiver(node.childForFieldName("name"));
+      return _symbol("fun", name, node);
+    }
     case "property_declaration":
-      return [_symbol(_binding(node), _propertyName(node), node)];
-    case "type_alias":
-      return [
-        _symbol("typealias", node.childForFieldName("type")?.text ?? "?", node),
-      ];
+      return _symbol(_binding(node), _propertyName(node), node);
+    case "type_alias": {
+      const name = node.childForFieldName("type")?.text ?? "?";
+      return _symbol("typealias", name, node);
+    }
     case "secondary_constructor":
-      return [_symbol("constructor", "constructor", node)];
-    case "enum_entry":
-      return [
-        _symbol(
-          "constant",
-          node.namedChildren.find((child) => child.type === "identifier")
-            ?.text ?? "?",
-          node,
-        ),
-      ];
+      return _symbol("constructor", "constructor", node);
+    case "enum_entry": {
+      const name = node.namedChildren.find((child) =>
+        child.type === "identifier"
+      );
+      return _symbol("constant", name?.text ?? "?", node);
+    }
   }
-  return [];
+  return undefined;
 }
 
 function _symbol(
@@ -229,7 +226,7 @@ function _symbol(
   node: Node,
   children: OutlineSymbol[] = [],
 ): OutlineSymbol {
-  return makeSymbol(kind, name, node, { doc: docComment(node), children });
+  return makeSymbol(kind, name, node, { children });
 }
 
 function _name(node: Node, fallback = "?"): string {
@@ -286,7 +283,10 @@ function _constructorProperties(constructor: Node): OutlineSymbol[] {
       child.type === "identifier"
     );
     if (binding !== undefined && name !== undefined) {
-      properties.push(_symbol(binding.type, name.text, parameter));
+      const symbol = _symbol(binding.type, name.text, parameter);
+      const doc = docComment(parameter);
+      if (doc !== undefined) symbol.doc = doc;
+      properties.push(symbol);
     }
   }
   return properties;

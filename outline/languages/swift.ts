@@ -20,9 +20,14 @@ function extractSwift(root: Node): OutlineSymbol[] {
 
 function _declarations(container: Node): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
-  for (const node of _items(container)) {
-    const symbol = _declaration(node);
-    if (symbol !== undefined) symbols.push(symbol);
+  const items = _items(container);
+  for (let i = 0; i < items.length; i++) {
+    const symbol = _declaration(items[i]);
+    if (symbol === undefined) continue;
+    // Looking back in the array, not with previousSibling (linear per call).
+    const doc = docComment(items[i], { siblings: items, index: i });
+    if (doc !== undefined) symbol.doc = doc;
+    symbols.push(symbol);
   }
   return symbols;
 }
@@ -72,7 +77,7 @@ function _symbol(
   node: Node,
   children: OutlineSymbol[] = [],
 ): OutlineSymbol {
-  return makeSymbol(kind, name, node, { doc: docComment(node), children });
+  return makeSymbol(kind, name, node, { children });
 }
 
 function _keyword(node: Node): string {
