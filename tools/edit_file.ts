@@ -91,12 +91,12 @@ async function editFile(
     description: `Edit "${target.display}"`,
   });
   return await context.fileLocks.run(path, async () => {
-    const { text, format } = await readText(context, target);
+    const file = await readText(context, target);
+    const { text } = file;
     const plan = planEdit(text, input.oldText, input.newText);
     checkMatches(plan, text, input, target);
-    const edited = applyEdit(text, plan);
     try {
-      await context.files.writeFile(path, encodeFile(edited, format));
+      await context.files.writeFile(path, encodeEdit(file, plan));
     } catch (error) {
       throw fileSystemError(target, error);
     } finally {
@@ -105,6 +105,42 @@ async function editFile(
     const { diff } = editDiff(target.display, text, plan.matches);
     return { path: target.display, replacements: plan.matches.length, diff };
   });
+}
+
+/** A file as read: its bytes, its decoded text (without BOM) and its format. */
+interface FileText {
+  bytes: Uint8Array;
+  text: string;
+  format: TextFormat;
+}
+
+/**
+ * The edited file's bytes. For ASCII text, character offsets are byte offsets,
+ * so the old bytes are spliced directly (no decode-encode of the whole file);
+ * otherwise the edited text is encoded, which is lossless for valid text.
+ */
+function encodeEdit(file: FileText, plan: EditPlan): Uint8Array {
+  const { bytes, text, format } = file;
+  const bom = format.bomLength;
+  if (format.encoding !== "utf-8" || bytes.length - bom !== text.length) {
+    return encodeFile(applyEdit(text, plan), format);
+  }
+  const insert = new TextEncoder().encode(plan.newText);
+  const { matches } = plan;
+  const delta = insert.length - plan.oldText.length;
+  const out = new Uint8Array(bytes.length + matches.length * delta);
+  out.set(bytes.subarray(0, bom));
+  let from = 0;
+  let to = bom;
+  for (const match of matches) {
+    const head = bytes.subarray(bom + from, bom + match.index);
+    out.set(head, to);
+    out.set(insert, to + head.length);
+    to += head.length + insert.length;
+    from = match.index + match.oldLength;
+  }
+  out.set(bytes.subarray(bom + from), to);
+  return out;
 }
 
 function checkTexts(input: EditFileInput, target: FileTarget): void {
@@ -123,7 +159,7 @@ function checkTexts(input: EditFileInput, target: FileTarget): void {
 async function readText(
   context: ToolContext,
   target: FileTarget,
-): Promise<{ text: string; format: TextFormat }> {
+): Promise<FileText> {
   const stat = await statFile(context.files, target);
   if (stat.size > MAX_EDIT_BYTES) {
     throw new ToolError(
@@ -142,16 +178,20 @@ async function readText(
     throw fileSystemError(target, error);
   }
   const format = sniffFormat(bytes.subarray(0, SNIFF_BYTES), target);
-  try {
-    const text = decodeText(bytes.subarray(format.bomLength), format.encoding, {
-      fatal: true,
-    });
-    return { text, format };
-  } catch {
-    throw new ToolError(
-      `Cannot edit "${target.display}": it is not valid ${format.encoding.toUpperCase()} text, and editing it would change bytes outside the edit; use Shell if you must change it`,
-    );
+  const body = bytes.subarray(format.bomLength);
+  const text = decodeText(body, format.encoding);
+  // A U+FFFD may stand for bytes that do not decode; then re-encoding would
+  // change them. Only that rare case pays for a strict decode.
+  if (text.includes("\uFFFD")) {
+    try {
+      decodeText(body, format.encoding, { fatal: true });
+    } catch {
+      throw new ToolError(
+        `Cannot edit "${target.display}": it is not valid ${format.encoding.toUpperCase()} text, and editing it would change bytes outside the edit; use Shell if you must change it`,
+      );
+    }
   }
+  return { bytes, text, format };
 }
 
 function checkMatches(

@@ -336,3 +336,45 @@ Deno.test("editFile() diffs separated replaceAll matches as separate hunks", asy
     assert.deepEqual(headers, ["@@ -3,7 +3,8 @@", "@@ -28,7 +29,8 @@"]);
   });
 });
+
+Deno.test("editFile() splices ASCII files with a BOM byte for byte", async () => {
+  await withWorkspace(async (ws) => {
+    const bom = [0xef, 0xbb, 0xbf];
+    const body = "a-long-name = 1\r\nb = a-long-name\r\nc = 3";
+    await Deno.writeFile(
+      join(ws, "a.txt"),
+      new Uint8Array([...bom, ...new TextEncoder().encode(body)]),
+    );
+    const t = tools(ws);
+    const r = await t.EditFile.execute({
+      path: "a.txt",
+      oldText: "a-long-name",
+      newText: "x",
+      replaceAll: true,
+    });
+    assert.equal(r.replacements, 2);
+    const after = await Deno.readFile(join(ws, "a.txt"));
+    assert.deepEqual(
+      after,
+      new Uint8Array([
+        ...bom,
+        ...new TextEncoder().encode("x = 1\r\nb = x\r\nc = 3"),
+      ]),
+    );
+  });
+});
+
+Deno.test("editFile() edits a valid file that contains U+FFFD itself", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.txt"), "keep \uFFFD here\nold\n");
+    await tools(ws).EditFile.execute({
+      path: "a.txt",
+      oldText: "old",
+      newText: "new",
+    });
+    assert.equal(
+      await Deno.readTextFile(join(ws, "a.txt")),
+      "keep \uFFFD here\nnew\n",
+    );
+  });
+});
