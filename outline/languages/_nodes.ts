@@ -151,16 +151,19 @@ export function docComment(
 
 const COMMENT_MARK = /^(?:\/\*+!?|\/\/[\/!]?|#+|\*+(?!\/))\s?/;
 const MAX_DOC_LENGTH = 200;
+// Doxygen's summary tag, common in C and C++: `@brief Opens it.` says
+// "Opens it.", unlike other tags, which are skipped.
+const BRIEF_TAG = /^[@\\]brief\s+/;
 
 /**
  * The first line of a comment or docstring that says something: markers
- * (`/**`, `*`, `///`, `//`, `#`, `"""`) stripped, blank lines and `@tag`
- * lines skipped, cut to 200 characters.
+ * (`/**`, `*`, `///`, `//`, `#`, `"""`) and a Doxygen `@brief` stripped,
+ * blank lines and other `@tag` lines skipped, cut to 200 characters.
  */
 export function firstMeaningfulLine(text: string): string | undefined {
   for (const raw of text.split(/\r?\n/)) {
     let line = raw.trim().replace(COMMENT_MARK, "");
-    line = line.replace(/\*+\/\s*$/, "").trim();
+    line = line.replace(/\*+\/\s*$/, "").trim().replace(BRIEF_TAG, "");
     if (line === "" || line.startsWith("@")) continue;
     return line.length > MAX_DOC_LENGTH
       ? `${line.slice(0, MAX_DOC_LENGTH - 1)}…`

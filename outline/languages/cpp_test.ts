@@ -60,3 +60,21 @@ Deno.test("cpp.extract() merges namespaces that only hold a namespace", async ()
     "        field n 4-4",
   ]);
 });
+
+Deno.test("cpp.extract() reads a Doxygen @brief as the doc", async () => {
+  const text = [
+    "/**",
+    " *  @brief  A fixed-size buffer.",
+    " *  @tparam N  The size.",
+    " */",
+    "template <int N> class Buffer {",
+    "  /// \\brief Clears it.",
+    "  void clear();",
+    "};",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(cpp, text)), [
+    "class Buffer 5-8 // A fixed-size buffer.",
+    "    method clear 7-7 // Clears it.",
+  ]);
+});
