@@ -265,9 +265,13 @@ Deno.test("acp agent starts the MCP servers of session/new and the model calls t
       cwd: dir,
       mcpServers: [{
         name: "files",
-        command: Deno.execPath(),
-        args: ["run", "-A", MOD, "mcp", "--cwd", dir],
-        env: [],
+        command: "sh",
+        // Records the server's pid (exec keeps it) to check it is stopped later.
+        args: [
+          "-c",
+          `echo $$ > mcp.pid; exec "${Deno.execPath()}" run -A "${MOD}" mcp --cwd "${dir}"`,
+        ],
+        env: [{ name: "NO_COLOR", value: "1" }],
       }],
     });
     const response = await prompt("find the needle");
@@ -282,7 +286,13 @@ Deno.test("acp agent starts the MCP servers of session/new and the model calls t
     assert.equal(call.kind, "read");
     // A read-only MCP tool needs no permission.
     assert.equal(client.permissionRequests.length, 0);
+    // The built-in tools are offered too, search among them.
+    assert.ok(offered?.includes("search"));
+    // Closing the connection stops the session's MCP server.
+    const pid = Number((await Deno.readTextFile(join(dir, "mcp.pid"))).trim());
+    assert.ok(processAlive(pid));
     connection.close();
+    await client.waitFor(() => !processAlive(pid), 10_000);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -316,16 +326,9 @@ Deno.test("acp agent over stdio: plan updates and Shell in the client's terminal
     ],
   }]);
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MOD,
-      "acp",
-      "--base-url",
-      server.baseURL,
-      "--model",
-      "m",
-    ],
+    // The endpoint from the environment, as for the run command.
+    args: ["run", "-A", MOD, "acp", "--model", "m"],
+    env: { FELLO_BASE_URL: server.baseURL },
     cwd: REPO,
     stdin: "piped",
     stdout: "piped",
@@ -387,6 +390,122 @@ Deno.test("acp agent over stdio: plan updates and Shell in the client's terminal
       // Already gone.
     }
     await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acp agent answers bad requests with errors and keeps serving", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_errors_" });
+  // Knows no conversation: every model request fails with a 400.
+  await using server = startScriptedServer([]);
+  let asked = 0;
+  const agent = createAcpAgent({
+    baseURL: server.baseURL,
+    chooseModel: () => {
+      asked++;
+      return asked === 1
+        ? Promise.reject(new Error("the endpoint lists no models"))
+        : Promise.resolve("late-model");
+    },
+  });
+  const client = new TestClient();
+  const connection = client.app.connect(agent);
+  try {
+    const { agent: peer } = connection;
+    await peer.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+    });
+    await assert.rejects(
+      () =>
+        peer.request(acp.methods.agent.session.new, {
+          cwd: dir,
+          mcpServers: [],
+        }),
+      /cannot start a session: the endpoint lists no models/,
+    );
+    await assert.rejects(
+      () =>
+        peer.request(acp.methods.agent.session.new, {
+          cwd: "rel/dir",
+          mcpServers: [],
+        }),
+      /cwd must be an absolute path/,
+    );
+    await assert.rejects(
+      () =>
+        peer.request(acp.methods.agent.session.prompt, {
+          sessionId: "nope",
+          prompt: [{ type: "text", text: "hi" }],
+        }),
+      /unknown session "nope"/,
+    );
+    // The model is asked for again, and this time the session starts.
+    const { sessionId } = await peer.request(acp.methods.agent.session.new, {
+      cwd: dir,
+      mcpServers: [],
+    });
+    assert.equal(typeof sessionId, "string");
+    // The endpoint refuses: the prompt fails with an error naming it.
+    await assert.rejects(
+      () =>
+        peer.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: "hi" }],
+        }),
+      (error: Error) => {
+        assert.match(error.message, /400/);
+        assert.ok(error.message.includes(server.baseURL), error.message);
+        return true;
+      },
+    );
+  } finally {
+    connection.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acp agent's session/cancel ends a prompt waiting on a permission answer", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_cancel_permission_" });
+  await using server = startScriptedServer([{
+    match: "write while I think",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_write",
+          name: "WriteFile",
+          arguments: { path: "late.txt", content: "x" },
+        }],
+      },
+      { text: "never reached" },
+    ],
+  }]);
+  let answer: (optionId: string) => void = () => {};
+  const client = new TestClient({
+    // The person has not decided yet.
+    permission: () => new Promise<string>((resolve) => (answer = resolve)),
+  });
+  try {
+    const { connection, sessionId, prompt } = await openSession(
+      server,
+      client,
+      {
+        cwd: dir,
+      },
+    );
+    const response = prompt("write while I think");
+    await client.waitFor(() => client.permissionRequests.length === 1);
+    await connection.agent.notify(acp.methods.agent.session.cancel, {
+      sessionId,
+    });
+    assert.equal((await response).stopReason, "cancelled");
+    answer("allow_once"); // too late: the run is over
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await assert.rejects(
+      () => Deno.stat(join(dir, "late.txt")),
+      Deno.errors.NotFound,
+    );
+    connection.close();
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

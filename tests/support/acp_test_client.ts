@@ -11,7 +11,9 @@ export interface TestClientOptions {
   /** Advertise terminals and run them as local processes. */
   terminal?: boolean;
   /** The optionId to answer with, or "cancelled". Defaults to allowing once. */
-  permission?: (request: acp.RequestPermissionRequest) => string;
+  permission?: (
+    request: acp.RequestPermissionRequest,
+  ) => string | Promise<string>;
 }
 
 interface TestTerminal {
@@ -38,15 +40,18 @@ export class TestClient {
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         this.updates.push(params);
       })
-      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-        this.permissionRequests.push(params);
-        const choice = options.permission?.(params) ?? "allow_once";
-        return {
-          outcome: choice === "cancelled"
-            ? { outcome: "cancelled" }
-            : { outcome: "selected", optionId: choice },
-        };
-      })
+      .onRequest(
+        acp.methods.client.session.requestPermission,
+        async ({ params }) => {
+          this.permissionRequests.push(params);
+          const choice = await options.permission?.(params) ?? "allow_once";
+          return {
+            outcome: choice === "cancelled"
+              ? { outcome: "cancelled" }
+              : { outcome: "selected", optionId: choice },
+          };
+        },
+      )
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
         this.reads.push(params.path);
         const text = options.buffers?.get(params.path);
