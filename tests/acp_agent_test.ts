@@ -509,3 +509,46 @@ Deno.test("acp agent's session/cancel ends a prompt waiting on a permission answ
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("acp agent's session/cancel kills a command running in the client's terminal", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_cancel_terminal_" });
+  await using server = startScriptedServer([{
+    match: "sleep in the terminal",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_sleep",
+          name: "Shell",
+          arguments: { command: "sleep", args: ["60"] },
+        }],
+      },
+      { text: "never reached" },
+    ],
+  }]);
+  const client = new TestClient({ terminal: true });
+  try {
+    const { connection, sessionId, prompt } = await openSession(
+      server,
+      client,
+      {
+        cwd: dir,
+      },
+    );
+    const response = prompt("sleep in the terminal");
+    await client.waitFor(() => client.terminals.size === 1);
+    const [terminal] = [...client.terminals.values()];
+    assert.equal(terminal.request.command, "sleep");
+    assert.deepEqual(terminal.request.args, ["60"]);
+    await connection.agent.notify(acp.methods.agent.session.cancel, {
+      sessionId,
+    });
+    assert.equal((await response).stopReason, "cancelled");
+    await client.waitFor(() => terminal.killed, 5_000);
+    const status = await terminal.exit;
+    assert.equal(status.signal, "SIGKILL");
+    connection.close();
+  } finally {
+    client.dispose();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
