@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ToolContext } from "./_context.ts";
+import { createLocalFiles } from "./_local_files.ts";
+import { createLocalProcesses } from "./_local_processes.ts";
+import { createRg, renderRg } from "./_rg.ts";
+import type { PermissionRequest } from "./types.ts";
+
+function rgTool(
+  workspace: string,
+  approve?: (r: PermissionRequest) => boolean,
+) {
+  return createRg(
+    new ToolContext({
+      workspace,
+      permissionMode: "ask",
+      approve,
+      files: createLocalFiles(),
+      processes: createLocalProcesses(),
+    }),
+  );
+}
+
+const hasRipgrep = (() => {
+  try {
+    return new Deno.Command("rg", { args: ["--version"], stdout: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test("rg refuses --pre and asks before reading an existing path outside the workspace", async () => {
+  const root = await Deno.makeTempDir({ prefix: "rg_test_" });
+  const outside = await Deno.makeTempDir({ prefix: "rg_outside_" });
+  try {
+    const asked: PermissionRequest[] = [];
+    const rg = rgTool(root, (request) => {
+      asked.push(request);
+      return false;
+    });
+    await assert.rejects(
+      () => rg.execute({ args: ["--pre=sh", "x"] }),
+      /Cannot run rg with "--pre=sh": --pre runs an arbitrary program/,
+    );
+    await assert.rejects(
+      () => rg.execute({ args: ["needle", outside] }),
+      /Refused by the user/,
+    );
+    assert.deepEqual(asked.map((r) => [r.tool, r.action, r.path]), [
+      ["rg", "read", outside],
+    ]);
+    await assert.rejects(() => rg.execute({ args: [] }), /"args"/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "rg cuts big output at its limit and stops ripgrep",
+  ignore: !hasRipgrep,
+  fn: async () => {
+    const root = await Deno.makeTempDir({ prefix: "rg_big_" });
+    try {
+      const lines = Array.from({ length: 20_000 }, (_, i) => `needle ${i}`);
+      await Deno.writeTextFile(join(root, "big.txt"), lines.join("\n"));
+      const rg = rgTool(root);
+      const result = await rg.execute({ args: ["needle"] });
+      assert.equal(result.truncated, true);
+      assert.equal(result.exitCode, null);
+      assert.ok(result.output.length <= 50_000);
+      assert.ok(result.output.endsWith("\n"), "cut at a line end");
+      assert.match(result.output, /^big\.txt:1:needle 0$/m);
+      assert.match(
+        renderRg(result),
+        /Output cut at 50000 bytes and rg stopped/,
+      );
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
