@@ -86,11 +86,19 @@ Deno.test("acp agent reads through the client's buffers and reports an approved 
           arguments: { path: "a.ts", oldText: "'buffer'", newText: "'edited'" },
         }],
       },
+      {
+        toolCalls: [{
+          id: "call_edit_again",
+          name: "EditFile",
+          arguments: { path: "a.ts", oldText: "const", newText: "let" },
+        }],
+      },
       { text: "Edited." },
     ],
   }]);
   const client = new TestClient({
     buffers: new Map([[file, "const x = 'buffer';\n"]]),
+    permission: () => "allow_always",
   });
   try {
     const { connection, init, prompt } = await openSession(server, client, {
@@ -108,13 +116,14 @@ Deno.test("acp agent reads through the client's buffers and reports an approved 
     assert.match(toolResult(server, "call_read"), /const x = 'buffer';/);
     assert.ok(client.reads.includes(file));
     // The edit went to the editor; the disk is untouched.
-    assert.deepEqual(client.writes, [{
-      path: file,
-      content: "const x = 'edited';\n",
-    }]);
+    assert.deepEqual(client.writes, [
+      { path: file, content: "const x = 'edited';\n" },
+      { path: file, content: "let x = 'edited';\n" },
+    ]);
     assert.equal(await Deno.readTextFile(file), "const x = 'disk';\n");
 
-    // Asked once, for the edit, with the options in order.
+    // Asked once, for the first edit, with the options in order; "allow
+    // always" covered the second.
     assert.equal(client.permissionRequests.length, 1);
     const asked = client.permissionRequests[0];
     assert.equal(asked.toolCall.toolCallId, "call_edit");
@@ -127,7 +136,11 @@ Deno.test("acp agent reads through the client's buffers and reports an approved 
     const calls = client.updatesOf("tool_call");
     assert.deepEqual(
       calls.map((c) => [c.toolCallId, c.kind, c.status]),
-      [["call_read", "read", "pending"], ["call_edit", "edit", "pending"]],
+      [
+        ["call_read", "read", "pending"],
+        ["call_edit", "edit", "pending"],
+        ["call_edit_again", "edit", "pending"],
+      ],
     );
     assert.deepEqual(calls[0].locations, [{ path: file }]);
     const done = client.updatesOf("tool_call_update");
