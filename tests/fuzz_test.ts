@@ -251,7 +251,7 @@ async function callOnce(
   tool: AnyTool,
   input: unknown,
 ): Promise<"ok" | "error"> {
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const hang = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${tool.name} hung`)), HANG_MS);
   });

@@ -35,7 +35,26 @@ export interface EditFileInput {
   cwd?: string;
 }
 
-/** Result of EditFile. */
+/**
+ * Result of EditFile.
+ *
+ * @example Replace one exact snippet
+ * ```ts
+ * import { createTools } from "@fello/agent";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.ts`, "const x = 1;\n");
+ * const tools = createTools({ cwd, permissionMode: "acceptEdits" });
+ * const { replacements, diff } = await tools.EditFile.execute({
+ *   path: "a.ts",
+ *   oldText: "x = 1",
+ *   newText: "x = 2",
+ * });
+ * console.log(replacements, diff);
+ * ```
+ *
+ * Requires `--allow-read` and `--allow-write` for the file's folder.
+ */
 export interface EditFileResult {
   /** The file, relative to the workspace when inside it, else absolute. */
   path: string;

@@ -40,7 +40,21 @@ export interface ReadFileInput {
   force?: boolean;
 }
 
-/** Result of ReadFile. */
+/**
+ * Result of ReadFile: the selected lines and where they are.
+ *
+ * @example Read lines 10-14 of a file
+ * ```ts
+ * import { createTools } from "@fello/agent";
+ *
+ * const tools = createTools({ cwd: Deno.cwd() });
+ * const { content, startLine, endLine, totalLines } = await tools.ReadFile
+ *   .execute({ path: "deno.json", line: 1, limit: 5 });
+ * console.log(startLine, endLine, totalLines, content);
+ * ```
+ *
+ * Requires `--allow-read` for the file.
+ */
 export interface ReadFileResult {
   /** The file, relative to the workspace when inside it, else absolute. */
   path: string;

@@ -20,7 +20,25 @@ export interface WriteFileInput {
   cwd?: string;
 }
 
-/** Result of WriteFile. */
+/**
+ * Result of WriteFile.
+ *
+ * @example Create a file (parent folders too)
+ * ```ts
+ * import { createTools } from "@fello/agent";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * const tools = createTools({ cwd, permissionMode: "acceptEdits" });
+ * const { created, bytes } = await tools.WriteFile.execute({
+ *   path: "notes/todo.md",
+ *   content: "- ship it\n",
+ * });
+ * console.log(created, bytes); // true 11
+ * ```
+ *
+ * Requires `--allow-write` for the file's folder (and `--allow-read` to tell
+ * created from overwritten).
+ */
 export interface WriteFileResult {
   /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
