@@ -12,6 +12,9 @@ import type {
   ShellResult,
 } from "../tools/types.ts";
 
+/** How long a text read by stat() serves the open() that follows. */
+const RECENT_MS = 1000;
+
 /** Options for {@linkcode createAcpFiles}. */
 export interface AcpFilesOptions {
   client: acp.AgentContext;
@@ -32,8 +35,14 @@ export interface AcpFilesOptions {
  */
 export function createAcpFiles(options: AcpFilesOptions): FileBackend {
   const { client, sessionId, local } = options;
-  // stat() reads the text; the open() that follows uses it instead of reading twice.
-  const recent = new Map<string, Uint8Array>();
+  // stat() reads the text; the open() right after uses it instead of reading
+  // twice. Kept briefly, so a later open() sees the editor's newer text.
+  const recent = new Map<string, { bytes: Uint8Array; at: number }>();
+  const takeRecent = (path: string): Uint8Array | undefined => {
+    const entry = recent.get(path);
+    recent.delete(path);
+    return entry && Date.now() - entry.at < RECENT_MS ? entry.bytes : undefined;
+  };
 
   async function readThroughClient(path: string): Promise<Uint8Array | null> {
     if (!options.read) return null;
@@ -53,13 +62,11 @@ export function createAcpFiles(options: AcpFilesOptions): FileBackend {
     async stat(path: string): Promise<FileStat> {
       const bytes = await readThroughClient(path);
       if (bytes === null) return await local.stat(path);
-      recent.set(path, bytes);
+      recent.set(path, { bytes, at: Date.now() });
       return { kind: "file", size: bytes.length, mtimeMs: null, mode: null };
     },
     async open(path: string): Promise<RandomAccessFile> {
-      const cached = recent.get(path);
-      recent.delete(path);
-      const bytes = cached ?? await readThroughClient(path);
+      const bytes = takeRecent(path) ?? await readThroughClient(path);
       return bytes === null ? await local.open(path) : bytesFile(bytes);
     },
     readDir: (path: string): Promise<string[]> => local.readDir(path),
