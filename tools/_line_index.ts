@@ -1,6 +1,7 @@
 // A cache of newline positions for big files, so a repeated deep read of an
 // unchanged file jumps close to its line instead of rescanning from the start.
-// Keyed by absolute path and validated by size and modification time; our own
+// Kept per file backend (the disk and an editor's buffers may differ), keyed
+// by absolute path and validated by size and modification time; our own
 // writes forget the entry explicitly.
 
 /** Every this many lines, the index records where a line starts. */
@@ -21,17 +22,29 @@ export interface LineIndex {
   totalLines?: number;
 }
 
-const cache = new Map<string, LineIndex>();
+const caches = new WeakMap<object, Map<string, LineIndex>>();
+
+function cacheOf(backend: object): Map<string, LineIndex> {
+  let cache = caches.get(backend);
+  if (!cache) {
+    cache = new Map();
+    caches.set(backend, cache);
+  }
+  return cache;
+}
 
 /**
- * The index for `path` when it still matches `size` and `mtimeMs`, or a fresh
- * empty one (remembered for files of at least {@linkcode INDEX_MIN_BYTES}).
+ * The index for `path` (read through `backend`) when it still matches `size`
+ * and `mtimeMs`, or a fresh empty one (remembered for files of at least
+ * {@linkcode INDEX_MIN_BYTES}).
  */
 export function lineIndexFor(
+  backend: object,
   path: string,
   stat: { size: number; mtimeMs: number | null },
   firstLineStart: number,
 ): LineIndex {
+  const cache = cacheOf(backend);
   const known = cache.get(path);
   if (
     known && stat.mtimeMs !== null && known.size === stat.size &&
@@ -56,7 +69,7 @@ export function lineIndexFor(
   return fresh;
 }
 
-/** Drops what is known about `path` (after writing it). */
-export function forgetLineIndex(path: string): void {
-  cache.delete(path);
+/** Drops what is known about `path` in `backend` (after writing it). */
+export function forgetLineIndex(backend: object, path: string): void {
+  caches.get(backend)?.delete(path);
 }

@@ -119,7 +119,7 @@ async function editFile(
     } catch (error) {
       throw fileSystemError(target, error);
     } finally {
-      forgetLineIndex(path);
+      forgetLineIndex(context.files, path);
     }
     const { diff } = editDiff(target.display, text, plan.matches);
     return { path: target.display, replacements: plan.matches.length, diff };

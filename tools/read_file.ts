@@ -135,7 +135,11 @@ async function readFile(
     await readAt(file, head, 0);
     const format = sniffFormat(head, target);
     const result = partial
-      ? await readLines(file, stat, format, target, { input, signal })
+      ? await readLines(file, stat, format, target, {
+        input,
+        signal,
+        backend: context.files,
+      })
       : await readAll(file, stat, format);
     return { path: target.display, ...result };
   } catch (error) {
@@ -181,7 +185,11 @@ async function readLines(
   stat: FileStat,
   format: TextFormat,
   target: FileTarget,
-  { input, signal }: { input: ReadFileInput; signal?: AbortSignal },
+  { input, signal, backend }: {
+    input: ReadFileInput;
+    signal?: AbortSignal;
+    backend: object;
+  },
 ): Promise<Lines> {
   const options: SelectOptions = {
     startLine: input.line ?? 1,
@@ -200,7 +208,12 @@ async function readLines(
       );
       return linesResult(selection, content);
     }
-    const index = lineIndexFor(target.path, stat, format.bomLength);
+    const index = lineIndexFor(
+      backend,
+      target.path,
+      stat,
+      format.bomLength,
+    );
     const selection = await selectLines(file, index, options);
     const bytes = new Uint8Array(selection.endByte - selection.startByte);
     await readAt(file, bytes, selection.startByte);

@@ -98,7 +98,7 @@ async function writeFile(
     } catch (error) {
       throw fileSystemError(target, error);
     } finally {
-      forgetLineIndex(path);
+      forgetLineIndex(context.files, path);
     }
     return { path: target.display, created, bytes: data.length };
   });
