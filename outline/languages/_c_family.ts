@@ -4,33 +4,19 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import {
-  docComment,
-  endLine,
-  firstMeaningfulLine,
-  isComment,
-  makeSymbol,
-} from "./_nodes.ts";
+  type CItem,
+  flattenItems,
+  functionsInside,
+  isCommentType,
+  recordDocs,
+} from "./_c_items.ts";
+import { docComment, endLine, makeSymbol } from "./_nodes.ts";
 
 /** Which dialect to outline. */
 export interface CFamilyOptions {
   /** Adds classes, namespaces, templates and `using`. */
   cpp: boolean;
 }
-
-// Nodes whose children are declarations at the same level: conditional
-// compilation (sqlite3.c hides most of its functions there) and parse errors.
-// A block directly among declarations is never valid C: it is the parser's
-// recovery from text it could not read (sqlite3.c's `#if 0` around a Tcl
-// script swallows 40,000 lines of functions into one), so look inside.
-const TRANSPARENT = new Set([
-  "compound_statement",
-  "preproc_if",
-  "preproc_ifdef",
-  "preproc_else",
-  "preproc_elif",
-  "preproc_elifdef",
-  "ERROR",
-]);
 
 const NAME_TYPES = new Set([
   "identifier",
@@ -93,10 +79,11 @@ export function extractCFamily(
 export function declaratorName(declarator: Node): string | undefined {
   let current: Node | null = declarator;
   while (current !== null) {
-    if (NAME_TYPES.has(current.type)) return _oneLine(current.text);
-    if (current.type === "operator_cast") {
-      const type = current.childForFieldName("type")?.text ?? "";
-      return _oneLine(`operator ${type}`);
+    const type = current.type;
+    if (NAME_TYPES.has(type)) return _oneLine(current.text);
+    if (type === "operator_cast") {
+      const target = current.childForFieldName("type")?.text ?? "";
+      return _oneLine(`operator ${target}`);
     }
     current = current.childForFieldName("declarator") ??
       current.namedChildren.find((child) =>
@@ -151,22 +138,23 @@ class _Walker {
     let open: OutlineSymbol | undefined;
     let lastEnd = 0;
     for (let i = 0; i < items.length; i++) {
-      const node = items[i];
-      const symbol = LOOSE_DECLARATORS.has(node.type)
+      const { node, type } = items[i];
+      const loose = LOOSE_DECLARATORS.has(type);
+      const symbol = loose
         ? this.#looseFunction(items, i)
-        : this.#declaration(node, node);
+        : this.#declaration(node, node, type);
       if (symbol !== undefined) {
         if (open !== undefined) {
           open.endLine = Math.max(open.startLine, lastEnd);
           open = undefined;
         }
         symbols.push(symbol);
-        if (LOOSE_DECLARATORS.has(node.type)) open = symbol;
-        else if (node.type === "function_definition") {
+        if (loose) open = symbol;
+        else if (type === "function_definition") {
           symbols.push(...this.#swallowedFunctions(node, symbol));
         }
       }
-      if (!isComment(node)) lastEnd = endLine(node);
+      if (open !== undefined && !isCommentType(type)) lastEnd = endLine(node);
     }
     if (open !== undefined) open.endLine = Math.max(open.startLine, lastEnd);
     return symbols;
@@ -175,8 +163,8 @@ class _Walker {
   // `static int f(int a){` whose body the parser could not match (braces
   // opened in both branches of an #if) leaves the declarator loose in an
   // ERROR, after its type and before the statements of its body.
-  #looseFunction(items: Node[], index: number): OutlineSymbol | undefined {
-    const declarator = items[index];
+  #looseFunction(items: CItem[], index: number): OutlineSymbol | undefined {
+    const declarator = items[index].node;
     if (!_isFunctionDeclarator(declarator)) return undefined;
     // The head may start on the line above (`static int\nf(void){`), but an
     // identifier there is more likely the end of something else (`#if X`).
@@ -184,14 +172,14 @@ class _Walker {
     let first = index;
     while (first > 0) {
       const part = items[first - 1];
-      const partRow = part.startPosition.row;
+      const partRow = part.node.startPosition.row;
       if (!TYPE_PARTS.has(part.type) || partRow < row - 1) break;
       if (partRow < row && part.type === "identifier") break;
       first--;
     }
     const name = declaratorName(declarator) ?? "?";
     this.#defined.add(name);
-    return this.#symbol("function", name, declarator, items[first]);
+    return this.#symbol("function", name, declarator, items[first].node);
   }
 
   // Braces opened in both branches of an #if (`while(a){` / `#else` /
@@ -200,10 +188,11 @@ class _Walker {
   // so list the ones found inside as siblings and end each function where
   // the next one starts. (In C++, a method of a local class is legitimate.)
   #swallowedFunctions(node: Node, symbol: OutlineSymbol): OutlineSymbol[] {
-    const body = node.childForFieldName("body");
     // Only a body the parser had to recover is worth the (slow) search.
+    if (!node.hasError) return [];
+    const body = node.childForFieldName("body");
     if (body === null || !body.hasError) return [];
-    const inner = _functionsInside(body);
+    const inner = functionsInside(body);
     const symbols: OutlineSymbol[] = [];
     let previous = symbol;
     for (const found of inner) {
@@ -216,19 +205,20 @@ class _Walker {
     return symbols;
   }
 
-  // Named children, looking through #if blocks, ERROR nodes and
-  // `extern "C" { ... }` (C headers wrap themselves in one under #ifdef
-  // __cplusplus, and the C grammar reads it too).
-  #items(container: Node): Node[] {
-    const items = _flatten(container);
-    _docsOf(items, this.#docs);
+  #items(container: Node): CItem[] {
+    const items = flattenItems(container);
+    recordDocs(items, this.#docs);
     return items;
   }
 
   // `outer` is the node that starts the symbol's range and carries its doc
   // comment: a template_declaration around `node`, or `node` itself.
-  #declaration(node: Node, outer: Node): OutlineSymbol | undefined {
-    switch (node.type) {
+  #declaration(
+    node: Node,
+    outer: Node,
+    type: string = node.type,
+  ): OutlineSymbol | undefined {
+    switch (type) {
       case "function_definition": {
         const name = this.#functionName(node);
         this.#defined.add(name);
@@ -245,7 +235,7 @@ class _Walker {
         return this.#type(node, node, outer);
     }
     if (!this.#cpp) return undefined;
-    switch (node.type) {
+    switch (type) {
       case "namespace_definition":
         return this.#namespace(node, outer);
       case "template_declaration":
@@ -311,20 +301,18 @@ class _Walker {
   // plain variable does not.
   #specifierOf(node: Node, outer: Node): OutlineSymbol | undefined {
     const type = node.childForFieldName("type");
-    if (type === null || !_hasBody(type)) return undefined;
-    return this.#type(type, node, outer);
+    return type === null ? undefined : this.#type(type, node, outer);
   }
 
+  // `specifier` is the struct/union/enum/class; `node` the declaration
+  // around it, if any.
   #type(specifier: Node, node: Node, outer: Node): OutlineSymbol | undefined {
-    if (!_hasBody(specifier)) return undefined;
-    const kind = TYPE_KINDS[specifier.type];
-    return this.#symbol(
-      kind,
-      this.#name(specifier),
-      node,
-      outer,
-      this.#members(specifier),
-    );
+    const type = specifier.type;
+    const body = _typeBody(specifier, type);
+    if (body === null) return undefined;
+    const name = this.#name(specifier);
+    const children = this.#members(body, type);
+    return this.#symbol(TYPE_KINDS[type], name, node, outer, children);
   }
 
   // `typedef struct node {...} node_t;` lists as `typedef node_t` with the
@@ -335,7 +323,9 @@ class _Walker {
       .map((declarator) => declaratorName(declarator))
       .filter((name) => name !== undefined);
     const type = node.childForFieldName("type");
-    const children = type !== null && _hasBody(type) ? this.#members(type) : [];
+    const typeName = type?.type ?? "";
+    const body = type === null ? null : _typeBody(type, typeName);
+    const children = body === null ? [] : this.#members(body, typeName);
     const name = names.length > 0 ? names.join(", ") : "?";
     return this.#symbol("typedef", name, node, outer, children);
   }
@@ -347,8 +337,9 @@ class _Walker {
     let current = node;
     for (;;) {
       const body = current.childForFieldName("body");
-      const items = body === null ? [] : this.#items(body)
-        .filter((item) => !item.type.includes("comment"));
+      const items = body === null
+        ? []
+        : this.#items(body).filter((item) => !isCommentType(item.type));
       if (items.length !== 1 || items[0].type !== "namespace_definition") {
         return this.#symbol(
           "namespace",
@@ -358,31 +349,33 @@ class _Walker {
           body === null ? [] : this.declarations(body),
         );
       }
-      current = items[0];
+      current = items[0].node;
       name = `${name}::${this.#name(current)}`;
     }
   }
 
-  #members(specifier: Node): OutlineSymbol[] {
-    const body = specifier.childForFieldName("body");
-    if (body === null) return [];
-    if (specifier.type === "enum_specifier") {
-      return body.namedChildren
-        .filter((child) => child.type === "enumerator")
-        .map((item) =>
-          this.#symbol("enumerator", this.#name(item), item, item)
+  #members(body: Node, specifierType: string): OutlineSymbol[] {
+    if (specifierType === "enum_specifier") {
+      return this.#items(body)
+        .filter((item) => item.type === "enumerator")
+        .map(({ node }) =>
+          this.#symbol("enumerator", this.#name(node), node, node)
         );
     }
     const members: OutlineSymbol[] = [];
-    for (const item of this.#items(body)) {
-      const member = this.#member(item, item);
+    for (const { node, type } of this.#items(body)) {
+      const member = this.#member(node, node, type);
       if (member !== undefined) members.push(member);
     }
     return members;
   }
 
-  #member(node: Node, outer: Node): OutlineSymbol | undefined {
-    switch (node.type) {
+  #member(
+    node: Node,
+    outer: Node,
+    type: string = node.type,
+  ): OutlineSymbol | undefined {
+    switch (type) {
       case "function_definition":
         return this.#symbol("method", this.#functionName(node), node, outer);
       case "field_declaration":
@@ -410,9 +403,7 @@ class _Walker {
       .filter((child) => child.isNamed);
     if (declarators.length === 0) {
       const type = node.childForFieldName("type");
-      return type !== null && _hasBody(type)
-        ? this.#type(type, node, outer)
-        : undefined;
+      return type === null ? undefined : this.#type(type, node, outer);
     }
     if (declarators.some(_isFunctionDeclarator)) {
       const name = declaratorName(declarators[0]) ?? "?";
@@ -425,138 +416,34 @@ class _Walker {
   }
 }
 
-// Named children, looking through #if blocks, ERROR nodes and
-// `extern "C" { ... }` (C headers wrap themselves in one under #ifdef
-// __cplusplus, and the C grammar reads it too).
-function _flatten(container: Node): Node[] {
-  const items: Node[] = [];
-  let directiveRow = -1;
-  for (const child of container.namedChildren) {
-    if (TRANSPARENT.has(child.type)) {
-      items.push(..._flatten(child));
-      directiveRow = _endifRow(child);
-    } else if (child.type === "linkage_specification") {
-      const body = child.childForFieldName("body");
-      if (body?.type === "declaration_list") items.push(..._flatten(body));
-      else if (body !== null) items.push(body);
-    } else if (
-      // `#endif /* X */` speaks of the directive, not of what follows.
-      directiveRow < 0 || !isComment(child) ||
-      child.startPosition.row !== directiveRow
-    ) items.push(child);
-  }
-  return items;
-}
-
-function _endifRow(node: Node): number {
-  const last = node.lastChild;
-  return last !== null && last.type === "#endif" ? last.startPosition.row : -1;
-}
-
-// Records the doc comment of each item: the comments right above it, with
-// no blank line between, leaving out a trailing comment on the line of the
-// code before. Across #if lines too, since those are not items: the line
-// check keeps a comment above `#ifdef` from documenting what is inside.
-function _docsOf(items: Node[], docs: Map<number, string | undefined>): void {
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (isComment(item) || i === 0 || !isComment(items[i - 1])) continue;
-    let first = i;
-    let row = item.startPosition.row;
-    while (first > 0 && isComment(items[first - 1])) {
-      const comment = items[first - 1];
-      if (comment.endPosition.row < row - 1) break;
-      const before = items[first - 2];
-      const commentRow = comment.startPosition.row;
-      if (
-        before !== undefined && !isComment(before) &&
-        before.endPosition.row === commentRow
-      ) break;
-      first--;
-      row = commentRow;
-    }
-    if (first < i) docs.set(item.id, _docText(items.slice(first, i)));
-  }
-}
-
-// As docComment(): the last block comment, or the run of line comments
-// ending the list.
-function _docText(comments: Node[]): string | undefined {
-  const last = comments[comments.length - 1].text;
-  if (last.startsWith("/*")) return firstMeaningfulLine(last);
-  const run: string[] = [];
-  for (let i = comments.length - 1; i >= 0; i--) {
-    const text = comments[i].text;
-    if (text.startsWith("/*")) break;
-    run.unshift(text);
-  }
-  return firstMeaningfulLine(run.join("\n"));
-}
-
-// Statements that can hold a swallowed function. Expressions, and classes or
-// lambdas (where C++ legitimately defines functions), are not entered: the
-// walk stays twice as fast as descendantsOfType() over the whole body.
-const BLOCKS = new Set([
-  ...TRANSPARENT,
-  "function_definition",
-  "if_statement",
-  "else_clause",
-  "while_statement",
-  "for_statement",
-  "do_statement",
-  "switch_statement",
-  "case_statement",
-  "labeled_statement",
-  "declaration_list",
-  "linkage_specification",
-]);
-
-// The function definitions inside `body`, at any depth, in order.
-function _functionsInside(body: Node): Node[] {
-  const found: Node[] = [];
-  const cursor = body.walk();
-  try {
-    if (!cursor.gotoFirstChild()) return found;
-    for (;;) {
-      const type = cursor.nodeType;
-      if (type === "function_definition") found.push(cursor.currentNode);
-      if (BLOCKS.has(type) && cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        // The cursor starts at `body`: back there, the walk is done.
-        if (!cursor.gotoParent() || cursor.currentDepth === 0) return found;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
-}
-
 // `int (*fn)(void);` is a field holding a function pointer, not a method: the
 // function declarator must be reached without passing a parenthesis.
 function _isFunctionDeclarator(declarator: Node): boolean {
   let current: Node | null = declarator;
   while (current !== null) {
-    if (current.type === "function_declarator") {
+    const type = current.type;
+    if (type === "function_declarator") {
       return current.childForFieldName("declarator")?.type !==
         "parenthesized_declarator";
     }
-    if (current.type === "operator_cast") return true;
-    if (
-      current.type !== "pointer_declarator" &&
-      current.type !== "reference_declarator"
-    ) return false;
+    if (type === "operator_cast") return true;
+    if (type !== "pointer_declarator" && type !== "reference_declarator") {
+      return false;
+    }
     current = current.childForFieldName("declarator") ??
       current.namedChildren.at(-1) ?? null;
   }
   return false;
 }
 
-function _hasBody(node: Node): boolean {
-  return node.type in TYPE_KINDS && node.childForFieldName("body") !== null;
+// The body of a struct, union, enum or class specifier (`struct s` alone has
+// none).
+function _typeBody(node: Node, type: string = node.type): Node | null {
+  return type in TYPE_KINDS ? node.childForFieldName("body") : null;
 }
 
-// C has no doc-comment convention: any comment right above counts (`/** */`,
-// `//`, and sqlite3.c's `/* ** ... */`).
+// For a node not among the items walked (an enumerator, a function found
+// inside another's body): any comment right above counts, as in recordDocs().
 function _doc(node: Node): string | undefined {
   return docComment(node, { accept: () => true });
 }

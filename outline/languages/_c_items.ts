@@ -1,0 +1,164 @@
+// The declarations of a C or C++ container as a flat list: #if blocks, ERROR
+// nodes and `extern "C"` bodies looked through, each item's doc comment found
+// in the list. Runs inside the outline worker only.
+//
+// Why a list and not previousSibling: tree-sitter answers previousSibling by
+// scanning the parent's children from the start, and sqlite3.c's root has
+// tens of thousands of them; and web-tree-sitter asks WASM for a node's type
+// on every `.type`, so each item's type is read once here.
+import type { Node } from "web-tree-sitter";
+import { firstMeaningfulLine } from "./_nodes.ts";
+
+/** A declaration-level node and its type. */
+export interface CItem {
+  node: Node;
+  type: string;
+}
+
+// Nodes whose children are declarations at the same level: conditional
+// compilation (sqlite3.c hides most of its functions there) and parse errors.
+// A block directly among declarations is never valid C: it is the parser's
+// recovery from text it could not read (sqlite3.c's `#if 0` around a Tcl
+// script swallows 40,000 lines of functions into one), so look inside.
+const TRANSPARENT = new Set([
+  "compound_statement",
+  "preproc_if",
+  "preproc_ifdef",
+  "preproc_else",
+  "preproc_elif",
+  "preproc_elifdef",
+  "ERROR",
+]);
+
+/** Whether an item type is a comment. */
+export function isCommentType(type: string): boolean {
+  return type === "comment";
+}
+
+/**
+ * The named children of `container`, looking through #if blocks, ERROR nodes
+ * and `extern "C" { ... }` (C headers wrap themselves in one under #ifdef
+ * __cplusplus, and the C grammar reads it too).
+ */
+export function flattenItems(container: Node): CItem[] {
+  const items: CItem[] = [];
+  _flatten(container, items);
+  return items;
+}
+
+function _flatten(container: Node, items: CItem[]): void {
+  let directiveRow = -1;
+  for (const node of container.namedChildren) {
+    const type = node.type;
+    if (TRANSPARENT.has(type)) {
+      _flatten(node, items);
+      directiveRow = _endifRow(node);
+    } else if (type === "linkage_specification") {
+      const body = node.childForFieldName("body");
+      if (body === null) continue;
+      if (body.type === "declaration_list") _flatten(body, items);
+      else items.push({ node: body, type: body.type });
+    } else if (
+      // `#endif /* X */` speaks of the directive, not of what follows.
+      directiveRow < 0 || !isCommentType(type) ||
+      node.startPosition.row !== directiveRow
+    ) items.push({ node, type });
+  }
+}
+
+function _endifRow(node: Node): number {
+  const last = node.lastChild;
+  return last !== null && last.type === "#endif" ? last.startPosition.row : -1;
+}
+
+/**
+ * Records the doc comment (or `undefined`) of every non-comment item, by
+ * node id: the comments right above it with no blank line between, leaving
+ * out a trailing comment on the line of the code before. Across #if lines
+ * too, since those are not items: the line check keeps a comment above
+ * `#ifdef X` from documenting what is inside. C has no doc-comment
+ * convention, so any comment counts (`/** *\/`, `//`, sqlite3.c's `/* ** *\/`).
+ */
+export function recordDocs(
+  items: CItem[],
+  docs: Map<number, string | undefined>,
+): void {
+  for (let i = 0; i < items.length; i++) {
+    const { node, type } = items[i];
+    if (isCommentType(type)) continue;
+    if (i === 0 || !isCommentType(items[i - 1].type)) {
+      docs.set(node.id, undefined);
+      continue;
+    }
+    let first = i;
+    let row = node.startPosition.row;
+    while (first > 0 && isCommentType(items[first - 1].type)) {
+      const comment = items[first - 1].node;
+      if (comment.endPosition.row < row - 1) break;
+      const before = items[first - 2];
+      const commentRow = comment.startPosition.row;
+      if (
+        before !== undefined && !isCommentType(before.type) &&
+        before.node.endPosition.row === commentRow
+      ) break;
+      first--;
+      row = commentRow;
+    }
+    docs.set(
+      node.id,
+      first < i ? _docText(items.slice(first, i)) : undefined,
+    );
+  }
+}
+
+// As docComment(): the last block comment, or the run of line comments
+// ending the list.
+function _docText(comments: CItem[]): string | undefined {
+  const last = comments[comments.length - 1].node.text;
+  if (last.startsWith("/*")) return firstMeaningfulLine(last);
+  const run: string[] = [];
+  for (let i = comments.length - 1; i >= 0; i--) {
+    const text = comments[i].node.text;
+    if (text.startsWith("/*")) break;
+    run.unshift(text);
+  }
+  return firstMeaningfulLine(run.join("\n"));
+}
+
+// Statements that can hold a swallowed function. Expressions, and classes or
+// lambdas (where C++ legitimately defines functions), are not entered: the
+// walk stays twice as fast as descendantsOfType() over the whole body.
+const BLOCKS = new Set([
+  ...TRANSPARENT,
+  "function_definition",
+  "if_statement",
+  "else_clause",
+  "while_statement",
+  "for_statement",
+  "do_statement",
+  "switch_statement",
+  "case_statement",
+  "labeled_statement",
+  "declaration_list",
+  "linkage_specification",
+]);
+
+/** The function definitions inside `body`, at any depth, in order. */
+export function functionsInside(body: Node): Node[] {
+  const found: Node[] = [];
+  const cursor = body.walk();
+  try {
+    if (!cursor.gotoFirstChild()) return found;
+    for (;;) {
+      const type = cursor.nodeType;
+      if (type === "function_definition") found.push(cursor.currentNode);
+      if (BLOCKS.has(type) && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        // The cursor starts at `body`: back there, the walk is done.
+        if (!cursor.gotoParent() || cursor.currentDepth === 0) return found;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
