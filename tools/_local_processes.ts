@@ -100,7 +100,18 @@ function killRunningOnExit(): void {
   if (unloadHooked) return;
   unloadHooked = true;
   globalThis.addEventListener("unload", () => {
-    for (const child of running) signalGroup(child, "SIGKILL");
+    // Only the synchronous kill can run during unload.
+    for (const child of running) {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch {
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
   });
 }
 
@@ -250,18 +261,38 @@ async function killTree(
   pumps: Promise<unknown>,
   graceMs: number,
 ): Promise<Deno.CommandStatus> {
-  signalGroup(child, "SIGTERM");
+  await signalGroup(child, "SIGTERM");
   await withDeadline(Promise.all([child.status, pumps]), graceMs);
-  signalGroup(child, "SIGKILL");
+  await signalGroup(child, "SIGKILL");
   return await child.status;
 }
 
-function signalGroup(child: Deno.ChildProcess, signal: Deno.Signal): void {
+async function signalGroup(
+  child: Deno.ChildProcess,
+  signal: Deno.Signal,
+): Promise<void> {
   try {
-    // A negative pid names the process group; Deno allows it only with an
-    // unrestricted --allow-run, so fall back to the command's own process.
+    // A negative pid names the process group. Deno signals one only with an
+    // unrestricted --allow-run; with a list that includes sh, sh's kill does
+    // it; otherwise only the command's own process can be signalled.
     if (Deno.permissions.querySync({ name: "run" }).state === "granted") {
       Deno.kill(-child.pid, signal);
+    } else if (
+      Deno.permissions.querySync({ name: "run", command: "sh" }).state ===
+        "granted"
+    ) {
+      await new Deno.Command("sh", {
+        args: [
+          "-c",
+          'kill -s "$1" -- "-$2"',
+          "sh",
+          signal.slice(3),
+          String(child.pid),
+        ],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).output();
     } else {
       child.kill(signal);
     }

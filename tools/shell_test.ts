@@ -161,15 +161,24 @@ Deno.test("Shell escalates to SIGKILL for a tree that ignores SIGTERM", async ()
   await withWorkspace(async (dir) => {
     let pids: number[] = [];
     try {
+      // A long timeout; the abort comes once SIGTERM is surely ignored.
+      const controller = new AbortController();
+      const running = toolsIn(dir).Shell.execute(
+        {
+          command:
+            "trap '' TERM; echo $$; sleep 100 & echo $!; touch started; wait",
+          timeoutSeconds: 60,
+        },
+        { signal: controller.signal },
+      );
+      await waitForFile(join(dir, "started"));
       const started = Date.now();
-      const result = await toolsIn(dir).Shell.execute({
-        command: "trap '' TERM; echo $$; sleep 100 & echo $!; wait",
-        timeoutSeconds: 1,
-      });
+      controller.abort();
+      const result = await running;
       pids = pidsIn(result.output);
       assert.equal(pids.length, 2, result.output);
       assert.equal(result.signal, "SIGKILL");
-      assert.equal(result.timedOut, true);
+      assert.equal(result.aborted, true);
       assert.deepEqual(pids.filter(isAlive), []);
       assert.ok(Date.now() - started < 15_000, "bounded: grace is at most 2 s");
     } finally {
@@ -407,4 +416,50 @@ Deno.test("Shell's model text says when the full output could not be saved", () 
     text,
     "Killed by signal SIGKILL.\nThe output was truncated (see the marker) and the full output could not be saved.\nOutput:\na\n[... 10 bytes (5 lines) omitted ...]\nb\n",
   );
+});
+
+// Run in a child Deno: the grant must be narrow there, while checking pids
+// through /proc needs full permissions here.
+Deno.test("Shell kills the process tree with --allow-run limited to a list with sh", async () => {
+  await withWorkspace(async (dir) => {
+    const script = `
+import { createTools } from ${
+      JSON.stringify(import.meta.resolve("./create_tools.ts"))
+    };
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const result = await tools.Shell.execute({
+  command: "sleep 100 & echo $!; sleep 100 & echo $!; wait",
+  timeoutSeconds: 1,
+});
+console.log(JSON.stringify(result));
+`;
+    const scriptPath = join(dir, "probe.ts");
+    await Deno.writeTextFile(scriptPath, script);
+    // `deno run`, not `deno eval`: eval grants everything.
+    const child = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+        "--allow-run=sh,sleep",
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        scriptPath,
+        dir,
+      ],
+      stdin: "null",
+    }).output();
+    let pids: number[] = [];
+    try {
+      assert.equal(child.code, 0, new TextDecoder().decode(child.stderr));
+      const result = JSON.parse(new TextDecoder().decode(child.stdout));
+      pids = pidsIn(result.output);
+      assert.equal(pids.length, 2, result.output);
+      assert.equal(result.timedOut, true);
+      assert.deepEqual(pids.filter(isAlive), []);
+    } finally {
+      killAll(pids);
+    }
+  });
 });
