@@ -139,7 +139,7 @@ Deno.test("Shell timeout kills the whole process tree and keeps the output so fa
       const result = await tools.Shell.execute({
         command:
           "echo $$; sleep 100 & echo $!; sh -c 'echo $$; sleep 100' & sleep 100",
-        timeoutSeconds: 1,
+        timeoutSeconds: 1.5,
       });
       pids = pidsIn(result.output);
       assert.equal(pids.length, 3, result.output);
@@ -429,7 +429,7 @@ import { createTools } from ${
 const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
 const result = await tools.Shell.execute({
   command: "sleep 100 & echo $!; sleep 100 & echo $!; wait",
-  timeoutSeconds: 1,
+  timeoutSeconds: 1.5,
 });
 console.log(JSON.stringify(result));
 `;
