@@ -3,13 +3,16 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 
-const USAGE = `Usage: fello mcp [--cwd DIR]
+const USAGE = `Usage: fello mcp [--cwd DIR] [--workspace-only]
 
 Serves the Search MCP server (tools: file_outline, search, rg) over stdio.
 
 Options:
-  --cwd DIR     the workspace the tools search (default: the current folder)
-  -h, --help    show this help`;
+  --cwd DIR          the workspace: relative paths resolve against it and search
+                     looks there by default (default: the current folder)
+  --workspace-only   refuse paths outside the workspace (by default the tools
+                     read wherever deno's --allow-read lets them)
+  -h, --help         show this help`;
 
 /** Runs the "mcp" command and resolves to its exit code when the client disconnects. */
 export async function main(args: string[]): Promise<number> {
@@ -19,6 +22,7 @@ export async function main(args: string[]): Promise<number> {
       args,
       options: {
         cwd: { type: "string" },
+        "workspace-only": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -45,7 +49,10 @@ export async function main(args: string[]): Promise<number> {
   }
   keepServingOnStrayErrors();
   const { serveSearchMcp } = await import("../protocols/mcp_server.ts");
-  await serveSearchMcp({ cwd });
+  await serveSearchMcp({
+    cwd,
+    permissionMode: values["workspace-only"] ? "readOnly" : "allow",
+  });
   return 0;
 }
 

@@ -17,18 +17,23 @@ import { createLocalProcesses } from "../tools/_local_processes.ts";
 import { createRg } from "../tools/_rg.ts";
 import { createFileOutline } from "../tools/file_outline.ts";
 import { createSearch } from "../tools/search.ts";
-import type { JsonSchema, Tool } from "../tools/types.ts";
+import type { JsonSchema, PermissionMode, Tool } from "../tools/types.ts";
 
 /** Options for {@linkcode createSearchMcpServer} and {@linkcode serveSearchMcp}. */
 export interface SearchMcpServerOptions {
-  /** The workspace the tools search; defaults to `Deno.cwd()`. */
+  /** The workspace relative paths resolve against; defaults to `Deno.cwd()`. */
   cwd?: string;
+  /**
+   * `"allow"` (the default) reads wherever Deno's own permissions let it; any
+   * other mode refuses paths outside the workspace, as nobody is there to ask.
+   */
+  permissionMode?: PermissionMode;
 }
 
 /**
  * Creates the Search MCP server with its three read-only tools. Paths
- * resolve against `cwd`; reading outside it is refused, since an MCP server
- * has nobody to ask.
+ * resolve against `cwd`; with a `permissionMode` other than `"allow"`,
+ * reading outside it is refused, since an MCP server has nobody to ask.
  *
  * @example Serve it over an in-memory transport
  * ```ts
@@ -48,7 +53,7 @@ export function createSearchMcpServer(
 ): McpServer {
   const context = new ToolContext({
     workspace: options.cwd ?? Deno.cwd(),
-    permissionMode: "readOnly",
+    permissionMode: options.permissionMode ?? "allow",
     files: createLocalFiles(),
     processes: createLocalProcesses(),
   });

@@ -16,11 +16,13 @@ interface TextResult {
 /** Starts the server for `cwd` and connects the official client to it. */
 async function connect(
   cwd: string,
-  env: Record<string, string> = Deno.env.toObject(),
+  options: { env?: Record<string, string>; flags?: string[] } = {},
 ): Promise<Client> {
+  const env = options.env ?? Deno.env.toObject();
+  const flags = options.flags ?? [];
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", join(REPO, "mod.ts"), "mcp", "--cwd", cwd],
+    args: ["run", "-A", join(REPO, "mod.ts"), "mcp", "--cwd", cwd, ...flags],
     cwd: REPO,
     // The transport passes only HOME, PATH, SHELL and TERM unless told.
     env,
@@ -143,10 +145,6 @@ Deno.test("mcp server answers search, file_outline and rg calls, and errors as i
     assert.equal(missing.isError, true);
     assert.match(missing.text, /nope\.ts/);
 
-    const outside = await call(client, "search", { pattern: "x", path: "/" });
-    assert.equal(outside.isError, true);
-    assert.match(outside.text, /Refused/);
-
     await assert.rejects(() =>
       client.callTool({ name: "grep", arguments: {} })
     );
@@ -182,8 +180,7 @@ Deno.test("mcp server's rg says clearly when ripgrep is not installed", async ()
   const root = await fixture();
   const emptyBin = await Deno.makeTempDir({ prefix: "mcp_no_rg_" });
   const client = await connect(root, {
-    HOME: Deno.env.get("HOME") ?? "/root",
-    PATH: emptyBin,
+    env: { HOME: Deno.env.get("HOME") ?? "/root", PATH: emptyBin },
   });
   try {
     const result = await call(client, "rg", { args: ["loadUser"] });
@@ -193,5 +190,39 @@ Deno.test("mcp server's rg says clearly when ripgrep is not installed", async ()
     await client.close();
     await Deno.remove(root, { recursive: true });
     await Deno.remove(emptyBin, { recursive: true });
+  }
+});
+
+Deno.test("mcp server reads outside its folder unless started with --workspace-only", async () => {
+  const root = await fixture();
+  const other = await fixture();
+  const open = await connect(root);
+  const closed = await connect(root, { flags: ["--workspace-only"] });
+  try {
+    const absolute = join(other, "src/user.ts");
+    const outline = await call(open, "file_outline", { path: absolute });
+    assert.equal(outline.isError, false);
+    assert.ok(outline.text.startsWith(`File: ${absolute}\n`));
+    const found = await call(open, "search", { pattern: "Store", path: other });
+    assert.equal(found.text, `${absolute}:6: export class Store {`);
+
+    const refused = await call(closed, "search", {
+      pattern: "Store",
+      path: other,
+    });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /Refused/);
+    const refusedOutline = await call(closed, "file_outline", {
+      path: absolute,
+    });
+    assert.equal(refusedOutline.isError, true);
+    // Inside the workspace it still answers.
+    const inside = await call(closed, "search", { pattern: "Store" });
+    assert.equal(inside.text, "src/user.ts:6: export class Store {");
+  } finally {
+    await open.close();
+    await closed.close();
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(other, { recursive: true });
   }
 });
