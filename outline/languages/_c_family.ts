@@ -116,6 +116,14 @@ class _Walker {
     this.#cpp = cpp;
   }
 
+  // `void geo::io::write(...) {}` defines what `namespace geo::io { void
+  // write(...); }` declared: remember the unqualified name too.
+  #define(name: string): void {
+    this.#defined.add(name);
+    const scope = name.lastIndexOf("::");
+    if (scope >= 0) this.#defined.add(name.slice(scope + 2));
+  }
+
   /** Drops the prototypes of functions this file defines, at every level. */
   withoutDefinedPrototypes(symbols: OutlineSymbol[]): OutlineSymbol[] {
     return symbols
@@ -178,7 +186,7 @@ class _Walker {
       first--;
     }
     const name = declaratorName(declarator) ?? "?";
-    this.#defined.add(name);
+    this.#define(name);
     return this.#symbol("function", name, declarator, items[first].node);
   }
 
@@ -221,7 +229,7 @@ class _Walker {
     switch (type) {
       case "function_definition": {
         const name = this.#functionName(node);
-        this.#defined.add(name);
+        this.#define(name);
         return this.#symbol("function", name, node, outer);
       }
       case "type_definition":

@@ -78,3 +78,19 @@ Deno.test("cpp.extract() reads a Doxygen @brief as the doc", async () => {
     "    method clear 7-7 // Clears it.",
   ]);
 });
+
+Deno.test("cpp.extract() lists a prototype only when no definition follows, qualified or not", async () => {
+  const text = [
+    "namespace geo::io {",
+    "void write(int fd);",
+    "int read(int fd);",
+    "}",
+    "void geo::io::write(int fd) {}",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(cpp, text)), [
+    "namespace geo::io 1-4",
+    "    function read 3-3",
+    "function geo::io::write 5-5",
+  ]);
+});
