@@ -16,7 +16,8 @@ export interface ClosestText {
 
 /** Beyond this, only the cheap checks run. */
 const FUZZY_MAX_CHARS = 5 * 1024 * 1024;
-const SEARCH_MAX_CHARS = 64 * 1024 * 1024;
+/** Beyond this, no region is searched at all. */
+export const SEARCH_MAX_CHARS = 64 * 1024 * 1024;
 const EXCERPT_MAX_LINES = 30;
 const MIN_SIMILARITY = 0.5;
 

@@ -2,7 +2,7 @@
 // and line endings; atomic, serialized per file, and answered with a diff.
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
-import { closestText } from "./_closest_text.ts";
+import { closestText, SEARCH_MAX_CHARS } from "./_closest_text.ts";
 import {
   decodeText,
   encodeFile,
@@ -251,6 +251,11 @@ function noMatchError(
   target: FileTarget,
 ): ToolError {
   const where = `Cannot edit "${target.display}": oldText was not found`;
+  if (text.length > SEARCH_MAX_CHARS) {
+    return new ToolError(
+      `${where}, and the file is too big to look for similar text; read the lines you mean to change with ReadFile (line and limit) and copy them exactly`,
+    );
+  }
   const closest = closestText(text, oldText);
   if (!closest) {
     return new ToolError(
