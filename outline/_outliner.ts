@@ -35,6 +35,11 @@ export interface OutlinerOptions {
   workers?: number;
   /** Results kept in the cache (least recently used dropped first). */
   cacheSize?: number;
+  /**
+   * Replace a worker after it parsed a file larger than this (default 4 MiB):
+   * WASM memory grows to fit the largest tree and never shrinks.
+   */
+  recycleBytes?: number;
 }
 
 interface CacheEntry {
@@ -49,10 +54,12 @@ export class Outliner {
   #cache = new Map<string, CacheEntry>();
   #cacheSize: number;
   #parses = 0;
+  #recycleBytes: number;
 
   constructor(options: OutlinerOptions = {}) {
     this.#pool = new OutlinePool({ size: options.workers });
     this.#cacheSize = options.cacheSize ?? 1000;
+    this.#recycleBytes = options.recycleBytes ?? 4 * 1024 * 1024;
   }
 
   /** How many files were sent to a worker (cache misses). A test seam. */
@@ -92,6 +99,7 @@ export class Outliner {
       path: absolute,
       extension,
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
+      recycleBytes: this.#recycleBytes,
       ...await _grammarFor(extension, options.grammarsDir),
     });
     if (reply.type === "error") throw _failure(path, reply);

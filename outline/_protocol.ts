@@ -11,6 +11,8 @@ export interface OutlineRequest {
   extension: string;
   /** Cancel the parse after this many milliseconds. */
   budgetMs: number;
+  /** A file above this size makes the worker ask to be replaced afterwards. */
+  recycleBytes: number;
   /** A folder of grammar `.wasm` files replacing the npm packages. */
   grammarsDir?: string;
   /**

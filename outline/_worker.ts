@@ -15,8 +15,6 @@ import type {
 } from "./_protocol.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
 
-/** Files above this size make the worker ask to be replaced after answering. */
-const HUGE_FILE_BYTES = 4 * 1024 * 1024;
 /** A NUL byte in this many leading bytes marks a binary file (as git decides). */
 const BINARY_PROBE_BYTES = 8000;
 
@@ -138,7 +136,7 @@ async function _handle(request: OutlineRequest): Promise<WorkerReply> {
       type: "result",
       id: request.id,
       result,
-      recycle: size > HUGE_FILE_BYTES,
+      recycle: size > request.recycleBytes,
     };
   } catch (error) {
     const failure = error instanceof Failure ? error.failure : "parse";

@@ -21,10 +21,12 @@ function bigTypeScript(): string {
 Deno.test("OutlinePool replaces a crashed worker and serves the next job", async () => {
   const pool = new OutlinePool({ size: 1 });
   try {
+    // Markdown needs no grammar modules: the pool alone is under test.
     const job = {
-      path: `${FIXTURES}sample.py`,
-      extension: ".py",
+      path: `${FIXTURES}sample.md`,
+      extension: ".md",
       budgetMs: 30_000,
+      recycleBytes: 1 << 30,
     };
     await assert.rejects(
       pool.run({ ...job, crash: true }),
@@ -32,7 +34,7 @@ Deno.test("OutlinePool replaces a crashed worker and serves the next job", async
     );
     const reply = await pool.run(job);
     assert.equal(reply.type, "result");
-    assert.equal(reply.type === "result" && reply.result.language, "Python");
+    assert.equal(reply.type === "result" && reply.result.language, "Markdown");
     assert.equal(pool.workersStarted, 2);
   } finally {
     await pool.terminate();
@@ -166,3 +168,22 @@ async function npmCacheFile(
   const { npmCache } = JSON.parse(new TextDecoder().decode(info.stdout));
   return `${npmCache}/registry.npmjs.org/${name}/${version}/${file}`;
 }
+
+Deno.test("Outliner replaces a worker after a file over recycleBytes", async () => {
+  const outliner = new Outliner({ workers: 1, recycleBytes: 100 });
+  try {
+    await outliner.outline("sample.md", { cwd: FIXTURES }); // 300+ bytes
+    await outliner.outline("sample.py", { cwd: FIXTURES });
+    assert.equal(outliner.pool.workersStarted, 2);
+    const small = new Outliner({ workers: 1 });
+    try {
+      await small.outline("sample.md", { cwd: FIXTURES });
+      await small.outline("sample.py", { cwd: FIXTURES });
+      assert.equal(small.pool.workersStarted, 1);
+    } finally {
+      await small.terminate();
+    }
+  } finally {
+    await outliner.terminate();
+  }
+});

@@ -37,25 +37,34 @@ export function extractEcmascript(root: Node): OutlineSymbol[] {
 function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   const siblings = parent.namedChildren;
+  // Each `.type` read is a call into WASM: read every type once.
+  const types = siblings.map((node) => node.type);
   for (const [index, node] of siblings.entries()) {
-    const symbol = _statement(node, withMembers, siblings, index);
+    const symbol = _statement(node, { withMembers, siblings, types, index });
     if (symbol !== undefined) symbols.push(...symbol);
   }
   return symbols;
 }
 
+interface Place {
+  withMembers: boolean;
+  siblings: readonly Node[];
+  types: readonly string[];
+  index: number;
+}
+
 function _statement(
   outer: Node,
-  withMembers: boolean,
-  siblings: readonly Node[],
-  index: number,
+  place: Place,
 ): OutlineSymbol[] | undefined {
-  const node = _unwrap(outer);
-  if (node === undefined || !SYMBOL_TYPES.has(node.type)) return undefined;
-  const doc = docComment(outer, { siblings, index });
+  const found = _unwrap(outer, place.types[place.index]);
+  if (found === undefined || !SYMBOL_TYPES.has(found.type)) return undefined;
+  const { node, type } = found;
+  const { withMembers, siblings, types, index } = place;
+  const doc = docComment(outer, { siblings, types, index });
   const make = (kind: string, name: string, children?: OutlineSymbol[]) =>
     makeSymbol(kind, name, node, { from: outer, doc, children });
-  switch (node.type) {
+  switch (type) {
     case "import_statement":
       return [make("import", _importName(node))];
     case "function_declaration":
@@ -109,16 +118,19 @@ function _statement(
       ];
     case "lexical_declaration":
     case "variable_declaration":
-      return _variables(node, outer, doc);
+      return _variables(node, type, { outer, doc });
     default:
       return undefined;
   }
 }
 
 // Looks through `export`, `declare` and the expression statement that wraps a
-// namespace, to the declaration itself.
-function _unwrap(node: Node): Node | undefined {
-  switch (node.type) {
+// namespace, to the declaration itself (and its type, read once).
+function _unwrap(
+  node: Node,
+  type: string = node.type,
+): { node: Node; type: string } | undefined {
+  switch (type) {
     case "export_statement": {
       const declaration = node.childForFieldName("declaration") ??
         _defaultExport(node.childForFieldName("value"));
@@ -128,15 +140,14 @@ function _unwrap(node: Node): Node | undefined {
     case "expression_statement": {
       const inner = node.firstNamedChild;
       if (inner === null) return undefined;
-      if (
-        node.type === "expression_statement" && inner.type !== "internal_module"
-      ) {
+      const innerType = inner.type;
+      if (type === "expression_statement" && innerType !== "internal_module") {
         return undefined;
       }
-      return _unwrap(inner);
+      return _unwrap(inner, innerType);
     }
     default:
-      return node;
+      return { node, type };
   }
 }
 
@@ -158,10 +169,10 @@ function _importName(node: Node): string {
 
 function _variables(
   node: Node,
-  outer: Node,
-  doc: string | undefined,
+  type: string,
+  { outer, doc }: { outer: Node; doc: string | undefined },
 ): OutlineSymbol[] {
-  const kind = node.type === "variable_declaration" ? "var" : _keyword(node);
+  const kind = type === "variable_declaration" ? "var" : _keyword(node);
   const symbols: OutlineSymbol[] = [];
   const declarators = node.namedChildren;
   for (const declarator of declarators) {
@@ -186,13 +197,14 @@ function _classMembers(node: Node): OutlineSymbol[] {
   if (body === null) return [];
   const members: OutlineSymbol[] = [];
   const siblings = body.namedChildren;
+  const types = siblings.map((member) => member.type);
   for (const [index, member] of siblings.entries()) {
-    const kind = _memberKind(member.type);
+    const kind = _memberKind(types[index]);
     if (kind === undefined) continue;
     const name = fieldText(member) ?? fieldText(member, "property") ?? "";
     members.push(
       makeSymbol(kind, _clip(name), member, {
-        doc: docComment(member, { siblings, index }),
+        doc: docComment(member, { siblings, types, index }),
       }),
     );
   }
@@ -216,23 +228,25 @@ function _memberKind(type: string): string | undefined {
 // property_signature members of an interface body or object type literal, one
 // level deep as the specification asks (maxDepth 1).
 function _typeMembers(body: Node | null): OutlineSymbol[] {
+  const bodyType = body?.type;
   if (
     body === null ||
-    (body.type !== "interface_body" && body.type !== "object_type")
+    (bodyType !== "interface_body" && bodyType !== "object_type")
   ) {
     return [];
   }
   const members: OutlineSymbol[] = [];
   const siblings = body.namedChildren;
+  const types = siblings.map((member) => member.type);
   for (const [index, member] of siblings.entries()) {
-    const kind = member.type === "property_signature"
+    const kind = types[index] === "property_signature"
       ? "property"
-      : member.type === "method_signature"
+      : types[index] === "method_signature"
       ? "method"
       : undefined;
     if (kind === undefined) continue;
     members.push(makeSymbol(kind, _clip(fieldText(member) ?? ""), member, {
-      doc: docComment(member, { siblings, index }),
+      doc: docComment(member, { siblings, types, index }),
     }));
   }
   return members;
@@ -243,16 +257,17 @@ function _enumMembers(node: Node): OutlineSymbol[] {
   if (body === null) return [];
   const members: OutlineSymbol[] = [];
   const siblings = body.namedChildren;
+  const types = siblings.map((member) => member.type);
   for (const [index, member] of siblings.entries()) {
-    const name = member.type === "enum_assignment"
+    const name = types[index] === "enum_assignment"
       ? fieldText(member)
-      : member.type === "property_identifier"
+      : types[index] === "property_identifier"
       ? member.text
       : undefined;
     if (name === undefined) continue;
     members.push(
       makeSymbol("member", name, member, {
-        doc: docComment(member, { siblings, index }),
+        doc: docComment(member, { siblings, types, index }),
       }),
     );
   }

@@ -71,22 +71,32 @@ export function precedingComments(
   node: Node,
   siblings?: readonly Node[],
   index?: number,
+  types?: readonly string[],
 ): Node[] {
   const previousOf = siblings === undefined || index === undefined
     ? (n: Node) => n.previousSibling
     : _arrayPrevious(siblings, index);
+  // With `types` (the siblings' types, read once), no comment check calls
+  // into WASM; `at` follows the walk back.
+  let at = index ?? 0;
+  const commentAt = (n: Node) =>
+    types !== undefined && siblings !== undefined
+      ? types[at].includes("comment")
+      : isComment(n);
   const comments: Node[] = [];
   let current = node;
   let previous = previousOf(node);
+  at--;
   while (
-    previous !== null && isComment(previous) &&
+    previous !== null && commentAt(previous) &&
     previous.endPosition.row >= current.startPosition.row - 1
   ) {
     const before = previousOf(previous);
+    at--;
     if (
       before !== null &&
       before.endPosition.row === previous.startPosition.row &&
-      !isComment(before)
+      !commentAt(before)
     ) {
       break;
     }
@@ -117,6 +127,8 @@ export interface DocCommentOptions {
   siblings?: readonly Node[];
   /** The node's index in `siblings`. */
   index?: number;
+  /** The types of `siblings` when the caller has read them already (saves WASM calls). */
+  types?: readonly string[];
 }
 
 function isDocMarker(text: string): boolean {
@@ -133,7 +145,12 @@ export function docComment(
   options: DocCommentOptions = {},
 ): string | undefined {
   const accept = options.accept ?? isDocMarker;
-  const comments = precedingComments(node, options.siblings, options.index);
+  const comments = precedingComments(
+    node,
+    options.siblings,
+    options.index,
+    options.types,
+  );
   const last = comments.at(-1);
   if (last === undefined) return undefined;
   if (last.text.startsWith("/*")) {

@@ -26,14 +26,18 @@ function _block(block: Node, scope: Scope): OutlineSymbol[] {
 }
 
 function _statement(node: Node, scope: Scope): OutlineSymbol[] {
-  switch (node.type) {
+  // `.type` is a call into WASM: read it once per node.
+  const type = node.type;
+  switch (type) {
     case "decorated_definition": {
       const definition = node.childForFieldName("definition");
-      return definition === null ? [] : _definition(definition, node, scope);
+      return definition === null
+        ? []
+        : _definition(definition, definition.type, { outer: node, scope });
     }
     case "function_definition":
     case "class_definition":
-      return _definition(node, node, scope);
+      return _definition(node, type, { outer: node, scope });
     case "import_statement":
     case "import_from_statement":
       return scope === "module"
@@ -52,12 +56,16 @@ function _statement(node: Node, scope: Scope): OutlineSymbol[] {
   }
 }
 
-function _definition(node: Node, outer: Node, scope: Scope): OutlineSymbol[] {
+function _definition(
+  node: Node,
+  type: string,
+  { outer, scope }: { outer: Node; scope: Scope },
+): OutlineSymbol[] {
   if (scope === "member") return [];
   const body = node.childForFieldName("body");
   const doc = body === null ? undefined : _docstring(body);
   const name = fieldText(node) ?? "";
-  if (node.type === "class_definition") {
+  if (type === "class_definition") {
     const children = scope === "module" && body !== null
       ? _block(body, "class")
       : [];
