@@ -14,8 +14,8 @@ import DESCRIPTION from "./shell.txt" with { type: "text" };
  */
 export const DEFAULT_OUTPUT_BYTE_LIMIT: number = 32 * 1024;
 
-/** The largest `outputByteLimit` accepted (8 MiB): output is held in memory. */
-export const MAX_OUTPUT_BYTE_LIMIT: number = 8 * 1024 * 1024;
+/** The largest `outputByteLimit` accepted (64 MiB): what is kept is held in memory. */
+export const MAX_OUTPUT_BYTE_LIMIT: number = 64 * 1024 * 1024;
 
 /** Input of the Shell tool. */
 export interface ShellInput {
