@@ -93,8 +93,17 @@ async function writeFile(path: string, data: Uint8Array): Promise<void> {
   await removeOrphans(folder);
 }
 
+/** Whether Deno already grants `descriptor`; never prompts. */
+async function granted(
+  descriptor: Deno.PermissionDescriptor,
+): Promise<boolean> {
+  return (await Deno.permissions.query(descriptor)).state === "granted";
+}
+
 /** Writing through a symlink replaces its target, not the link itself. */
 async function writeTarget(path: string): Promise<string> {
+  // Without read access the link cannot be seen: write the path itself.
+  if (!(await granted({ name: "read", path }))) return path;
   let info: Deno.FileInfo;
   try {
     info = await Deno.lstat(path);
@@ -122,6 +131,7 @@ async function ensureFolder(folder: string): Promise<void> {
 }
 
 async function existingMode(path: string): Promise<number | null> {
+  if (!(await granted({ name: "read", path }))) return null;
   try {
     return (await Deno.stat(path)).mode;
   } catch {
@@ -139,8 +149,7 @@ async function requireTempPermission(
   temp: string,
   folder: string,
 ): Promise<void> {
-  const status = await Deno.permissions.query({ name: "write", path: temp });
-  if (status.state === "granted") return;
+  if (await granted({ name: "write", path: temp })) return;
   throw new ToolError(
     `Deno denies writing in "${folder}", which an atomic write needs for its temp file: run deno again with --allow-write=${folder} (or a parent folder)`,
   );
@@ -172,8 +181,7 @@ async function writeTemp(
  */
 async function removeOrphans(folder: string): Promise<void> {
   try {
-    const read = await Deno.permissions.query({ name: "read", path: folder });
-    if (read.state !== "granted") return;
+    if (!(await granted({ name: "read", path: folder }))) return;
     for await (const entry of Deno.readDir(folder)) {
       const match = TEMP_PATTERN.exec(entry.name);
       if (!match || !entry.isFile) continue;
@@ -200,8 +208,7 @@ async function isOrphan(temp: string, pid: number): Promise<boolean> {
 async function processAlive(pid: number): Promise<boolean | undefined> {
   if (Deno.build.os !== "linux") return undefined;
   const proc = `/proc/${pid}`;
-  const status = await Deno.permissions.query({ name: "read", path: proc });
-  if (status.state !== "granted") return undefined;
+  if (!(await granted({ name: "read", path: proc }))) return undefined;
   try {
     await Deno.stat(proc);
     return true;
