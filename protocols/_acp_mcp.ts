@@ -2,7 +2,12 @@
 // with the official MCP client and its tools become tools the model can call,
 // named `<server>__<tool>`. Closing the session stops the servers.
 import type * as acp from "@agentclientprotocol/sdk";
-import { Client } from "@modelcontextprotocol/client";
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import denoJson from "../deno.json" with { type: "json" };
 import { ToolError } from "../tools/tool_error.ts";
@@ -35,9 +40,9 @@ interface McpContent {
 const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
- * Starts the stdio servers of `servers` in `cwd` and lists their tools. A
- * server that fails to start is reported on stderr and left out; HTTP and SSE
- * servers are left out (the agent does not advertise them).
+ * Connects to the servers of `servers` (stdio ones are started in `cwd`;
+ * HTTP and SSE ones are reached at their URL) and lists their tools. A server
+ * that fails to start is reported on stderr and left out.
  */
 export async function startMcpServers(
   servers: acp.McpServer[],
@@ -46,26 +51,17 @@ export async function startMcpServers(
   const clients: Client[] = [];
   const tools: Tool<unknown, unknown>[] = [];
   for (const server of servers) {
-    // Stdio servers carry no type in ACP v1; some clients send "stdio".
-    const type = (server as { type?: string }).type;
-    if (type !== undefined && type !== "stdio") {
-      console.error(
-        `fello acp: MCP server "${server.name}" uses ${type}, which is not supported; only stdio servers are started`,
-      );
-      continue;
-    }
-    const stdio = server as acp.McpServerStdio;
     try {
-      const client = await connect(stdio, options.cwd);
+      const client = await connect(server, options.cwd);
       clients.push(client);
       for (const tool of await listTools(client)) {
-        tools.push(wrapTool(client, stdio.name, tool, options.gate));
+        tools.push(wrapTool(client, server.name, tool, options.gate));
       }
     } catch (error) {
       console.error(
-        `fello acp: cannot start MCP server "${stdio.name}" (${stdio.command}): ${
-          (error as Error).message
-        }`,
+        `fello acp: cannot start MCP server "${server.name}" (${
+          describe(server)
+        }): ${(error as Error).message}`,
       );
     }
   }
@@ -77,27 +73,43 @@ export async function startMcpServers(
   };
 }
 
-async function connect(
-  server: acp.McpServerStdio,
-  cwd: string,
-): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: server.command,
-    args: server.args,
-    // Added to the SDK's safe defaults (HOME, PATH, ...), not to our environment.
-    env: Object.fromEntries(server.env.map((v) => [v.name, v.value])),
-    cwd,
-    stderr: "inherit",
-  });
+async function connect(server: acp.McpServer, cwd: string): Promise<Client> {
   const client = new Client({ name: "fello", version: denoJson.version });
   const signal = AbortSignal.timeout(CONNECT_TIMEOUT_MS);
   try {
-    await client.connect(transport, { signal });
+    await client.connect(transportOf(server, cwd), { signal });
   } catch (error) {
     await client.close().catch(() => {});
     throw error;
   }
   return client;
+}
+
+function transportOf(server: acp.McpServer, cwd: string): Transport {
+  // Stdio servers carry no type in ACP v1; some clients send "stdio".
+  const type = (server as { type?: string }).type;
+  if (type === "http" || type === "sse") {
+    const { url, headers } = server as acp.McpServerHttp;
+    const requestInit = {
+      headers: Object.fromEntries(headers.map((h) => [h.name, h.value])),
+    };
+    return type === "http"
+      ? new StreamableHTTPClientTransport(new URL(url), { requestInit })
+      : new SSEClientTransport(new URL(url), { requestInit });
+  }
+  const stdio = server as acp.McpServerStdio;
+  return new StdioClientTransport({
+    command: stdio.command,
+    args: stdio.args,
+    // Added to the SDK's safe defaults (HOME, PATH, ...), not to our environment.
+    env: Object.fromEntries(stdio.env.map((v) => [v.name, v.value])),
+    cwd,
+    stderr: "inherit",
+  });
+}
+
+function describe(server: acp.McpServer): string {
+  return "url" in server ? server.url : server.command;
 }
 
 async function listTools(client: Client): Promise<McpTool[]> {

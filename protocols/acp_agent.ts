@@ -37,8 +37,9 @@ export interface AcpAgentOptions {
  * Creates the ACP agent app. Serve one connection with it: `connect()` it to
  * a stream (or, in tests, to a client app).
  *
- * - `initialize` advertises embedded context in prompts and stdio MCP servers.
- * - `session/new` starts the listed stdio MCP servers and an agent for `cwd`;
+ * - `initialize` advertises embedded context in prompts and stdio, HTTP and
+ *   SSE MCP servers.
+ * - `session/new` connects the listed MCP servers and starts an agent for `cwd`;
  *   when the client offers `fs` or `terminal`, files and commands go through it.
  * - `session/prompt` streams text, tool calls (with kinds, diffs and
  *   terminals) and plans; permissions are asked with `session/request_permission`.
@@ -107,7 +108,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
             audio: false,
             embeddedContext: true,
           },
-          mcpCapabilities: { http: false, sse: false },
+          mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: "fello", version: denoJson.version },
         authMethods: [],

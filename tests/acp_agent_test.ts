@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { createAcpAgent } from "../protocols/acp_agent.ts";
+import { createSearchMcpServer } from "../protocols/mcp_server.ts";
 import { TestClient } from "./support/acp_test_client.ts";
 import {
   contentText,
@@ -562,6 +564,55 @@ Deno.test("acp agent's session/cancel kills a command running in the client's te
     connection.close();
   } finally {
     client.dispose();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acp agent reaches an HTTP MCP server from session/new", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_mcp_http_" });
+  await Deno.writeTextFile(join(dir, "notes.txt"), "a needle here\n");
+  const seen: string[] = [];
+  const handler = createMcpHandler(() => createSearchMcpServer({ cwd: dir }));
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => {
+      seen.push(request.headers.get("x-token") ?? "");
+      return handler.fetch(request);
+    },
+  );
+  await using server = startScriptedServer([{
+    match: "search over http",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_http",
+          name: "web__search",
+          arguments: { pattern: "needle" },
+        }],
+      },
+      { text: "Found it." },
+    ],
+  }]);
+  const client = new TestClient();
+  try {
+    const { connection, init, prompt } = await openSession(server, client, {
+      cwd: dir,
+      mcpServers: [{
+        type: "http",
+        name: "web",
+        url: `http://127.0.0.1:${http.addr.port}/mcp`,
+        headers: [{ name: "x-token", value: "secret" }],
+      }],
+    });
+    assert.equal(init.agentCapabilities?.mcpCapabilities?.http, true);
+    const response = await prompt("search over http");
+    assert.equal(response.stopReason, "end_turn");
+    assert.equal(toolResult(server, "call_http"), "notes.txt:1: a needle here");
+    assert.ok(seen.length > 0 && seen.every((token) => token === "secret"));
+    connection.close();
+  } finally {
+    await handler.close();
+    await http.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });
