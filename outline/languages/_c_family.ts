@@ -80,6 +80,12 @@ export function declaratorName(declarator: Node): string | undefined {
   let current: Node | null = declarator;
   while (current !== null) {
     const type = current.type;
+    // `__host__ cudaError_t f(` reads as the name `cudaError_t::f` with a
+    // MISSING `::`: the macro took the type's place. Keep the real name.
+    if (type === "qualified_identifier" && current.hasError) {
+      current = current.childForFieldName("name");
+      continue;
+    }
     if (NAME_TYPES.has(type)) return _oneLine(current.text);
     if (type === "operator_cast") {
       const target = current.childForFieldName("type")?.text ?? "";

@@ -94,3 +94,18 @@ Deno.test("cpp.extract() lists a prototype only when no definition follows, qual
     "function geo::io::write 5-5",
   ]);
 });
+
+Deno.test("cpp.extract() names functions around macros the parser cannot know", async () => {
+  const text = [
+    "static __inline__ __host__ cudaError_t launch(int n) { return 0; }",
+    "class V {",
+    "  iterator begin() _GLIBCXX_NOEXCEPT { return 0; }",
+    "};",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(cpp, text)), [
+    "function launch 1-1",
+    "class V 2-4",
+    "    method begin 3-3",
+  ]);
+});
