@@ -54,6 +54,7 @@ export class Outliner {
   #cache = new Map<string, CacheEntry>();
   #cacheSize: number;
   #parses = 0;
+  #incremental = 0;
   #recycleBytes: number;
 
   constructor(options: OutlinerOptions = {}) {
@@ -65,6 +66,11 @@ export class Outliner {
   /** How many files were sent to a worker (cache misses). A test seam. */
   get parses(): number {
     return this.#parses;
+  }
+
+  /** How many of those parses reused the file's previous tree. A test seam. */
+  get incrementalParses(): number {
+    return this.#incremental;
   }
 
   /** The worker pool (for tests and benches). */
@@ -103,6 +109,7 @@ export class Outliner {
       ...await _grammarFor(extension, options.grammarsDir),
     });
     if (reply.type === "error") throw _failure(path, reply);
+    if (reply.incremental) this.#incremental++;
     if (stat.mtimeMs !== null) {
       this.#remember(absolute, {
         size: stat.size,

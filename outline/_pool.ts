@@ -9,6 +9,8 @@ import { Worker } from "node:worker_threads";
 import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
 
 const WORKER_URL = new URL("./_worker.ts", import.meta.url);
+/** How many paths the pool remembers the worker of. */
+const MAX_HOMES = 1000;
 
 /** A job as the pool receives it (the pool assigns the id). */
 export type PoolJob = Omit<OutlineRequest, "type" | "id">;
@@ -35,6 +37,7 @@ export class OutlinePool {
   readonly size: number;
   #slots: Slot[] = [];
   #queue: Pending[] = [];
+  #home = new Map<string, Slot>();
   #nextId = 1;
   #started = 0;
 
@@ -80,14 +83,31 @@ export class OutlinePool {
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      const slot = this.#slots.find((s) => s.job === undefined) ??
-        (this.#slots.length < this.size ? this.#spawn() : undefined);
+      const slot = this.#pick(this.#queue[0].request.path);
       if (slot === undefined) return;
       const pending = this.#queue.shift()!;
       slot.job = pending;
+      this.#home.delete(pending.request.path);
+      this.#home.set(pending.request.path, slot);
+      if (this.#home.size > MAX_HOMES) {
+        this.#home.delete(this.#home.keys().next().value!);
+      }
       slot.worker.ref();
       slot.worker.postMessage(pending.request);
     }
+  }
+
+  // The worker that last outlined `path` keeps its tree for an incremental
+  // re-parse: prefer it when idle, then any idle worker, then a new one.
+  #pick(path: string): Slot | undefined {
+    const home = this.#home.get(path);
+    if (
+      home !== undefined && home.job === undefined && this.#slots.includes(home)
+    ) {
+      return home;
+    }
+    return this.#slots.find((s) => s.job === undefined) ??
+      (this.#slots.length < this.size ? this.#spawn() : undefined);
   }
 
   #spawn(): Slot {

@@ -33,7 +33,14 @@ export type OutlineFailure = "binary" | "read" | "budget" | "parse";
 
 /** What a worker answers. `recycle` asks the pool to replace it (huge file). */
 export type WorkerReply =
-  | { type: "result"; id: number; result: OutlineResult; recycle: boolean }
+  | {
+    type: "result";
+    id: number;
+    result: OutlineResult;
+    recycle: boolean;
+    /** Whether the parse reused the file's previous tree. */
+    incremental: boolean;
+  }
   | {
     type: "error";
     id: number;

@@ -1,12 +1,14 @@
 // The outline worker: reads a file, parses it with a lazily loaded grammar
-// (cached for the worker's life), extracts the symbols and deletes the tree.
+// (cached for the worker's life), extracts the symbols. The tree is deleted,
+// or kept (a few small files) so an edited file re-parses incrementally.
 // The pool replaces a worker that crashes or that parsed a huge file, because
 // WASM memory never shrinks.
 import { parentPort } from "node:worker_threads";
-import type { Parser } from "web-tree-sitter";
+import type { Node, Parser, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { languageForExtension } from "./languages/_registry.ts";
 import { MARKDOWN_EXTENSIONS, outlineMarkdown } from "./_markdown.ts";
+import { TreeKeeper } from "./_incremental.ts";
 import type {
   OutlineFailure,
   OutlineRequest,
@@ -25,12 +27,17 @@ class Failure extends Error {
 }
 
 const parsers = new Map<string, Promise<Parser>>();
+const keeper = new TreeKeeper();
+
+function _parserKey(grammar: GrammarId, request: OutlineRequest): string {
+  return `${request.grammarsDir ?? ""}\0${grammar}`;
+}
 
 function _parserFor(
   grammar: GrammarId,
   request: OutlineRequest,
 ): Promise<Parser> {
-  const key = `${request.grammarsDir ?? ""}\0${grammar}`;
+  const key = _parserKey(grammar, request);
   let parser = parsers.get(key);
   if (parser === undefined) {
     parser = createParser(grammar, {
@@ -46,7 +53,7 @@ function _parserFor(
 
 async function _outline(
   request: OutlineRequest,
-): Promise<{ result: OutlineResult; size: number }> {
+): Promise<{ result: OutlineResult; size: number; incremental?: boolean }> {
   const bytes = await _read(request.path);
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
     throw new Failure("binary", "it is a binary file");
@@ -68,39 +75,53 @@ async function _outline(
     throw new Failure("parse", `no language for "${request.extension}"`);
   }
   const parser = await _parserFor(spec.grammar, request);
-  const symbols = _parseAndExtract(
-    parser,
-    text,
-    request.budgetMs,
-    spec.extract,
-  );
+  const { symbols, incremental } = _parseAndExtract(parser, text, {
+    request,
+    key: _parserKey(spec.grammar, request),
+    extract: spec.extract,
+  });
   return {
     result: { language: spec.name, totalLines, symbols },
     size: bytes.length,
+    incremental,
   };
 }
 
+// Parses (from the kept tree of the same file when there is one), extracts,
+// and keeps the new tree for next time or deletes it.
 function _parseAndExtract(
   parser: Parser,
   text: string,
-  budgetMs: number,
-  extract: (root: import("web-tree-sitter").Node) => OutlineSymbol[],
-): OutlineSymbol[] {
-  const deadline = performance.now() + budgetMs;
-  const tree = parser.parse(text, null, {
-    progressCallback: () => performance.now() > deadline,
-  });
+  { request, key, extract }: {
+    request: OutlineRequest;
+    key: string;
+    extract: (root: Node) => OutlineSymbol[];
+  },
+): { symbols: OutlineSymbol[]; incremental: boolean } {
+  const oldTree = keeper.take(request.path, key, text);
+  const deadline = performance.now() + request.budgetMs;
+  let tree: Tree | null;
+  try {
+    tree = parser.parse(text, oldTree, {
+      progressCallback: () => performance.now() > deadline,
+    });
+  } finally {
+    oldTree?.delete();
+  }
   if (tree === null) {
     parser.reset();
     throw new Failure(
       "budget",
-      `parsing took longer than the ${budgetMs} ms budget`,
+      `parsing took longer than the ${request.budgetMs} ms budget`,
     );
   }
   try {
-    return extract(tree.rootNode);
-  } finally {
+    const symbols = extract(tree.rootNode);
+    keeper.keep(request.path, key, text, tree);
+    return { symbols, incremental: oldTree !== null };
+  } catch (error) {
     tree.delete();
+    throw error;
   }
 }
 
@@ -131,12 +152,13 @@ function _countLines(bytes: Uint8Array): number {
 
 async function _handle(request: OutlineRequest): Promise<WorkerReply> {
   try {
-    const { result, size } = await _outline(request);
+    const { result, size, incremental } = await _outline(request);
     return {
       type: "result",
       id: request.id,
       result,
       recycle: size > request.recycleBytes,
+      incremental: incremental ?? false,
     };
   } catch (error) {
     const failure = error instanceof Failure ? error.failure : "parse";

@@ -187,3 +187,41 @@ Deno.test("Outliner replaces a worker after a file over recycleBytes", async () 
     await outliner.terminate();
   }
 });
+
+Deno.test("Outliner re-parses an edited file from its previous tree, matching a fresh parse", async () => {
+  const dir = await Deno.makeTempDir();
+  const outliner = new Outliner({ workers: 1 });
+  const fresh = new Outliner({ workers: 1 });
+  try {
+    const path = `${dir}/edit.ts`;
+    const original = await Deno.readTextFile(`${FIXTURES}sample.ts`);
+    await Deno.writeTextFile(path, original);
+    await outliner.outline(path);
+    assert.equal(outliner.incrementalParses, 0);
+    // An EditFile-like change: a new documented function in the middle
+    // (with non-ASCII text before it) and a renamed interface.
+    const edited = original
+      .replace(
+        "/** Greets someone. */",
+        "/** Adds é. */\nexport function added(): void {}\n\n/** Greets someone. */",
+      )
+      .replace("SessionNotificationFelloExt", "Renamed");
+    await Deno.writeTextFile(path, edited);
+    const incremental = await outliner.outline(path);
+    assert.equal(outliner.incrementalParses, 1);
+    assert.deepEqual(incremental, await fresh.outline(path));
+    assert.equal(incremental.symbols[2].name, "Renamed");
+    assert.deepEqual(incremental.symbols[5], {
+      kind: "function",
+      name: "added",
+      startLine: 28,
+      endLine: 28,
+      doc: "Adds é.",
+      children: [],
+    });
+  } finally {
+    await outliner.terminate();
+    await fresh.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

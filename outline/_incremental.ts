@@ -1,0 +1,132 @@
+// Incremental re-parsing inside a worker: the last trees of a few small files
+// are kept with their text; when such a file comes back changed (an EditFile,
+// say), the old tree is edited to match and tree-sitter reuses its unchanged
+// parts. Indices and columns are UTF-16 code units, as web-tree-sitter counts
+// them for string input.
+import type { Edit, Point, Tree } from "web-tree-sitter";
+
+/** Files larger than this (in UTF-16 code units) are parsed from scratch and not kept. */
+const MAX_KEPT_LENGTH = 1 << 20;
+/** How many trees one worker keeps. */
+const MAX_KEPT_TREES = 4;
+
+interface Kept {
+  /** Which parser (grammar) made the tree. */
+  parser: string;
+  text: string;
+  tree: Tree;
+}
+
+/** The kept trees of one worker, least recently used first. */
+export class TreeKeeper {
+  #kept = new Map<string, Kept>();
+
+  /**
+   * Takes the kept tree of `path` if `parser` made it, edited to match
+   * `text`; the caller owns it (parse with it, then delete it).
+   */
+  take(path: string, parser: string, text: string): Tree | null {
+    const kept = this.#kept.get(path);
+    if (kept === undefined) return null;
+    this.#kept.delete(path);
+    if (kept.parser !== parser || text.length > MAX_KEPT_LENGTH) {
+      kept.tree.delete();
+      return null;
+    }
+    kept.tree.edit(textEdit(kept.text, text) as Edit);
+    return kept.tree;
+  }
+
+  /** Keeps `tree` for `path` (or deletes it when the file is too large). */
+  keep(path: string, parser: string, text: string, tree: Tree): void {
+    if (text.length > MAX_KEPT_LENGTH) {
+      tree.delete();
+      return;
+    }
+    this.#kept.get(path)?.tree.delete();
+    this.#kept.delete(path);
+    this.#kept.set(path, { parser, text, tree });
+    for (const [oldest, kept] of this.#kept) {
+      if (this.#kept.size <= MAX_KEPT_TREES) break;
+      kept.tree.delete();
+      this.#kept.delete(oldest);
+    }
+  }
+}
+
+/** The shape of a tree-sitter edit (web-tree-sitter's `Edit` fields). */
+export interface TextEdit {
+  startIndex: number;
+  oldEndIndex: number;
+  newEndIndex: number;
+  startPosition: Point;
+  oldEndPosition: Point;
+  newEndPosition: Point;
+}
+
+/**
+ * The single edit turning `before` into `after`: everything between their
+ * common prefix and common suffix was replaced.
+ */
+export function textEdit(before: string, after: string): TextEdit {
+  const limit = Math.min(before.length, after.length);
+  let start = 0;
+  while (
+    start < limit && before.charCodeAt(start) === after.charCodeAt(start)
+  ) {
+    start++;
+  }
+  // Never split a surrogate pair.
+  if (start > 0 && _isHighSurrogate(before.charCodeAt(start - 1))) start--;
+  let suffix = 0;
+  while (
+    suffix < limit - start &&
+    before.charCodeAt(before.length - 1 - suffix) ===
+      after.charCodeAt(after.length - 1 - suffix)
+  ) {
+    suffix++;
+  }
+  if (
+    suffix > 0 && _isLowSurrogate(before.charCodeAt(before.length - suffix))
+  ) {
+    suffix--;
+  }
+  const oldEnd = before.length - suffix;
+  const newEnd = after.length - suffix;
+  const startPosition = _pointAt(before, start);
+  return {
+    startIndex: start,
+    oldEndIndex: oldEnd,
+    newEndIndex: newEnd,
+    startPosition,
+    oldEndPosition: _advance(before, start, oldEnd, startPosition),
+    newEndPosition: _advance(after, start, newEnd, startPosition),
+  };
+}
+
+function _pointAt(text: string, index: number): Point {
+  return _advance(text, 0, index, { row: 0, column: 0 });
+}
+
+// The point at `to`, counting from `from` whose point is `point`.
+function _advance(text: string, from: number, to: number, point: Point): Point {
+  let row = point.row;
+  let lineStart = from - point.column;
+  for (
+    let at = text.indexOf("\n", from);
+    at !== -1 && at < to;
+    at = text.indexOf("\n", at + 1)
+  ) {
+    row++;
+    lineStart = at + 1;
+  }
+  return { row, column: to - lineStart };
+}
+
+function _isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function _isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { textEdit } from "./_incremental.ts";
+
+Deno.test("textEdit() spans the replaced text between the common prefix and suffix", () => {
+  assert.deepEqual(textEdit("ab\ncd\nef", "ab\ncXYd\nef"), {
+    startIndex: 4,
+    oldEndIndex: 4,
+    newEndIndex: 6,
+    startPosition: { row: 1, column: 1 },
+    oldEndPosition: { row: 1, column: 1 },
+    newEndPosition: { row: 1, column: 3 },
+  });
+  // The common prefix runs into "t" of "two"/"three".
+  assert.deepEqual(textEdit("one\ntwo\nthree\n", "one\nthree\n"), {
+    startIndex: 5,
+    oldEndIndex: 9,
+    newEndIndex: 5,
+    startPosition: { row: 1, column: 1 },
+    oldEndPosition: { row: 2, column: 1 },
+    newEndPosition: { row: 1, column: 1 },
+  });
+});
+
+Deno.test("textEdit() never splits a surrogate pair", () => {
+  // "😀" and "😃" share their high surrogate.
+  const edit = textEdit("a😀b", "a😃b");
+  assert.equal(edit.startIndex, 1);
+  assert.equal(edit.oldEndIndex, 3);
+  assert.equal(edit.newEndIndex, 3);
+});
