@@ -100,9 +100,9 @@ export function declaratorName(declarator: Node): string | undefined {
 }
 
 // Names as one line, clipped: macro-heavy code can make the parser read a
-// whole region as a "name".
+// whole region, comments included, as a "name".
 function _oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ");
+  const line = text.replace(/\s*\/[/*][^]*$/, "").replace(/\s+/g, " ");
   return line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}…` : line;
 }
 
