@@ -1,5 +1,9 @@
 import { deepStrictEqual } from "node:assert/strict";
-import { fixtureLines } from "../../tests/support/outline_languages.ts";
+import {
+  extractText,
+  fixtureLines,
+  outlineLines,
+} from "../../tests/support/outline_languages.ts";
 import { dart } from "./dart.ts";
 
 Deno.test("dart.extract() lists types with members and functions spanning their bodies", async () => {
@@ -38,5 +42,26 @@ Deno.test("dart.extract() lists types with members and functions spanning their 
     "function main 68-70 // Entry point.",
     "function legacy 72-73",
     "getter greeting 75-75",
+  ]);
+});
+
+Deno.test("dart.extract() finds a class doc after its annotation and an abstract method's range", async () => {
+  const text = [
+    "@immutable",
+    "/// A value.",
+    "class Value {",
+    "  /// Reads it.",
+    "  @override",
+    "  int read() {",
+    "    return 1;",
+    "  }",
+    "  void reset();",
+    "}",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(dart, text)), [
+    "class Value 1-10 // A value.",
+    "    method read 5-8 // Reads it.",
+    "    method reset 9-9",
   ]);
 });
