@@ -13,10 +13,11 @@ import type {
 } from "../agent/types.ts";
 import type { AcpAgentOptions } from "./acp_agent.ts";
 import { createLocalFiles } from "../tools/_local_files.ts";
-import { PermissionGate } from "../tools/_permission.ts";
+import { decide, PermissionGate } from "../tools/_permission.ts";
 import type {
   Backend,
   PermissionAnswer,
+  PermissionMode,
   ShellRequest,
   ToolKind,
 } from "../tools/types.ts";
@@ -43,6 +44,30 @@ export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
   { optionId: "reject", name: "Reject", kind: "reject_once" },
 ];
 
+/** The permission modes, offered as the session's modes. */
+const SESSION_MODES: acp.SessionMode[] = [
+  {
+    id: "ask",
+    name: "Ask",
+    description: "Ask before edits, commands and reads outside the project",
+  },
+  {
+    id: "acceptEdits",
+    name: "Accept edits",
+    description: "Edit files in the project freely; ask before commands",
+  },
+  {
+    id: "allow",
+    name: "Allow all",
+    description: "Never ask",
+  },
+  {
+    id: "readOnly",
+    name: "Read only",
+    description: "Read and search; refuse edits and commands",
+  },
+];
+
 interface OpenCall {
   name: string;
   input: unknown;
@@ -56,6 +81,7 @@ export class AcpSession {
   readonly cwd: string;
   #client: acp.AgentContext;
   #agent!: Agent;
+  #mode: PermissionMode = "ask";
   #mcp: McpTools | undefined;
   #running: AbortController | undefined;
   /** Tool calls announced and not finished, by id. */
@@ -80,8 +106,10 @@ export class AcpSession {
     },
   ): Promise<AcpSession> {
     const session = new AcpSession(request.cwd, setup.client);
-    const mode = setup.settings.permissionMode ?? "ask";
-    const gate = new PermissionGate(mode, (r) => session.#approve(r));
+    session.#mode = setup.settings.permissionMode ?? "ask";
+    // The tools always ask; #approve applies the session's current mode, which
+    // the editor can switch (session/set_mode) while the conversation goes on.
+    const gate = new PermissionGate("ask", (r) => session.#approve(r));
     session.#mcp = await startMcpServers(request.mcpServers, {
       cwd: request.cwd,
       gate: (tool, description) =>
@@ -97,7 +125,7 @@ export class AcpSession {
     session.#agent = createAgent({
       ...settings,
       cwd: request.cwd,
-      permissionMode: mode,
+      permissionMode: "ask",
       approve: (r) => session.#approve(r),
       backend: session.#backend(setup.capabilities),
       extraTools: session.#mcp.tools,
@@ -185,7 +213,43 @@ export class AcpSession {
     return backend;
   }
 
-  async #approve(request: AgentPermissionRequest): Promise<PermissionAnswer> {
+  /** The permission mode in force, as the editor shows it. */
+  get modes(): acp.SessionModeState {
+    return { currentModeId: this.#mode, availableModes: SESSION_MODES };
+  }
+
+  /** Switches the permission mode; throws for an unknown one. */
+  setMode(modeId: string): void {
+    if (!SESSION_MODES.some((m) => m.id === modeId)) {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `unknown mode "${modeId}"; use one of ${
+          SESSION_MODES.map((m) => m.id).join(", ")
+        }`,
+      );
+    }
+    this.#mode = modeId as PermissionMode;
+  }
+
+  /** Applies the session's mode, asking the editor when the mode says ask. */
+  #approve(request: AgentPermissionRequest): Promise<PermissionAnswer> {
+    const decision = decide(
+      this.#mode,
+      request.action,
+      request.outsideWorkspace,
+    );
+    if (decision === "allow") return Promise.resolve(true);
+    if (decision === "refuse") {
+      return Promise.reject(
+        new Error(
+          `the session's mode "${this.#mode}" allows no ${request.action}s; ask the user to switch modes`,
+        ),
+      );
+    }
+    return this.#askClient(request);
+  }
+
+  async #askClient(request: AgentPermissionRequest): Promise<PermissionAnswer> {
     const toolCallId = request.toolCallId ?? currentToolCallId() ??
       `permission-${crypto.randomUUID()}`;
     const call = this.#calls.get(toolCallId);

@@ -44,6 +44,8 @@ export interface AcpAgentOptions {
  * - `session/prompt` streams text, tool calls (with kinds, diffs and
  *   terminals) and plans; permissions are asked with `session/request_permission`.
  * - `session/cancel` stops the run and its processes; the prompt answers `cancelled`.
+ * - The permission modes are the session's modes; `session/set_mode` switches
+ *   them while the conversation goes on.
  *
  * @example Connect it to an in-process client
  * ```ts ignore
@@ -136,10 +138,14 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
         settings: { ...options, model: name },
       });
       sessions.set(session.id, session);
-      return { sessionId: session.id };
+      return { sessionId: session.id, modes: session.modes };
     })
     .onRequest(acp.methods.agent.session.prompt, ({ params, signal }) => {
       return find(params.sessionId).prompt(params.prompt, signal);
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      find(params.sessionId).setMode(params.modeId);
+      return {};
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

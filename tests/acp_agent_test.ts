@@ -616,3 +616,95 @@ Deno.test("acp agent reaches an HTTP MCP server from session/new", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("acp agent offers the permission modes as session modes and switches them", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "acp_modes_" });
+  // One conversation: the session keeps it across the two prompts (as text:
+  // the second prompt's first request is turn 1 again, told apart by its end).
+  await using server = startScriptedServer([{
+    match: "first write",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_refused",
+          name: "WriteFile",
+          arguments: { path: "a.txt", content: "a" },
+        }],
+      },
+      {
+        compute: (request) =>
+          request.body.messages.at(-1)?.role === "user"
+            ? {
+              toolCalls: [{
+                id: "call_allowed",
+                name: "WriteFile",
+                arguments: { path: "b.txt", content: "b" },
+              }],
+            }
+            : { text: "Refused." },
+      },
+      { text: "Written." },
+    ],
+  }]);
+  const client = new TestClient();
+  try {
+    const agent = createAcpAgent({ baseURL: server.baseURL, model: "m" });
+    const connection = client.app.connect(agent);
+    const peer = connection.agent;
+    await peer.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+    });
+    const created = await peer.request(acp.methods.agent.session.new, {
+      cwd: dir,
+      mcpServers: [],
+    });
+    assert.equal(created.modes?.currentModeId, "ask");
+    assert.deepEqual(created.modes?.availableModes.map((m) => m.id), [
+      "ask",
+      "acceptEdits",
+      "allow",
+      "readOnly",
+    ]);
+    const { sessionId } = created;
+    const prompt = (text: string) =>
+      peer.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text }],
+      });
+
+    await peer.request(acp.methods.agent.session.setMode, {
+      sessionId,
+      modeId: "readOnly",
+    });
+    await prompt("first write");
+    assert.match(
+      toolResult(server, "call_refused"),
+      /mode "readOnly" allows no writes/,
+    );
+    await assert.rejects(
+      () => Deno.stat(join(dir, "a.txt")),
+      Deno.errors.NotFound,
+    );
+
+    await peer.request(acp.methods.agent.session.setMode, {
+      sessionId,
+      modeId: "acceptEdits",
+    });
+    await prompt("second write");
+    assert.equal(await Deno.readTextFile(join(dir, "b.txt")), "b");
+    // Neither mode asked the editor.
+    assert.equal(client.permissionRequests.length, 0);
+
+    await assert.rejects(
+      () =>
+        peer.request(acp.methods.agent.session.setMode, {
+          sessionId,
+          modeId: "yolo",
+        }),
+      /unknown mode "yolo"/,
+    );
+    connection.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
