@@ -37,8 +37,9 @@ function extractKotlin(root: Node): OutlineSymbol[] {
 // whole file becomes one ERROR. A `;` before such a `}` is valid Kotlin and
 // avoids the bug; it shifts columns but no line, and names keep their text.
 function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
-  const text = terminateOneLineBodies(root.text);
-  if (text === root.text) return undefined;
+  const original = root.text;
+  const text = terminateOneLineBodies(original);
+  if (text === original) return undefined;
   const parser = new Parser();
   try {
     parser.setLanguage(root.tree.language);
