@@ -301,3 +301,28 @@ Deno.test("search() keeps path order and cuts exactly at maxResults across many 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("search() applies the .gitignore files above a searched folder", async () => {
+  const root = await workspace({
+    ".gitignore": "generated/\n/src/local.txt\n",
+    "src/a.txt": "needle\n",
+    "src/local.txt": "needle\n",
+    "src/generated/g.txt": "needle\n",
+    "src/deep/.gitignore": "!keep.log\n*.log\n",
+    "src/deep/x.log": "needle\n",
+  });
+  try {
+    // The repository's own exclude file counts too.
+    await Deno.mkdir(join(root, ".git/info"), { recursive: true });
+    await Deno.writeTextFile(join(root, ".git/info/exclude"), "*.secret\n");
+    await Deno.writeTextFile(join(root, "src/x.secret"), "needle\n");
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({
+      pattern: "needle",
+      path: "src",
+    });
+    assert.deepEqual(result.matches.map((m) => m.path), ["src/a.txt"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
