@@ -122,14 +122,23 @@ export class AcpSession {
         }),
     });
     const { chooseModel: _, ...settings } = setup.settings;
-    session.#agent = createAgent({
-      ...settings,
-      cwd: request.cwd,
-      permissionMode: "ask",
-      approve: (r) => session.#approve(r),
-      backend: session.#backend(setup.capabilities),
-      extraTools: session.#mcp.tools,
-    });
+    try {
+      session.#agent = createAgent({
+        ...settings,
+        cwd: request.cwd,
+        permissionMode: "ask",
+        approve: (r) => session.#approve(r),
+        backend: session.#backend(setup.capabilities),
+        extraTools: session.#mcp.tools,
+      });
+    } catch (error) {
+      // No session, so no servers left running.
+      await session.#mcp.close();
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `cannot start a session: ${(error as Error).message}`,
+      );
+    }
     return session;
   }
 
