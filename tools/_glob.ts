@@ -9,12 +9,24 @@ export type GlobFilter = (relativePath: string) => boolean;
 /** Builds the filter for a glob; a bad glob throws an Error naming it. */
 export function globFilter(glob: string): GlobFilter {
   const negated = glob.startsWith("!");
-  const body = negated ? glob.slice(1) : glob;
-  if (body.trim() === "") {
-    throw new Error(`glob ${JSON.stringify(glob)} is empty`);
-  }
+  // "./src/*.ts" means "src/*.ts"; "*.ts,*.md" (a common slip) means "{*.ts,*.md}".
+  let body = (negated ? glob.slice(1) : glob).trim().replace(/^\.\//, "");
+  if (body === "") throw new Error(`glob ${JSON.stringify(glob)} is empty`);
+  if (hasTopLevelComma(body)) body = `{${body}}`;
   const rules = ignore().add(expandBraces(body));
   return (relativePath) => rules.ignores(relativePath) !== negated;
+}
+
+function hasTopLevelComma(glob: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i];
+    if (char === "\\") i++;
+    else if (char === "{") depth++;
+    else if (char === "}") depth--;
+    else if (char === "," && depth === 0) return true;
+  }
+  return false;
 }
 
 /** Expands `{a,b}` alternatives, nested ones included: `*.{ts,tsx}` -> 2 globs. */

@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { expandBraces, globFilter } from "./_glob.ts";
+
+Deno.test("expandBraces() expands alternatives, nested ones too", () => {
+  assert.deepEqual(expandBraces("*.{ts,tsx}"), ["*.ts", "*.tsx"]);
+  assert.deepEqual(expandBraces("{a,b/{c,d}}.md"), [
+    "a.md",
+    "b/c.md",
+    "b/d.md",
+  ]);
+  assert.deepEqual(expandBraces("plain/*.ts"), ["plain/*.ts"]);
+});
+
+Deno.test("globFilter() matches like ripgrep's --glob", () => {
+  const ts = globFilter("*.ts");
+  assert.equal(ts("a.ts"), true);
+  assert.equal(ts("deep/down/a.ts"), true);
+  assert.equal(ts("a.tsx"), false);
+  const anchored = globFilter("src/**/*.ts");
+  assert.equal(anchored("src/x/y.ts"), true);
+  assert.equal(anchored("lib/src/y.ts"), false);
+  const excluded = globFilter("!*_test.ts");
+  assert.equal(excluded("a_test.ts"), false);
+  assert.equal(excluded("a.ts"), true);
+  assert.equal(globFilter("./src/*.ts")("src/a.ts"), true);
+  const list = globFilter("*.ts,*.md");
+  assert.equal(list("a.md"), true);
+  assert.equal(list("a.py"), false);
+  assert.throws(() => globFilter("!"), /is empty/);
+});
