@@ -373,10 +373,12 @@ export class AcpSession {
     toolCallId: string,
     fields: Pick<acp.ToolCallUpdate, "status" | "content">,
   ): Promise<void> {
+    const call = this.#calls.get(toolCallId);
     this.#calls.delete(toolCallId);
     await this.#update({
       sessionUpdate: "tool_call_update",
       toolCallId,
+      ...(call ? { kind: call.kind } : {}),
       ...fields,
     });
   }
@@ -412,6 +414,7 @@ export class AcpSession {
     await this.#update({
       sessionUpdate: "tool_call_update",
       toolCallId,
+      kind: call.kind,
       status: "in_progress",
       content: [{ type: "terminal", terminalId }],
     });

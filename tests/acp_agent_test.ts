@@ -148,8 +148,10 @@ Deno.test("acp agent reads through the client's buffers and reports an approved 
     const done = client.updatesOf("tool_call_update");
     const read = done.find((u) => u.toolCallId === "call_read")!;
     assert.equal(read.status, "completed");
+    assert.equal(read.kind, "read");
     const edit = done.find((u) => u.toolCallId === "call_edit")!;
     assert.equal(edit.status, "completed");
+    assert.equal(edit.kind, "edit");
     assert.deepEqual(edit.content, [{
       type: "diff",
       path: file,
