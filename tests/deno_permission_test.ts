@@ -26,6 +26,7 @@ await run("readOutside", () => tools.ReadFile.execute({ path: ${
   JSON.stringify(ROOT + "deno.json")
 } }));
 await run("readInside", () => tools.ReadFile.execute({ path: "existing.txt" }));
+await run("writeExactFile", () => tools.WriteFile.execute({ path: "exact.txt", content: "x" }));
 console.log(JSON.stringify(results));
 `;
 
@@ -44,7 +45,7 @@ Deno.test("createTools() turns a Deno permission denial into a clear ToolError",
         "--no-prompt",
         `--config=${join(ROOT, "deno.json")}`,
         `--allow-read=${ws}`,
-        `--allow-write=${join(ws, "sub")}`,
+        `--allow-write=${join(ws, "sub")},${join(ws, "exact.txt")}`,
         script,
         ws,
       ],
@@ -71,6 +72,12 @@ Deno.test("createTools() turns a Deno permission denial into a clear ToolError",
     assert.equal(results.readOutside.toolError, true);
     assert.match(results.readOutside.error, /--allow-read=/);
     assert.equal(results.readInside.ok.content, "old\n");
+    // A grant for the file alone cannot hold the atomic write's temp file.
+    assert.equal(results.writeExactFile.toolError, true);
+    assert.ok(
+      results.writeExactFile.error.includes(`--allow-write=${ws} `),
+      results.writeExactFile.error,
+    );
     const left = [];
     for await (const entry of Deno.readDir(ws)) left.push(entry.name);
     assert.deepEqual(left.sort(), ["child.js", "existing.txt", "sub"]);
