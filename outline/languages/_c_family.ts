@@ -397,6 +397,8 @@ class _Walker {
         return this.#field(node, outer);
       case "template_declaration":
         return this.#template(node, (inner) => this.#member(inner, outer));
+      case "friend_declaration":
+        return this.#friend(node, outer);
       case "type_definition":
         return this.#typedef(node, outer);
       case "alias_declaration":
@@ -408,6 +410,16 @@ class _Walker {
         return this.#type(node, node, outer);
     }
     return undefined;
+  }
+
+  // A "hidden friend" defined in the class (`friend bool operator==(...)
+  // {...}`) is a function of the class's API; `friend class B;` is not.
+  #friend(node: Node, outer: Node): OutlineSymbol | undefined {
+    const definition = node.namedChildren.find((child) =>
+      child.type === "function_definition"
+    );
+    if (definition === undefined) return undefined;
+    return this.#symbol("friend", this.#functionName(definition), node, outer);
   }
 
   // A field, a method declaration (`void draw();`) or a nested type with no

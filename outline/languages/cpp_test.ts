@@ -109,3 +109,22 @@ Deno.test("cpp.extract() names functions around macros the parser cannot know", 
     "    method begin 3-3",
   ]);
 });
+
+Deno.test("cpp.extract() lists a friend function defined in its class", async () => {
+  const text = [
+    "struct Point {",
+    "  int x;",
+    "  /// Equal coordinates.",
+    "  friend bool operator==(const Point& a, const Point& b) {",
+    "    return a.x == b.x;",
+    "  }",
+    "  friend class Grid;",
+    "};",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(cpp, text)), [
+    "struct Point 1-8",
+    "    field x 2-2",
+    "    friend operator== 4-6 // Equal coordinates.",
+  ]);
+});
