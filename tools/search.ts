@@ -223,10 +223,13 @@ export function compilePattern(input: SearchInput): RegExp {
   let ignoreCase = input.caseSensitive === false;
   if (!input.regex) {
     source = source.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  } else if (source.startsWith("(?i)")) {
-    // ripgrep-style inline flag, common in what models write.
-    source = source.slice(4);
-    ignoreCase = true;
+  } else {
+    // ripgrep (Rust regex) spellings common in what models write.
+    if (source.startsWith("(?i)")) {
+      source = source.slice(4);
+      ignoreCase = true;
+    }
+    source = source.replaceAll("(?P<", "(?<");
   }
   const flags = `gm${ignoreCase ? "i" : ""}`;
   try {

@@ -70,6 +70,11 @@ Deno.test("search() ignores case and runs regexes on request", async () => {
       regex: true,
     });
     assert.deepEqual(inline.matches.map((m) => m.line), [2]);
+    const named = await tools.search.execute({
+      pattern: "(?P<verb>load)All",
+      regex: true,
+    });
+    assert.deepEqual(named.matches.map((m) => m.line), [3]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
