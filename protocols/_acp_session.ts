@@ -208,7 +208,11 @@ export class AcpSession {
     const backend: Partial<Backend> = {
       files: recordWrites(
         files,
-        (write) => this.#writes.set(write.path, write),
+        (write) => {
+          // Writes no edit call claims (a Subagent's) must not pile up.
+          if (this.#writes.size >= 16) this.#writes.clear();
+          this.#writes.set(write.path, write);
+        },
       ),
     };
     if (capabilities.terminal) {
@@ -356,6 +360,7 @@ export class AcpSession {
     ) {
       const path = resultPath(output) ?? inputPath(event.input, this.cwd);
       const written = path === undefined ? undefined : this.#writes.get(path);
+      if (path !== undefined) this.#writes.delete(path);
       const diff: acp.ToolCallContent | undefined = written
         ? {
           type: "diff",
@@ -402,7 +407,9 @@ export class AcpSession {
         return;
       }
     }
+    // Subagents' commands have no call here: keep only the latest few.
     this.#unclaimedTerminals.push({ request, terminalId });
+    if (this.#unclaimedTerminals.length > 16) this.#unclaimedTerminals.shift();
   }
 
   async #showTerminal(
