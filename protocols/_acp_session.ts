@@ -91,7 +91,7 @@ export class AcpSession {
   /** The last write to each file, for the diff of the call that made it. */
   #writes = new Map<string, WrittenFile>();
 
-  private constructor(cwd: string, client: acp.AgentContext) {
+  constructor(cwd: string, client: acp.AgentContext) {
     this.cwd = cwd;
     this.#client = client;
   }
