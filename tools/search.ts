@@ -299,7 +299,11 @@ export function renderSearch(result: SearchResult): string {
   const lines = result.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
   if (result.truncated) {
     lines.push(
-      `(Only the first ${result.matches.length} matching lines are shown; more exist. Narrow "pattern", "path" or "glob", or raise "maxResults" (at most ${MAX_RESULTS_CEILING}).)`,
+      `(Only the first ${
+        result.matches.length === 1
+          ? "matching line is"
+          : `${result.matches.length} matching lines are`
+      } shown; more exist. Narrow "pattern", "path" or "glob", or raise "maxResults" (at most ${MAX_RESULTS_CEILING}).)`,
     );
   }
   return lines.join("\n");
