@@ -37,6 +37,12 @@ export async function realPathOrNearest(path: string): Promise<string> {
   let existing = path;
   const rest: string[] = [];
   while (true) {
+    // Ask first: without a grant, Deno.realPath would prompt on a terminal.
+    const { state } = await Deno.permissions.query({
+      name: "read",
+      path: existing,
+    });
+    if (state !== "granted") return path;
     try {
       const real = await Deno.realPath(existing);
       return rest.length === 0 ? real : resolve(real, ...rest.reverse());
