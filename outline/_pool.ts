@@ -24,6 +24,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   job: Pending | undefined;
+  /** The compiled modules this worker already has. */
+  modules: WeakSet<WebAssembly.Module>;
 }
 
 /** Options for {@linkcode OutlinePool}. */
@@ -93,7 +95,7 @@ export class OutlinePool {
         this.#home.delete(this.#home.keys().next().value!);
       }
       slot.worker.ref();
-      slot.worker.postMessage(pending.request);
+      slot.worker.postMessage(_once(slot, pending.request));
     }
   }
 
@@ -114,7 +116,7 @@ export class OutlinePool {
     const worker = new Worker(WORKER_URL);
     worker.unref();
     this.#started++;
-    const slot: Slot = { worker, job: undefined };
+    const slot: Slot = { worker, job: undefined, modules: new WeakSet() };
     worker.on("message", (reply: WorkerReply) => this.#settle(slot, reply));
     worker.on("error", (error: Error) => this.#lose(slot, error));
     worker.on(
@@ -155,4 +157,17 @@ export class OutlinePool {
     slot.worker.unref();
     slot.worker.terminate();
   }
+}
+
+// Posts each compiled module to a worker once: cloning one per job costs more
+// than the small files of a folder take to parse.
+function _once(slot: Slot, request: OutlineRequest): OutlineRequest {
+  const copy = { ...request };
+  for (const key of ["grammar", "runtime"] as const) {
+    const module = copy[key];
+    if (module === undefined) continue;
+    if (slot.modules.has(module)) delete copy[key];
+    else slot.modules.add(module);
+  }
+  return copy;
 }
