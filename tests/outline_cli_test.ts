@@ -133,3 +133,27 @@ Deno.test("outline command explains that workers need read access to the package
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("outline command loads grammars from FELLO_GRAMMARS_DIR when set", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.go`, "package main\n");
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MOD, "outline", "a.go"],
+      cwd: dir,
+      env: { FELLO_GRAMMARS_DIR: dir },
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    }).output();
+    assert.equal(output.code, 1);
+    assert.match(
+      new TextDecoder().decode(output.stderr),
+      new RegExp(
+        `^fello outline: Cannot outline "a\\.go": Cannot load the go grammar from "${dir}/tree-sitter-go\\.wasm": .*; put tree-sitter-go\\.wasm there or unset FELLO_GRAMMARS_DIR\\n$`,
+      ),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
