@@ -92,12 +92,16 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     return session;
   }
 
-  return acp.agent({ name: "fello" })
+  let closing: Promise<void> | undefined;
+  function closeAll(): Promise<void> {
+    closing ??= Promise.allSettled([...sessions.values()].map((s) => s.close()))
+      .then(() => sessions.clear());
+    return closing;
+  }
+
+  const app = acp.agent({ name: "fello" })
     .onConnect((connection) => {
-      connection.closed.finally(async () => {
-        await Promise.allSettled([...sessions.values()].map((s) => s.close()));
-        sessions.clear();
-      });
+      connection.closed.finally(closeAll);
     })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       capabilities = params.clientCapabilities ?? {};
@@ -156,7 +160,12 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       await session.close();
       return {};
     });
+  closers.set(app, closeAll);
+  return app;
 }
+
+/** Stops an app's sessions (their runs and MCP servers) after its connection closed. */
+const closers = new WeakMap<acp.AgentApp, () => Promise<void>>();
 
 /**
  * Serves the ACP agent on stdin/stdout until the client disconnects. Stdout
@@ -176,8 +185,11 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
  * @returns A promise that resolves when the connection closes.
  */
 export async function serveAcp(options: AcpAgentOptions): Promise<void> {
-  const connection = createAcpAgent(options).connect(
+  const app = createAcpAgent(options);
+  const connection = app.connect(
     acp.ndJsonStream(Deno.stdout.writable, Deno.stdin.readable),
   );
   await connection.closed;
+  // The process exits next: stop the MCP servers and commands first.
+  await closers.get(app)?.();
 }

@@ -398,7 +398,13 @@ Deno.test("acp agent over stdio: plan updates and Shell in the client's terminal
       "execute",
     ]]);
     assert.equal(client.text, "All done.");
+    // Closing its stdin ends the agent cleanly.
     connection.close();
+    await child.stdin.close();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const status = await child.status;
+    clearTimeout(timer);
+    assert.equal(status.code, 0);
   } finally {
     client.dispose();
     try {
