@@ -270,3 +270,50 @@ Deno.test("fileOutline() names the path of a missing, binary or folder path", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("outlineSymbols() outlines the body of a bundle's wrapping function in place", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/bundle.js`,
+      [
+        "var lib = {}; ((module) => {",
+        "/** Adds. */",
+        "function add(a, b) { return a + b; }",
+        "var VERSION = 1;",
+        "})(lib);",
+        "!function () { class Inner { run() {} } }();",
+        "(function () { const x = 1; }).call(this);",
+      ].join("\n"),
+    );
+    const { symbols } = await outlineSymbols("bundle.js", { cwd: dir });
+    assert.deepEqual(symbols, [
+      { kind: "var", name: "lib", startLine: 1, endLine: 1, children: [] },
+      {
+        kind: "function",
+        name: "add",
+        startLine: 3,
+        endLine: 3,
+        doc: "Adds.",
+        children: [],
+      },
+      { kind: "var", name: "VERSION", startLine: 4, endLine: 4, children: [] },
+      {
+        kind: "class",
+        name: "Inner",
+        startLine: 6,
+        endLine: 6,
+        children: [{
+          kind: "method",
+          name: "run",
+          startLine: 6,
+          endLine: 6,
+          children: [],
+        }],
+      },
+      { kind: "const", name: "x", startLine: 7, endLine: 7, children: [] },
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

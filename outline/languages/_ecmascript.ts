@@ -40,10 +40,49 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
   // Each `.type` read is a call into WASM: read every type once.
   const types = siblings.map((node) => node.type);
   for (const [index, node] of siblings.entries()) {
+    const body = types[index] === "expression_statement"
+      ? _wrapperBody(node)
+      : undefined;
+    if (body !== undefined) {
+      symbols.push(..._statements(body, withMembers));
+      continue;
+    }
     const symbol = _statement(node, { withMembers, siblings, types, index });
     if (symbol !== undefined) symbols.push(...symbol);
   }
   return symbols;
+}
+
+// Bundles and UMD files wrap the whole module in an immediately invoked
+// function (`(function () { ... })()`, `((m) => { ... })(x)`,
+// `!function () {}()`, `(function () {}).call(this)`): its body is the real
+// top level, so outline it in place.
+function _wrapperBody(statement: Node): Node | undefined {
+  let node = statement.firstNamedChild;
+  for (let depth = 0; node !== null && depth < 6; depth++) {
+    switch (node.type) {
+      case "parenthesized_expression":
+        node = node.firstNamedChild;
+        break;
+      case "unary_expression":
+        node = node.childForFieldName("argument");
+        break;
+      case "call_expression":
+        node = node.childForFieldName("function");
+        break;
+      case "member_expression":
+        node = node.childForFieldName("object");
+        break;
+      case "function_expression":
+      case "arrow_function": {
+        const body = node.childForFieldName("body");
+        return body?.type === "statement_block" ? body : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
 }
 
 interface Place {
