@@ -76,16 +76,21 @@ async function runRg(
   return await spawnRg(context.workspace, input.args, signal);
 }
 
+/** Options that make ripgrep run another program. */
+const PROGRAM_OPTIONS = ["--pre", "--hostname-bin"];
+
 function refuseUnsafe(args: string[]): void {
   const end = args.indexOf("--");
   const options = end === -1 ? args : args.slice(0, end);
-  const pre = options.find((arg) =>
-    arg === "--pre" || arg.startsWith("--pre=")
-  );
-  if (pre !== undefined) {
-    throw new ToolError(
-      `Cannot run rg with "${pre}": --pre runs an arbitrary program on every file; search without it`,
+  for (const arg of options) {
+    const name = PROGRAM_OPTIONS.find((o) =>
+      arg === o || arg.startsWith(`${o}=`)
     );
+    if (name !== undefined) {
+      throw new ToolError(
+        `Cannot run rg with "${arg}": ${name} runs an arbitrary program; search without it`,
+      );
+    }
   }
 }
 

@@ -44,10 +44,20 @@ Deno.test("rg refuses --pre and asks before reading an existing path outside the
       /Cannot run rg with "--pre=sh": --pre runs an arbitrary program/,
     );
     await assert.rejects(
+      () => rg.execute({ args: ["--hostname-bin", "sh", "x"] }),
+      /--hostname-bin runs an arbitrary program/,
+    );
+    // After "--", "--pre" is only a pattern.
+    await assert.rejects(
+      () => rg.execute({ args: ["--", "--pre", outside] }),
+      /Refused by the user/,
+    );
+    await assert.rejects(
       () => rg.execute({ args: ["needle", outside] }),
       /Refused by the user/,
     );
     assert.deepEqual(asked.map((r) => [r.tool, r.action, r.path]), [
+      ["rg", "read", outside],
       ["rg", "read", outside],
     ]);
     await assert.rejects(() => rg.execute({ args: [] }), /"args"/);
