@@ -24,6 +24,8 @@ ${ENDPOINT_USAGE}
   --permission-mode MODE  ask (default: the editor asks you), acceptEdits, allow or readOnly
   --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
+  --cwd DIR               the folder the agent runs in (each session still works
+                          in the folder the editor gives it)
   -h, --help              show this help`;
 
 const MODES: readonly string[] = ["ask", "acceptEdits", "allow", "readOnly"];
@@ -39,6 +41,7 @@ export async function main(args: string[]): Promise<number> {
         "permission-mode": { type: "string" },
         "max-steps": { type: "string" },
         "vision-model": { type: "string" },
+        cwd: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -66,6 +69,17 @@ export async function main(args: string[]): Promise<number> {
         values["max-steps"]
       }"`,
     );
+  }
+  if (values.cwd !== undefined) {
+    try {
+      Deno.chdir(values.cwd);
+    } catch (error) {
+      return usageError(
+        `cannot run in "${values.cwd}": ${
+          (error as Error).message
+        }; pass an existing folder with --cwd`,
+      );
+    }
   }
   let endpoint: EndpointSettings;
   try {
