@@ -52,6 +52,7 @@ interface CacheEntry {
 export class Outliner {
   #pool: OutlinePool;
   #cache = new Map<string, CacheEntry>();
+  #pending = new Map<string, Promise<OutlineResult>>();
   #cacheSize: number;
   #parses = 0;
   #incremental = 0;
@@ -98,6 +99,27 @@ export class Outliner {
       this.#cache.set(absolute, cached);
       return cached.result;
     }
+    // Concurrent calls for the same unchanged file share one parse.
+    const key = [absolute, stat.size, stat.mtimeMs, options.grammarsDir]
+      .join("\0");
+    let pending = this.#pending.get(key);
+    if (pending === undefined) {
+      pending = this.#parse(path, { absolute, extension, stat, options });
+      this.#pending.set(key, pending);
+      pending.finally(() => this.#pending.delete(key)).catch(() => {});
+    }
+    return await pending;
+  }
+
+  async #parse(
+    path: string,
+    { absolute, extension, stat, options }: {
+      absolute: string;
+      extension: string;
+      stat: { size: number; mtimeMs: number | null };
+      options: OutlineCallOptions;
+    },
+  ): Promise<OutlineResult> {
     // A miss: boot a worker while the grammar modules are fetched.
     this.#pool.warm();
     this.#parses++;

@@ -78,8 +78,12 @@ Deno.test("Outliner answers an unchanged file from its cache and re-parses a cha
   try {
     const path = `${dir}/m.py`;
     await Deno.writeTextFile(path, "def a():\n    pass\n");
-    const first = await outliner.outline(path);
+    const [first, twin] = await Promise.all([
+      outliner.outline(path),
+      outliner.outline("m.py", { cwd: dir }),
+    ]);
     assert.equal(outliner.parses, 1);
+    assert.equal(twin, first);
     assert.equal(await outliner.outline("m.py", { cwd: dir }), first);
     assert.equal(outliner.parses, 1);
     await Deno.writeTextFile(
