@@ -47,7 +47,22 @@ const schema = z.object({
   args: z.array(z.string()).min(1, "needs at least a pattern").max(200),
 });
 
-/** Creates the `rg` tool for a context. */
+/**
+ * Creates the `rg` tool for a context: runs ripgrep from PATH in the
+ * workspace with an argument array (no shell), bounded output and a timeout.
+ *
+ * @example List the TypeScript files that mention a name
+ * ```ts ignore
+ * const rg = createRg(context);
+ * const result = await rg.execute({ args: ["-l", "-t", "ts", "createTools"] });
+ * console.log(rg.toModelText(result));
+ * ```
+ *
+ * Requires `--allow-run=rg` (ripgrep then reads what its arguments name).
+ *
+ * @param context The workspace and permission gate.
+ * @returns The tool.
+ */
 export function createRg(context: ToolContext): Tool<RgInput, RgResult> {
   return defineTool({
     name: "rg",

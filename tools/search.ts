@@ -71,7 +71,25 @@ const schema = z.object({
   maxResults: z.number().int().min(1).max(MAX_RESULTS_CEILING).optional(),
 });
 
-/** Creates the `search` tool for a context. */
+/**
+ * Creates the `search` tool for a context: a literal (or regex) search over
+ * the workspace's text files that answers `path:line: text` lines, skipping
+ * `.git`, `node_modules`, binary files and what `.gitignore` files ignore.
+ *
+ * @example Find where a function is called
+ * ```ts
+ * import { createTools } from "@fello/agent";
+ *
+ * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
+ * const result = await tools.search.execute({ pattern: "createTools(", glob: "*.ts" });
+ * console.log(tools.search.toModelText(result));
+ * ```
+ *
+ * Requires `--allow-read` for the folder searched.
+ *
+ * @param context The workspace, permission gate and backends.
+ * @returns The tool.
+ */
 export function createSearch(
   context: ToolContext,
 ): Tool<SearchInput, SearchResult> {
@@ -218,7 +236,7 @@ async function scanOne(
 }
 
 /** Builds the global, multiline regex for the input; throws a ToolError when invalid. */
-export function compilePattern(input: SearchInput): RegExp {
+function compilePattern(input: SearchInput): RegExp {
   let source = input.pattern;
   let ignoreCase = input.caseSensitive === false;
   if (!input.regex) {
@@ -289,7 +307,7 @@ function displayPath(workspace: string, path: string): string {
 }
 
 /** Renders a result as `path:line: text` lines and a closing note. */
-export function renderSearch(result: SearchResult): string {
+function renderSearch(result: SearchResult): string {
   const where = result.path === "." ? "the workspace" : `"${result.path}"`;
   if (result.matches.length === 0) {
     return `No matches for ${JSON.stringify(result.pattern)} in ${where} (${
