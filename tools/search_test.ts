@@ -331,3 +331,33 @@ Deno.test("search() applies the .gitignore files above a searched folder", async
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("search() finds non-ASCII text, also when a character spans two reads", async () => {
+  const root = await workspace({
+    "small.txt": "héllo\nwörld ✓\n",
+    // "é" (2 bytes) straddles the first 256 KiB read.
+    "edge.txt": `${"a".repeat(256 * 1024 - 1)}é-needle\nnext ✓\n`,
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const small = await tools.search.execute({ pattern: "wörld ✓" });
+    assert.deepEqual(small.matches, [{
+      path: "small.txt",
+      line: 2,
+      text: "wörld ✓",
+    }]);
+    const edge = await tools.search.execute({ pattern: "é-needle" });
+    assert.equal(edge.matches.length, 1);
+    assert.equal(edge.matches[0].line, 1);
+    assert.match(edge.matches[0].text, /aé-needle$/);
+    const next = await tools.search.execute({ pattern: "next ✓" });
+    assert.deepEqual(next.matches.map((m) => `${m.path}:${m.line}`), [
+      "edge.txt:2",
+    ]);
+    const absent = await tools.search.execute({ pattern: "wörld ✗" });
+    assert.equal(absent.matches.length, 0);
+    assert.equal(absent.filesSearched, 2);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
