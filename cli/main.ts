@@ -2,7 +2,8 @@
 // pays for loading the AI SDK and `--help` loads nothing.
 import denoJson from "../deno.json" with { type: "json" };
 
-const USAGE = `fello ${denoJson.version}: a coding agent for any OpenAI-compatible endpoint
+const USAGE =
+  `fello ${denoJson.version}: a coding agent for any OpenAI-compatible endpoint
 
 Usage:
   fello [run] "prompt"        run the agent on a prompt (no prompt on a terminal: interactive)

@@ -47,7 +47,9 @@ function invalidInput(tool: string, error: z.ZodError): ToolError {
     return `${where}: ${issue.message}`;
   });
   return new ToolError(
-    `Invalid input for ${tool}: ${problems.join("; ")}; fix the arguments and call again`,
+    `Invalid input for ${tool}: ${
+      problems.join("; ")
+    }; fix the arguments and call again`,
   );
 }
 

@@ -7,7 +7,9 @@ export function fromFileUrl(url: string, tool: string): string {
     return fileURLToPath(url);
   } catch {
     throw new ToolError(
-      `${tool} cannot use ${JSON.stringify(url)}: it is not a valid file:// URI; pass a path instead`,
+      `${tool} cannot use ${
+        JSON.stringify(url)
+      }: it is not a valid file:// URI; pass a path instead`,
     );
   }
 }

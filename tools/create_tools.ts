@@ -4,11 +4,28 @@ import { ToolContext } from "./_context.ts";
 import { rememberContext } from "./_context_of.ts";
 import { createLocalFiles } from "./_local_files.ts";
 import { createLocalProcesses } from "./_local_processes.ts";
-import { createReadFile, type ReadFileInput, type ReadFileResult } from "./read_file.ts";
-import { createWriteFile, type WriteFileInput, type WriteFileResult } from "./write_file.ts";
-import { createEditFile, type EditFileInput, type EditFileResult } from "./edit_file.ts";
+import {
+  createReadFile,
+  type ReadFileInput,
+  type ReadFileResult,
+} from "./read_file.ts";
+import {
+  createWriteFile,
+  type WriteFileInput,
+  type WriteFileResult,
+} from "./write_file.ts";
+import {
+  createEditFile,
+  type EditFileInput,
+  type EditFileResult,
+} from "./edit_file.ts";
 import { createShell, type ShellInput } from "./shell.ts";
-import { createPlan, type PlanEntry, type PlanInput, type PlanResult } from "./plan.ts";
+import {
+  createPlan,
+  type PlanEntry,
+  type PlanInput,
+  type PlanResult,
+} from "./plan.ts";
 import { createSearch, type SearchInput, type SearchResult } from "./search.ts";
 import { createFileOutline, type FileOutlineInput } from "./file_outline.ts";
 import type {

@@ -57,7 +57,13 @@ export interface ExecuteOptions {
 }
 
 /** The kind of a tool, as editors group them (ACP's tool kinds). */
-export type ToolKind = "read" | "edit" | "execute" | "search" | "think" | "other";
+export type ToolKind =
+  | "read"
+  | "edit"
+  | "execute"
+  | "search"
+  | "think"
+  | "other";
 
 /** A built-in tool: usable by the agent, by scripts and through the protocols. */
 export interface Tool<Input, Output> {
