@@ -1,6 +1,6 @@
-// The MCP servers a client lists in session/new: each stdio server is started
-// with the official MCP client and its tools become tools the model can call,
-// named `<server>__<tool>`. Closing the session stops the servers.
+// The MCP servers a client lists in session/new: each is connected with the
+// official MCP client and its tools become tools the model can call. Closing
+// the session stops the servers.
 import type * as acp from "@agentclientprotocol/sdk";
 import {
   Client,
@@ -43,19 +43,22 @@ const CONNECT_TIMEOUT_MS = 30_000;
  * Connects to the servers of `servers` (stdio ones are started in `cwd`;
  * HTTP and SSE ones are reached at their URL) and lists their tools. A server
  * that fails to start is reported on stderr and left out.
+ *
+ * A tool keeps its own name unless that is taken (by a `reserved` built-in
+ * tool or by another server's tool); then it is `<server>__<tool>`.
  */
 export async function startMcpServers(
   servers: acp.McpServer[],
-  options: { cwd: string; gate: McpGate },
+  options: { cwd: string; gate: McpGate; reserved: ReadonlySet<string> },
 ): Promise<McpTools> {
   const clients: Client[] = [];
-  const tools: Tool<unknown, unknown>[] = [];
+  const found: { client: Client; server: string; tool: McpTool }[] = [];
   for (const server of servers) {
     try {
       const client = await connect(server, options.cwd);
       clients.push(client);
       for (const tool of await listTools(client)) {
-        tools.push(wrapTool(client, server.name, tool, options.gate));
+        found.push({ client, server: server.name, tool });
       }
     } catch (error) {
       console.error(
@@ -65,6 +68,16 @@ export async function startMcpServers(
       );
     }
   }
+  const counts = new Map<string, number>();
+  for (const { tool } of found) {
+    counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
+  }
+  const tools = found.map(({ client, server, tool }) => {
+    const shared = counts.get(tool.name)! > 1 ||
+      options.reserved.has(tool.name);
+    const name = modelSafe(shared ? `${server}__${tool.name}` : tool.name);
+    return wrapTool(client, { server, name, tool, gate: options.gate });
+  });
   return {
     tools,
     async close(): Promise<void> {
@@ -124,17 +137,19 @@ async function listTools(client: Client): Promise<McpTool[]> {
 }
 
 /** A model-safe tool name: `[a-zA-Z0-9_-]`, at most 64 characters. */
-export function mcpToolName(server: string, tool: string): string {
-  return `${server}__${tool}`.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+function modelSafe(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
 }
 
 function wrapTool(
   client: Client,
-  server: string,
-  tool: McpTool,
-  gate: McpGate,
+  { server, name, tool, gate }: {
+    server: string;
+    name: string;
+    tool: McpTool;
+    gate: McpGate;
+  },
 ): Tool<unknown, unknown> {
-  const name = mcpToolName(server, tool.name);
   const readOnly = tool.annotations?.readOnlyHint === true;
   return {
     name,

@@ -13,6 +13,7 @@ import type {
 } from "../agent/types.ts";
 import type { AcpAgentOptions } from "./acp_agent.ts";
 import { createLocalFiles } from "../tools/_local_files.ts";
+import { createTools } from "../tools/create_tools.ts";
 import { decide, PermissionGate } from "../tools/_permission.ts";
 import type {
   Backend,
@@ -112,6 +113,7 @@ export class AcpSession {
     const gate = new PermissionGate("ask", (r) => session.#approve(r));
     session.#mcp = await startMcpServers(request.mcpServers, {
       cwd: request.cwd,
+      reserved: builtinToolNames(request.cwd),
       gate: (tool, description) =>
         gate.check({
           tool,
@@ -430,6 +432,16 @@ export class AcpSession {
   async #update(update: acp.SessionUpdate): Promise<void> {
     await this.#client.notify("session/update", { sessionId: this.id, update });
   }
+}
+
+/** The names the agent's own tools take, which MCP tools must not. */
+function builtinToolNames(cwd: string): Set<string> {
+  // Creating tools starts nothing; the agent adds Subagent and ImageAnalysis.
+  const tools = Object.values(createTools({ cwd })) as { name?: unknown }[];
+  const names = tools.flatMap((t) =>
+    typeof t?.name === "string" ? [t.name] : []
+  );
+  return new Set([...names, "Subagent", "ImageAnalysis"]);
 }
 
 function stopReason(finish: AgentFinishReason): acp.StopReason {

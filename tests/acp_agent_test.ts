@@ -296,6 +296,8 @@ Deno.test("acp agent starts the MCP servers of session/new and the model calls t
     const offered = server.requests[0].body.tools?.map((t) => t.function.name);
     assert.ok(offered?.includes("files__search"), `offered: ${offered}`);
     assert.ok(offered?.includes("files__file_outline"));
+    // A name no built-in tool takes stays as the server gave it.
+    assert.ok(offered?.includes("rg"));
     assert.equal(toolResult(server, "call_mcp"), "notes.txt:1: a needle here");
     const call = client.updatesOf("tool_call").find((c) =>
       c.toolCallId === "call_mcp"
