@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { createMcpHandler } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import { createAcpAgent } from "../protocols/acp_agent.ts";
 import { createSearchMcpServer } from "../protocols/mcp_server.ts";
 import { TestClient } from "./support/acp_test_client.ts";
@@ -578,11 +579,23 @@ Deno.test("acp agent's session/cancel kills a command running in the client's te
   }
 });
 
-Deno.test("acp agent reaches an HTTP MCP server from session/new", async () => {
+Deno.test("acp agent reaches an HTTP MCP server and asks before its tools that are not read-only", async () => {
   const dir = await Deno.makeTempDir({ prefix: "acp_mcp_http_" });
   await Deno.writeTextFile(join(dir, "notes.txt"), "a needle here\n");
   const seen: string[] = [];
-  const handler = createMcpHandler(() => createSearchMcpServer({ cwd: dir }));
+  // The search server plus a tool that is not read-only.
+  const handler = createMcpHandler(() => {
+    const mcp = createSearchMcpServer({ cwd: dir });
+    mcp.registerTool(
+      "shout",
+      {
+        description: "Upper-cases text",
+        inputSchema: z.object({ text: z.string() }),
+      },
+      ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
+    );
+    return mcp;
+  });
   const http = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     (request) => {
@@ -594,11 +607,14 @@ Deno.test("acp agent reaches an HTTP MCP server from session/new", async () => {
     match: "search over http",
     replies: [
       {
-        toolCalls: [{
-          id: "call_http",
-          name: "web__search",
-          arguments: { pattern: "needle" },
-        }],
+        toolCalls: [
+          {
+            id: "call_http",
+            name: "web__search",
+            arguments: { pattern: "needle" },
+          },
+          { id: "call_shout", name: "shout", arguments: { text: "hello" } },
+        ],
       },
       { text: "Found it." },
     ],
@@ -618,7 +634,13 @@ Deno.test("acp agent reaches an HTTP MCP server from session/new", async () => {
     const response = await prompt("search over http");
     assert.equal(response.stopReason, "end_turn");
     assert.equal(toolResult(server, "call_http"), "notes.txt:1: a needle here");
+    assert.equal(toolResult(server, "call_shout"), "HELLO");
     assert.ok(seen.length > 0 && seen.every((token) => token === "secret"));
+    // Only the tool that is not read-only asked.
+    assert.deepEqual(
+      client.permissionRequests.map((r) => r.toolCall.toolCallId),
+      ["call_shout"],
+    );
     connection.close();
   } finally {
     await handler.close();
