@@ -72,13 +72,15 @@ export class Conversation {
     tools: Iterable<Tool<unknown, unknown>>;
     instructions: string;
     maxSteps: number;
+    /** Reports every tool call as this one (a Subagent child's calls as the Subagent call). */
+    outerToolCallId?: string;
   }) {
     this.#model = options.model;
     this.#instructions = options.instructions;
     this.#maxSteps = options.maxSteps;
     const tools: ToolSet = {};
     for (const item of options.tools) {
-      tools[item.name] = toSdkTool(item);
+      tools[item.name] = toSdkTool(item, options.outerToolCallId);
       this.#kinds.set(item.name, item.kind);
     }
     this.#tools = tools;
@@ -245,12 +247,15 @@ class RunState {
   }
 }
 
-function toSdkTool(item: Tool<unknown, unknown>) {
+function toSdkTool(
+  item: Tool<unknown, unknown>,
+  outerToolCallId: string | undefined,
+) {
   return tool<unknown, Envelope, Record<string, never>>({
     description: item.description,
     inputSchema: jsonSchema<unknown>(item.inputSchema),
     execute: (input, { toolCallId, abortSignal }): Promise<Envelope> =>
-      runInToolCall(toolCallId, async () => {
+      runInToolCall(outerToolCallId ?? toolCallId, async () => {
         try {
           const output = await item.execute(input, { signal: abortSignal });
           return { output, text: renderSafely(item, output) };

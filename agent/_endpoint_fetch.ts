@@ -53,6 +53,7 @@ type Attempt =
     status?: number;
     reason: string;
     retryAfterMs?: number;
+    timedOut?: boolean;
     cause?: unknown;
   };
 
@@ -134,6 +135,7 @@ async function attemptOnce(
       return {
         kind: "retry",
         reason: `no answer within ${seconds(timeoutMs)}`,
+        timedOut: true,
         cause: error,
       };
     }
@@ -155,9 +157,11 @@ function giveUp(
   const tries = attempts === 1
     ? "1 attempt"
     : `${attempts} attempts over ${seconds(elapsedMs)}`;
-  const message = outcome.status === undefined
-    ? `Cannot reach the model endpoint ${url}: ${outcome.reason} (${tries})`
-    : `Model endpoint ${url} answered ${outcome.status}: ${outcome.reason} (${tries})`;
+  const message = outcome.status !== undefined
+    ? `Model endpoint ${url} answered ${outcome.status}: ${outcome.reason} (${tries})`
+    : outcome.timedOut
+    ? `Model endpoint ${url} did not answer: ${outcome.reason} (${tries})`
+    : `Cannot reach the model endpoint ${url}: ${outcome.reason} (${tries})`;
   return new EndpointError(message, {
     url,
     status: outcome.status,

@@ -257,8 +257,10 @@ async function runChild(
   task: SubagentTask,
   signal: AbortSignal,
 ): Promise<{ text: string; steps: number }> {
+  // Called from inside the Subagent call, so this is that call's id.
+  const outerToolCallId = currentToolCallId();
   const { Conversation } = await loadSdk();
-  const conversation = new Conversation(setup);
+  const conversation = new Conversation({ ...setup, outerToolCallId });
   let result: AgentResult | undefined;
   for await (const event of conversation.run(task.prompt, signal)) {
     if (event.type === "finish") result = event.result;

@@ -92,6 +92,9 @@ export function startScriptedServer(
   const script = [...conversations];
   const requests: RecordedRequest[] = [];
   const failuresSent = new Map<string, number>();
+  // Deno.serve does not abort a request's signal when the client goes away
+  // (and warns when it is read), so slow replies end when the server closes.
+  const closing = new AbortController();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (request) => {
@@ -138,13 +141,14 @@ export function startScriptedServer(
         );
       }
       if (reply.compute) reply = { ...reply, ...reply.compute(recorded) };
-      if (reply.hang) return await hang(request.signal);
-      if (reply.delayMs) await delay(reply.delayMs, request.signal);
+      if (reply.hang) return await hang(closing.signal);
+      if (reply.delayMs) await delay(reply.delayMs, closing.signal);
       return body.stream ? streamed(body, reply) : plain(body, reply);
     },
   );
   const { port } = server.addr as Deno.NetAddr;
   const close = async () => {
+    closing.abort();
     await server.shutdown();
   };
   return {

@@ -1,0 +1,768 @@
+// The agent loop against the scripted OpenAI-compatible server: real HTTP, the
+// real AI SDK client, real tools on a temporary workspace.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  type AgentEvent,
+  type AgentPermissionRequest,
+  createAgent,
+  EndpointError,
+} from "../mod.ts";
+import {
+  contentText,
+  type RecordedRequest,
+  startScriptedServer,
+  toolMessages,
+  unusedBaseURL,
+} from "./support/scripted_server.ts";
+
+async function withWorkspace(
+  fn: (dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "fello_agent_test_" });
+  try {
+    await fn(await Deno.realPath(dir));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function collect(
+  events: AsyncIterable<AgentEvent>,
+): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+function toolContents(request: RecordedRequest): string[] {
+  return toolMessages(request).map((m) => contentText(m.content));
+}
+
+Deno.test("agent.run() makes a tool call, sends its result and returns the final answer", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    await using server = startScriptedServer([{
+      match: "What does notes.txt say?",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }] },
+        {
+          compute: (request) => ({
+            text: `It says: ${
+              toolContents(request)[0].includes("the answer is 42") ? "42" : "?"
+            }`,
+          }),
+        },
+      ],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "scripted",
+      cwd: dir,
+    });
+    const result = await agent.run("What does notes.txt say?");
+    assert.equal(result.text, "It says: 42");
+    assert.equal(result.steps, 2);
+    assert.equal(result.finishReason, "stop");
+    assert.deepEqual(result.toolCalls.map((c) => [c.toolName, c.isError]), [[
+      "ReadFile",
+      false,
+    ]]);
+    const [first, second] = server.requests;
+    assert.equal(first.body.model, "scripted");
+    assert.equal(first.body.stream, true);
+    assert.match(contentText(first.body.messages[0].content), /file_outline/); // the system prompt
+    const names = first.body.tools!.map((t) => t.function.name).sort();
+    for (
+      const name of [
+        "EditFile",
+        "ImageAnalysis",
+        "Plan",
+        "ReadFile",
+        "Shell",
+        "Subagent",
+        "WriteFile",
+        "file_outline",
+        "search",
+      ]
+    ) {
+      assert.ok(names.includes(name), `${name} is offered to the model`);
+    }
+    assert.equal(second.body.messages.at(-1)?.role, "tool");
+  });
+});
+
+Deno.test("agent.stream() yields text deltas, tool events with id, kind, input and output, and finish last", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "a.txt"), "alpha\n");
+    await using server = startScriptedServer([{
+      match: "stream it",
+      replies: [
+        {
+          text: "Reading.",
+          toolCalls: [{
+            name: "ReadFile",
+            arguments: { path: "a.txt" },
+            id: "call_read",
+          }],
+        },
+        { text: "Done reading a.txt." },
+      ],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const events = await collect(agent.stream("stream it"));
+    const text = events.filter((e) => e.type === "text-delta").map((e) =>
+      e.text
+    ).join("");
+    assert.equal(text, "Reading.Done reading a.txt.");
+    const call = events.find((e) => e.type === "tool-call");
+    assert.deepEqual(call, {
+      type: "tool-call",
+      toolCallId: "call_read",
+      toolName: "ReadFile",
+      kind: "read",
+      input: { path: "a.txt" },
+    });
+    const result = events.find((e) => e.type === "tool-result");
+    assert.ok(result?.type === "tool-result");
+    assert.equal(result.toolCallId, "call_read");
+    assert.equal((result.output as { content: string }).content, "alpha\n");
+    assert.match(result.modelText, /alpha/);
+    const last = events.at(-1);
+    assert.ok(last?.type === "finish");
+    assert.equal(last.result.text, "Done reading a.txt.");
+  });
+});
+
+Deno.test("agent runs every built-in tool through the loop", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(
+      join(dir, "lib.ts"),
+      "export function greet() {\n  return 'hi';\n}\n",
+    );
+    const plan = [{
+      content: "Change greet",
+      priority: "high",
+      status: "in_progress",
+    }];
+    await using server = startScriptedServer([{
+      match: "use every tool",
+      replies: [
+        { toolCalls: [{ name: "Plan", arguments: { entries: plan } }] },
+        {
+          toolCalls: [{ name: "file_outline", arguments: { path: "lib.ts" } }],
+        },
+        { toolCalls: [{ name: "search", arguments: { pattern: "greet" } }] },
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "lib.ts" } }] },
+        {
+          toolCalls: [{
+            name: "EditFile",
+            arguments: {
+              path: "lib.ts",
+              oldText: "return 'hi';",
+              newText: "return 'hello';",
+            },
+          }],
+        },
+        {
+          toolCalls: [{
+            name: "WriteFile",
+            arguments: { path: "out/new.txt", content: "fresh\n" },
+          }],
+        },
+        {
+          toolCalls: [{
+            name: "Shell",
+            arguments: { command: "cat out/new.txt && echo shell-ok" },
+          }],
+        },
+        { text: "All done." },
+      ],
+    }]);
+    const plans: unknown[] = [];
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      permissionMode: "allow",
+      onPlan: (entries) => plans.push(entries),
+    });
+    const events = await collect(agent.stream("use every tool"));
+    const errors = events.filter((e) => e.type === "tool-error");
+    assert.deepEqual(errors, []);
+    const results = events.filter((e) => e.type === "tool-result");
+    assert.deepEqual(
+      results.map((e) => [e.toolName, e.kind]),
+      [
+        ["Plan", "think"],
+        ["file_outline", "read"],
+        ["search", "search"],
+        ["ReadFile", "read"],
+        [
+          "EditFile",
+          "edit",
+        ],
+        ["WriteFile", "edit"],
+        ["Shell", "execute"],
+      ],
+    );
+    assert.deepEqual(events.find((e) => e.type === "plan"), {
+      type: "plan",
+      entries: plan,
+    });
+    assert.deepEqual(plans, [plan]);
+    assert.deepEqual(agent.plan, plan);
+    assert.equal(
+      await Deno.readTextFile(join(dir, "lib.ts")),
+      "export function greet() {\n  return 'hello';\n}\n",
+    );
+    assert.equal(await Deno.readTextFile(join(dir, "out/new.txt")), "fresh\n");
+    // What the model saw for each call.
+    const seen = server.requests.slice(1).map((r) =>
+      toolContents(r).at(-1) ?? ""
+    );
+    assert.match(seen[1], /function greet/); // the outline
+    assert.match(seen[2], /lib\.ts:1/); // the search hit
+    assert.match(seen[3], /return 'hi'/); // the file before the edit
+    assert.match(seen[6], /fresh\s+shell-ok/); // the Shell output
+  });
+});
+
+Deno.test("agent runs two tool calls of one step and sends both results together", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "one.txt"), "first file\n");
+    await Deno.writeTextFile(join(dir, "two.txt"), "second file\n");
+    await using server = startScriptedServer([{
+      match: "read both",
+      replies: [
+        {
+          toolCalls: [
+            { name: "ReadFile", arguments: { path: "one.txt" }, id: "c1" },
+            { name: "ReadFile", arguments: { path: "two.txt" }, id: "c2" },
+          ],
+        },
+        { text: "Both read." },
+      ],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const events = await collect(agent.stream("read both"));
+    assert.deepEqual(
+      events.filter((e) => e.type === "tool-call").map((e) => e.toolCallId),
+      ["c1", "c2"],
+    );
+    assert.equal(server.requests.length, 2);
+    const tools = toolMessages(server.requests[1]);
+    assert.deepEqual(tools.map((m) => m.tool_call_id).sort(), ["c1", "c2"]);
+    const byId = Object.fromEntries(
+      tools.map((m) => [m.tool_call_id, contentText(m.content)]),
+    );
+    assert.match(byId.c1, /first file/);
+    assert.match(byId.c2, /second file/);
+  });
+});
+
+Deno.test("agent sends a refused permission to the model as an error result and goes on", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "write a file",
+      replies: [
+        {
+          toolCalls: [{
+            name: "WriteFile",
+            arguments: { path: "x.txt", content: "nope" },
+            id: "w1",
+          }],
+        },
+        { text: "The user refused; I did not write it." },
+      ],
+    }]);
+    const asked: AgentPermissionRequest[] = [];
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      permissionMode: "ask",
+      approve: (request) => {
+        asked.push(request);
+        return false;
+      },
+    });
+    const events = await collect(agent.stream("write a file"));
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].tool, "WriteFile");
+    assert.equal(asked[0].action, "write");
+    assert.equal(asked[0].toolCallId, "w1");
+    const error = events.find((e) => e.type === "tool-error");
+    assert.ok(error?.type === "tool-error");
+    assert.equal(error.toolCallId, "w1");
+    assert.match(error.error, /Refused by the user/);
+    assert.match(
+      contentText(toolMessages(server.requests[1])[0].content),
+      /Refused by the user/,
+    );
+    await assert.rejects(Deno.stat(join(dir, "x.txt")), Deno.errors.NotFound);
+    assert.equal(
+      (events.at(-1) as { result: { text: string } }).result.text,
+      "The user refused; I did not write it.",
+    );
+  });
+});
+
+Deno.test("agent returns unknown tools, invalid JSON and invalid input to the model as errors", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "make mistakes",
+      replies: [
+        {
+          toolCalls: [
+            { name: "NoSuchTool", arguments: {}, id: "u1" },
+            { name: "ReadFile", arguments: "{not json", id: "u2" },
+            { name: "ReadFile", arguments: { line: 3 }, id: "u3" },
+          ],
+        },
+        { text: "Recovered." },
+      ],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const result = await agent.run("make mistakes");
+    assert.equal(result.text, "Recovered.");
+    assert.deepEqual(result.toolCalls.map((c) => c.isError), [
+      true,
+      true,
+      true,
+    ]);
+    const byId = Object.fromEntries(
+      toolMessages(server.requests[1]).map((
+        m,
+      ) => [m.tool_call_id, contentText(m.content)]),
+    );
+    assert.match(byId.u1, /NoSuchTool/);
+    assert.match(byId.u2, /Invalid input for tool ReadFile/i);
+    assert.match(byId.u3, /Invalid input for ReadFile: "path"/);
+  });
+});
+
+Deno.test("agent.run() continues the conversation and agent.reset() starts over", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([
+      {
+        match: "first question",
+        replies: [{ text: "first answer" }, { text: "second answer" }],
+      },
+      { match: "fresh start", replies: [{ text: "fresh answer" }] },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      instructions: "Speak like a pirate.",
+    });
+    assert.equal((await agent.run("first question")).text, "first answer");
+    assert.equal((await agent.run("follow-up")).text, "second answer");
+    const followUp = server.requests[1].body.messages;
+    assert.deepEqual(followUp.map((m) => m.role), [
+      "system",
+      "user",
+      "assistant",
+      "user",
+    ]);
+    assert.equal(contentText(followUp[2].content), "first answer");
+    assert.match(contentText(followUp[0].content), /Speak like a pirate\./);
+    agent.reset();
+    assert.equal((await agent.run("fresh start")).text, "fresh answer");
+    assert.deepEqual(server.requests[2].body.messages.map((m) => m.role), [
+      "system",
+      "user",
+    ]);
+  });
+});
+
+Deno.test("Subagent runs three delayed children at once and reports each", async () => {
+  await withWorkspace(async (dir) => {
+    const delayMs = 1500;
+    const tasks = ["alpha", "beta", "gamma"].map((name) => ({
+      description: `Look at ${name}`,
+      prompt: `child task ${name}: report`,
+    }));
+    await using server = startScriptedServer([
+      {
+        match: "delegate three",
+        replies: [
+          {
+            toolCalls: [{ name: "Subagent", arguments: { tasks }, id: "sub" }],
+          },
+          { compute: (r) => ({ text: toolContents(r)[0] }) },
+        ],
+      },
+      ...["alpha", "beta", "gamma"].map((name) => ({
+        match: `child task ${name}`,
+        replies: [{ text: `${name} report`, delayMs }],
+      })),
+    ]);
+    const asked: AgentPermissionRequest[] = [];
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      approve: (r) => (asked.push(r), true),
+    });
+    const started = performance.now();
+    const result = await agent.run("delegate three");
+    const elapsed = performance.now() - started;
+    // Sequential children would take 3 x 1.5 s; parallel ones about 1.5 s.
+    assert.ok(elapsed < delayMs * 2.5, `took ${Math.round(elapsed)} ms`);
+    assert.match(result.text, /3 tasks: 3 completed/);
+    for (const name of ["alpha", "beta", "gamma"]) {
+      assert.match(
+        result.text,
+        new RegExp(`Look at ${name} \\(completed\\)\\n${name} report`),
+      );
+    }
+    const children = server.requests.filter((r) =>
+      r.conversation?.startsWith("child task")
+    );
+    assert.equal(children.length, 3);
+    for (const child of children) {
+      const names = child.body.tools!.map((t) => t.function.name);
+      assert.ok(!names.includes("Subagent"), "children cannot nest subagents");
+      assert.ok(names.includes("ReadFile"));
+      assert.match(contentText(child.body.messages[0].content), /helper agent/);
+    }
+  });
+});
+
+Deno.test("Subagent reports a failing child without failing the others", async () => {
+  await withWorkspace(async (dir) => {
+    const tasks = [
+      { description: "Works", prompt: "child ok: go" },
+      { description: "Breaks", prompt: "child broken: go" },
+    ];
+    await using server = startScriptedServer([
+      {
+        match: "delegate two",
+        replies: [
+          {
+            toolCalls: [{ name: "Subagent", arguments: { tasks }, id: "sub2" }],
+          },
+          { compute: (r) => ({ text: toolContents(r)[0] }) },
+        ],
+      },
+      {
+        match: "child ok",
+        replies: [
+          {
+            toolCalls: [{
+              name: "WriteFile",
+              arguments: { path: "child.txt", content: "from child\n" },
+            }],
+          },
+          { text: "ok report" },
+        ],
+      },
+      {
+        match: "child broken",
+        replies: [{
+          text: "never",
+          failures: [{
+            status: 400,
+            body: '{"error":{"message":"bad child request"}}',
+          }],
+        }],
+      },
+    ]);
+    const asked: AgentPermissionRequest[] = [];
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      approve: (request) => (asked.push(request), true),
+    });
+    const result = await agent.run("delegate two");
+    assert.match(result.text, /2 tasks: 1 completed, 1 failed/);
+    assert.match(result.text, /Works \(completed\)\nok report/);
+    assert.match(
+      result.text,
+      /Breaks \(failed\)\nError: .*400.*bad child request/,
+    );
+    assert.equal(
+      await Deno.readTextFile(join(dir, "child.txt")),
+      "from child\n",
+    );
+    // The child's permission request names the Subagent call the caller saw.
+    assert.deepEqual(asked.map((r) => [r.tool, r.toolCallId]), [[
+      "WriteFile",
+      "sub2",
+    ]]);
+  });
+});
+
+Deno.test("ImageAnalysis sends the image as a data-URL image part to the vision model", async () => {
+  await withWorkspace(async (dir) => {
+    const png = await makeImage(40, 30, "image/png");
+    await Deno.writeFile(join(dir, "shot.bin"), png); // the extension does not matter
+    await using server = startScriptedServer([
+      {
+        match: "look at the screenshot",
+        replies: [
+          {
+            toolCalls: [{
+              name: "ImageAnalysis",
+              arguments: { path: "shot.bin", prompt: "Which colour?" },
+            }],
+          },
+          { compute: (r) => ({ text: toolContents(r)[0] }) },
+        ],
+      },
+      { match: "Which colour?", replies: [{ text: "It is all red." }] },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      visionModel: "vision-m",
+      cwd: dir,
+    });
+    const result = await agent.run("look at the screenshot");
+    assert.match(result.text, /image\/png 40x30, sent as is/);
+    assert.match(result.text, /It is all red\./);
+    const vision = server.requests.find((r) =>
+      r.conversation === "Which colour?"
+    )!;
+    assert.equal(vision.body.model, "vision-m");
+    assert.notEqual(vision.body.stream, true); // plain JSON, not SSE
+    const parts = vision.body.messages[0].content as {
+      type: string;
+      image_url?: { url: string };
+    }[];
+    const image = parts.find((p) => p.type === "image_url")!;
+    assert.equal(
+      image.image_url!.url,
+      `data:image/png;base64,${encodeBase64(png)}`,
+    );
+  });
+});
+
+Deno.test("ImageAnalysis downscales a large image and refuses a file that is no image", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeFile(
+      join(dir, "wide.png"),
+      await makeImage(3000, 60, "image/png"),
+    );
+    await Deno.writeTextFile(
+      join(dir, "fake.png"),
+      "just text, not an image\n",
+    );
+    await using server = startScriptedServer([
+      {
+        match: "two images",
+        replies: [
+          {
+            toolCalls: [
+              {
+                name: "ImageAnalysis",
+                arguments: { path: "wide.png", prompt: "wide one" },
+                id: "wide",
+              },
+              {
+                name: "ImageAnalysis",
+                arguments: { path: "fake.png" },
+                id: "fake",
+              },
+            ],
+          },
+          { text: "ok" },
+        ],
+      },
+      { match: "wide one", replies: [{ text: "a wide red strip" }] },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const events = await collect(agent.stream("two images"));
+    const wide = events.find((e) =>
+      e.type === "tool-result" && e.toolCallId === "wide"
+    );
+    assert.ok(wide?.type === "tool-result");
+    const output = wide.output as {
+      resized: boolean;
+      sent: { width: number; height: number; mediaType: string };
+    };
+    assert.equal(output.resized, true);
+    assert.equal(output.sent.width, 2048);
+    assert.equal(output.sent.mediaType, "image/jpeg");
+    const fake = events.find((e) =>
+      e.type === "tool-error" && e.toolCallId === "fake"
+    );
+    assert.ok(fake?.type === "tool-error");
+    assert.match(
+      fake.error,
+      /Cannot analyze "fake\.png": it is not a PNG, JPEG, GIF or WebP image/,
+    );
+    const vision = server.requests.find((r) => r.conversation === "wide one")!;
+    const parts = vision.body.messages[0].content as {
+      type: string;
+      image_url?: { url: string };
+    }[];
+    assert.ok(
+      parts.some((p) => p.image_url?.url.startsWith("data:image/jpeg;base64,")),
+    );
+  });
+});
+
+Deno.test("agent retries a 500 answer and then succeeds", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "flaky",
+      replies: [{ text: "made it", failures: [{ status: 500 }] }],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const events = await collect(agent.stream("flaky"));
+    const retry = events.find((e) => e.type === "retry");
+    assert.ok(retry?.type === "retry");
+    assert.equal(retry.status, 500);
+    assert.equal(retry.attempt, 1);
+    assert.equal(
+      (events.at(-1) as { result: { text: string } }).result.text,
+      "made it",
+    );
+    assert.equal(server.requests.length, 2);
+  });
+});
+
+Deno.test("agent.run() fails with an EndpointError naming the URL when the endpoint is down", async () => {
+  await withWorkspace(async (dir) => {
+    const baseURL = unusedBaseURL();
+    const agent = createAgent({ baseURL, model: "m", cwd: dir, maxRetries: 1 });
+    const error = await agent.run("anyone there?").then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(error instanceof EndpointError, String(error));
+    assert.equal(error.url, `${baseURL}/chat/completions`);
+    assert.equal(error.attempts, 2);
+    assert.match(
+      error.message,
+      new RegExp(
+        `Cannot reach the model endpoint ${baseURL}/chat/completions: connection refused`,
+      ),
+    );
+  });
+});
+
+Deno.test("agent gives up on an endpoint that never answers after the request timeout", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "hang",
+      replies: [{ hang: true }],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      maxRetries: 0,
+      requestTimeoutMs: 300,
+    });
+    await assert.rejects(agent.run("hang"), (error: unknown) => {
+      assert.ok(error instanceof EndpointError);
+      assert.match(error.message, /did not answer: no answer within 0\.3 s/);
+      return true;
+    });
+  });
+});
+
+Deno.test("agent.run() aborted during a Shell call kills the process and rejects", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "run something slow",
+      replies: [{
+        toolCalls: [{
+          name: "Shell",
+          arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
+        }],
+      }],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      permissionMode: "allow",
+    });
+    const controller = new AbortController();
+    const run = agent.run("run something slow", { signal: controller.signal });
+    const pid = await waitForPid(join(dir, "pid.txt"));
+    assert.ok(isAlive(pid));
+    const abortedAt = performance.now();
+    controller.abort();
+    await assert.rejects(
+      run,
+      (error: unknown) => (error as Error).name === "AbortError",
+    );
+    assert.ok(
+      performance.now() - abortedAt < 10_000,
+      "the abort does not wait for the command",
+    );
+    for (let i = 0; i < 50 && isAlive(pid); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(!isAlive(pid), "the sleep process is gone");
+  });
+});
+
+async function waitForPid(path: string): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const text = (await Deno.readTextFile(path)).trim();
+      if (text) return Number(text);
+    } catch {
+      // not written yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no pid in ${path}`);
+}
+
+function isAlive(pid: number): boolean {
+  // "kill -0" checks existence; a zombie (exited, not yet reaped) counts as gone.
+  const status = new Deno.Command("ps", {
+    args: ["-o", "stat=", "-p", String(pid)],
+  }).outputSync();
+  const state = new TextDecoder().decode(status.stdout).trim();
+  return status.success && state !== "" && !state.startsWith("Z");
+}
+
+async function makeImage(
+  width: number,
+  height: number,
+  mime: "image/png" | "image/jpeg",
+): Promise<Uint8Array> {
+  const { createJimp } = await import("@jimp/core");
+  const png = (await import("@jimp/js-png")).default;
+  const jpeg = (await import("@jimp/js-jpeg")).default;
+  const Jimp = createJimp({ formats: [png, jpeg] });
+  const image = new Jimp({ width, height, color: 0xff0000ff });
+  const data = await image.getBuffer(mime);
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+function encodeBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
