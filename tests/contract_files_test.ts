@@ -991,6 +991,67 @@ console.log(JSON.stringify({ inside: inside.created, outcome }));
   });
 });
 
+Deno.test("gate two: a symlink below the grant carries no write, edit or read out of it", async () => {
+  await withDirs(async ({ root, ws, out }) => {
+    await Deno.mkdir(join(ws, "sub"));
+    await Deno.writeTextFile(join(out, "target.txt"), "target\n");
+    await Deno.writeTextFile(join(root, "secret.txt"), "secret\n");
+    await Deno.symlink(out, join(ws, "sub/link")); // a folder link out of the write grant
+    await Deno.symlink(join(root, "secret.txt"), join(ws, "peek.txt")); // a file link out of the read grant
+    const script = join(root, "child.ts");
+    await Deno.writeTextFile(
+      script,
+      `import { createTools, ToolError } from ${JSON.stringify(MOD_URL)};
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+async function attempt(call) {
+  try {
+    return { resolved: JSON.stringify(await call()) };
+  } catch (error) {
+    return { toolError: error instanceof ToolError, message: String(error?.message) };
+  }
+}
+console.log(JSON.stringify({
+  write: await attempt(() => tools.WriteFile.execute({ path: "sub/link/new.txt", content: "escaped" })),
+  edit: await attempt(() => tools.EditFile.execute({ path: "sub/link/target.txt", oldText: "target", newText: "escaped" })),
+  read: await attempt(() => tools.ReadFile.execute({ path: "peek.txt" })),
+}));
+`,
+    );
+    const r = await runDeno([
+      "run",
+      "--config",
+      CONFIG,
+      `--allow-read=${ws},${out}`,
+      `--allow-write=${join(ws, "sub")}`,
+      script,
+      ws,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    for (
+      const [key, flag] of [["write", "--allow-write"], [
+        "edit",
+        "--allow-write",
+      ], ["read", "--allow-read"]]
+    ) {
+      assert.equal(
+        report[key].toolError,
+        true,
+        `${key}: ${JSON.stringify(report[key])}`,
+      );
+      assert.ok(
+        report[key].message.split("\n")[0].includes(flag),
+        report[key].message,
+      );
+    }
+    assert.ok(!report.read.message.includes("secret\n"));
+    assert.deepEqual([...Deno.readDirSync(out)].map((e) => e.name), [
+      "target.txt",
+    ], "nothing written outside");
+    assert.equal(await Deno.readTextFile(join(out, "target.txt")), "target\n");
+  });
+});
+
 Deno.test("importing mod.ts and calling createTools start nothing: a script using ReadFile exits on its own", async () => {
   await withDirs(async ({ root, ws }) => {
     await Deno.writeTextFile(join(ws, "hello.txt"), "hello from the child\n");

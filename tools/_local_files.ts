@@ -4,6 +4,7 @@
 // over the target, so a crash leaves the old or the new file, never a mix.
 import { basename, dirname, join } from "node:path";
 import { requireDenoPermission } from "./_deno_permission.ts";
+import { isWithin, realPathOrNearest } from "./_paths.ts";
 import { ToolError } from "./tool_error.ts";
 import type { FileBackend, FileStat, RandomAccessFile } from "./types.ts";
 
@@ -22,7 +23,7 @@ export function createLocalFiles(): FileBackend {
 }
 
 async function stat(path: string): Promise<FileStat> {
-  await requireDenoPermission({ name: "read", path });
+  await requireGrant("read", path);
   const info = await Deno.stat(path);
   return {
     kind: info.isFile ? "file" : info.isDirectory ? "directory" : "other",
@@ -33,16 +34,48 @@ async function stat(path: string): Promise<FileStat> {
 }
 
 async function open(path: string): Promise<RandomAccessFile> {
-  await requireDenoPermission({ name: "read", path });
+  await requireGrant("read", path);
   const file = await Deno.open(path, { read: true });
   return new LocalFile(file);
 }
 
 async function readDir(path: string): Promise<string[]> {
-  await requireDenoPermission({ name: "read", path });
+  await requireGrant("read", path);
   const names: string[] = [];
   for await (const entry of Deno.readDir(path)) names.push(entry.name);
   return names;
+}
+
+/**
+ * Requires Deno's grant for `path` and for where it really leads. Deno checks a
+ * path as given, so a symlink below a granted folder would carry the operation
+ * out of the grant: the real path must be granted too, or stay inside the real
+ * path of the highest granted folder above `path` (so a grant given through a
+ * symlinked path, like macOS's /tmp, keeps working).
+ */
+async function requireGrant(
+  name: "read" | "write",
+  path: string,
+): Promise<void> {
+  await requireDenoPermission({ name, path });
+  const real = await realPathOrNearest(path);
+  if (real === path || (await granted({ name, path: real }))) return;
+  let root = path;
+  while (
+    dirname(root) !== root && (await granted({ name, path: dirname(root) }))
+  ) {
+    root = dirname(root);
+  }
+  if (isWithin(await realPathOrNearest(root), real)) return;
+  try {
+    await requireDenoPermission({ name, path: real });
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    const verb = name === "read" ? "reading" : "writing";
+    throw new ToolError(
+      `Deno denies ${verb} "${path}": it leads through a symlink to "${real}", outside the granted "${root}"; run deno again with --allow-${name}=${real} (or a parent folder)`,
+    );
+  }
 }
 
 /** Positioned reads over one handle; seeks only when a read is not sequential. */
@@ -73,7 +106,7 @@ class LocalFile implements RandomAccessFile {
 }
 
 async function writeFile(path: string, data: Uint8Array): Promise<void> {
-  await requireDenoPermission({ name: "write", path });
+  await requireGrant("write", path);
   const target = await writeTarget(path);
   const folder = dirname(target);
   await ensureFolder(folder);
