@@ -99,6 +99,12 @@ export function startScriptedServer(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (request) => {
       const url = new URL(request.url);
+      if (request.method === "GET" && url.pathname.endsWith("/models")) {
+        return Response.json({
+          object: "list",
+          data: [{ id: "scripted-model", object: "model" }],
+        });
+      }
       if (
         request.method !== "POST" || !url.pathname.endsWith("/chat/completions")
       ) {

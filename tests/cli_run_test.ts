@@ -1,0 +1,287 @@
+// The "run" command as a subprocess (deno run -A mod.ts ...) against the
+// scripted OpenAI-compatible server.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  contentText,
+  startScriptedServer,
+  toolMessages,
+  unusedBaseURL,
+} from "./support/scripted_server.ts";
+
+const MOD = new URL("../mod.ts", import.meta.url).pathname;
+
+interface CliOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function fello(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliOutput> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD, ...args],
+    cwd: options.cwd,
+    // A clean environment, so FELLO_* / OPENAI_* of the machine do not leak in.
+    env: { ...baseEnv(), ...options.env },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const name of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+async function withWorkspace(
+  fn: (dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "fello_cli_test_" });
+  try {
+    await fn(await Deno.realPath(dir));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function readScript(match: string) {
+  return {
+    match,
+    replies: [
+      {
+        text: "Let me look.",
+        toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }],
+      },
+      { text: "The notes say 42." },
+    ],
+  };
+}
+
+Deno.test('fello run "prompt" streams the answer and shows each tool call with its outcome', async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    await using server = startScriptedServer([readScript("read the notes")]);
+    const out = await fello(
+      ["run", "--base-url", server.baseURL, "--model", "m", "read the notes"],
+      { cwd: dir },
+    );
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(
+      out.stdout,
+      "Let me look.\n● ReadFile notes.txt\n  ⎿ read 1 line (1-1)\nThe notes say 42.\n",
+    );
+    assert.equal(out.stderr, "");
+    assert.equal(server.requests[0].body.model, "m");
+  });
+});
+
+Deno.test('fello "prompt" --json prints one JSON event per line, ending with finish', async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    await using server = startScriptedServer([readScript("json please")]);
+    const out = await fello(
+      ["--json", "--base-url", server.baseURL, "--model", "m", "json please"],
+      { cwd: dir },
+    );
+    assert.equal(out.code, 0, out.stderr);
+    const events = out.stdout.trim().split("\n").map((line) =>
+      JSON.parse(line)
+    );
+    const types = events.map((e) => e.type);
+    assert.ok(types.includes("text-delta"));
+    const call = events.find((e) => e.type === "tool-call");
+    assert.equal(call.toolName, "ReadFile");
+    assert.equal(call.kind, "read");
+    assert.deepEqual(call.input, { path: "notes.txt" });
+    const result = events.find((e) => e.type === "tool-result");
+    assert.equal(result.toolCallId, call.toolCallId);
+    assert.match(result.modelText, /the answer is 42/);
+    assert.equal(types.at(-1), "finish");
+    assert.equal(events.at(-1).result.text, "The notes say 42.");
+  });
+});
+
+Deno.test("fello run reads the endpoint from FELLO_* and OPENAI_* variables and finds a model", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([
+      { match: "env one", replies: [{ text: "one" }] },
+      { match: "env two", replies: [{ text: "two" }] },
+    ]);
+    const first = await fello(["env one"], {
+      cwd: dir,
+      env: {
+        FELLO_BASE_URL: server.baseURL,
+        FELLO_MODEL: "from-env",
+        FELLO_API_KEY: "sk-fello",
+      },
+    });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, "one\n");
+    assert.equal(server.requests[0].body.model, "from-env");
+    assert.equal(
+      server.requests[0].headers.get("authorization"),
+      "Bearer sk-fello",
+    );
+    // OPENAI_* as the fallback; no model configured: the endpoint's first one.
+    const second = await fello(["env two"], {
+      cwd: dir,
+      env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "sk-openai" },
+    });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(server.requests[1].body.model, "scripted-model");
+    assert.equal(
+      server.requests[1].headers.get("authorization"),
+      "Bearer sk-openai",
+    );
+  });
+});
+
+Deno.test("fello run in ask mode without a terminal refuses, tells the model and goes on", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "make a file",
+      replies: [
+        {
+          toolCalls: [{
+            name: "WriteFile",
+            arguments: { path: "new.txt", content: "x" },
+          }],
+        },
+        { text: "I could not write it." },
+      ],
+    }]);
+    const out = await fello([
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "make a file",
+    ], { cwd: dir });
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /● WriteFile new\.txt\n {2}⎿ error: Refused/);
+    assert.match(
+      out.stderr,
+      /no terminal to ask on; pass --permission-mode acceptEdits or allow/,
+    );
+    assert.match(
+      contentText(toolMessages(server.requests[1])[0].content),
+      /Refused/,
+    );
+    await assert.rejects(Deno.stat(join(dir, "new.txt")), Deno.errors.NotFound);
+  });
+});
+
+Deno.test("fello run with an unreachable endpoint prints one line and exits with 2", async () => {
+  await withWorkspace(async (dir) => {
+    const baseURL = unusedBaseURL();
+    // Without a model, the model lookup fails at once; with one, after the retries.
+    for (const extra of [[], ["--model", "m"]]) {
+      const out = await fello(["--base-url", baseURL, ...extra, "hello"], {
+        cwd: dir,
+      });
+      assert.equal(out.code, 2);
+      assert.equal(out.stdout, "");
+      const lines = out.stderr.trimEnd().split("\n");
+      assert.equal(lines.length, 1, out.stderr);
+      assert.match(
+        lines[0],
+        new RegExp(`^fello: Cannot reach the model endpoint ${baseURL}/`),
+      );
+      assert.match(lines[0], /--base-url \(or FELLO_BASE_URL\)/);
+      assert.doesNotMatch(out.stderr, /\n\s+at /);
+    }
+  });
+});
+
+Deno.test("fello run rejects bad options with exit code 2", async () => {
+  await withWorkspace(async (dir) => {
+    const mode = await fello(["--permission-mode", "sometimes", "hi"], {
+      cwd: dir,
+    });
+    assert.equal(mode.code, 2);
+    assert.match(
+      mode.stderr,
+      /--permission-mode must be one of ask, acceptEdits, allow, readOnly/,
+    );
+    const steps = await fello(["--max-steps", "0", "hi"], { cwd: dir });
+    assert.equal(steps.code, 2);
+    const empty = await fello(["run"], { cwd: dir });
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /no prompt/);
+  });
+});
+
+Deno.test("fello run cancels on Ctrl-C, killing the running Shell command", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "run forever",
+      replies: [{
+        toolCalls: [{
+          name: "Shell",
+          arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
+        }],
+      }],
+    }]);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        MOD,
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "m",
+        "--permission-mode",
+        "allow",
+        "run forever",
+      ],
+      cwd: dir,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const pid = await waitForPid(join(dir, "pid.txt"));
+    child.kill("SIGINT");
+    const output = await child.output();
+    assert.equal(output.code, 130);
+    assert.match(new TextDecoder().decode(output.stderr), /cancelled/);
+    for (let i = 0; i < 50 && isAlive(pid); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(!isAlive(pid), "the Shell command was killed");
+  });
+});
+
+async function waitForPid(path: string): Promise<number> {
+  for (let i = 0; i < 400; i++) {
+    try {
+      const text = (await Deno.readTextFile(path)).trim();
+      if (text) return Number(text);
+    } catch {
+      // not written yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no pid in ${path}`);
+}
+
+function isAlive(pid: number): boolean {
+  const status = new Deno.Command("ps", {
+    args: ["-o", "stat=", "-p", String(pid)],
+  }).outputSync();
+  const state = new TextDecoder().decode(status.stdout).trim();
+  return status.success && state !== "" && !state.startsWith("Z");
+}
