@@ -132,14 +132,15 @@ export class Outliner {
     });
     if (reply.type === "error") throw _failure(path, reply);
     if (reply.incremental) this.#incremental++;
+    const result: OutlineResult = JSON.parse(reply.json);
     if (stat.mtimeMs !== null) {
       this.#remember(absolute, {
         size: stat.size,
         mtimeMs: stat.mtimeMs,
-        result: reply.result,
+        result,
       });
     }
-    return reply.result;
+    return result;
   }
 
   /** Forgets every cached result. */

@@ -1,5 +1,4 @@
 // The messages between the outline pool (main thread) and its workers.
-import type { OutlineResult } from "./types.ts";
 
 /** Outline one file; the worker reads it. */
 export interface OutlineRequest {
@@ -36,7 +35,11 @@ export type WorkerReply =
   | {
     type: "result";
     id: number;
-    result: OutlineResult;
+    /**
+     * The OutlineResult as JSON: for tens of thousands of symbols,
+     * stringify + parse costs about half of a structured clone.
+     */
+    json: string;
     recycle: boolean;
     /** Whether the parse reused the file's previous tree. */
     incremental: boolean;

@@ -156,7 +156,7 @@ async function _handle(request: OutlineRequest): Promise<WorkerReply> {
     return {
       type: "result",
       id: request.id,
-      result,
+      json: JSON.stringify(result),
       recycle: size > request.recycleBytes,
       incremental: incremental ?? false,
     };

@@ -34,7 +34,10 @@ Deno.test("OutlinePool replaces a crashed worker and serves the next job", async
     );
     const reply = await pool.run(job);
     assert.equal(reply.type, "result");
-    assert.equal(reply.type === "result" && reply.result.language, "Markdown");
+    assert.equal(
+      reply.type === "result" && JSON.parse(reply.json).language,
+      "Markdown",
+    );
     assert.equal(pool.workersStarted, 2);
   } finally {
     await pool.terminate();
