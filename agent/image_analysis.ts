@@ -27,8 +27,9 @@ export interface ImageAnalysisResult {
   path: string;
   /** The detected type of the file, e.g. `"image/png"`. */
   mediaType: string;
-  /** The image's size in pixels, from its header (0 when unknown). */
+  /** The image's width in pixels, from its header (0 when unknown). */
   width: number;
+  /** The image's height in pixels, from its header (0 when unknown). */
   height: number;
   /** Whether it was downscaled before sending. */
   resized: boolean;

@@ -16,12 +16,15 @@ export interface SubagentTask {
 
 /** Input of Subagent. */
 export interface SubagentInput {
+  /** 1 to 8 tasks, run at once. */
   tasks: SubagentTask[];
 }
 
 /** How one task ended. */
 export interface SubagentTaskResult {
+  /** The task's description, as given. */
   description: string;
+  /** How it ended. */
   status: "completed" | "failed" | "cancelled";
   /** The child's final text ("" when it failed). */
   text: string;
@@ -33,6 +36,7 @@ export interface SubagentTaskResult {
 
 /** Result of Subagent: every task, in input order. */
 export interface SubagentResult {
+  /** One entry per task, in input order. */
   tasks: SubagentTaskResult[];
 }
 

@@ -72,8 +72,11 @@ export interface RunOptions {
 
 /** Token counts, when the endpoint reports them. */
 export interface AgentUsage {
+  /** Tokens of the prompts sent. */
   inputTokens?: number;
+  /** Tokens the model generated. */
   outputTokens?: number;
+  /** Both together. */
   totalTokens?: number;
 }
 
@@ -90,18 +93,23 @@ export type AgentFinishReason =
 export interface AgentResult {
   /** The final assistant text (that of the last model call). */
   text: string;
+  /** Why the last model call ended; `"tool-calls"` when the step cap stopped the run. */
   finishReason: AgentFinishReason;
   /** Model calls made. */
   steps: number;
   /** Tool calls made, in order of their results. */
   toolCalls: AgentToolCallRecord[];
+  /** Tokens used by the whole run. */
   usage: AgentUsage;
 }
 
 /** A tool call and its outcome, as {@linkcode AgentResult.toolCalls} lists it. */
 export interface AgentToolCallRecord {
+  /** The model's id for the call. */
   toolCallId: string;
+  /** The tool called. */
   toolName: string;
+  /** The arguments the model gave. */
   input: unknown;
   /** Whether it failed (a ToolError, refused permission, invalid input, unknown tool). */
   isError: boolean;
@@ -111,32 +119,41 @@ export interface AgentToolCallRecord {
 
 /** A piece of the answer as it streams. */
 export interface AgentTextEvent {
+  /** The event kind. */
   type: "text-delta";
+  /** The new text. */
   text: string;
 }
 
 /** A piece of the model's reasoning, for models that send it. */
 export interface AgentReasoningEvent {
+  /** The event kind. */
   type: "reasoning-delta";
+  /** The new reasoning text. */
   text: string;
 }
 
 /** What every tool event tells about the call. */
 export interface AgentToolEventBase {
+  /** The model's id for the call; the same in its call and its result. */
   toolCallId: string;
+  /** The tool called. */
   toolName: string;
   /** The tool's kind (`"other"` for an unknown tool name). */
   kind: ToolKind;
+  /** The arguments the model gave. */
   input: unknown;
 }
 
 /** The model called a tool; it runs next. */
 export interface AgentToolCallEvent extends AgentToolEventBase {
+  /** The event kind. */
   type: "tool-call";
 }
 
 /** A tool finished. */
 export interface AgentToolResultEvent extends AgentToolEventBase {
+  /** The event kind. */
   type: "tool-result";
   /** The tool's result object, e.g. a ShellResult. */
   output: unknown;
@@ -146,6 +163,7 @@ export interface AgentToolResultEvent extends AgentToolEventBase {
 
 /** A tool call failed; the model sees the error and goes on. */
 export interface AgentToolErrorEvent extends AgentToolEventBase {
+  /** The event kind. */
   type: "tool-error";
   /** The error message. */
   error: string;
@@ -155,32 +173,45 @@ export interface AgentToolErrorEvent extends AgentToolEventBase {
 
 /** The Plan tool replaced the plan. */
 export interface AgentPlanEvent {
+  /** The event kind. */
   type: "plan";
+  /** The whole new plan. */
   entries: PlanEntry[];
 }
 
 /** A model request failed and is retried after a delay. */
 export interface AgentRetryEvent {
+  /** The event kind. */
   type: "retry";
+  /** The URL that failed. */
   url: string;
+  /** The failed attempt, 1-based. */
   attempt: number;
+  /** The HTTP status, when an answer came. */
   status?: number;
+  /** What went wrong, e.g. "connection refused". */
   reason: string;
+  /** The wait before the next attempt. */
   delayMs: number;
 }
 
 /** One model call ended. */
 export interface AgentStepEvent {
+  /** The event kind. */
   type: "step-finish";
-  /** 1-based. */
+  /** The number of the model call, 1-based. */
   step: number;
+  /** Why the model call ended. */
   finishReason: AgentFinishReason;
+  /** Tokens of this model call. */
   usage: AgentUsage;
 }
 
 /** The run ended; the last event of a run. */
 export interface AgentFinishEvent {
+  /** The event kind. */
   type: "finish";
+  /** What the run gives back. */
   result: AgentResult;
 }
 

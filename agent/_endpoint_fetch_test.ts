@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { createEndpointFetch, type RetryNotice } from "./_endpoint_fetch.ts";
+import { EndpointError } from "./endpoint_error.ts";
+
+/** A local server answering with `answer(n)` for the n-th request (0-based). */
+function serve(answer: (n: number) => Response | Promise<Response>) {
+  let count = 0;
+  const closing = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => answer(count++),
+  );
+  const { port } = server.addr as Deno.NetAddr;
+  return {
+    url: `http://127.0.0.1:${port}/v1/chat/completions`,
+    get count() {
+      return count;
+    },
+    closing: closing.signal,
+    async [Symbol.asyncDispose]() {
+      closing.abort();
+      await server.shutdown();
+    },
+  };
+}
+
+Deno.test("createEndpointFetch() retries 503 and 429 with backoff, then returns the answer", async () => {
+  await using server = serve((n) =>
+    n === 0
+      ? new Response("overloaded", { status: 503 })
+      : n === 1
+      ? new Response("slow down", {
+        status: 429,
+        headers: { "retry-after-ms": "20" },
+      })
+      : new Response("fine")
+  );
+  const notices: RetryNotice[] = [];
+  const fetch = createEndpointFetch({
+    initialDelayMs: 10,
+    onRetry: (n) => notices.push(n),
+  });
+  const response = await fetch(server.url, { method: "POST", body: "{}" });
+  assert.equal(await response.text(), "fine");
+  assert.equal(server.count, 3);
+  assert.deepEqual(
+    notices.map((n) => [n.attempt, n.status, n.reason, n.delayMs]),
+    [
+      [1, 503, "overloaded", 10],
+      [2, 429, "slow down", 20],
+    ],
+  );
+});
+
+Deno.test("createEndpointFetch() gives up after maxRetries with an error naming the URL and status", async () => {
+  await using server = serve(() =>
+    Response.json({ error: { message: "model is loading" } }, { status: 500 })
+  );
+  const fetch = createEndpointFetch({ maxRetries: 2, initialDelayMs: 5 });
+  const error = await fetch(server.url).then(() => undefined, (e) => e);
+  assert.ok(error instanceof EndpointError);
+  assert.equal(error.status, 500);
+  assert.equal(error.attempts, 3);
+  assert.equal(error.url, server.url);
+  assert.match(
+    error.message,
+    new RegExp(
+      `^Model endpoint ${server.url} answered 500: model is loading \\(3 attempts over`,
+    ),
+  );
+});
+
+Deno.test("createEndpointFetch() stops retrying when the time budget would run out", async () => {
+  await using server = serve(() => new Response("busy", { status: 503 }));
+  const fetch = createEndpointFetch({
+    maxRetries: 10,
+    initialDelayMs: 200,
+    retryBudgetMs: 500,
+  });
+  const started = performance.now();
+  await assert.rejects(fetch(server.url), EndpointError);
+  // Waits 200 + 400 ms would pass the 500 ms budget: only the first retry runs.
+  assert.equal(server.count, 2);
+  assert.ok(performance.now() - started < 2000);
+});
+
+Deno.test("createEndpointFetch() does not retry a 401 and quotes the API's message", async () => {
+  await using server = serve(() =>
+    Response.json({ error: { message: "Incorrect API key provided" } }, {
+      status: 401,
+    })
+  );
+  const fetch = createEndpointFetch({ initialDelayMs: 5 });
+  await assert.rejects(fetch(server.url), (error: unknown) => {
+    assert.ok(error instanceof EndpointError);
+    assert.equal(error.status, 401);
+    assert.match(
+      error.message,
+      /answered 401 Unauthorized: Incorrect API key provided$/,
+    );
+    return true;
+  });
+  assert.equal(server.count, 1);
+});
+
+Deno.test("createEndpointFetch() fails a body that stalls between chunks", async () => {
+  await using server = serve(() => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("data: first\n\n"));
+        // ...and nothing more until the server closes.
+      },
+    });
+    return new Response(body, {
+      headers: { "content-type": "text/event-stream" },
+    });
+  });
+  const fetch = createEndpointFetch({ requestTimeoutMs: 200 });
+  const response = await fetch(server.url);
+  const reader = response.body!.getReader();
+  const first = await reader.read();
+  assert.equal(new TextDecoder().decode(first.value), "data: first\n\n");
+  await assert.rejects(reader.read(), /stopped sending for 0\.2 s/);
+});
+
+Deno.test("createEndpointFetch() passes an abort through at once, without retrying", async () => {
+  await using server = serve(async () => {
+    await new Promise((r) => setTimeout(r, 100));
+    return new Response("late", { status: 503 });
+  });
+  const fetch = createEndpointFetch({ initialDelayMs: 5_000 });
+  const controller = new AbortController();
+  const pending = fetch(server.url, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 20);
+  await assert.rejects(
+    pending,
+    (error: unknown) => (error as Error).name === "AbortError",
+  );
+});
