@@ -99,7 +99,7 @@ export class Conversation {
   /**
    * Sends `prompt` and runs tool calls until the model answers or the step cap
    * is hit, yielding events; the last one is `finish`. Completed steps stay in
-   * the conversation even when the run fails or is aborted.
+   * the conversation even when the run fails or is aborted later.
    */
   async *run(prompt: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
     const user: ModelMessage = { role: "user", content: prompt };
@@ -124,7 +124,9 @@ export class Conversation {
         if (event) yield event;
       }
     } finally {
-      this.#messages.push(user, ...completed);
+      // A run that completed no step leaves no trace, so trying the same
+      // prompt again does not send it twice.
+      if (completed.length > 0) this.#messages.push(user, ...completed);
     }
     if (state.error !== undefined) throw endpointErrorOf(state.error);
     if (signal?.aborted) throw signal.reason;

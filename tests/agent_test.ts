@@ -508,6 +508,54 @@ Deno.test("Subagent reports a failing child without failing the others", async (
   });
 });
 
+Deno.test("aborting a run cancels its subagents and their model requests", async () => {
+  await withWorkspace(async (dir) => {
+    const tasks = [1, 2].map((n) => ({
+      description: `wait ${n}`,
+      prompt: `child waits ${n}`,
+    }));
+    await using server = startScriptedServer([
+      {
+        match: "delegate and wait",
+        replies: [{ toolCalls: [{ name: "Subagent", arguments: { tasks } }] }],
+      },
+      { match: "child waits", replies: [{ hang: true }] },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    const run = (async () => {
+      for await (
+        const event of agent.stream("delegate and wait", {
+          signal: controller.signal,
+        })
+      ) {
+        events.push(event);
+      }
+    })();
+    while (
+      server.requests.filter((r) => r.conversation === "child waits").length < 2
+    ) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const abortedAt = performance.now();
+    controller.abort();
+    await assert.rejects(
+      run,
+      (error: unknown) => (error as Error).name === "AbortError",
+    );
+    assert.ok(performance.now() - abortedAt < 5_000);
+    assert.ok(
+      events.some((e) => e.type === "tool-call" && e.toolName === "Subagent"),
+    );
+    assert.ok(!events.some((e) => e.type === "finish"));
+  });
+});
+
 Deno.test("ImageAnalysis sends the image as a data-URL image part to the vision model", async () => {
   await withWorkspace(async (dir) => {
     const png = await makeImage(40, 30, "image/png");
