@@ -378,6 +378,29 @@ Deno.test("Shell: output is bounded to head + marker + tail, truncated, full log
   });
 });
 
+Deno.test("Shell: even a tiny outputByteLimit starts output with the command's first bytes", async () => {
+  await withDirs(async ({ ws }) => {
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    for (
+      const [command, limit, first] of [["seq 1 1000", 10, "1"], [
+        "printf abcd",
+        3,
+        "a",
+      ], ["yes é | head -n 9", 5, "é"]] as const
+    ) {
+      const r = await tools.Shell.execute({ command, outputByteLimit: limit });
+      assert.equal(r.truncated, true, command);
+      assert.ok(
+        r.output.startsWith(first),
+        `${command} (${limit}): ${JSON.stringify(r.output)}`,
+      );
+      assert.ok(!r.output.includes("\uFFFD"), JSON.stringify(r.output));
+      assert.match(r.output, /\d+ bytes/);
+      if (r.logPath) await Deno.remove(r.logPath).catch(() => {});
+    }
+  });
+});
+
 Deno.test("Shell: output never cuts a UTF-8 character, replaces invalid UTF-8 and strips ANSI for the model", async () => {
   await withDirs(async ({ ws }) => {
     const tools = createTools({ cwd: ws, permissionMode: "allow" });

@@ -35,6 +35,8 @@ export interface RenderedOutput {
 // The head gets a quarter of the budget: failures and summaries print last.
 const HEAD_SHARE = 0.25;
 const LOG_BATCH = 1024 * 1024;
+// Below this many bytes of text beside the marker, the marker goes on top of the limit.
+const MIN_TEXT_BYTES = 8;
 
 /**
  * Collects the output of one command from any number of streams. It copies
@@ -57,7 +59,7 @@ export class OutputBuffer {
 
   constructor(options: OutputBufferOptions) {
     this.#limit = options.limit;
-    this.#headSize = Math.floor(options.limit * HEAD_SHARE);
+    this.#headSize = Math.max(1, Math.floor(options.limit * HEAD_SHARE));
     this.#tailSize = options.limit - this.#headSize;
     this.#logDir = options.logDir;
   }
@@ -111,7 +113,8 @@ export class OutputBuffer {
   #overflow(): void {
     const all = this.#pending.bytes();
     this.#pending = new GrowableBytes();
-    this.#head = all.slice(0, this.#headSize);
+    // Three bytes more tell whether a cut at #headSize would split a character.
+    this.#head = all.slice(0, this.#headSize + 3);
     this.#tail = new TailRing(this.#tailSize);
     this.#tail.push(all);
     this.#openLog();
@@ -187,13 +190,20 @@ export class OutputBuffer {
   #renderTruncated(): string {
     const head = this.#head ?? new Uint8Array();
     const tail = this.#tail?.bytes() ?? new Uint8Array();
-    let budget = this.#limit - marker(this.#total, this.#lines).length - 1;
+    const markerRoom = marker(this.#total, this.#lines).length + 1;
+    // A limit too small to hold the marker and some text keeps `limit` bytes of
+    // text and puts the marker on top, so output still starts with the
+    // command's first bytes.
+    const tiny = this.#limit - markerRoom < MIN_TEXT_BYTES;
+    let budget = tiny ? this.#limit : this.#limit - markerRoom;
+    // (+1: the newline put after a head that does not end with one)
+    const cap = tiny ? this.#limit + markerRoom + 1 : this.#limit;
     let output = "";
     // Replacement characters can make the decoded text longer than its bytes;
     // shrink the budget by the excess and cut again.
     for (let attempt = 0; attempt < 4; attempt++) {
       output = this.#join(head, tail, Math.max(0, budget));
-      const excess = byteLength(output) - this.#limit;
+      const excess = byteLength(output) - cap;
       if (excess <= 0 || budget <= 0) break;
       budget -= excess;
     }
@@ -201,10 +211,17 @@ export class OutputBuffer {
   }
 
   #join(head: Uint8Array, tail: Uint8Array, budget: number): string {
-    const headEnd = cutHead(
-      head,
-      Math.min(head.length, Math.floor(budget * HEAD_SHARE)),
+    // At least one byte of head: output starts with the command's first bytes.
+    const headWanted = Math.min(
+      budget,
+      Math.max(1, Math.floor(budget * HEAD_SHARE)),
     );
+    let headEnd = cutHead(head, Math.min(head.length, headWanted));
+    // A first character longer than the head's share still leads when it fits.
+    if (headEnd === 0 && head.length > 0) {
+      const first = boundaryAfter(head, 1);
+      if (first <= budget) headEnd = first;
+    }
     const tailStart = cutTail(
       tail,
       tail.length - Math.min(tail.length, budget - headEnd),
