@@ -103,7 +103,7 @@ export class Conversation {
    */
   async *run(prompt: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
     const user: ModelMessage = { role: "user", content: prompt };
-    let completed: ModelMessage[] = [];
+    const completed: ModelMessage[] = [];
     const result = streamText({
       model: this.#model.languageModel,
       instructions: this.#instructions,
@@ -114,7 +114,7 @@ export class Conversation {
       abortSignal: signal,
       onError: () => {}, // errors end the run through the stream; the SDK would also log them
       onStepEnd: (step) => {
-        completed = step.response.messages as ModelMessage[];
+        completed.push(...(step.response.messages as ModelMessage[])); // this step's only
       },
     });
     const state = new RunState();

@@ -359,7 +359,12 @@ Deno.test("agent.run() continues the conversation and agent.reset() starts over"
     await using server = startScriptedServer([
       {
         match: "first question",
-        replies: [{ text: "first answer" }, { text: "second answer" }],
+        replies: [
+          { toolCalls: [{ name: "Plan", arguments: { entries: [] } }] },
+          { toolCalls: [{ name: "Plan", arguments: { entries: [] } }] },
+          { text: "first answer" },
+          { text: "second answer" },
+        ],
       },
       { match: "fresh start", replies: [{ text: "fresh answer" }] },
     ]);
@@ -371,18 +376,24 @@ Deno.test("agent.run() continues the conversation and agent.reset() starts over"
     });
     assert.equal((await agent.run("first question")).text, "first answer");
     assert.equal((await agent.run("follow-up")).text, "second answer");
-    const followUp = server.requests[1].body.messages;
+    // Every step of the first run is kept: two tool rounds, then the answer.
+    const followUp = server.requests[3].body.messages;
     assert.deepEqual(followUp.map((m) => m.role), [
       "system",
       "user",
       "assistant",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
       "user",
     ]);
-    assert.equal(contentText(followUp[2].content), "first answer");
+    assert.equal(contentText(followUp[6].content), "first answer");
+    assert.equal(contentText(followUp[7].content), "follow-up");
     assert.match(contentText(followUp[0].content), /Speak like a pirate\./);
     agent.reset();
     assert.equal((await agent.run("fresh start")).text, "fresh answer");
-    assert.deepEqual(server.requests[2].body.messages.map((m) => m.role), [
+    assert.deepEqual(server.requests[4].body.messages.map((m) => m.role), [
       "system",
       "user",
     ]);
