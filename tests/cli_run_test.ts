@@ -285,3 +285,100 @@ function isAlive(pid: number): boolean {
   const state = new TextDecoder().decode(status.stdout).trim();
   return status.success && state !== "" && !state.startsWith("Z");
 }
+
+const HAS_SCRIPT = (() => {
+  try {
+    return new Deno.Command("script", { args: ["--version"] }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "fello run on a terminal holds a session and asks yes / no / always",
+  ignore: !HAS_SCRIPT, // script(1) gives the CLI a pseudo-terminal
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const write = (path: string) => ({
+        toolCalls: [{ name: "WriteFile", arguments: { path, content: path } }],
+      });
+      await using server = startScriptedServer([{
+        match: "write files",
+        replies: [
+          write("yes.txt"),
+          write("no.txt"),
+          write("always.txt"),
+          write("again.txt"),
+          { text: "wrote them" },
+          { text: "still here" },
+        ],
+      }]);
+      const command = [
+        Deno.execPath(),
+        "run",
+        "-A",
+        MOD,
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "m",
+      ]
+        .map((part) => `'${part}'`).join(" ");
+      const child = new Deno.Command("script", {
+        args: ["-qefc", command, "/dev/null"],
+        cwd: dir,
+        env: baseEnv(),
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+      const screen = new Screen(child.stdout);
+      const keys = child.stdin.getWriter();
+      const type = (text: string) => keys.write(new TextEncoder().encode(text));
+      await screen.waitFor(/› $/);
+      await type("write files\n");
+      await screen.waitFor(/"yes\.txt"\? \[y\]es \/ \[n\]o \/ \[a\]lways: $/);
+      await type("y\n");
+      await screen.waitFor(/"no\.txt"\? .*: $/);
+      await type("n\n");
+      await screen.waitFor(/"always\.txt"\? .*: $/);
+      await type("a\n");
+      // "always" covers later writes in the workspace: again.txt is not asked.
+      await screen.waitFor(/wrote them\s+› $/);
+      await type("are you there?\n");
+      await screen.waitFor(/still here\s+› $/);
+      await type("/exit\n");
+      await keys.close();
+      assert.equal((await child.status).code, 0);
+      assert.doesNotMatch(screen.text, /again\.txt"\?/);
+      assert.deepEqual(
+        (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort(),
+        ["again.txt", "always.txt", "yes.txt"],
+      );
+      // The second prompt continued the same conversation.
+      assert.equal(server.requests.at(-1)!.turn, 5);
+    });
+  },
+});
+
+/** Collects a child's output and waits for text to appear at its end. */
+class Screen {
+  text = "";
+  constructor(stream: ReadableStream<Uint8Array>) {
+    (async () => {
+      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+        this.text += chunk.replaceAll("\r", "");
+      }
+    })();
+  }
+
+  async waitFor(pattern: RegExp): Promise<void> {
+    for (let i = 0; i < 300; i++) {
+      if (pattern.test(this.text)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${pattern} in:\n${this.text}`);
+  }
+}
