@@ -33,8 +33,11 @@ async function ask(
   if (signal?.aborted) return false;
   const where = request.outsideWorkspace ? " (outside the workspace)" : "";
   if (!options.interactive) {
+    const modes = request.action === "write" && !request.outsideWorkspace
+      ? "acceptEdits or allow"
+      : "allow";
     options.write(
-      `fello: refused: ${request.description}${where}: no terminal to ask on; pass --permission-mode acceptEdits or allow to permit it\n`,
+      `fello: refused: ${request.description}${where}: no terminal to ask on; pass --permission-mode ${modes} to permit it\n`,
     );
     return false;
   }
