@@ -150,3 +150,38 @@ for (const input of inputs) {
     },
   });
 }
+
+// An EditFile-like change to a 500 KB TypeScript file: one function renamed,
+// alternately, so every run sees a changed file (size and mtime) and the
+// worker re-parses from its kept tree.
+const editedText = makeTypeScript(500 * 1024, 7);
+const editedPath = await generatedFile("edited.ts", () => editedText);
+const versions = [
+  editedText,
+  editedText.replace("make7_40(", "makeRenamed7_40("),
+];
+const editing = new Outliner({ workers: 1 });
+const editParser = await createParser("typescript");
+let edits = 0;
+
+Deno.bench({
+  group: "edited 500 KB TypeScript file",
+  name: "edited 500 KB: bare main-thread parse",
+  baseline: true,
+  n: 20,
+  warmup: 2,
+  fn() {
+    editParser.parse(versions[edits++ % 2])?.delete();
+  },
+});
+
+Deno.bench({
+  group: "edited 500 KB TypeScript file",
+  name: "edited 500 KB: re-outline after the edit (incremental)",
+  n: 20,
+  warmup: 2,
+  async fn() {
+    await Deno.writeTextFile(editedPath, versions[edits++ % 2]);
+    await editing.outline(editedPath);
+  },
+});
