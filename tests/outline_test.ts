@@ -317,3 +317,60 @@ Deno.test("outlineSymbols() outlines the body of a bundle's wrapping function in
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("outlineSymbols() lists TypeScript overloads as one symbol spanning them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/overloads.ts`,
+      [
+        "/** Parses. */",
+        "export function parse(a: string): number;",
+        "export function parse(a: number): number;",
+        "export function parse(a: unknown): number {",
+        "  return 0;",
+        "}",
+        "interface Target {",
+        '  on(event: "a"): void;',
+        '  on(event: "b"): void;',
+        "  off(): void;",
+        "}",
+      ].join("\n"),
+    );
+    const { symbols } = await outlineSymbols("overloads.ts", { cwd: dir });
+    assert.deepEqual(symbols, [
+      {
+        kind: "function",
+        name: "parse",
+        startLine: 2,
+        endLine: 6,
+        doc: "Parses.",
+        children: [],
+      },
+      {
+        kind: "interface",
+        name: "Target",
+        startLine: 7,
+        endLine: 11,
+        children: [
+          {
+            kind: "method",
+            name: "on",
+            startLine: 8,
+            endLine: 9,
+            children: [],
+          },
+          {
+            kind: "method",
+            name: "off",
+            startLine: 10,
+            endLine: 10,
+            children: [],
+          },
+        ],
+      },
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -50,7 +50,7 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
     const symbol = _statement(node, { withMembers, siblings, types, index });
     if (symbol !== undefined) symbols.push(...symbol);
   }
-  return symbols;
+  return _mergeOverloads(symbols);
 }
 
 // Bundles and UMD files wrap the whole module in an immediately invoked
@@ -247,7 +247,7 @@ function _classMembers(node: Node): OutlineSymbol[] {
       }),
     );
   }
-  return members;
+  return _mergeOverloads(members);
 }
 
 function _memberKind(type: string): string | undefined {
@@ -288,7 +288,7 @@ function _typeMembers(body: Node | null): OutlineSymbol[] {
       doc: docComment(member, { siblings, types, index }),
     }));
   }
-  return members;
+  return _mergeOverloads(members);
 }
 
 function _enumMembers(node: Node): OutlineSymbol[] {
@@ -316,6 +316,28 @@ function _enumMembers(node: Node): OutlineSymbol[] {
 function _namespaceBody(node: Node): OutlineSymbol[] {
   const body = node.childForFieldName("body");
   return body === null ? [] : _statements(body, false);
+}
+
+// Overloads (`function f(a: string): void;` then `function f(a) {}`, or a
+// method declared several times) are one symbol spanning all of them.
+function _mergeOverloads(symbols: OutlineSymbol[]): OutlineSymbol[] {
+  const merged: OutlineSymbol[] = [];
+  for (const symbol of symbols) {
+    const last = merged.at(-1);
+    if (
+      last !== undefined && last.name === symbol.name &&
+      last.kind === symbol.kind &&
+      (symbol.kind === "function" || symbol.kind === "method")
+    ) {
+      last.endLine = symbol.endLine;
+      if (last.doc === undefined && symbol.doc !== undefined) {
+        last.doc = symbol.doc;
+      }
+      continue;
+    }
+    merged.push(symbol);
+  }
+  return merged;
 }
 
 function _clip(text: string): string {
