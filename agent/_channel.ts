@@ -7,6 +7,12 @@ export class Channel<T> implements AsyncIterable<T> {
   #done = false;
   #error: { reason: unknown } | undefined;
   #wake: (() => void) | undefined;
+  #onConsumed: ((item: T) => void) | undefined;
+
+  /** `onConsumed` runs when the consumer asks for the next item: it is done with this one. */
+  constructor(onConsumed?: (item: T) => void) {
+    this.#onConsumed = onConsumed;
+  }
 
   /** Adds an item; ignored once the channel is closed. */
   push(item: T): void {
@@ -30,7 +36,11 @@ export class Channel<T> implements AsyncIterable<T> {
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     while (true) {
-      while (this.#items.length > 0) yield this.#items.shift()!;
+      while (this.#items.length > 0) {
+        const item = this.#items.shift()!;
+        yield item;
+        this.#onConsumed?.(item);
+      }
       if (this.#done) break;
       await new Promise<void>((resolve) => this.#wake = resolve);
     }

@@ -5,7 +5,11 @@
 import type { PlanEntry } from "../tools/plan.ts";
 import { createTools } from "../tools/create_tools.ts";
 import { contextOf } from "../tools/_context_of.ts";
-import type { Approve, Tool } from "../tools/types.ts";
+import type {
+  PermissionAnswer,
+  PermissionRequest,
+  Tool,
+} from "../tools/types.ts";
 import type { ChatModel, Conversation, ModelEndpoint } from "./_ai_sdk.ts";
 import { Channel } from "./_channel.ts";
 import { createEndpointFetch } from "./_endpoint_fetch.ts";
@@ -85,13 +89,16 @@ class AgentSession implements Agent {
   #models: Promise<{ chat: ChatModel; vision: ChatModel }> | undefined;
   #conversation: Conversation | undefined;
   #channel: Channel<AgentEvent> | undefined;
+  /** Tool calls whose `tool-call` event the consumer has handled, and who waits for one. */
+  #shown = new Set<string>();
+  #waiting = new Map<string, () => void>();
 
   constructor(options: AgentOptions) {
     this.#options = options;
     const builtins = createTools({
       cwd: options.cwd,
       permissionMode: options.permissionMode,
-      approve: withToolCallId(options.approve),
+      approve: options.approve && ((request) => this.#approve(request)),
       onPlan: (entries) => {
         options.onPlan?.(entries);
         this.#channel?.push({
@@ -163,7 +170,10 @@ class AgentSession implements Agent {
         "Cannot start a run: this agent is already running one; wait for it to finish or create another agent",
       );
     }
-    const channel = new Channel<AgentEvent>();
+    this.#shown.clear();
+    const channel = new Channel<AgentEvent>((event) => {
+      if (event.type === "tool-call") this.#markShown(event.toolCallId);
+    });
     this.#channel = channel;
     // Our own controller also stops the run when the consumer stops iterating.
     const controller = new AbortController();
@@ -185,6 +195,32 @@ class AgentSession implements Agent {
 
   reset(): void {
     this.#conversation?.reset();
+  }
+
+  /**
+   * Passes a permission request on with the id of the asking call, once the
+   * consumer has handled that call's `tool-call` event: a protocol layer then
+   * announces a call before it asks about it. Waits 2 s at most.
+   */
+  async #approve(request: PermissionRequest): Promise<PermissionAnswer> {
+    const toolCallId = currentToolCallId();
+    if (toolCallId === undefined) return await this.#options.approve!(request);
+    if (!this.#shown.has(toolCallId) && this.#channel) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2_000);
+        this.#waiting.set(toolCallId, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      this.#waiting.delete(toolCallId);
+    }
+    return await this.#options.approve!({ ...request, toolCallId });
+  }
+
+  #markShown(toolCallId: string): void {
+    this.#shown.add(toolCallId);
+    this.#waiting.get(toolCallId)?.();
   }
 
   async #pump(
@@ -266,17 +302,6 @@ async function runChild(
     if (event.type === "finish") result = event.result;
   }
   return { text: result?.text ?? "", steps: result?.steps ?? 0 };
-}
-
-/** Passes the asking tool call's id on to `approve`. */
-function withToolCallId(approve: AgentOptions["approve"]): Approve | undefined {
-  if (!approve) return undefined;
-  return (request) => {
-    const toolCallId = currentToolCallId();
-    return approve(
-      toolCallId === undefined ? request : { ...request, toolCallId },
-    );
-  };
 }
 
 /** Every Tool-shaped value of a createTools result, so new tools register themselves. */

@@ -285,6 +285,7 @@ Deno.test("agent sends a refused permission to the model as an error result and 
       ],
     }]);
     const asked: AgentPermissionRequest[] = [];
+    const log: string[] = [];
     const agent = createAgent({
       baseURL: server.baseURL,
       model: "m",
@@ -292,10 +293,20 @@ Deno.test("agent sends a refused permission to the model as an error result and 
       permissionMode: "ask",
       approve: (request) => {
         asked.push(request);
+        log.push(`approve ${request.toolCallId}`);
         return false;
       },
     });
-    const events = await collect(agent.stream("write a file"));
+    const events: AgentEvent[] = [];
+    for await (const event of agent.stream("write a file")) {
+      events.push(event);
+      if (event.type === "tool-call") {
+        await new Promise((r) => setTimeout(r, 50)); // a slow consumer, e.g. a protocol write
+        log.push(`shown ${event.toolCallId}`);
+      }
+    }
+    // The caller handles the call's event before it is asked about the call.
+    assert.deepEqual(log, ["shown w1", "approve w1"]);
     assert.equal(asked.length, 1);
     assert.equal(asked[0].tool, "WriteFile");
     assert.equal(asked[0].action, "write");
