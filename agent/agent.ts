@@ -77,7 +77,14 @@ let sdk: Promise<Sdk> | undefined;
  * `--allow-sys=hostname`.
  */
 function loadSdk(): Promise<Sdk> {
-  sdk ??= import("./_ai_sdk.ts");
+  sdk ??= import("./_ai_sdk.ts").catch((error) => {
+    sdk = undefined;
+    if (!(error instanceof Deno.errors.NotCapable)) throw error;
+    throw new Deno.errors.NotCapable(
+      `Cannot load the agent's model client: ${error.message} (the AI SDK reads the host name when it loads; grant it with --allow-sys=hostname)`,
+      { cause: error },
+    );
+  });
   return sdk;
 }
 
