@@ -8,7 +8,7 @@
 import { Worker } from "node:worker_threads";
 import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
 
-const WORKER_URL = new URL("./_worker.ts", import.meta.url);
+const WORKER_URL = workerUrl(new URL("./_worker.ts", import.meta.url));
 /** How many paths the pool remembers the worker of. */
 const MAX_HOMES = 1000;
 
@@ -170,4 +170,15 @@ function _once(slot: Slot, request: OutlineRequest): OutlineRequest {
     else slot.modules.add(module);
   }
   return copy;
+}
+
+/**
+ * The URL to start a worker module from: node:worker_threads takes only
+ * file: and data: URLs, so a remote module (the package loaded from JSR over
+ * https:) is wrapped in a data: module that imports it.
+ */
+export function workerUrl(url: URL): URL {
+  if (url.protocol === "file:") return url;
+  const source = `import ${JSON.stringify(url.href)};`;
+  return new URL(`data:text/javascript,${encodeURIComponent(source)}`);
 }
