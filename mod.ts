@@ -72,6 +72,7 @@ export type {
   AgentResult,
   AgentRetryEvent,
   AgentStepEvent,
+  AgentSubagentEvent,
   AgentTextEvent,
   AgentToolCallEvent,
   AgentToolCallRecord,

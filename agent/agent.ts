@@ -142,9 +142,9 @@ class AgentSession implements Agent {
       }),
       maxSteps: options.subagentMaxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
     };
-    const subagent = createSubagent(async (task, signal) => {
+    const subagent = createSubagent(async (task, options) => {
       const { chat } = await this.#chatModels();
-      return await runChild({ ...child, model: chat }, task, signal);
+      return await this.#runChild({ ...child, model: chat }, task, options);
     });
     this.tools = byName([...shared, subagent as AnyTool]);
     this.#instructions = buildInstructions({
@@ -225,6 +225,43 @@ class AgentSession implements Agent {
     return await this.#options.approve!({ ...request, toolCallId });
   }
 
+  /**
+   * Runs one Subagent task in a fresh conversation, passing its tool events
+   * on as `subagent` events, and returns its final text.
+   */
+  async #runChild(
+    setup: {
+      model: ChatModel;
+      tools: AnyTool[];
+      instructions: string;
+      maxSteps: number;
+    },
+    task: SubagentTask,
+    options: { signal: AbortSignal; index: number },
+  ): Promise<{ text: string; steps: number }> {
+    // Called from inside the Subagent call, so this is that call's id.
+    const outerToolCallId = currentToolCallId();
+    const { Conversation } = await loadSdk();
+    const conversation = new Conversation({ ...setup, outerToolCallId });
+    let result: AgentResult | undefined;
+    for await (const event of conversation.run(task.prompt, options.signal)) {
+      if (event.type === "finish") result = event.result;
+      const isToolEvent = event.type === "tool-call" ||
+        event.type === "tool-result" ||
+        event.type === "tool-error";
+      if (isToolEvent && outerToolCallId !== undefined) {
+        this.#channel?.push({
+          type: "subagent",
+          toolCallId: outerToolCallId,
+          task: options.index,
+          description: task.description,
+          event,
+        });
+      }
+    }
+    return { text: result?.text ?? "", steps: result?.steps ?? 0 };
+  }
+
   #markShown(toolCallId: string): void {
     this.#shown.add(toolCallId);
     this.#waiting.get(toolCallId)?.();
@@ -287,28 +324,6 @@ class AgentSession implements Agent {
       }),
     };
   }
-}
-
-/** Runs one Subagent task in a fresh conversation and returns its final text. */
-async function runChild(
-  setup: {
-    model: ChatModel;
-    tools: AnyTool[];
-    instructions: string;
-    maxSteps: number;
-  },
-  task: SubagentTask,
-  signal: AbortSignal,
-): Promise<{ text: string; steps: number }> {
-  // Called from inside the Subagent call, so this is that call's id.
-  const outerToolCallId = currentToolCallId();
-  const { Conversation } = await loadSdk();
-  const conversation = new Conversation({ ...setup, outerToolCallId });
-  let result: AgentResult | undefined;
-  for await (const event of conversation.run(task.prompt, signal)) {
-    if (event.type === "finish") result = event.result;
-  }
-  return { text: result?.text ?? "", steps: result?.steps ?? 0 };
 }
 
 /** Every Tool-shaped value of a createTools result, so new tools register themselves. */

@@ -43,7 +43,7 @@ export interface SubagentResult {
 /** Runs one task to its end; rejects when the child fails. */
 export type RunSubagentTask = (
   task: SubagentTask,
-  signal: AbortSignal,
+  options: { signal: AbortSignal; index: number },
 ) => Promise<{ text: string; steps: number }>;
 
 /** At most this many tasks per call. */
@@ -86,7 +86,9 @@ async function runAll(
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const tasks = await Promise.all(
-      input.tasks.map((task) => runOne(runTask, task, controller.signal)),
+      input.tasks.map((task, index) =>
+        runOne(runTask, task, { signal: controller.signal, index })
+      ),
     );
     return { tasks };
   } finally {
@@ -97,10 +99,11 @@ async function runAll(
 async function runOne(
   runTask: RunSubagentTask,
   task: SubagentTask,
-  signal: AbortSignal,
+  options: { signal: AbortSignal; index: number },
 ): Promise<SubagentTaskResult> {
+  const { signal } = options;
   try {
-    const { text, steps } = await runTask(task, signal);
+    const { text, steps } = await runTask(task, options);
     return { description: task.description, status: "completed", text, steps };
   } catch (error) {
     const cancelled = signal.aborted;

@@ -55,7 +55,7 @@ Deno.test("Subagent refuses no tasks, more than 8 tasks and empty prompts", asyn
 
 Deno.test("Subagent passes an abort to every child and reports them cancelled", async () => {
   const seen: AbortSignal[] = [];
-  const subagent = createSubagent((_task, signal) => {
+  const subagent = createSubagent((_task, { signal }) => {
     seen.push(signal);
     return new Promise((_, reject) =>
       signal.addEventListener("abort", () => reject(signal.reason))

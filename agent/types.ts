@@ -215,6 +215,20 @@ export interface AgentFinishEvent {
   result: AgentResult;
 }
 
+/** A tool event of a Subagent's child, to show the child's progress. */
+export interface AgentSubagentEvent {
+  /** The event kind. */
+  type: "subagent";
+  /** The id of the Subagent call the child works for. */
+  toolCallId: string;
+  /** The task's position in that call, 0-based. */
+  task: number;
+  /** The task's description. */
+  description: string;
+  /** The child's own tool event. */
+  event: AgentToolCallEvent | AgentToolResultEvent | AgentToolErrorEvent;
+}
+
 /** What {@linkcode Agent.stream} yields. */
 export type AgentEvent =
   | AgentTextEvent
@@ -223,6 +237,7 @@ export type AgentEvent =
   | AgentToolResultEvent
   | AgentToolErrorEvent
   | AgentPlanEvent
+  | AgentSubagentEvent
   | AgentRetryEvent
   | AgentStepEvent
   | AgentFinishEvent;

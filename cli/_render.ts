@@ -5,6 +5,7 @@ import type {
   AgentEvent,
   AgentResult,
   AgentRetryEvent,
+  AgentSubagentEvent,
 } from "../agent/types.ts";
 import type { ShellResult } from "../tools/types.ts";
 
@@ -70,6 +71,9 @@ export class TranscriptPrinter {
           this.#line(`  ${mark} ${entry.content}`);
         }
         break;
+      case "subagent":
+        this.#subagent(event);
+        break;
       case "finish":
         this.#finish(event.result);
         break;
@@ -87,6 +91,24 @@ export class TranscriptPrinter {
         clip(mainArgument(event.toolName, event.input), 40)
       }: `;
     this.#line(`  ${this.#paint("2", "⎿")} ${label}${text}`);
+    this.#lastCallId = undefined;
+  }
+
+  /** A child's calls and failures, indented under the Subagent call. */
+  #subagent(event: AgentSubagentEvent): void {
+    const child = event.event;
+    const tag = this.#paint("2", `  ↳ [${event.task + 1}]`);
+    if (child.type === "tool-call") {
+      this.#line(
+        `${tag} ${child.toolName} ${mainArgument(child.toolName, child.input)}`,
+      );
+    } else if (child.type === "tool-error") {
+      this.#line(
+        `${tag} ${child.toolName}: ${
+          this.#paint("31", `error: ${firstLine(child.error, 120)}`)
+        }`,
+      );
+    }
     this.#lastCallId = undefined;
   }
 

@@ -511,7 +511,28 @@ Deno.test("Subagent reports a failing child without failing the others", async (
       cwd: dir,
       approve: (request) => (asked.push(request), true),
     });
-    const result = await agent.run("delegate two");
+    const events = await collect(agent.stream("delegate two"));
+    const result = (events.at(-1) as { result: { text: string } }).result;
+    // The child's tool calls show up as subagent events of the Subagent call.
+    const childEvents = events.filter((e) => e.type === "subagent");
+    assert.deepEqual(
+      childEvents.map((
+        e,
+      ) => [
+        e.toolCallId,
+        e.task,
+        e.description,
+        e.event.type,
+        e.event.toolName,
+      ]),
+      [["sub2", 0, "Works", "tool-call", "WriteFile"], [
+        "sub2",
+        0,
+        "Works",
+        "tool-result",
+        "WriteFile",
+      ]],
+    );
     assert.match(result.text, /2 tasks: 1 completed, 1 failed/);
     assert.match(result.text, /Works \(completed\)\nok report/);
     assert.match(
