@@ -16,7 +16,12 @@ import { createEndpointFetch } from "./_endpoint_fetch.ts";
 import { buildInstructions } from "./_instructions.ts";
 import { currentToolCallId } from "./_tool_call_scope.ts";
 import { createImageAnalysis } from "./image_analysis.ts";
-import { createSubagent, type SubagentTask } from "./subagent.ts";
+import {
+  createSubagent,
+  type SubagentInput,
+  type SubagentResult,
+  type SubagentTask,
+} from "./subagent.ts";
 import type {
   Agent,
   AgentEvent,
@@ -133,23 +138,31 @@ class AgentSession implements Agent {
       imageAnalysis,
       ...(options.extraTools ?? []),
     ];
-    const child = {
-      tools: shared.filter((item) => item.name !== "Plan"),
-      instructions: buildInstructions({
-        workspace: builtins.cwd,
-        extra: options.instructions,
-        child: true,
-      }),
-      maxSteps: options.subagentMaxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
-    };
-    const subagent = createSubagent(async (task, options) => {
-      const { chat } = await this.#chatModels();
-      return await this.#runChild({ ...child, model: chat }, task, options);
-    });
+    const subagent = this.#subagentTool(shared, builtins.cwd);
     this.tools = byName([...shared, subagent as AnyTool]);
     this.#instructions = buildInstructions({
       workspace: builtins.cwd,
       extra: options.instructions,
+    });
+  }
+
+  /** Subagent, whose children run with `tools` minus Plan. */
+  #subagentTool(
+    tools: AnyTool[],
+    workspace: string,
+  ): Tool<SubagentInput, SubagentResult> {
+    const child = {
+      tools: tools.filter((item) => item.name !== "Plan"),
+      instructions: buildInstructions({
+        workspace,
+        extra: this.#options.instructions,
+        child: true,
+      }),
+      maxSteps: this.#options.subagentMaxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
+    };
+    return createSubagent(async (task, options) => {
+      const { chat } = await this.#chatModels();
+      return await this.#runChild({ ...child, model: chat }, task, options);
     });
   }
 
