@@ -6,7 +6,10 @@ import type { ToolContext } from "./_context.ts";
 const contexts = new WeakMap<object, ToolContext>();
 
 /** Records `context` as the context of `tools` and returns `tools`. */
-export function rememberContext<T extends object>(context: ToolContext, tools: T): T {
+export function rememberContext<T extends object>(
+  context: ToolContext,
+  tools: T,
+): T {
   contexts.set(tools, context);
   return tools;
 }
