@@ -13,7 +13,10 @@ export interface EndpointFetchOptions {
   maxRetries?: number;
   /** The first backoff delay; each later one doubles, up to 8 s. */
   initialDelayMs?: number;
-  /** No retry starts whose wait would end later than this after the first attempt. */
+  /**
+   * Retries end within this long after the first attempt started: none starts
+   * without a second to spare, and each waits at most for what is left.
+   */
   retryBudgetMs?: number;
   /** How long to wait for the response headers, and then between body chunks. */
   requestTimeoutMs?: number;
@@ -45,6 +48,8 @@ export const ENDPOINT_DEFAULTS: Required<
 };
 
 const MAX_DELAY_MS = 8_000;
+/** A retry is worth starting only with at least this long to get its answer. */
+const MIN_RETRY_TIMEOUT_MS = 1_000;
 
 type Attempt =
   | { kind: "response"; response: Response }
@@ -67,20 +72,22 @@ export function createEndpointFetch(
     const url = urlOf(input);
     const started = Date.now();
     for (let attempt = 1;; attempt++) {
-      const outcome = await attemptOnce(
-        base,
-        input,
-        init,
-        url,
+      // A retry waits for its answer only as long as the budget has left, so
+      // failing attempts end within the budget; the first gets the full time
+      // (a local server may take a while to load its model).
+      const left = settings.retryBudgetMs - (Date.now() - started);
+      const timeoutMs = attempt === 1 ? settings.requestTimeoutMs : Math.min(
         settings.requestTimeoutMs,
+        Math.max(left, MIN_RETRY_TIMEOUT_MS),
       );
+      const outcome = await attemptOnce(base, input, init, url, timeoutMs);
       if (outcome.kind === "response") return outcome.response;
       const delayMs = outcome.retryAfterMs ??
         Math.min(settings.initialDelayMs * 2 ** (attempt - 1), MAX_DELAY_MS);
       const elapsed = Date.now() - started;
       if (
         attempt > settings.maxRetries ||
-        elapsed + delayMs > settings.retryBudgetMs
+        elapsed + delayMs + MIN_RETRY_TIMEOUT_MS > settings.retryBudgetMs
       ) {
         throw giveUp(url, outcome, attempt, elapsed);
       }

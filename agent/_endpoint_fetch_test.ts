@@ -70,18 +70,40 @@ Deno.test("createEndpointFetch() gives up after maxRetries with an error naming 
   );
 });
 
-Deno.test("createEndpointFetch() stops retrying when the time budget would run out", async () => {
+Deno.test("createEndpointFetch() starts no retry that the time budget cannot fit", async () => {
   await using server = serve(() => new Response("busy", { status: 503 }));
   const fetch = createEndpointFetch({
     maxRetries: 10,
-    initialDelayMs: 200,
-    retryBudgetMs: 500,
+    initialDelayMs: 400,
+    retryBudgetMs: 2500,
+  });
+  await assert.rejects(fetch(server.url), EndpointError);
+  // Retry 1 waits 0.4 s, retry 2 0.8 s; retry 3 would wait 1.6 s and still
+  // need a second for its answer: past 2.5 s, so it never starts.
+  assert.equal(server.count, 3);
+});
+
+Deno.test("createEndpointFetch() gives a retry only the time left in the budget", async () => {
+  await using server = serve(async (n) => {
+    if (n === 0) return new Response("busy", { status: 503 });
+    // The retry hangs until the server closes.
+    await new Promise((r) => server.closing.addEventListener("abort", r));
+    return new Response("too late");
+  });
+  const fetch = createEndpointFetch({
+    initialDelayMs: 100,
+    retryBudgetMs: 1500,
+    requestTimeoutMs: 60_000,
   });
   const started = performance.now();
-  await assert.rejects(fetch(server.url), EndpointError);
-  // Waits 200 + 400 ms would pass the 500 ms budget: only the first retry runs.
-  assert.equal(server.count, 2);
-  assert.ok(performance.now() - started < 2000);
+  await assert.rejects(
+    fetch(server.url),
+    /did not answer: no answer within 1\.\d s \(2 attempts/,
+  );
+  assert.ok(
+    performance.now() - started < 3_000,
+    "ends near the 1.5 s budget, not the 60 s timeout",
+  );
 });
 
 Deno.test("createEndpointFetch() does not retry a 401 and quotes the API's message", async () => {
