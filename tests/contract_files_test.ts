@@ -998,6 +998,10 @@ Deno.test("gate two: a symlink below the grant carries no write, edit or read ou
     await Deno.writeTextFile(join(root, "secret.txt"), "secret\n");
     await Deno.symlink(out, join(ws, "sub/link")); // a folder link out of the write grant
     await Deno.symlink(join(root, "secret.txt"), join(ws, "peek.txt")); // a file link out of the read grant
+    await Deno.writeTextFile(join(ws, "own.txt"), "own\n");
+    // The grants name the workspace through a link (like macOS's /tmp): legit use still works.
+    const wsLink = join(root, "ws_link");
+    await Deno.symlink(ws, wsLink);
     const script = join(root, "child.ts");
     await Deno.writeTextFile(
       script,
@@ -1011,6 +1015,8 @@ async function attempt(call) {
   }
 }
 console.log(JSON.stringify({
+  ownRead: await attempt(() => tools.ReadFile.execute({ path: "own.txt" })),
+  ownWrite: await attempt(() => tools.WriteFile.execute({ path: "sub/ok.txt", content: "ok" })),
   write: await attempt(() => tools.WriteFile.execute({ path: "sub/link/new.txt", content: "escaped" })),
   edit: await attempt(() => tools.EditFile.execute({ path: "sub/link/target.txt", oldText: "target", newText: "escaped" })),
   read: await attempt(() => tools.ReadFile.execute({ path: "peek.txt" })),
@@ -1021,13 +1027,19 @@ console.log(JSON.stringify({
       "run",
       "--config",
       CONFIG,
-      `--allow-read=${ws},${out}`,
-      `--allow-write=${join(ws, "sub")}`,
+      `--allow-read=${wsLink},${out}`,
+      `--allow-write=${join(wsLink, "sub")}`,
       script,
-      ws,
+      wsLink,
     ]);
     assert.equal(r.code, 0, r.stderr);
     const report = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    assert.ok(
+      report.ownRead.resolved?.includes("own"),
+      JSON.stringify(report.ownRead),
+    );
+    assert.ok(report.ownWrite.resolved, JSON.stringify(report.ownWrite));
+    assert.equal(await Deno.readTextFile(join(ws, "sub/ok.txt")), "ok");
     for (
       const [key, flag] of [["write", "--allow-write"], [
         "edit",
