@@ -203,6 +203,14 @@ Deno.test("fello run with an unreachable endpoint prints one line and exits with
       assert.match(lines[0], /--base-url \(or FELLO_BASE_URL\)/);
       assert.doesNotMatch(out.stderr, /\n\s+at /);
     }
+    // With --json, scripts also get the failure as an event on stdout.
+    const json = await fello(["--json", "--base-url", baseURL, "hello"], {
+      cwd: dir,
+    });
+    assert.equal(json.code, 2);
+    const event = JSON.parse(json.stdout);
+    assert.equal(event.type, "error");
+    assert.match(event.message, /Cannot reach the model endpoint/);
   });
 });
 
