@@ -27,6 +27,7 @@ export class TranscriptPrinter {
   #atLineStart = true;
   /** The call whose line was printed last, so a result right after it needs no label. */
   #lastCallId: string | undefined;
+  #thinking = false;
 
   constructor(write: (text: string) => void, options: { color: boolean }) {
     this.#write = write;
@@ -39,6 +40,14 @@ export class TranscriptPrinter {
       case "text-delta":
         this.#text(event.text);
         this.#lastCallId = undefined;
+        break;
+      case "reasoning-delta":
+        // The reasoning itself can be long; say once per step that it happens.
+        if (!this.#thinking) this.#line(this.#paint("2", "(thinking…)"));
+        this.#thinking = true;
+        break;
+      case "step-finish":
+        this.#thinking = false;
         break;
       case "tool-call":
         this.#line(
@@ -117,7 +126,9 @@ export class TranscriptPrinter {
     if (result.finishReason === "tool-calls") {
       this.#line(this.#paint(
         "33",
-        `(stopped after ${result.steps} steps, the step limit; continue with another prompt or raise --max-steps)`,
+        `(stopped after ${result.steps} step${
+          result.steps === 1 ? "" : "s"
+        }, the step limit; continue with another prompt or raise --max-steps)`,
       ));
     } else if (result.finishReason === "length") {
       this.#line(

@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import type { AgentEvent, AgentResult } from "../agent/types.ts";
+import { mainArgument, TranscriptPrinter } from "./_render.ts";
+
+function render(events: AgentEvent[]): string {
+  let out = "";
+  const printer = new TranscriptPrinter((text) => out += text, {
+    color: false,
+  });
+  for (const event of events) printer.handle(event);
+  return out;
+}
+
+const result = (over: Partial<AgentResult> = {}): AgentResult => ({
+  text: "",
+  finishReason: "stop",
+  steps: 1,
+  toolCalls: [],
+  usage: {},
+  ...over,
+});
+
+Deno.test("TranscriptPrinter labels a result that does not follow its own call", () => {
+  const base = { kind: "execute" as const };
+  const out = render([
+    { type: "text-delta", text: "Checking" },
+    {
+      type: "tool-call",
+      toolCallId: "a",
+      toolName: "Shell",
+      input: { command: "ls", args: ["-la"] },
+      ...base,
+    },
+    {
+      type: "tool-call",
+      toolCallId: "b",
+      toolName: "Shell",
+      input: { command: "false" },
+      ...base,
+    },
+    {
+      type: "tool-result",
+      toolCallId: "b",
+      toolName: "Shell",
+      input: { command: "false" },
+      output: {
+        exitCode: 1,
+        signal: null,
+        timedOut: false,
+        truncated: false,
+        output: "",
+      },
+      modelText: "exit code 1",
+      ...base,
+    },
+    {
+      type: "tool-result",
+      toolCallId: "a",
+      toolName: "Shell",
+      input: { command: "ls", args: ["-la"] },
+      output: {
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        truncated: false,
+        output: "a\nb\n",
+      },
+      modelText: "a\nb",
+      ...base,
+    },
+    { type: "reasoning-delta", text: "hmm" },
+    { type: "reasoning-delta", text: "..." },
+    { type: "step-finish", step: 1, finishReason: "tool-calls", usage: {} },
+    {
+      type: "finish",
+      result: result({ finishReason: "tool-calls", steps: 1 }),
+    },
+  ]);
+  assert.equal(
+    out,
+    [
+      "Checking",
+      "● Shell ls -la",
+      "● Shell false",
+      "  ⎿ exit 1",
+      "  ⎿ Shell ls -la: exit 0, 2 lines of output",
+      "(thinking…)",
+      "(stopped after 1 step, the step limit; continue with another prompt or raise --max-steps)",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("TranscriptPrinter shows plans, errors and subagent progress", () => {
+  const out = render([
+    {
+      type: "plan",
+      entries: [
+        { content: "Read", priority: "high", status: "completed" },
+        { content: "Fix", priority: "high", status: "in_progress" },
+        { content: "Test", priority: "low", status: "pending" },
+      ],
+    },
+    {
+      type: "subagent",
+      toolCallId: "s",
+      task: 1,
+      description: "Look",
+      event: {
+        type: "tool-call",
+        toolCallId: "c",
+        toolName: "search",
+        kind: "search",
+        input: { pattern: "TODO", path: "src" },
+      },
+    },
+    {
+      type: "tool-error",
+      toolCallId: "e",
+      toolName: "EditFile",
+      kind: "edit",
+      input: { path: "a.ts" },
+      error:
+        'Cannot edit "a.ts": oldText matches 2 places (lines 4, 19)\nmore detail',
+      modelText: "ToolError: ...",
+    },
+    { type: "text-delta", text: "Done.\n" },
+    { type: "finish", result: result() },
+  ]);
+  assert.equal(
+    out,
+    [
+      "Plan:",
+      "  [x] Read",
+      "  [~] Fix",
+      "  [ ] Test",
+      '  ↳ [2] search "TODO" in src',
+      '  ⎿ EditFile a.ts: error: Cannot edit "a.ts": oldText matches 2 places (lines 4, 19)',
+      "Done.",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("mainArgument() picks what says most about a call", () => {
+  assert.equal(
+    mainArgument("ReadFile", { path: "src/a.ts", line: 3 }),
+    "src/a.ts",
+  );
+  assert.equal(mainArgument("Plan", { entries: [{}, {}] }), "2 entries");
+  assert.equal(
+    mainArgument("Subagent", {
+      tasks: [{ description: "one" }, { description: "two" }],
+    }),
+    "2 tasks: one, two",
+  );
+  assert.equal(mainArgument("mcp_tool", { query: "x y" }), "x y");
+  assert.equal(
+    mainArgument("Shell", { command: "echo\nmulti   line" }),
+    "echo multi line",
+  );
+});
