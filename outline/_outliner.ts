@@ -12,6 +12,7 @@ import {
 } from "../grammars/grammars.ts";
 import { languageForExtension } from "./languages/_registry.ts";
 import { OutlinePool, type PoolJob } from "./_pool.ts";
+import { sha256 } from "./_sha256.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult } from "./types.ts";
@@ -42,10 +43,19 @@ export interface OutlinerOptions {
   recycleBytes?: number;
 }
 
+/**
+ * A file modified this close to the moment it was read may change again
+ * without its modification time moving (file system clocks tick coarsely:
+ * milliseconds on ext4, seconds elsewhere), as git's "racily clean" entries.
+ */
+const RACY_MS = 2000;
+
 interface CacheEntry {
   size: number;
   mtimeMs: number;
   result: OutlineResult;
+  /** For a racy entry: the SHA-256 of the content parsed, checked on each hit. */
+  hash?: string;
 }
 
 /** A pool plus a result cache. One default instance serves the public API. */
@@ -89,11 +99,13 @@ export class Outliner {
     if (extension === undefined) throw _unsupported(path);
     await requireDenoPermission({ name: "read", path: absolute });
     await _requireWorkerRead();
+    const statTime = Date.now();
     const stat = await _stat(path, absolute);
     const cached = this.#cache.get(absolute);
     if (
       cached !== undefined && cached.size === stat.size &&
-      cached.mtimeMs === stat.mtimeMs
+      cached.mtimeMs === stat.mtimeMs &&
+      await _unchanged(absolute, cached, statTime)
     ) {
       this.#cache.delete(absolute);
       this.#cache.set(absolute, cached);
@@ -104,7 +116,13 @@ export class Outliner {
       .join("\0");
     let pending = this.#pending.get(key);
     if (pending === undefined) {
-      pending = this.#parse(path, { absolute, extension, stat, options });
+      pending = this.#parse(path, {
+        absolute,
+        extension,
+        stat,
+        racy: stat.mtimeMs !== null && statTime - stat.mtimeMs < RACY_MS,
+        options,
+      });
       this.#pending.set(key, pending);
       pending.finally(() => this.#pending.delete(key)).catch(() => {});
     }
@@ -113,10 +131,11 @@ export class Outliner {
 
   async #parse(
     path: string,
-    { absolute, extension, stat, options }: {
+    { absolute, extension, stat, racy, options }: {
       absolute: string;
       extension: string;
       stat: { size: number; mtimeMs: number | null };
+      racy: boolean;
       options: OutlineCallOptions;
     },
   ): Promise<OutlineResult> {
@@ -128,6 +147,7 @@ export class Outliner {
       extension,
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
       recycleBytes: this.#recycleBytes,
+      hash: racy,
       ...await _grammarFor(extension, options.grammarsDir),
     });
     if (reply.type === "error") throw _failure(path, reply);
@@ -138,6 +158,7 @@ export class Outliner {
         size: stat.size,
         mtimeMs: stat.mtimeMs,
         result,
+        hash: reply.hash,
       });
     }
     return result;
@@ -174,6 +195,28 @@ export class Outliner {
       this.#cache.delete(this.#cache.keys().next().value!);
     }
   }
+}
+
+// Whether a cached entry whose size and mtime match still describes the file:
+// always for a settled entry; for a racy one, when the content hashes the
+// same. Once its mtime is old enough, a matching entry is settled for good.
+async function _unchanged(
+  path: string,
+  entry: CacheEntry,
+  statTime: number,
+): Promise<boolean> {
+  if (entry.hash === undefined) return true;
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch {
+    return false;
+  }
+  if (bytes.length !== entry.size || await sha256(bytes) !== entry.hash) {
+    return false;
+  }
+  if (statTime - entry.mtimeMs >= RACY_MS) delete entry.hash;
+  return true;
 }
 
 // A worker loads its own modules from disk (when this package is local), so

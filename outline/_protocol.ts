@@ -20,6 +20,11 @@ export interface OutlineRequest {
    */
   grammar?: WebAssembly.Module;
   runtime?: WebAssembly.Module;
+  /**
+   * Also answer the SHA-256 of the bytes parsed: the file changed so recently
+   * that its modification time alone cannot tell a later change apart.
+   */
+  hash?: boolean;
   /** Test seam: the worker dies with an uncaught error instead of answering. */
   crash?: boolean;
 }
@@ -43,6 +48,8 @@ export type WorkerReply =
     recycle: boolean;
     /** Whether the parse reused the file's previous tree. */
     incremental: boolean;
+    /** The SHA-256 (hex) of the bytes parsed, when the request asked for it. */
+    hash?: string;
   }
   | {
     type: "error";

@@ -9,6 +9,7 @@ import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { languageForExtension } from "./languages/_registry.ts";
 import { MARKDOWN_EXTENSIONS, outlineMarkdown } from "./_markdown.ts";
 import { TreeKeeper } from "./_incremental.ts";
+import { sha256 } from "./_sha256.ts";
 import type {
   OutlineFailure,
   OutlineRequest,
@@ -51,10 +52,18 @@ function _parserFor(
   return parser;
 }
 
+interface Outlined {
+  result: OutlineResult;
+  size: number;
+  incremental?: boolean;
+  hash?: string;
+}
+
 async function _outline(
   request: OutlineRequest,
-): Promise<{ result: OutlineResult; size: number; incremental?: boolean }> {
+): Promise<Outlined> {
   const bytes = await _read(request.path);
+  const hash = request.hash ? await sha256(bytes) : undefined;
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
     throw new Failure("binary", "it is a binary file");
   }
@@ -68,6 +77,7 @@ async function _outline(
         symbols: outlineMarkdown(text, totalLines),
       },
       size: bytes.length,
+      hash,
     };
   }
   const spec = languageForExtension(request.extension);
@@ -84,6 +94,7 @@ async function _outline(
     result: { language: spec.name, totalLines, symbols },
     size: bytes.length,
     incremental,
+    hash,
   };
 }
 
@@ -125,7 +136,7 @@ function _parseAndExtract(
   }
 }
 
-async function _read(path: string): Promise<Uint8Array> {
+async function _read(path: string): Promise<Uint8Array<ArrayBuffer>> {
   try {
     return await Deno.readFile(path);
   } catch (error) {
@@ -152,13 +163,14 @@ function _countLines(bytes: Uint8Array): number {
 
 async function _handle(request: OutlineRequest): Promise<WorkerReply> {
   try {
-    const { result, size, incremental } = await _outline(request);
+    const { result, size, incremental, hash } = await _outline(request);
     return {
       type: "result",
       id: request.id,
       json: JSON.stringify(result),
       recycle: size > request.recycleBytes,
       incremental: incremental ?? false,
+      ...(hash === undefined ? {} : { hash }),
     };
   } catch (error) {
     const failure = error instanceof Failure ? error.failure : "parse";

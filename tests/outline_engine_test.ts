@@ -232,3 +232,25 @@ Deno.test("Outliner re-parses an edited file from its previous tree, matching a 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("Outliner notices a same-size change within one file system clock tick", async () => {
+  const dir = await Deno.makeTempDir();
+  const outliner = new Outliner({ workers: 1 });
+  try {
+    const path = `${dir}/tick.ts`;
+    await Deno.writeTextFile(path, "export function a() {}\n");
+    const { mtime } = await Deno.stat(path);
+    const first = await outliner.outline(path);
+    assert.equal(await outliner.outline(path), first);
+    assert.equal(outliner.parses, 1);
+    // Same size, and the clock did not tick: only the content tells.
+    await Deno.writeTextFile(path, "export function b() {}\n");
+    await Deno.utime(path, mtime!, mtime!);
+    const second = await outliner.outline(path);
+    assert.equal(outliner.parses, 2);
+    assert.equal(second.symbols[0].name, "b");
+  } finally {
+    await outliner.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
