@@ -30,7 +30,18 @@ import type {
   RunOptions,
 } from "./types.ts";
 
-/** Where an agent sends requests when no `baseURL` is given: a local Ollama server. */
+/**
+ * Where an agent sends requests when no `baseURL` is given: a local Ollama
+ * server's OpenAI-compatible API.
+ *
+ * @example Fall back to the default endpoint
+ * ```ts
+ * import { DEFAULT_BASE_URL } from "@fello/agent";
+ *
+ * const baseURL = Deno.env.get("FELLO_BASE_URL") ?? DEFAULT_BASE_URL;
+ * console.log(`using ${baseURL}`);
+ * ```
+ */
 export const DEFAULT_BASE_URL: string = "http://127.0.0.1:11434/v1";
 /** Model calls per run when `maxSteps` is not given. */
 export const DEFAULT_MAX_STEPS: number = 50;
