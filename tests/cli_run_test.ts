@@ -75,8 +75,17 @@ Deno.test('fello run "prompt" streams the answer and shows each tool call with i
     await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
     await using server = startScriptedServer([readScript("read the notes")]);
     const out = await fello(
-      ["run", "--base-url", server.baseURL, "--model", "m", "read the notes"],
-      { cwd: dir },
+      [
+        "run",
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "m",
+        "--cwd",
+        dir,
+        "read the notes",
+      ],
+      { cwd: Deno.cwd() }, // the workspace comes from --cwd
     );
     assert.equal(out.code, 0, out.stderr);
     assert.equal(
@@ -85,6 +94,10 @@ Deno.test('fello run "prompt" streams the answer and shows each tool call with i
     );
     assert.equal(out.stderr, "");
     assert.equal(server.requests[0].body.model, "m");
+    assert.match(
+      contentText(server.requests[0].body.messages[0].content),
+      new RegExp(`Workspace.*: ${dir}`),
+    );
   });
 });
 
