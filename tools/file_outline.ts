@@ -21,7 +21,25 @@ const schema = z.object({
   path: z.string().min(1, "must not be empty"),
 });
 
-/** Creates the `file_outline` tool for a context. */
+/**
+ * Creates the `file_outline` tool for a context: the symbols of one source
+ * file with line ranges and doc summaries, as the specification's plain text,
+ * capped at {@linkcode FILE_OUTLINE_MAX_SYMBOLS} symbols.
+ *
+ * @example Outline a file before reading parts of it
+ * ```ts
+ * import { createTools } from "@fello/agent";
+ *
+ * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
+ * console.log(await tools.file_outline.execute({ path: "mod.ts" }));
+ * ```
+ *
+ * Requires `--allow-read` for the file (and for this package's own modules,
+ * which the parser workers load).
+ *
+ * @param context The workspace, permission gate and backends.
+ * @returns The tool.
+ */
 export function createFileOutline(
   context: ToolContext,
 ): Tool<FileOutlineInput, string> {
