@@ -214,11 +214,21 @@ Deno.test("ReadFile line past the end states the line count; line < 1 and limit 
       "three.txt",
       /\b3\b/,
     );
-    await rejectsTool(tools.ReadFile.execute({ path: "three.txt", line: 0 }));
-    await rejectsTool(tools.ReadFile.execute({ path: "three.txt", line: -2 }));
-    await rejectsTool(tools.ReadFile.execute({ path: "three.txt", limit: 0 }));
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "three.txt", line: 0 }),
+      "three.txt",
+    );
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "three.txt", line: -2 }),
+      "three.txt",
+    );
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "three.txt", limit: 0 }),
+      "three.txt",
+    );
     await rejectsTool(
       tools.ReadFile.execute({ path: "three.txt", line: 1, limit: -1 }),
+      "three.txt",
     );
   });
 });

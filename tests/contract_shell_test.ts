@@ -168,6 +168,32 @@ Deno.test("Shell: a non-zero exit is a result, not an error", async () => {
   });
 });
 
+Deno.test("Shell: invalid input is a ToolError naming the command", async () => {
+  await withDirs(async ({ ws }) => {
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    await rejectsTool(
+      tools.Shell.execute({ command: "echo hi", timeoutSeconds: -1 }),
+      "echo hi",
+      "timeoutSeconds",
+    );
+    await rejectsTool(
+      tools.Shell.execute({ command: "echo hi", outputByteLimit: 0 }),
+      "echo hi",
+      "outputByteLimit",
+    );
+    await rejectsTool(
+      tools.Shell.execute({ command: "echo", args: "x" } as never),
+      "echo",
+      "args",
+    );
+    await rejectsTool(
+      tools.Shell.execute({ command: "echo", env: { A: 1 } } as never),
+      "echo",
+      "env",
+    );
+  });
+});
+
 Deno.test("Shell: a missing executable with args is a ToolError naming the command", async () => {
   await withDirs(async ({ ws }) => {
     const tools = createTools({ cwd: ws, permissionMode: "allow" });

@@ -30,7 +30,7 @@ export function defineTool<Input, Output>(
     },
     async execute(input: Input, options: ExecuteOptions = {}): Promise<Output> {
       const parsed = schema.safeParse(input);
-      if (!parsed.success) throw invalidInput(name, parsed.error);
+      if (!parsed.success) throw invalidInput(name, parsed.error, input);
       try {
         return await definition.run(parsed.data, options);
       } catch (error) {
@@ -41,16 +41,33 @@ export function defineTool<Input, Output>(
   };
 }
 
-function invalidInput(tool: string, error: z.ZodError): ToolError {
+function invalidInput(
+  tool: string,
+  error: z.ZodError,
+  input: unknown,
+): ToolError {
   const problems = error.issues.slice(0, 5).map((issue) => {
     const where = issue.path.length > 0 ? `"${issue.path.join(".")}"` : "input";
     return `${where}: ${issue.message}`;
   });
+  const subject = subjectOf(input);
   return new ToolError(
-    `Invalid input for ${tool}: ${
-      problems.join("; ")
-    }; fix the arguments and call again`,
+    `Invalid input for ${tool}: ${problems.join("; ")}; fix the arguments${
+      subject === undefined ? "" : ` for ${subject}`
+    } and call again`,
   );
+}
+
+// The path or command the call was about, so the error says where it failed.
+function subjectOf(input: unknown): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const { path, command } = input as Record<string, unknown>;
+  for (const value of [path, command]) {
+    if (typeof value === "string" && value.length > 0 && value.length <= 200) {
+      return JSON.stringify(value);
+    }
+  }
+  return undefined;
 }
 
 /** Wraps anything thrown by a tool so only ToolError escapes. */
