@@ -149,6 +149,14 @@ async function initRuntime(module?: WebAssembly.Module): Promise<void> {
 /**
  * Loads a grammar, from the pinned npm package or from `grammarsDir`.
  * Initializes web-tree-sitter first. Not cached: callers keep the result.
+ *
+ * @example Load Go from a folder of grammar builds
+ * ```ts ignore
+ * const go = await loadLanguage("go", { grammarsDir: "/opt/grammars" });
+ * ```
+ *
+ * Requires `--allow-read` for `grammarsDir` (none for the npm packages), and
+ * `--allow-env` to honour `FELLO_GRAMMARS_DIR`.
  */
 export async function loadLanguage(
   id: GrammarId,
@@ -206,7 +214,20 @@ function grammarsDirFromEnv(): string | undefined {
 
 /**
  * Creates a parser for a grammar: the helper for a bare parse on any thread
- * (the worker, the bench baseline, tests).
+ * (the worker, the bench baseline, tests). Delete its trees, then the parser.
+ *
+ * @example Parse a snippet
+ * ```ts
+ * import { createParser } from "./grammars.ts";
+ *
+ * const parser = await createParser("python");
+ * const tree = parser.parse("def f():\n    pass\n")!;
+ * console.log(tree.rootNode.type); // "module"
+ * tree.delete();
+ * parser.delete();
+ * ```
+ *
+ * Needs no permission for the pinned grammars.
  */
 export async function createParser(
   id: GrammarId,
