@@ -857,3 +857,97 @@ function encodeBase64(bytes: Uint8Array): string {
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
+
+Deno.test("createAgent() offers extra tools to the model and returns their failures as errors", async () => {
+  await withWorkspace(async (dir) => {
+    const lookup = {
+      name: "docs_lookup",
+      kind: "search" as const,
+      description: "Looks up documentation.",
+      inputSchema: {
+        type: "object",
+        properties: { topic: { type: "string" } },
+        required: ["topic"],
+      },
+      execute(input: unknown): Promise<unknown> {
+        const { topic } = input as { topic: string };
+        if (topic === "boom") {
+          return Promise.reject(new Error("the docs server is down"));
+        }
+        return Promise.resolve({ topic, text: `docs about ${topic}` });
+      },
+      toModelText: (output: unknown) => (output as { text: string }).text,
+    };
+    await using server = startScriptedServer([{
+      match: "look it up",
+      replies: [
+        {
+          toolCalls: [
+            { name: "docs_lookup", arguments: { topic: "streams" }, id: "ok" },
+            { name: "docs_lookup", arguments: { topic: "boom" }, id: "bad" },
+          ],
+        },
+        { text: "done" },
+      ],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [lookup],
+    });
+    assert.equal(agent.tools.get("docs_lookup"), lookup);
+    const events = await collect(agent.stream("look it up"));
+    const offered = server.requests[0].body.tools!.find((t) =>
+      t.function.name === "docs_lookup"
+    )!;
+    assert.equal(offered.function.description, "Looks up documentation.");
+    assert.deepEqual(offered.function.parameters, lookup.inputSchema);
+    const ok = events.find((e) => e.type === "tool-result");
+    assert.ok(ok?.type === "tool-result");
+    assert.equal(ok.kind, "search");
+    assert.equal(ok.modelText, "docs about streams");
+    const bad = events.find((e) => e.type === "tool-error");
+    assert.ok(bad?.type === "tool-error");
+    assert.equal(bad.error, "docs_lookup failed: the docs server is down");
+    const byId = Object.fromEntries(
+      toolMessages(server.requests[1]).map((
+        m,
+      ) => [m.tool_call_id, contentText(m.content)]),
+    );
+    assert.equal(byId.ok, "docs about streams");
+    assert.match(byId.bad, /docs_lookup failed: the docs server is down/);
+  });
+});
+
+Deno.test("createAgent() refuses bad options and a second run while one is running", async () => {
+  await withWorkspace(async (dir) => {
+    assert.throws(() => createAgent({ model: "" }), /"model" is required/);
+    assert.throws(() => createAgent({ model: "m", maxSteps: 0 }), RangeError);
+    assert.throws(
+      () => createAgent({ model: "m", baseURL: "not a url" }),
+      /"baseURL" is not a URL/,
+    );
+    const clash = {
+      ...createAgent({ model: "m", cwd: dir }).tools.get("ReadFile")!,
+    };
+    assert.throws(
+      () => createAgent({ model: "m", cwd: dir, extraTools: [clash] }),
+      /two tools are named "ReadFile"/,
+    );
+    await using server = startScriptedServer([{
+      match: "slow one",
+      replies: [{ text: "done", delayMs: 300 }],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const first = agent.run("slow one");
+    await new Promise((r) => setTimeout(r, 50));
+    await assert.rejects(agent.run("meanwhile"), /already running one/);
+    assert.equal((await first).text, "done");
+    await assert.rejects(agent.run("   "), /the prompt is empty/);
+  });
+});
