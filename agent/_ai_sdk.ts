@@ -91,11 +91,6 @@ export class Conversation {
     this.#messages = [];
   }
 
-  /** How many messages the conversation holds. */
-  get length(): number {
-    return this.#messages.length;
-  }
-
   /**
    * Sends `prompt` and runs tool calls until the model answers or the step cap
    * is hit, yielding events; the last one is `finish`. Completed steps stay in
