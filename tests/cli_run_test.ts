@@ -403,3 +403,33 @@ class Screen {
     throw new Error(`timed out waiting for ${pattern} in:\n${this.text}`);
   }
 }
+
+Deno.test("fello run reads the prompt from piped stdin", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "piped question",
+      replies: [{ text: "piped answer" }],
+    }]);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MOD, "--base-url", server.baseURL, "--model", "m"],
+      cwd: dir,
+      env: baseEnv(),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode("a piped question\nover two lines\n"),
+    );
+    await writer.close();
+    const output = await child.output();
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    assert.equal(new TextDecoder().decode(output.stdout), "piped answer\n");
+    const user = server.requests[0].body.messages.find((m) =>
+      m.role === "user"
+    )!;
+    assert.equal(contentText(user.content), "a piped question\nover two lines");
+  });
+});
