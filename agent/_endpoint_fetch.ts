@@ -4,6 +4,7 @@
 // final failure into an EndpointError naming the URL and the status. The AI SDK
 // is told not to retry, so these are the only retries and the budget holds.
 import { EndpointError } from "./endpoint_error.ts";
+import { asksForStream, jsonToSse } from "./_json_to_sse.ts";
 
 /** Timing and retry settings of {@linkcode createEndpointFetch}. */
 export interface EndpointFetchOptions {
@@ -118,9 +119,12 @@ async function attemptOnce(
   try {
     const response = await base(input, { ...init, signal });
     if (response.ok) {
+      const answer = asksForStream(init.body) && isJson(response)
+        ? await jsonToSse(response) // a server that ignores `stream: true`
+        : response;
       return {
         kind: "response",
-        response: withIdleTimeout(response, url, timeoutMs),
+        response: withIdleTimeout(answer, url, timeoutMs),
       };
     }
     const detail = await errorDetail(response);
@@ -242,6 +246,11 @@ async function errorDetail(response: Response): Promise<string> {
     // Not JSON: show the text itself.
   }
   return text ? text.slice(0, 300) : statusLine(response);
+}
+
+function isJson(response: Response): boolean {
+  return response.headers.get("content-type")?.includes("application/json") ??
+    false;
 }
 
 function statusLine(response: Response): string {

@@ -951,3 +951,32 @@ Deno.test("createAgent() refuses bad options and a second run while one is runni
     await assert.rejects(agent.run("   "), /the prompt is empty/);
   });
 });
+
+Deno.test("agent works with a server that answers plain JSON to streamed requests", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "a.txt"), "from the file\n");
+    await using server = startScriptedServer([{
+      match: "no streaming here",
+      replies: [
+        {
+          text: "Reading.",
+          toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }],
+        },
+        { compute: (r) => ({ text: `Got: ${toolContents(r)[0].trim()}` }) },
+      ],
+    }], { ignoreStream: true });
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const result = await agent.run("no streaming here");
+    assert.equal(server.requests[0].body.stream, true);
+    assert.equal(result.text, "Got: 1\tfrom the file");
+    assert.deepEqual(result.usage, {
+      inputTokens: 22,
+      outputTokens: 14,
+      totalTokens: 36,
+    });
+  });
+});

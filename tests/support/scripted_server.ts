@@ -85,9 +85,13 @@ export interface ScriptedServer {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** Starts a scripted server on a free port of 127.0.0.1. */
+/**
+ * Starts a scripted server on a free port of 127.0.0.1; `ignoreStream` makes
+ * it answer plain JSON even to streamed requests.
+ */
 export function startScriptedServer(
   conversations: ScriptedConversation[] = [],
+  options: { ignoreStream?: boolean } = {},
 ): ScriptedServer {
   const script = [...conversations];
   const requests: RecordedRequest[] = [];
@@ -149,7 +153,10 @@ export function startScriptedServer(
       if (reply.compute) reply = { ...reply, ...reply.compute(recorded) };
       if (reply.hang) return await hang(closing.signal);
       if (reply.delayMs) await delay(reply.delayMs, closing.signal);
-      return body.stream ? streamed(body, reply) : plain(body, reply);
+      // Like some real servers, `ignoreStream` answers plain JSON regardless.
+      return body.stream && !options.ignoreStream
+        ? streamed(body, reply)
+        : plain(body, reply);
     },
   );
   const { port } = server.addr as Deno.NetAddr;

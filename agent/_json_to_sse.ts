@@ -1,0 +1,83 @@
+// Some OpenAI-compatible servers ignore `stream: true` and answer one JSON
+// chat completion. The agent always streams, so such an answer is replayed as
+// the equivalent server-sent events: one chunk with the whole message, one
+// with the finish reason and usage, then [DONE].
+
+interface Completion {
+  id?: string;
+  created?: number;
+  model?: string;
+  choices?: {
+    index?: number;
+    message?: {
+      role?: string;
+      content?: string | null;
+      reasoning_content?: string;
+      tool_calls?: {
+        id?: string;
+        type?: string;
+        function?: { name?: string; arguments?: string };
+      }[];
+    };
+    finish_reason?: string | null;
+  }[];
+  usage?: unknown;
+}
+
+/** Whether a request asked for a stream, from its JSON body text. */
+export function asksForStream(body: unknown): boolean {
+  return typeof body === "string" && /"stream"\s*:\s*true/.test(body);
+}
+
+/** Turns a plain JSON completion answer into an SSE answer with the same content. */
+export async function jsonToSse(response: Response): Promise<Response> {
+  const completion = await response.json() as Completion;
+  const base = {
+    id: completion.id ?? "chatcmpl-replayed",
+    object: "chat.completion.chunk",
+    created: completion.created ?? Math.floor(Date.now() / 1000),
+    model: completion.model ?? "",
+  };
+  const chunks = (completion.choices ?? []).flatMap((choice, position) => {
+    const index = choice.index ?? position;
+    const message = choice.message ?? {};
+    const delta: Record<string, unknown> = {
+      role: "assistant",
+      content: message.content ?? "",
+    };
+    if (message.reasoning_content) {
+      delta.reasoning_content = message.reasoning_content;
+    }
+    if (message.tool_calls?.length) {
+      delta.tool_calls = message.tool_calls.map((call, i) => ({
+        index: i,
+        ...call,
+      }));
+    }
+    return [
+      { ...base, choices: [{ index, delta, finish_reason: null }] },
+      {
+        ...base,
+        choices: [{
+          index,
+          delta: {},
+          finish_reason: choice.finish_reason ?? "stop",
+        }],
+      },
+    ];
+  });
+  if (completion.usage) {
+    chunks.push({ ...base, choices: [], usage: completion.usage } as never);
+  }
+  const text =
+    chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("") +
+    "data: [DONE]\n\n";
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "text/event-stream");
+  headers.delete("content-length");
+  return new Response(text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
