@@ -33,6 +33,7 @@ export class ToolContext {
   /** Serializes writes and edits per absolute path. */
   readonly fileLocks: KeyedLock = new KeyedLock();
   #gate: PermissionGate;
+  #ownFiles = new Set<string>();
   #realWorkspace: Promise<string> | undefined;
 
   constructor(options: {
@@ -51,6 +52,19 @@ export class ToolContext {
   /** The permission mode in force. */
   get permissionMode(): PermissionMode {
     return this.#gate.mode;
+  }
+
+  /** Switches the permission mode (an editor's mode picker, for example). */
+  set permissionMode(mode: PermissionMode) {
+    this.#gate.mode = mode;
+  }
+
+  /**
+   * Lets the tools read a file they made themselves (a Shell log) without
+   * asking, wherever it lies: its content came from a command already approved.
+   */
+  addOwnFile(path: string): void {
+    this.#ownFiles.add(path);
   }
 
   /** Resolves a path argument against the call's `cwd` (itself relative to the workspace). */
@@ -73,6 +87,9 @@ export class ToolContext {
 
   /** Applies the permission mode; throws a ToolError when refused. */
   async authorize(request: AuthorizeRequest): Promise<void> {
+    if (request.action === "read" && this.#ownFiles.has(request.path ?? "")) {
+      return;
+    }
     const outsideWorkspace = request.path === undefined
       ? false
       : await this.isOutside(request.path);

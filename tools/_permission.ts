@@ -40,13 +40,18 @@ export class PermissionGate {
   #always = new Set<string>();
 
   constructor(mode: PermissionMode, approve: Approve | undefined) {
-    this.#mode = mode;
+    this.#mode = checkedMode(mode);
     this.#approve = approve;
   }
 
   /** The mode this gate applies. */
   get mode(): PermissionMode {
     return this.#mode;
+  }
+
+  /** Switches the mode; earlier "always" answers stay, but never beat a refusal. */
+  set mode(mode: PermissionMode) {
+    this.#mode = checkedMode(mode);
   }
 
   /** Resolves when the request may proceed; throws a ToolError when refused. */
@@ -86,6 +91,25 @@ export class PermissionGate {
       `Refused by the user: ${request.description}; do not retry it, ask the user how to proceed`,
     );
   }
+}
+
+/** The permission modes, in order of trust. */
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  "readOnly",
+  "ask",
+  "acceptEdits",
+  "allow",
+];
+
+function checkedMode(mode: unknown): PermissionMode {
+  if (PERMISSION_MODES.includes(mode as PermissionMode)) {
+    return mode as PermissionMode;
+  }
+  throw new TypeError(
+    `Cannot use permission mode ${JSON.stringify(mode)}: use one of ${
+      PERMISSION_MODES.map((m) => `"${m}"`).join(", ")
+    }`,
+  );
 }
 
 function alwaysKey(request: GateRequest): string {

@@ -70,8 +70,8 @@ export interface Tools {
   readonly plan: readonly PlanEntry[];
   /** The workspace root, absolute. */
   readonly cwd: string;
-  /** The permission mode in force. */
-  readonly permissionMode: PermissionMode;
+  /** The permission mode in force; assign to switch it for later calls. */
+  permissionMode: PermissionMode;
 }
 
 /**
@@ -91,6 +91,7 @@ export interface Tools {
  *
  * @param options The workspace, permission mode, approver and backends.
  * @returns The tools, sharing one permission gate.
+ * @throws {TypeError} When `permissionMode` is not one of the four modes.
  */
 export function createTools(options: CreateToolsOptions = {}): Tools {
   const context = new ToolContext({
@@ -113,6 +114,11 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
       return plan.entries();
     },
     cwd: context.workspace,
-    permissionMode: context.permissionMode,
+    get permissionMode(): PermissionMode {
+      return context.permissionMode;
+    },
+    set permissionMode(mode: PermissionMode) {
+      context.permissionMode = mode;
+    },
   });
 }

@@ -100,7 +100,9 @@ export function createShell(
           : `Run "${display}" in "${cwd}"`,
         alwaysKey: alwaysKeyOf(input.command, input.args),
       });
-      return await context.processes.run(toRequest(input, cwd), signal);
+      const result = await context.processes.run(toRequest(input, cwd), signal);
+      if (result.logPath !== undefined) context.addOwnFile(result.logPath);
+      return result;
     },
     toModelText: renderShellResult,
   });

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createTools } from "./create_tools.ts";
+import { ToolError } from "./tool_error.ts";
+
+Deno.test("createTools() rejects an unknown permission mode, naming the valid ones", () => {
+  assert.throws(
+    // deno-lint-ignore no-explicit-any
+    () => createTools({ permissionMode: "yolo" as any }),
+    (error: Error) =>
+      error instanceof TypeError && /"yolo"/.test(error.message) &&
+      /"acceptEdits"/.test(error.message),
+  );
+});
+
+Deno.test("createTools() permissionMode can be switched for later calls", async () => {
+  const workspace = await Deno.makeTempDir();
+  try {
+    const tools = createTools({ cwd: workspace, permissionMode: "allow" });
+    await tools.WriteFile.execute({ path: "a.txt", content: "1" });
+    tools.permissionMode = "readOnly";
+    assert.equal(tools.permissionMode, "readOnly");
+    await assert.rejects(
+      tools.WriteFile.execute({ path: "a.txt", content: "2" }),
+      ToolError,
+    );
+    assert.equal(await Deno.readTextFile(join(workspace, "a.txt")), "1");
+    // deno-lint-ignore no-explicit-any
+    assert.throws(() => tools.permissionMode = "nope" as any, TypeError);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("createTools() an 'always' write approval never beats a switch to readOnly", async () => {
+  const workspace = await Deno.makeTempDir();
+  try {
+    const tools = createTools({
+      cwd: workspace,
+      permissionMode: "ask",
+      approve: () => "always",
+    });
+    await tools.WriteFile.execute({ path: "a.txt", content: "1" });
+    tools.permissionMode = "readOnly";
+    await assert.rejects(
+      tools.EditFile.execute({ path: "a.txt", oldText: "1", newText: "2" }),
+      /readOnly/,
+    );
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("createTools() lets ReadFile open a truncated Shell log without asking", async () => {
+  const workspace = await Deno.makeTempDir();
+  let asked = 0;
+  try {
+    const tools = createTools({
+      cwd: workspace,
+      permissionMode: "ask",
+      approve: (request) => {
+        asked++;
+        return request.action === "execute";
+      },
+    });
+    const result = await tools.Shell.execute({
+      command: "seq 1 5000",
+      outputByteLimit: 200,
+    });
+    assert.equal(result.truncated, true);
+    assert.ok(result.logPath);
+    const log = await tools.ReadFile.execute({
+      path: result.logPath,
+      line: 4999,
+      limit: 2,
+    });
+    assert.equal(log.content, "4999\n5000\n");
+    assert.equal(asked, 1, "only the command itself was asked about");
+    await Deno.remove(result.logPath);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
