@@ -3,7 +3,6 @@
 // AgentEvents, keeps the conversation's messages, and asks a vision model
 // about an image. Nothing SDK-typed leaves this file.
 import {
-  generateText,
   isStepCount,
   jsonSchema,
   type LanguageModel,
@@ -346,22 +345,26 @@ export async function askAboutImage(
   model: ChatModel,
   question: ImageQuestion,
 ): Promise<string> {
-  try {
-    const result = await generateText({
-      model: model.languageModel,
-      maxRetries: 0,
-      abortSignal: question.signal,
-      messages: [{
-        role: "user",
-        content: [
-          { type: "text", text: question.prompt },
-          { type: "file", mediaType: question.mediaType, data: question.data },
-        ],
-      }],
-    });
-    return result.text;
-  } catch (error) {
-    if (question.signal?.aborted) throw error;
-    throw endpointErrorOf(error);
+  // Streamed like the loop's own requests: servers that only stream work, and
+  // those that only answer JSON are replayed as a stream by the endpoint fetch.
+  const result = streamText({
+    model: model.languageModel,
+    maxRetries: 0,
+    abortSignal: question.signal,
+    onError: () => {},
+    messages: [{
+      role: "user",
+      content: [
+        { type: "text", text: question.prompt },
+        { type: "file", mediaType: question.mediaType, data: question.data },
+      ],
+    }],
+  });
+  let text = "";
+  for await (const part of result.stream) {
+    if (part.type === "text-delta") text += part.text;
+    if (part.type === "error") throw endpointErrorOf(part.error);
   }
+  question.signal?.throwIfAborted();
+  return text;
 }

@@ -631,7 +631,6 @@ Deno.test("ImageAnalysis sends the image as a data-URL image part to the vision 
       r.conversation === "Which colour?"
     )!;
     assert.equal(vision.body.model, "vision-m");
-    assert.notEqual(vision.body.stream, true); // plain JSON, not SSE
     const parts = vision.body.messages[0].content as {
       type: string;
       image_url?: { url: string };
@@ -978,5 +977,53 @@ Deno.test("agent works with a server that answers plain JSON to streamed request
       outputTokens: 14,
       totalTokens: 36,
     });
+  });
+});
+
+Deno.test("ImageAnalysis reports a vision model that refuses images to the model", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeFile(
+      join(dir, "pic.png"),
+      await makeImage(8, 8, "image/png"),
+    );
+    await using server = startScriptedServer([
+      {
+        match: "describe pic",
+        replies: [
+          {
+            toolCalls: [{
+              name: "ImageAnalysis",
+              arguments: { path: "pic.png", prompt: "blind model" },
+            }],
+          },
+          { text: "That model cannot see." },
+        ],
+      },
+      {
+        match: "blind model",
+        replies: [{
+          failures: [{
+            status: 400,
+            body: '{"error":{"message":"this model does not support images"}}',
+          }],
+        }],
+      },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const events = await collect(agent.stream("describe pic"));
+    const error = events.find((e) => e.type === "tool-error");
+    assert.ok(error?.type === "tool-error");
+    assert.match(
+      error.error,
+      /ImageAnalysis failed: Model endpoint .* answered 400 Bad Request: this model does not support images/,
+    );
+    assert.equal(
+      (events.at(-1) as { result: { text: string } }).result.text,
+      "That model cannot see.",
+    );
   });
 });
