@@ -16,7 +16,7 @@ interface Completion {
       tool_calls?: {
         id?: string;
         type?: string;
-        function?: { name?: string; arguments?: string };
+        function?: { name?: string; arguments?: unknown };
       }[];
     };
     finish_reason?: string | null;
@@ -52,6 +52,11 @@ export async function jsonToSse(response: Response): Promise<Response> {
       delta.tool_calls = message.tool_calls.map((call, i) => ({
         index: i,
         ...call,
+        // Some servers send the arguments as an object rather than JSON text.
+        function: {
+          ...call.function,
+          arguments: argumentsText(call.function?.arguments),
+        },
       }));
     }
     return [
@@ -80,4 +85,9 @@ export async function jsonToSse(response: Response): Promise<Response> {
     statusText: response.statusText,
     headers,
   });
+}
+
+function argumentsText(value: unknown): string {
+  if (typeof value === "string") return value;
+  return value === undefined ? "{}" : JSON.stringify(value);
 }
