@@ -81,7 +81,7 @@ export function createEndpointFetch(
         settings.requestTimeoutMs,
         Math.max(left, MIN_RETRY_TIMEOUT_MS),
       );
-      const outcome = await attemptOnce(base, input, init, url, timeoutMs);
+      const outcome = await attemptOnce({ base, input, init, url }, timeoutMs);
       if (outcome.kind === "response") return outcome.response;
       const delayMs = outcome.retryAfterMs ??
         Math.min(settings.initialDelayMs * 2 ** (attempt - 1), MAX_DELAY_MS);
@@ -90,7 +90,7 @@ export function createEndpointFetch(
         attempt > settings.maxRetries ||
         elapsed + delayMs + MIN_RETRY_TIMEOUT_MS > settings.retryBudgetMs
       ) {
-        throw giveUp(url, outcome, attempt, elapsed);
+        throw giveUp(url, outcome, { attempts: attempt, elapsedMs: elapsed });
       }
       options.onRetry?.({
         url,
@@ -104,13 +104,19 @@ export function createEndpointFetch(
   };
 }
 
+/** One request as the caller made it, with the fetch that sends it. */
+interface RequestSpec {
+  base: typeof fetch;
+  input: RequestInfo | URL;
+  init: RequestInit;
+  url: string;
+}
+
 async function attemptOnce(
-  base: typeof fetch,
-  input: RequestInfo | URL,
-  init: RequestInit,
-  url: string,
+  request: RequestSpec,
   timeoutMs: number,
 ): Promise<Attempt> {
+  const { base, input, init, url } = request;
   const timeout = new AbortController();
   const signal = init.signal
     ? AbortSignal.any([init.signal, timeout.signal])
@@ -162,8 +168,7 @@ async function attemptOnce(
 function giveUp(
   url: string,
   outcome: Extract<Attempt, { kind: "retry" }>,
-  attempts: number,
-  elapsedMs: number,
+  { attempts, elapsedMs }: { attempts: number; elapsedMs: number },
 ): EndpointError {
   const tries = attempts === 1
     ? "1 attempt"

@@ -8,7 +8,7 @@ import { defineTool } from "../tools/_define.ts";
 import { displayPath } from "../tools/_display_path.ts";
 import { fileSystemError, statFile } from "../tools/_file_errors.ts";
 import { ToolError } from "../tools/tool_error.ts";
-import type { ExecuteOptions, Tool } from "../tools/types.ts";
+import type { ExecuteOptions, FileBackend, Tool } from "../tools/types.ts";
 import { downscaleImage } from "./_downscale.ts";
 import { type ImageInfo, sniffImage } from "./_image_format.ts";
 import DESCRIPTION from "./image_analysis.txt" with { type: "text" };
@@ -74,14 +74,13 @@ export function createImageAnalysis(
     kind: "read",
     description: DESCRIPTION,
     schema,
-    run: (input, options) => analyze(context, ask, input, options),
+    run: (input, options) => analyze({ context, ask }, input, options),
     toModelText: renderResult,
   });
 }
 
 async function analyze(
-  context: ToolContext,
-  ask: AskVision,
+  { context, ask }: { context: ToolContext; ask: AskVision },
   input: ImageAnalysisInput,
   options: ExecuteOptions,
 ): Promise<ImageAnalysisResult> {
@@ -108,7 +107,7 @@ async function analyze(
       } limit; make a smaller copy (e.g. with ImageMagick through Shell) and analyze that`,
     );
   }
-  const bytes = await readAll(context, target, stat.size);
+  const bytes = await readAll(context.files, { ...target, size: stat.size });
   const info = sniffImage(bytes);
   if (!info) {
     throw new ToolError(
@@ -117,7 +116,7 @@ async function analyze(
       }); use ReadFile for text files`,
     );
   }
-  const sent = await prepare(bytes, info, target.display);
+  const sent = await prepare(bytes, { ...info, display: target.display });
   options.signal?.throwIfAborted();
   const answer = await ask({
     data: sent.data,
@@ -142,10 +141,21 @@ async function analyze(
 }
 
 /** Sends small images untouched; shrinks the rest. */
-async function prepare(bytes: Uint8Array, info: ImageInfo, display: string) {
+async function prepare(
+  bytes: Uint8Array,
+  info: ImageInfo & { display: string },
+) {
+  const { display } = info;
   const withinLimits = bytes.length <= SEND_LIMITS.maxBytes &&
     Math.max(info.width, info.height) <= SEND_LIMITS.maxSide;
-  if (withinLimits) return { ...info, data: bytes };
+  if (withinLimits) {
+    return {
+      mediaType: info.mediaType,
+      width: info.width,
+      height: info.height,
+      data: bytes,
+    };
+  }
   if (info.width * info.height > MAX_DECODE_PIXELS) {
     throw new ToolError(
       `Cannot analyze "${display}": ${info.width}x${info.height} pixels is too large to downscale here; make a smaller copy (e.g. with ImageMagick through Shell) and analyze that`,
@@ -162,13 +172,14 @@ async function prepare(bytes: Uint8Array, info: ImageInfo, display: string) {
   }
 }
 
+/** Reads a whole file through the backend, in positioned reads. */
 async function readAll(
-  context: ToolContext,
-  target: Parameters<typeof fileSystemError>[0],
-  size: number,
+  files: FileBackend,
+  target: Parameters<typeof fileSystemError>[0] & { size: number },
 ): Promise<Uint8Array> {
+  const { size } = target;
   try {
-    const file = await context.files.open(target.path);
+    const file = await files.open(target.path);
     try {
       const buffer = new Uint8Array(size);
       let filled = 0;
