@@ -52,6 +52,10 @@ function _parse(args: string[]): Options | string {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "-h" || arg === "--help") return { json: false, paths: [] };
+    if (arg === "--") {
+      options.paths.push(...args.slice(i + 1));
+      break;
+    }
     if (arg === "--json") options.json = true;
     else if (arg === "--max-symbols") {
       const n = Number(args[++i]);
