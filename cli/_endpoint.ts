@@ -14,7 +14,8 @@ export const ENDPOINT_FLAGS = {
 
 /** The help lines for {@linkcode ENDPOINT_FLAGS}. */
 export const ENDPOINT_USAGE =
-  `  --model NAME            the model (env FELLO_MODEL; default: the endpoint's first model)
+  `  --model NAME            the model (env FELLO_MODEL; default: the endpoint's first model,
+                          or qwen3 when it lists none)
   --base-url URL          an OpenAI-compatible endpoint (env FELLO_BASE_URL or OPENAI_BASE_URL;
                           default ${DEFAULT_BASE_URL}, a local Ollama)
   --api-key KEY           sent as a bearer token (env FELLO_API_KEY or OPENAI_API_KEY)`;
@@ -64,17 +65,20 @@ export function resolveEndpoint(
   return settings;
 }
 
+/** The model used when none is configured and the endpoint lists none. */
+export const FALLBACK_MODEL: string = "qwen3";
+
 /**
  * The model to use: the configured one, or else the first the endpoint lists
- * at `GET /models` (Ollama, vLLM and hosted providers all answer it). Throws an
- * EndpointError when the endpoint cannot be reached.
+ * at `GET /models` (Ollama, vLLM and hosted providers answer it), or else
+ * {@linkcode FALLBACK_MODEL} when the endpoint cannot list its models. Throws
+ * an EndpointError only when the endpoint cannot be reached at all.
  */
 export async function resolveModel(
   settings: EndpointSettings,
   options: { fetch?: typeof fetch; signal?: AbortSignal } = {},
 ): Promise<string> {
   if (settings.model) return settings.model;
-  const url = `${settings.baseURL}/models`;
   const headers: Record<string, string> = {};
   if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
   // One attempt: without a model there is nothing to wait for, so fail fast.
@@ -85,13 +89,14 @@ export async function resolveModel(
   });
   let response: Response;
   try {
-    response = await get(url, { headers, signal: options.signal });
+    response = await get(`${settings.baseURL}/models`, {
+      headers,
+      signal: options.signal,
+    });
   } catch (error) {
-    if (error instanceof EndpointError && error.status === 404) {
-      throw new EndpointError(
-        `No model given, and the endpoint ${url} cannot list its models (404); pass --model or set FELLO_MODEL`,
-        { url, status: 404 },
-      );
+    // An HTTP answer means the server is there; the chat request will tell more.
+    if (error instanceof EndpointError && error.status !== undefined) {
+      return FALLBACK_MODEL;
     }
     throw error;
   }
@@ -99,11 +104,7 @@ export async function resolveModel(
     | { data?: { id?: unknown }[] }
     | undefined;
   const first = body?.data?.find((m) => typeof m?.id === "string")?.id;
-  if (typeof first === "string") return first;
-  throw new EndpointError(
-    `No model given, and the endpoint ${url} lists none; pass --model or set FELLO_MODEL`,
-    { url, status: response.status },
-  );
+  return typeof first === "string" ? first : FALLBACK_MODEL;
 }
 
 /** One line telling a person what failed and how to point fello elsewhere. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { EndpointError } from "../agent/endpoint_error.ts";
-import { resolveEndpoint, resolveModel } from "./_endpoint.ts";
+import { FALLBACK_MODEL, resolveEndpoint, resolveModel } from "./_endpoint.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
 
@@ -72,17 +72,27 @@ Deno.test("resolveModel() asks the endpoint for its models when none is configur
   assert.equal(requests[0].headers.get("authorization"), "Bearer k");
 });
 
-Deno.test("resolveModel() explains an endpoint without models", async () => {
+Deno.test("resolveModel() falls back to qwen3 when the endpoint lists no models", async () => {
   const empty = () => Promise.resolve(Response.json({ data: [] }));
-  await assert.rejects(
-    resolveModel({ baseURL: "http://h/v1" }, { fetch: empty }),
-    (error: unknown) =>
-      error instanceof EndpointError &&
-      /lists none; pass --model/.test(error.message),
+  assert.equal(
+    await resolveModel({ baseURL: "http://h/v1" }, { fetch: empty }),
+    FALLBACK_MODEL,
   );
   const missing = () => Promise.resolve(new Response("no", { status: 404 }));
+  assert.equal(
+    await resolveModel({ baseURL: "http://h/v1" }, { fetch: missing }),
+    "qwen3",
+  );
+});
+
+Deno.test("resolveModel() fails with an EndpointError when the endpoint cannot be reached", async () => {
+  const refused = () => Promise.reject(new TypeError("fetch failed"));
   await assert.rejects(
-    resolveModel({ baseURL: "http://h/v1" }, { fetch: missing }),
-    /cannot list its models \(404\); pass --model or set FELLO_MODEL/,
+    resolveModel({ baseURL: "http://h/v1" }, { fetch: refused }),
+    (error: unknown) =>
+      error instanceof EndpointError &&
+      /^Cannot reach the model endpoint http:\/\/h\/v1\/models/.test(
+        error.message,
+      ),
   );
 });
