@@ -1027,3 +1027,80 @@ Deno.test("ImageAnalysis reports a vision model that refuses images to the model
     );
   });
 });
+
+Deno.test("agent stops at maxSteps, and Subagent children at subagentMaxSteps", async () => {
+  await withWorkspace(async (dir) => {
+    const loop = { toolCalls: [{ name: "Plan", arguments: { entries: [] } }] };
+    const childLoop = {
+      toolCalls: [{ name: "ReadFile", arguments: { path: "nothing.txt" } }],
+    };
+    await using server = startScriptedServer([
+      { match: "loop forever", replies: [loop, loop, loop, loop, loop] },
+      {
+        match: "delegate a loop",
+        replies: [
+          {
+            toolCalls: [{
+              name: "Subagent",
+              arguments: {
+                tasks: [{ description: "Loop", prompt: "child loops" }],
+              },
+            }],
+          },
+          { compute: (r) => ({ text: toolContents(r)[0] }) },
+        ],
+      },
+      {
+        match: "child loops",
+        replies: [childLoop, childLoop, childLoop, childLoop],
+      },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      maxSteps: 3,
+      subagentMaxSteps: 2,
+    });
+    const capped = await agent.run("loop forever");
+    assert.equal(capped.steps, 3);
+    assert.equal(capped.finishReason, "tool-calls");
+    assert.equal(
+      server.requests.filter((r) => r.conversation === "loop forever").length,
+      3,
+    );
+    agent.reset();
+    const delegated = await agent.run("delegate a loop");
+    assert.match(delegated.text, /Loop \(completed\)/);
+    assert.equal(
+      server.requests.filter((r) => r.conversation === "child loops").length,
+      2,
+    );
+  });
+});
+
+Deno.test("agent.stream() passes reasoning on as reasoning-delta events", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "think first",
+      replies: [{
+        reasoning: "The user wants a short answer.",
+        text: "Short.",
+      }],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+    });
+    const events = await collect(agent.stream("think first"));
+    const reasoning = events.filter((e) => e.type === "reasoning-delta").map((
+      e,
+    ) => e.text).join("");
+    assert.equal(reasoning, "The user wants a short answer.");
+    assert.equal(
+      (events.at(-1) as { result: { text: string } }).result.text,
+      "Short.",
+    );
+  });
+});
