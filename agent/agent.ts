@@ -283,7 +283,15 @@ class AgentSession implements Agent {
         });
       }
     }
-    return { text: result?.text ?? "", steps: result?.steps ?? 0 };
+    const steps = result?.steps ?? 0;
+    let text = result?.text ?? "";
+    if (result?.finishReason === "tool-calls") {
+      // Tell the parent the report may be partial, so it can follow up.
+      text =
+        `${text}\n(the helper hit its limit of ${steps} model calls before finishing)`
+          .trim();
+    }
+    return { text, steps };
   }
 
   #markShown(toolCallId: string): void {

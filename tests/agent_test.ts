@@ -1071,7 +1071,10 @@ Deno.test("agent stops at maxSteps, and Subagent children at subagentMaxSteps", 
     );
     agent.reset();
     const delegated = await agent.run("delegate a loop");
-    assert.match(delegated.text, /Loop \(completed\)/);
+    assert.match(
+      delegated.text,
+      /Loop \(completed\)\n\(the helper hit its limit of 2 model calls before finishing\)/,
+    );
     assert.equal(
       server.requests.filter((r) => r.conversation === "child loops").length,
       2,
