@@ -3,10 +3,11 @@
 // stream events through a channel so Plan updates and retry notices arrive in
 // order with the model's own events.
 import type { PlanEntry } from "../tools/plan.ts";
-import { createTools } from "../tools/create_tools.ts";
+import { createTools, type Tools } from "../tools/create_tools.ts";
 import { contextOf } from "../tools/_context_of.ts";
 import type {
   PermissionAnswer,
+  PermissionMode,
   PermissionRequest,
   Tool,
 } from "../tools/types.ts";
@@ -107,7 +108,7 @@ function loadSdk(): Promise<Sdk> {
 class AgentSession implements Agent {
   readonly tools: ReadonlyMap<string, AnyTool>;
   #options: AgentOptions;
-  #toolsPlan: () => readonly PlanEntry[];
+  #builtins: Tools;
   #instructions: string;
   #models: Promise<{ chat: ChatModel; vision: ChatModel }> | undefined;
   #conversation: Conversation | undefined;
@@ -131,7 +132,7 @@ class AgentSession implements Agent {
       },
       backend: options.backend,
     });
-    this.#toolsPlan = () => builtins.plan;
+    this.#builtins = builtins;
     const imageAnalysis = createImageAnalysis(
       contextOf(builtins)!,
       async (question) => {
@@ -178,7 +179,15 @@ class AgentSession implements Agent {
   }
 
   get plan(): readonly PlanEntry[] {
-    return this.#toolsPlan();
+    return this.#builtins.plan;
+  }
+
+  get permissionMode(): PermissionMode {
+    return this.#builtins.permissionMode;
+  }
+
+  set permissionMode(mode: PermissionMode) {
+    this.#builtins.permissionMode = mode;
   }
 
   async run(prompt: string, options: RunOptions = {}): Promise<AgentResult> {

@@ -258,4 +258,6 @@ export interface Agent {
   readonly tools: ReadonlyMap<string, Tool<unknown, unknown>>;
   /** The current plan, as the last Plan call left it. */
   readonly plan: readonly PlanEntry[];
+  /** The permission mode in force; assign to switch it for later tool calls. */
+  permissionMode: PermissionMode;
 }

@@ -14,7 +14,7 @@ import type {
 import type { AcpAgentOptions } from "./acp_agent.ts";
 import { createLocalFiles } from "../tools/_local_files.ts";
 import { createTools } from "../tools/create_tools.ts";
-import { decide, PermissionGate } from "../tools/_permission.ts";
+import { PermissionGate } from "../tools/_permission.ts";
 import type {
   Backend,
   PermissionAnswer,
@@ -82,7 +82,7 @@ export class AcpSession {
   readonly cwd: string;
   #client: acp.AgentContext;
   #agent!: Agent;
-  #mode: PermissionMode = "ask";
+  #mcpGate!: PermissionGate;
   #mcp: McpTools | undefined;
   #running: AbortController | undefined;
   /** Tool calls announced and not finished, by id. */
@@ -107,15 +107,14 @@ export class AcpSession {
     },
   ): Promise<AcpSession> {
     const session = new AcpSession(request.cwd, setup.client);
-    session.#mode = setup.settings.permissionMode ?? "ask";
-    // The tools always ask; #approve applies the session's current mode, which
-    // the editor can switch (session/set_mode) while the conversation goes on.
-    const gate = new PermissionGate("ask", (r) => session.#approve(r));
+    const mode = setup.settings.permissionMode ?? "ask";
+    // One mode for the built-in tools and the MCP tools; set_mode switches both.
+    session.#mcpGate = new PermissionGate(mode, (r) => session.#askClient(r));
     session.#mcp = await startMcpServers(request.mcpServers, {
       cwd: request.cwd,
       reserved: builtinToolNames(request.cwd),
       gate: (tool, description) =>
-        gate.check({
+        session.#mcpGate.check({
           tool,
           action: "execute",
           outsideWorkspace: false,
@@ -128,8 +127,8 @@ export class AcpSession {
       session.#agent = createAgent({
         ...settings,
         cwd: request.cwd,
-        permissionMode: "ask",
-        approve: (r) => session.#approve(r),
+        permissionMode: mode,
+        approve: (r) => session.#askClient(r),
         backend: session.#backend(setup.capabilities),
         extraTools: session.#mcp.tools,
       });
@@ -230,7 +229,10 @@ export class AcpSession {
 
   /** The permission mode in force, as the editor shows it. */
   get modes(): acp.SessionModeState {
-    return { currentModeId: this.#mode, availableModes: SESSION_MODES };
+    return {
+      currentModeId: this.#agent.permissionMode,
+      availableModes: SESSION_MODES,
+    };
   }
 
   /** Switches the permission mode; throws for an unknown one. */
@@ -243,27 +245,11 @@ export class AcpSession {
         }`,
       );
     }
-    this.#mode = modeId as PermissionMode;
+    this.#agent.permissionMode = modeId as PermissionMode;
+    this.#mcpGate.mode = modeId as PermissionMode;
   }
 
-  /** Applies the session's mode, asking the editor when the mode says ask. */
-  #approve(request: AgentPermissionRequest): Promise<PermissionAnswer> {
-    const decision = decide(
-      this.#mode,
-      request.action,
-      request.outsideWorkspace,
-    );
-    if (decision === "allow") return Promise.resolve(true);
-    if (decision === "refuse") {
-      return Promise.reject(
-        new Error(
-          `the session's mode "${this.#mode}" allows no ${request.action}s; ask the user to switch modes`,
-        ),
-      );
-    }
-    return this.#askClient(request);
-  }
-
+  /** Asks the editor; the permission mode has already been applied. */
   async #askClient(request: AgentPermissionRequest): Promise<PermissionAnswer> {
     const toolCallId = request.toolCallId ?? currentToolCallId() ??
       `permission-${crypto.randomUUID()}`;

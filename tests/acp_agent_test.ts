@@ -651,8 +651,8 @@ Deno.test("acp agent reaches an HTTP MCP server and asks before its tools that a
 
 Deno.test("acp agent offers the permission modes as session modes and switches them", async () => {
   const dir = await Deno.makeTempDir({ prefix: "acp_modes_" });
-  // One conversation: the session keeps it across the two prompts (as text:
-  // the second prompt's first request is turn 1 again, told apart by its end).
+  // One conversation: the session keeps it, tool steps included, across the
+  // two prompts, so the second prompt's first request is turn 2.
   await using server = startScriptedServer([{
     match: "first write",
     replies: [
@@ -663,17 +663,13 @@ Deno.test("acp agent offers the permission modes as session modes and switches t
           arguments: { path: "a.txt", content: "a" },
         }],
       },
+      { text: "Refused." },
       {
-        compute: (request) =>
-          request.body.messages.at(-1)?.role === "user"
-            ? {
-              toolCalls: [{
-                id: "call_allowed",
-                name: "WriteFile",
-                arguments: { path: "b.txt", content: "b" },
-              }],
-            }
-            : { text: "Refused." },
+        toolCalls: [{
+          id: "call_allowed",
+          name: "WriteFile",
+          arguments: { path: "b.txt", content: "b" },
+        }],
       },
       { text: "Written." },
     ],
