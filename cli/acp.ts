@@ -3,14 +3,18 @@
 // message here goes to stderr.
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_STEPS } from "../agent/agent.ts";
-import type { PermissionMode } from "../tools/types.ts";
 import {
-  ENDPOINT_FLAGS,
+  AGENT_FLAGS,
+  type AgentFlags,
+  readAgentFlags,
+} from "./_agent_flags.ts";
+import {
   ENDPOINT_USAGE,
   type EndpointSettings,
   resolveEndpoint,
   resolveModel,
 } from "./_endpoint.ts";
+import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 
 const USAGE = `Usage: fello acp [options]
 
@@ -28,22 +32,13 @@ ${ENDPOINT_USAGE}
                           in the folder the editor gives it)
   -h, --help              show this help`;
 
-const MODES: readonly string[] = ["ask", "acceptEdits", "allow", "readOnly"];
-
 /** Runs the "acp" command and resolves to its exit code when the client disconnects. */
 export async function main(args: string[]): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
       args,
-      options: {
-        ...ENDPOINT_FLAGS,
-        "permission-mode": { type: "string" },
-        "max-steps": { type: "string" },
-        "vision-model": { type: "string" },
-        cwd: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: AGENT_FLAGS,
       strict: true,
       allowPositionals: false,
     }));
@@ -54,21 +49,11 @@ export async function main(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const mode = values["permission-mode"] ?? "ask";
-  if (!MODES.includes(mode)) {
-    return usageError(
-      `--permission-mode must be one of ${MODES.join(", ")}, not "${mode}"`,
-    );
-  }
-  const maxSteps = values["max-steps"] === undefined
-    ? undefined
-    : Number(values["max-steps"]);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
-    return usageError(
-      `--max-steps needs a whole number of at least 1, not "${
-        values["max-steps"]
-      }"`,
-    );
+  let flags: AgentFlags;
+  try {
+    flags = readAgentFlags(values);
+  } catch (error) {
+    return usageError((error as Error).message);
   }
   if (values.cwd !== undefined) {
     try {
@@ -87,15 +72,15 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     return usageError((error as Error).message);
   }
-  keepServingOnStrayErrors();
+  keepServingOnStrayErrors("acp");
   const { serveAcp } = await import("../protocols/acp_agent.ts");
   await serveAcp({
     baseURL: endpoint.baseURL,
     apiKey: endpoint.apiKey,
     model: endpoint.model,
     chooseModel: () => resolveModel(endpoint),
-    permissionMode: mode as PermissionMode,
-    maxSteps,
+    permissionMode: flags.permissionMode,
+    maxSteps: flags.maxSteps,
     visionModel: values["vision-model"],
   });
   return 0;
@@ -104,12 +89,4 @@ export async function main(args: string[]): Promise<number> {
 function usageError(message: string): number {
   console.error(`fello acp: ${message}`);
   return 2;
-}
-
-/** A failure outside a request must not end the agent: log it and go on. */
-function keepServingOnStrayErrors(): void {
-  globalThis.addEventListener("unhandledrejection", (event) => {
-    event.preventDefault();
-    console.error(`fello acp: unhandled error: ${String(event.reason)}`);
-  });
 }

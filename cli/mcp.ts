@@ -2,6 +2,7 @@
 // to the protocol, so every message here goes to stderr.
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
+import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 
 const USAGE = `Usage: fello mcp [--cwd DIR] [--workspace-only]
 
@@ -47,19 +48,11 @@ export async function main(args: string[]): Promise<number> {
     );
     return 2;
   }
-  keepServingOnStrayErrors();
+  keepServingOnStrayErrors("mcp");
   const { serveSearchMcp } = await import("../protocols/mcp_server.ts");
   await serveSearchMcp({
     cwd,
     permissionMode: values["workspace-only"] ? "readOnly" : "allow",
   });
   return 0;
-}
-
-/** A failure outside a request must not end the server: log it and go on. */
-function keepServingOnStrayErrors(): void {
-  globalThis.addEventListener("unhandledrejection", (event) => {
-    event.preventDefault();
-    console.error(`fello mcp: unhandled error: ${String(event.reason)}`);
-  });
 }

@@ -8,10 +8,14 @@ import { createAgent, DEFAULT_MAX_STEPS } from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
 import type { Agent, AgentEvent } from "../agent/types.ts";
 import type { PermissionMode } from "../tools/types.ts";
+import {
+  AGENT_FLAGS,
+  type AgentFlags,
+  readAgentFlags,
+} from "./_agent_flags.ts";
 import { terminalApprover } from "./_ask_permission.ts";
 import {
   describeEndpointFailure,
-  ENDPOINT_FLAGS,
   ENDPOINT_USAGE,
   type EndpointSettings,
   resolveEndpoint,
@@ -37,13 +41,6 @@ ${ENDPOINT_USAGE}
 
 Ctrl-C cancels the running prompt; a second Ctrl-C quits.
 Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 130 cancelled.`;
-
-const MODES: readonly PermissionMode[] = [
-  "ask",
-  "acceptEdits",
-  "allow",
-  "readOnly",
-];
 
 /** Settings parsed from the command line. */
 interface RunSettings {
@@ -73,15 +70,7 @@ async function parse(args: string[]): Promise<RunSettings | number> {
   try {
     parsed = parseArgs({
       args,
-      options: {
-        ...ENDPOINT_FLAGS,
-        "permission-mode": { type: "string" },
-        cwd: { type: "string" },
-        "max-steps": { type: "string" },
-        "vision-model": { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: { ...AGENT_FLAGS, json: { type: "boolean" } },
       allowPositionals: true,
       strict: true,
     });
@@ -93,21 +82,11 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     console.log(USAGE);
     return 0;
   }
-  const mode = values["permission-mode"] ?? "ask";
-  if (!MODES.includes(mode as PermissionMode)) {
-    return usageError(
-      `--permission-mode must be one of ${MODES.join(", ")}, not "${mode}"`,
-    );
-  }
-  const maxSteps = values["max-steps"] === undefined
-    ? undefined
-    : Number(values["max-steps"]);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
-    return usageError(
-      `--max-steps needs a whole number of at least 1, not "${
-        values["max-steps"]
-      }"`,
-    );
+  let flags: AgentFlags;
+  try {
+    flags = readAgentFlags(values);
+  } catch (error) {
+    return usageError((error as Error).message);
   }
   const cwd = resolve(values.cwd ?? Deno.cwd());
   if (!(await isDirectory(cwd))) {
@@ -123,9 +102,9 @@ async function parse(args: string[]): Promise<RunSettings | number> {
   }
   return {
     endpoint,
-    permissionMode: mode as PermissionMode,
+    permissionMode: flags.permissionMode,
     cwd,
-    maxSteps,
+    maxSteps: flags.maxSteps,
     visionModel: values["vision-model"],
     json: values.json ?? false,
     prompt: positionals.join(" ").trim(),

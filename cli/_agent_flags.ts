@@ -1,0 +1,53 @@
+// The flags the agent commands (run, acp) share besides the endpoint ones:
+// one table for parseArgs and one reader, so both commands accept and word
+// them alike.
+import type { PermissionMode } from "../tools/types.ts";
+import { ENDPOINT_FLAGS, type EndpointFlagValues } from "./_endpoint.ts";
+
+/** The `node:util` parseArgs options shared by run and acp. */
+export const AGENT_FLAGS = {
+  ...ENDPOINT_FLAGS,
+  "permission-mode": { type: "string" },
+  "max-steps": { type: "string" },
+  "vision-model": { type: "string" },
+  cwd: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Parsed flag values, as parseArgs returns them for {@linkcode AGENT_FLAGS}. */
+export interface AgentFlagValues extends EndpointFlagValues {
+  "permission-mode"?: string;
+  "max-steps"?: string;
+}
+
+/** The checked values of the permission and step flags. */
+export interface AgentFlags {
+  permissionMode: PermissionMode;
+  maxSteps?: number;
+}
+
+// In the order the help text lists them.
+const MODES: readonly PermissionMode[] = [
+  "ask",
+  "acceptEdits",
+  "allow",
+  "readOnly",
+];
+
+/** Checks --permission-mode (default "ask") and --max-steps; throws a usage message. */
+export function readAgentFlags(values: AgentFlagValues): AgentFlags {
+  const mode = values["permission-mode"] ?? "ask";
+  if (!MODES.includes(mode as PermissionMode)) {
+    throw new TypeError(
+      `--permission-mode must be one of ${MODES.join(", ")}, not "${mode}"`,
+    );
+  }
+  const text = values["max-steps"];
+  const maxSteps = text === undefined ? undefined : Number(text);
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
+    throw new TypeError(
+      `--max-steps needs a whole number of at least 1, not "${text}"`,
+    );
+  }
+  return { permissionMode: mode as PermissionMode, maxSteps };
+}
