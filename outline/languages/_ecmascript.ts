@@ -101,8 +101,13 @@ function _statement(
   const { node, type } = found;
   const { withMembers, siblings, types, index } = place;
   const doc = docComment(outer, { siblings, types, index });
-  const make = (kind: string, name: string, children?: OutlineSymbol[]) =>
-    makeSymbol(kind, name, node, { from: outer, doc, children });
+  // Members are read only where they are listed (not inside a namespace).
+  const make = (kind: string, name: string, members?: () => OutlineSymbol[]) =>
+    makeSymbol(kind, name, node, {
+      from: outer,
+      doc,
+      children: withMembers ? members?.() : undefined,
+    });
   switch (type) {
     case "import_statement":
       return [make("import", _importName(node))];
@@ -116,18 +121,14 @@ function _statement(
     case "abstract_class_declaration":
     case "class":
       return [
-        make(
-          "class",
-          fieldText(node) ?? "default",
-          withMembers ? _classMembers(node) : [],
-        ),
+        make("class", fieldText(node) ?? "default", () => _classMembers(node)),
       ];
     case "interface_declaration":
       return [
         make(
           "interface",
           fieldText(node) ?? "",
-          withMembers ? _typeMembers(node.childForFieldName("body")) : [],
+          () => _typeMembers(node.childForFieldName("body")),
         ),
       ];
     case "type_alias_declaration":
@@ -135,24 +136,18 @@ function _statement(
         make(
           "type",
           fieldText(node) ?? "",
-          withMembers ? _typeMembers(node.childForFieldName("value")) : [],
+          () => _typeMembers(node.childForFieldName("value")),
         ),
       ];
     case "enum_declaration":
-      return [
-        make(
-          "enum",
-          fieldText(node) ?? "",
-          withMembers ? _enumMembers(node) : [],
-        ),
-      ];
+      return [make("enum", fieldText(node) ?? "", () => _enumMembers(node))];
     case "internal_module":
     case "module":
       return [
         make(
           "namespace",
           _clip(fieldText(node) ?? ""),
-          withMembers ? _namespaceBody(node) : [],
+          () => _namespaceBody(node),
         ),
       ];
     case "lexical_declaration":
@@ -234,20 +229,12 @@ function _keyword(node: Node): string {
 function _classMembers(node: Node): OutlineSymbol[] {
   const body = node.childForFieldName("body");
   if (body === null) return [];
-  const members: OutlineSymbol[] = [];
-  const siblings = body.namedChildren;
-  const types = siblings.map((member) => member.type);
-  for (const [index, member] of siblings.entries()) {
-    const kind = _memberKind(types[index]);
-    if (kind === undefined) continue;
+  return _mergeOverloads(_members(body, (member, type) => {
+    const kind = _memberKind(type);
+    if (kind === undefined) return undefined;
     const name = fieldText(member) ?? fieldText(member, "property") ?? "";
-    members.push(
-      makeSymbol(kind, _clip(name), member, {
-        doc: docComment(member, { siblings, types, index }),
-      }),
-    );
-  }
-  return _mergeOverloads(members);
+    return [kind, _clip(name)];
+  }));
 }
 
 function _memberKind(type: string): string | undefined {
@@ -274,41 +261,47 @@ function _typeMembers(body: Node | null): OutlineSymbol[] {
   ) {
     return [];
   }
-  const members: OutlineSymbol[] = [];
-  const siblings = body.namedChildren;
-  const types = siblings.map((member) => member.type);
-  for (const [index, member] of siblings.entries()) {
-    const kind = types[index] === "property_signature"
+  return _mergeOverloads(_members(body, (member, type) => {
+    const kind = type === "property_signature"
       ? "property"
-      : types[index] === "method_signature"
+      : type === "method_signature"
       ? "method"
       : undefined;
-    if (kind === undefined) continue;
-    members.push(makeSymbol(kind, _clip(fieldText(member) ?? ""), member, {
-      doc: docComment(member, { siblings, types, index }),
-    }));
-  }
-  return _mergeOverloads(members);
+    return kind === undefined
+      ? undefined
+      : [kind, _clip(fieldText(member) ?? "")];
+  }));
 }
 
 function _enumMembers(node: Node): OutlineSymbol[] {
   const body = node.childForFieldName("body");
   if (body === null) return [];
-  const members: OutlineSymbol[] = [];
-  const siblings = body.namedChildren;
-  const types = siblings.map((member) => member.type);
-  for (const [index, member] of siblings.entries()) {
-    const name = types[index] === "enum_assignment"
+  return _members(body, (member, type) => {
+    const name = type === "enum_assignment"
       ? fieldText(member)
-      : types[index] === "property_identifier"
+      : type === "property_identifier"
       ? member.text
       : undefined;
-    if (name === undefined) continue;
-    members.push(
-      makeSymbol("member", name, member, {
-        doc: docComment(member, { siblings, types, index }),
-      }),
-    );
+    return name === undefined ? undefined : ["member", name];
+  });
+}
+
+// The members of `body` that `describe` names (a kind and a name), each with
+// the doc comment above it.
+function _members(
+  body: Node,
+  describe: (member: Node, type: string) => [string, string] | undefined,
+): OutlineSymbol[] {
+  const members: OutlineSymbol[] = [];
+  const siblings = body.namedChildren;
+  // Each `.type` read is a call into WASM: read every type once.
+  const types = siblings.map((member) => member.type);
+  for (const [index, member] of siblings.entries()) {
+    const described = describe(member, types[index]);
+    if (described === undefined) continue;
+    members.push(makeSymbol(described[0], described[1], member, {
+      doc: docComment(member, { siblings, types, index }),
+    }));
   }
   return members;
 }
