@@ -188,3 +188,38 @@ export function firstMeaningfulLine(text: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The named children of `container`, looking through ERROR nodes so what
+ * parsed is still found (Swift's grammar, for one, does not know `#if` inside
+ * a type body).
+ */
+export function namedItems(container: Node): Node[] {
+  const items: Node[] = [];
+  for (const child of container.namedChildren) {
+    if (child.type === "ERROR") items.push(...namedItems(child));
+    else items.push(child);
+  }
+  return items;
+}
+
+/**
+ * The symbols `declare` makes of the {@linkcode namedItems} of `container`,
+ * each given the doc comment above its node.
+ */
+export function documentedSymbols(
+  container: Node,
+  declare: (node: Node) => OutlineSymbol | undefined,
+): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  const items = namedItems(container);
+  for (let i = 0; i < items.length; i++) {
+    const symbol = declare(items[i]);
+    if (symbol === undefined) continue;
+    // Looking back in the array, not with previousSibling (linear per call).
+    const doc = docComment(items[i], { siblings: items, index: i });
+    if (doc !== undefined) symbol.doc = doc;
+    symbols.push(symbol);
+  }
+  return symbols;
+}

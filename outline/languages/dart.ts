@@ -5,7 +5,7 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { docComment, makeSymbol } from "./_nodes.ts";
+import { docComment, makeSymbol, namedItems } from "./_nodes.ts";
 
 /** Dart (`.dart`): declarations and members with Dart's own words. */
 export const dart: LanguageSpec = {
@@ -46,22 +46,12 @@ interface _Place {
 
 function _declarations(container: Node, functionKind: string): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
-  const items = _items(container);
+  const items = namedItems(container);
   for (let index = 0; index < items.length; index++) {
     const symbol = _declaration(items[index], { items, index, functionKind });
     if (symbol !== undefined) symbols.push(symbol);
   }
   return symbols;
-}
-
-// Named children, looking through ERROR nodes so what parsed is still found.
-function _items(container: Node): Node[] {
-  const items: Node[] = [];
-  for (const child of container.namedChildren) {
-    if (child.type === "ERROR") items.push(..._items(child));
-    else items.push(child);
-  }
-  return items;
 }
 
 function _declaration(node: Node, place: _Place): OutlineSymbol | undefined {

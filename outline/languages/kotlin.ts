@@ -4,7 +4,7 @@
 import { type Node, Parser } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { docComment, makeSymbol } from "./_nodes.ts";
+import { docComment, documentedSymbols, makeSymbol } from "./_nodes.ts";
 
 /** Kotlin (`.kt`, `.kts`): declarations labelled with Kotlin's keywords. */
 export const kotlin: LanguageSpec = {
@@ -166,27 +166,7 @@ function _stringEnd(
 }
 
 function _declarations(container: Node): OutlineSymbol[] {
-  const symbols: OutlineSymbol[] = [];
-  const items = _items(container);
-  for (let i = 0; i < items.length; i++) {
-    const symbol = _declaration(items[i]);
-    if (symbol === undefined) continue;
-    // Looking back in the array, not with previousSibling (linear per call).
-    const doc = docComment(items[i], { siblings: items, index: i });
-    if (doc !== undefined) symbol.doc = doc;
-    symbols.push(symbol);
-  }
-  return symbols;
-}
-
-// Named children, looking through ERROR nodes so what parsed is still found.
-function _items(container: Node): Node[] {
-  const items: Node[] = [];
-  for (const child of container.namedChildren) {
-    if (child.type === "ERROR") items.push(..._items(child));
-    else items.push(child);
-  }
-  return items;
+  return documentedSymbols(container, _declaration);
 }
 
 function _declaration(node: Node): OutlineSymbol | undefined {

@@ -4,7 +4,7 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { docComment, makeSymbol } from "./_nodes.ts";
+import { documentedSymbols, makeSymbol } from "./_nodes.ts";
 
 /** Swift (`.swift`): declarations labelled with Swift's own keywords. */
 export const swift: LanguageSpec = {
@@ -19,28 +19,7 @@ function extractSwift(root: Node): OutlineSymbol[] {
 }
 
 function _declarations(container: Node): OutlineSymbol[] {
-  const symbols: OutlineSymbol[] = [];
-  const items = _items(container);
-  for (let i = 0; i < items.length; i++) {
-    const symbol = _declaration(items[i]);
-    if (symbol === undefined) continue;
-    // Looking back in the array, not with previousSibling (linear per call).
-    const doc = docComment(items[i], { siblings: items, index: i });
-    if (doc !== undefined) symbol.doc = doc;
-    symbols.push(symbol);
-  }
-  return symbols;
-}
-
-// Named children, looking through ERROR nodes (the grammar does not know
-// `#if os(...)` inside a type body, for one).
-function _items(container: Node): Node[] {
-  const items: Node[] = [];
-  for (const child of container.namedChildren) {
-    if (child.type === "ERROR") items.push(..._items(child));
-    else items.push(child);
-  }
-  return items;
+  return documentedSymbols(container, _declaration);
 }
 
 function _declaration(node: Node): OutlineSymbol | undefined {
@@ -48,7 +27,7 @@ function _declaration(node: Node): OutlineSymbol | undefined {
     // class/struct/enum/extension/actor: the keyword is a field.
     case "class_declaration":
     case "protocol_declaration":
-      return _symbol(_keyword(node), _typeName(node), node, _body(node));
+      return _symbol(_keyword(node), _name(node), node, _body(node));
     case "function_declaration":
     case "protocol_function_declaration":
       return _symbol("func", _name(node), node);
@@ -84,18 +63,14 @@ function _keyword(node: Node): string {
   return node.childForFieldName("declaration_kind")?.text ?? "class";
 }
 
-// An extension's name is a type (`Array where Element: Equatable` keeps
-// only `Array`); generic parameters are not part of the name.
-function _typeName(node: Node): string {
-  return node.childForFieldName("name")?.text ?? "?";
-}
-
 function _body(node: Node): OutlineSymbol[] {
   const body = node.childForFieldName("body");
   return body === null ? [] : _declarations(body);
 }
 
-// The first `name` field: later ones are, oddly, the return type.
+// The first `name` field: later ones are, oddly, the return type. An
+// extension's name is a type (`Array where Element: Equatable` keeps only
+// `Array`); generic parameters are not part of the name.
 function _name(node: Node): string {
   return node.childForFieldName("name")?.text ?? "?";
 }
