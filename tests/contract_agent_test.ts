@@ -1,0 +1,621 @@
+// Black-box contract tests of issue #5 (the agent and the CLI's run mode),
+// written from the issue's text against the public API in mod.ts and the CLI
+// as a subprocess, with the scripted OpenAI-compatible server as the model.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type AgentEvent, createAgent } from "../mod.ts";
+import {
+  contentText,
+  type RecordedRequest,
+  startScriptedServer,
+  toolMessages,
+  unusedBaseURL,
+} from "./support/scripted_server.ts";
+
+const MOD = new URL("../mod.ts", import.meta.url).pathname;
+const ALL_TOOLS = [
+  "ReadFile",
+  "WriteFile",
+  "EditFile",
+  "Shell",
+  "Plan",
+  "file_outline",
+  "Subagent",
+  "ImageAnalysis",
+  "search",
+];
+// A 1x1 PNG.
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  ),
+  (c) => c.charCodeAt(0),
+);
+
+function requestsOf(
+  requests: RecordedRequest[],
+  match: string,
+): RecordedRequest[] {
+  return requests.filter((r) => r.conversation === match);
+}
+
+function allText(request: RecordedRequest): string {
+  return request.body.messages.map((m) => contentText(m.content)).join("\n");
+}
+
+async function withWorkspace(
+  fn: (cwd: string) => Promise<void>,
+): Promise<void> {
+  const cwd = await Deno.makeTempDir({ prefix: "contract_agent_" });
+  try {
+    await fn(cwd);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+}
+
+Deno.test("createAgent() run: a tool call, its result and a final answer; every tool offered", async () => {
+  await withWorkspace(async (cwd) => {
+    await Deno.writeTextFile(join(cwd, "a.txt"), "alpha-content-42\n");
+    await using server = startScriptedServer([{
+      match: "contract-read",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
+        {
+          compute: (request) => ({
+            text: toolMessages(request).map((m) => contentText(m.content))
+                .join("").includes("alpha-content-42")
+              ? "The file says alpha."
+              : "no tool result",
+          }),
+        },
+      ],
+    }], {});
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      apiKey: "sk-contract",
+      model: "contract-model",
+      cwd,
+      permissionMode: "ask",
+      approve: () => false,
+      instructions: "CONTRACT-INSTRUCTIONS-XYZ",
+      maxSteps: 10,
+    });
+    const result = await agent.run("contract-read: what is in a.txt?");
+    assert.equal(result.text, "The file says alpha.");
+    const requests = requestsOf(server.requests, "contract-read");
+    assert.equal(requests.length, 2);
+    const first = requests[0];
+    assert.equal(first.body.model, "contract-model");
+    assert.equal(first.headers.get("authorization"), "Bearer sk-contract");
+    const names = (first.body.tools ?? []).map((t) => t.function.name);
+    for (const name of ALL_TOOLS) {
+      assert.ok(names.includes(name), `${name} missing from ${names}`);
+    }
+    const system = first.body.messages.find((m) => m.role === "system");
+    assert.ok(system, "a system prompt is sent");
+    assert.match(contentText(system.content), /CONTRACT-INSTRUCTIONS-XYZ/);
+  });
+});
+
+Deno.test("createAgent() stream yields text deltas, tool calls, tool results and plan updates", async () => {
+  await withWorkspace(async (cwd) => {
+    const entries = [
+      { content: "Read the code", priority: "high", status: "in_progress" },
+      { content: "Fix it", priority: "medium", status: "pending" },
+    ];
+    await using server = startScriptedServer([{
+      match: "contract-stream",
+      replies: [
+        { toolCalls: [{ name: "Plan", arguments: { entries } }] },
+        { text: "Planned and done." },
+      ],
+    }], {});
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd,
+      permissionMode: "readOnly",
+    });
+    const events: AgentEvent[] = [];
+    for await (const event of agent.stream("contract-stream please")) {
+      events.push(event);
+    }
+    const types = events.map((e) => e.type);
+    const call = events.find((e) => e.type === "tool-call");
+    const result = events.find((e) => e.type === "tool-result");
+    const plan = events.find((e) => e.type === "plan");
+    assert.ok(call && call.type === "tool-call", `no tool-call in ${types}`);
+    assert.equal(call.toolName, "Plan");
+    assert.ok(result && result.type === "tool-result", `no result: ${types}`);
+    assert.equal(result.toolCallId, call.toolCallId);
+    assert.ok(plan && plan.type === "plan", `no plan event in ${types}`);
+    assert.deepEqual(plan.entries.map((e) => e.content), [
+      "Read the code",
+      "Fix it",
+    ]);
+    const text = events.flatMap((e) => e.type === "text-delta" ? [e.text] : [])
+      .join("");
+    assert.equal(text, "Planned and done.");
+    assert.ok(types.indexOf("tool-call") < types.indexOf("tool-result"));
+    assert.equal(types.at(-1), "finish");
+    assert.deepEqual(agent.plan.map((e) => e.status), [
+      "in_progress",
+      "pending",
+    ]);
+  });
+});
+
+Deno.test("createAgent() a second run continues the conversation; reset() starts over", async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([
+      {
+        match: "contract-continue",
+        replies: [{ text: "first-answer-777" }, { text: "second answer" }],
+      },
+      { match: "contract-fresh", replies: [{ text: "fresh answer" }] },
+    ], {});
+    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    assert.equal(
+      (await agent.run("contract-continue one")).text,
+      "first-answer-777",
+    );
+    assert.equal((await agent.run("and-the-follow-up")).text, "second answer");
+    const second = requestsOf(server.requests, "contract-continue")[1];
+    assert.ok(second, "the second run reaches the same conversation");
+    const roles = second.body.messages.filter((m) => m.role !== "system")
+      .map((m) => m.role);
+    assert.deepEqual(roles, ["user", "assistant", "user"]);
+    assert.match(allText(second), /contract-continue one/);
+    assert.match(allText(second), /first-answer-777/);
+    assert.match(allText(second), /and-the-follow-up/);
+
+    agent.reset();
+    assert.equal(
+      (await agent.run("contract-fresh start")).text,
+      "fresh answer",
+    );
+    const fresh = requestsOf(server.requests, "contract-fresh")[0];
+    assert.doesNotMatch(allText(fresh), /first-answer-777|contract-continue/);
+  });
+});
+
+Deno.test("createAgent() tool error, refused permission, invalid input and unknown tool go back to the model", async () => {
+  await withWorkspace(async (cwd) => {
+    let seen: string[] = [];
+    await using server = startScriptedServer([{
+      match: "contract-errors",
+      replies: [
+        {
+          toolCalls: [
+            { id: "c1", name: "ReadFile", arguments: { path: "missing.txt" } },
+            {
+              id: "c2",
+              name: "WriteFile",
+              arguments: { path: "w.txt", content: "x" },
+            },
+            { id: "c3", name: "ReadFile", arguments: { line: "nope" } },
+            { id: "c4", name: "NoSuchTool", arguments: { a: 1 } },
+          ],
+        },
+        {
+          compute: (request) => {
+            seen = toolMessages(request).map((m) =>
+              `${m.tool_call_id}=${contentText(m.content)}`
+            );
+            return { text: "recovered" };
+          },
+        },
+      ],
+    }], {});
+    const asked: string[] = [];
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd,
+      permissionMode: "ask",
+      approve: (request) => {
+        asked.push(request.tool);
+        return false;
+      },
+    });
+    const result = await agent.run("contract-errors go");
+    assert.equal(result.text, "recovered");
+    assert.deepEqual(asked, ["WriteFile"]);
+    assert.equal(seen.length, 4, `tool messages: ${seen.join(" | ")}`);
+    const byId = new Map(seen.map((s) => [s.slice(0, 2), s.slice(3)]));
+    assert.match(byId.get("c1") ?? "", /missing\.txt/);
+    assert.match(byId.get("c2") ?? "", /w\.txt/);
+    assert.match(
+      byId.get("c2") ?? "",
+      /denied|refused|not allowed|permission/i,
+    );
+    assert.ok((byId.get("c3") ?? "").length > 0);
+    assert.match(byId.get("c4") ?? "", /NoSuchTool/);
+    assert.equal(result.toolCalls.length, 4);
+    assert.ok(result.toolCalls.every((c) => c.isError), "all four are errors");
+    await assert.rejects(Deno.stat(join(cwd, "w.txt")), Deno.errors.NotFound);
+  });
+});
+
+Deno.test("createAgent() approve allows a write in ask mode", async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([{
+      match: "contract-approve",
+      replies: [
+        {
+          toolCalls: [{
+            name: "WriteFile",
+            arguments: { path: "out.txt", content: "written\n" },
+          }],
+        },
+        { text: "wrote it" },
+      ],
+    }], {});
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd,
+      permissionMode: "ask",
+      approve: (request) => request.tool === "WriteFile",
+    });
+    assert.equal((await agent.run("contract-approve now")).text, "wrote it");
+    assert.equal(await Deno.readTextFile(join(cwd, "out.txt")), "written\n");
+  });
+});
+
+Deno.test("createAgent() EditFile and Shell run through the loop", async () => {
+  await withWorkspace(async (cwd) => {
+    await Deno.writeTextFile(join(cwd, "e.txt"), "one\ntwo\n");
+    let toolText = "";
+    await using server = startScriptedServer([{
+      match: "contract-edit-shell",
+      replies: [
+        {
+          toolCalls: [{
+            name: "EditFile",
+            arguments: { path: "e.txt", oldText: "two", newText: "deux" },
+          }],
+        },
+        { toolCalls: [{ name: "Shell", arguments: { command: "cat e.txt" } }] },
+        {
+          compute: (request) => {
+            toolText = toolMessages(request).map((m) => contentText(m.content))
+              .join("\n");
+            return { text: "edited" };
+          },
+        },
+      ],
+    }], {});
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd,
+      permissionMode: "allow",
+    });
+    const result = await agent.run("contract-edit-shell go");
+    assert.equal(result.text, "edited");
+    assert.equal(await Deno.readTextFile(join(cwd, "e.txt")), "one\ndeux\n");
+    assert.match(toolText, /one\s+deux/);
+    assert.deepEqual(result.toolCalls.map((c) => [c.toolName, c.isError]), [
+      ["EditFile", false],
+      ["Shell", false],
+    ]);
+  });
+});
+
+Deno.test("createAgent() search and file_outline run through the loop", async () => {
+  await withWorkspace(async (cwd) => {
+    await Deno.writeTextFile(
+      join(cwd, "lib.ts"),
+      "export function findMe(): number {\n  return 1;\n}\n",
+    );
+    let toolText = "";
+    await using server = startScriptedServer([{
+      match: "contract-search",
+      replies: [
+        {
+          toolCalls: [
+            { name: "search", arguments: { pattern: "findMe" } },
+            { name: "file_outline", arguments: { path: "lib.ts" } },
+          ],
+        },
+        {
+          compute: (request) => {
+            toolText = toolMessages(request).map((m) => contentText(m.content))
+              .join("\n");
+            return { text: "found" };
+          },
+        },
+      ],
+    }], {});
+    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const result = await agent.run("contract-search findMe");
+    assert.equal(result.text, "found");
+    assert.match(toolText, /lib\.ts:1: export function findMe/);
+    assert.match(toolText, /function findMe/);
+    assert.ok(result.toolCalls.every((c) => !c.isError), toolText);
+  });
+});
+
+Deno.test("createAgent() ImageAnalysis sends a data-URL image to the vision model", async () => {
+  await withWorkspace(async (cwd) => {
+    // The extension lies: detection goes by the bytes.
+    await Deno.writeFile(join(cwd, "pic.bin"), PNG);
+    let answer = "";
+    await using server = startScriptedServer([
+      {
+        match: "contract-image",
+        replies: [
+          {
+            toolCalls: [{
+              name: "ImageAnalysis",
+              arguments: { path: "pic.bin", prompt: "contract-vision-q" },
+            }],
+          },
+          {
+            compute: (request) => {
+              answer = toolMessages(request).map((m) => contentText(m.content))
+                .join("\n");
+              return { text: "seen" };
+            },
+          },
+        ],
+      },
+      { match: "contract-vision-q", replies: [{ text: "a single red pixel" }] },
+    ], {});
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "main-model",
+      visionModel: "vision-model",
+      cwd,
+    });
+    assert.equal((await agent.run("contract-image look")).text, "seen");
+    const vision = requestsOf(server.requests, "contract-vision-q")[0];
+    assert.ok(vision, "the vision model was asked");
+    assert.equal(vision.body.model, "vision-model");
+    assert.match(JSON.stringify(vision.body), /data:image\/png;base64,/);
+    assert.match(answer, /a single red pixel/);
+  });
+});
+
+Deno.test("createAgent() retries a 500 and then succeeds", async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([{
+      match: "contract-retry",
+      replies: [{ failures: [{ status: 500 }], text: "after retry" }],
+    }], {});
+    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    assert.equal((await agent.run("contract-retry")).text, "after retry");
+    assert.equal(requestsOf(server.requests, "contract-retry").length, 2);
+  });
+});
+
+Deno.test("createAgent() an endpoint that is down fails with an error naming the URL", async () => {
+  await withWorkspace(async (cwd) => {
+    const baseURL = unusedBaseURL();
+    const agent = createAgent({ baseURL, model: "m", cwd, maxRetries: 1 });
+    const { host } = new URL(baseURL);
+    await assert.rejects(agent.run("hello"), (error: Error) => {
+      assert.ok(error.message.includes(host), error.message);
+      return true;
+    });
+  });
+});
+
+Deno.test("createAgent() abort kills a running Shell", async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([{
+      match: "contract-abort",
+      replies: [
+        {
+          toolCalls: [{
+            name: "Shell",
+            arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
+          }],
+        },
+        { text: "should not get here" },
+      ],
+    }], {});
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd,
+      permissionMode: "allow",
+    });
+    const controller = new AbortController();
+    const run = agent.run("contract-abort", { signal: controller.signal });
+    run.catch(() => {});
+    const pidFile = join(cwd, "pid.txt");
+    let pid = 0;
+    for (let i = 0; i < 300 && !pid; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      pid = Number((await Deno.readTextFile(pidFile).catch(() => "")).trim());
+    }
+    assert.ok(pid > 0, "the Shell command started");
+    controller.abort();
+    await assert.rejects(run);
+    let alive = true;
+    for (let i = 0; i < 100 && alive; i++) {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+      alive = stat !== "" && !/^\d+ \([^)]*\) Z/.test(stat);
+      if (alive) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(!alive, `process ${pid} still runs after the abort`);
+  });
+});
+
+Deno.test("createAgent() Subagent runs three tasks at once and reports each", async () => {
+  await withWorkspace(async (cwd) => {
+    const delayMs = 1500;
+    let report = "";
+    const child = (name: string) => ({
+      match: `contract-child-${name}`,
+      replies: [{ delayMs, text: `child ${name} finished` }],
+    });
+    await using server = startScriptedServer([
+      {
+        match: "contract-parent",
+        replies: [
+          {
+            toolCalls: [{
+              name: "Subagent",
+              arguments: {
+                tasks: ["A", "B", "C"].map((name) => ({
+                  description: `task ${name}`,
+                  prompt: `contract-child-${name}: do it`,
+                })),
+              },
+            }],
+          },
+          {
+            compute: (request) => {
+              report = toolMessages(request).map((m) => contentText(m.content))
+                .join("\n");
+              return { text: "all done" };
+            },
+          },
+        ],
+      },
+      child("A"),
+      child("B"),
+      child("C"),
+    ], {});
+    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    assert.equal((await agent.run("contract-parent go")).text, "all done");
+    for (const name of ["A", "B", "C"]) {
+      assert.match(report, new RegExp(`child ${name} finished`));
+    }
+    const starts = ["A", "B", "C"].map((name) => {
+      const request = requestsOf(server.requests, `contract-child-${name}`)[0];
+      assert.ok(request, `child ${name} asked the model`);
+      const names = (request.body.tools ?? []).map((t) => t.function.name);
+      assert.ok(!names.includes("Subagent"), "children cannot nest");
+      return request.at;
+    });
+    // Concurrent: every child asked before the first one could be answered.
+    assert.ok(
+      Math.max(...starts) - Math.min(...starts) < delayMs,
+      `children started ${starts.map((s) => s - starts[0])} ms apart`,
+    );
+  });
+});
+
+// ---- CLI (subprocess) ----
+
+function cliEnv(extra: Record<string, string>): Record<string, string> {
+  const env = Deno.env.toObject();
+  for (const key of Object.keys(env)) {
+    if (/^(FELLO|OPENAI)_/.test(key)) delete env[key];
+  }
+  return { ...env, NO_COLOR: "1", ...extra };
+}
+
+async function cli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD, ...args],
+    cwd: options.cwd,
+    env: cliEnv(options.env ?? {}),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+Deno.test('CLI run "prompt" with --base-url and --model streams the answer', async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([{
+      match: "contract-cli-run",
+      replies: [{ text: "cli answer 123" }],
+    }], {});
+    const out = await cli(
+      [
+        "run",
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "cli-model",
+        "contract-cli-run hi",
+      ],
+      { cwd },
+    );
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /cli answer 123/);
+    assert.equal(
+      requestsOf(server.requests, "contract-cli-run")[0].body.model,
+      "cli-model",
+    );
+  });
+});
+
+Deno.test('CLI bare "prompt" takes FELLO_BASE_URL and FELLO_MODEL; --json prints one event per line', async () => {
+  await withWorkspace(async (cwd) => {
+    await Deno.writeTextFile(join(cwd, "a.txt"), "hello\n");
+    await using server = startScriptedServer([{
+      match: "contract-cli-env",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
+        { text: "json answer" },
+      ],
+    }], {});
+    const out = await cli(["--json", "contract-cli-env hi"], {
+      cwd,
+      env: { FELLO_BASE_URL: server.baseURL, FELLO_MODEL: "env-model" },
+    });
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(
+      requestsOf(server.requests, "contract-cli-env")[0].body.model,
+      "env-model",
+    );
+    const lines = out.stdout.split("\n").filter((l) => l.trim() !== "");
+    const events = lines.map((line) => JSON.parse(line));
+    const types = events.map((e) => e.type);
+    assert.ok(types.includes("tool-call"), `types: ${types}`);
+    assert.ok(types.includes("tool-result"), `types: ${types}`);
+    const text = events.filter((e) => e.type === "text-delta").map((e) =>
+      e.text
+    )
+      .join("");
+    assert.equal(text, "json answer");
+  });
+});
+
+Deno.test("CLI falls back to OPENAI_BASE_URL", async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([{
+      match: "contract-cli-openai",
+      replies: [{ text: "openai env answer" }],
+    }], {});
+    const out = await cli(["contract-cli-openai hi"], {
+      cwd,
+      env: { OPENAI_BASE_URL: server.baseURL, FELLO_MODEL: "m" },
+    });
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /openai env answer/);
+  });
+});
+
+Deno.test("CLI an unreachable endpoint exits 2 with one line naming the URL", async () => {
+  await withWorkspace(async (cwd) => {
+    const baseURL = unusedBaseURL();
+    const out = await cli(
+      ["run", "--base-url", baseURL, "--model", "m", "hi"],
+      { cwd },
+    );
+    assert.equal(out.code, 2, out.stderr);
+    const lines = out.stderr.trim().split("\n");
+    assert.equal(lines.length, 1, out.stderr);
+    assert.ok(lines[0].includes(new URL(baseURL).host), lines[0]);
+    assert.doesNotMatch(out.stderr, /\n\s+at /);
+  });
+});
