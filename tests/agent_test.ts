@@ -15,17 +15,8 @@ import {
   toolMessages,
   unusedBaseURL,
 } from "./support/scripted_server.ts";
-
-async function withWorkspace(
-  fn: (dir: string) => Promise<void>,
-): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "fello_agent_test_" });
-  try {
-    await fn(await Deno.realPath(dir));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
+import { withWorkspace } from "./support/workspace.ts";
 
 async function collect(
   events: AsyncIterable<AgentEvent>,
@@ -808,34 +799,9 @@ Deno.test("agent.run() aborted during a Shell call kills the process and rejects
       performance.now() - abortedAt < 10_000,
       "the abort does not wait for the command",
     );
-    for (let i = 0; i < 50 && isAlive(pid); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(!isAlive(pid), "the sleep process is gone");
+    assert.ok(await waitUntilGone(pid), "the sleep process is gone");
   });
 });
-
-async function waitForPid(path: string): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      const text = (await Deno.readTextFile(path)).trim();
-      if (text) return Number(text);
-    } catch {
-      // not written yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no pid in ${path}`);
-}
-
-function isAlive(pid: number): boolean {
-  // "kill -0" checks existence; a zombie (exited, not yet reaped) counts as gone.
-  const status = new Deno.Command("ps", {
-    args: ["-o", "stat=", "-p", String(pid)],
-  }).outputSync();
-  const state = new TextDecoder().decode(status.stdout).trim();
-  return status.success && state !== "" && !state.startsWith("Z");
-}
 
 async function makeImage(
   width: number,

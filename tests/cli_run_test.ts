@@ -8,6 +8,8 @@ import {
   toolMessages,
   unusedBaseURL,
 } from "./support/scripted_server.ts";
+import { waitForPid, waitUntilGone } from "./support/processes.ts";
+import { withWorkspace } from "./support/workspace.ts";
 
 const MOD = new URL("../mod.ts", import.meta.url).pathname;
 
@@ -44,17 +46,6 @@ function baseEnv(): Record<string, string> {
     if (value !== undefined) env[name] = value;
   }
   return env;
-}
-
-async function withWorkspace(
-  fn: (dir: string) => Promise<void>,
-): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "fello_cli_test_" });
-  try {
-    await fn(await Deno.realPath(dir));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
 }
 
 function readScript(match: string) {
@@ -279,33 +270,9 @@ Deno.test("fello run cancels on Ctrl-C, killing the running Shell command", asyn
     const output = await child.output();
     assert.equal(output.code, 130);
     assert.match(new TextDecoder().decode(output.stderr), /cancelled/);
-    for (let i = 0; i < 50 && isAlive(pid); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(!isAlive(pid), "the Shell command was killed");
+    assert.ok(await waitUntilGone(pid), "the Shell command was killed");
   });
 });
-
-async function waitForPid(path: string): Promise<number> {
-  for (let i = 0; i < 400; i++) {
-    try {
-      const text = (await Deno.readTextFile(path)).trim();
-      if (text) return Number(text);
-    } catch {
-      // not written yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no pid in ${path}`);
-}
-
-function isAlive(pid: number): boolean {
-  const status = new Deno.Command("ps", {
-    args: ["-o", "stat=", "-p", String(pid)],
-  }).outputSync();
-  const state = new TextDecoder().decode(status.stdout).trim();
-  return status.success && state !== "" && !state.startsWith("Z");
-}
 
 const HAS_SCRIPT = (() => {
   try {

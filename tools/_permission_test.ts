@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
+import { withDirs } from "../tests/support/workspace.ts";
 import type {
   PermissionAnswer,
   PermissionMode,
@@ -32,25 +33,6 @@ const TABLE: Record<
     writeOut: "refused",
   },
 };
-
-interface Dirs {
-  ws: string;
-  out: string;
-}
-
-async function withDirs(fn: (dirs: Dirs) => Promise<void>): Promise<void> {
-  const root = await Deno.realPath(
-    await Deno.makeTempDir({ prefix: "fello-perm-" }),
-  );
-  const dirs = { ws: join(root, "ws"), out: join(root, "out") };
-  await Deno.mkdir(dirs.ws);
-  await Deno.mkdir(dirs.out);
-  try {
-    await fn(dirs);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
 
 function recorder(answer: PermissionAnswer | undefined) {
   const requests: PermissionRequest[] = [];

@@ -1,17 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
-
-async function withWorkspace(
-  fn: (ws: string) => Promise<void>,
-): Promise<void> {
-  const ws = await Deno.makeTempDir({ prefix: "fello-edit-" });
-  try {
-    await fn(ws);
-  } finally {
-    await Deno.remove(ws, { recursive: true });
-  }
-}
+import { withWorkspace } from "../tests/support/workspace.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });

@@ -1,19 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
+import { withWorkspace } from "../tests/support/workspace.ts";
 import type { FileBackend } from "../mod.ts";
 import { createLocalFiles } from "./_local_files.ts";
-
-async function withWorkspace(
-  fn: (ws: string) => Promise<void>,
-): Promise<void> {
-  const ws = await Deno.makeTempDir({ prefix: "fello-read-" });
-  try {
-    await fn(ws);
-  } finally {
-    await Deno.remove(ws, { recursive: true });
-  }
-}
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });

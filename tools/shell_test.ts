@@ -3,17 +3,7 @@ import { join } from "node:path";
 import { createTools, type CreateToolsOptions } from "./create_tools.ts";
 import { ToolError } from "./tool_error.ts";
 import type { PermissionRequest } from "./types.ts";
-
-async function withWorkspace(
-  fn: (dir: string) => Promise<void>,
-): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "shell_test_" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { withWorkspace } from "../tests/support/workspace.ts";
 
 function toolsIn(dir: string, options: CreateToolsOptions = {}) {
   return createTools({ cwd: dir, permissionMode: "allow", ...options });

@@ -1,0 +1,38 @@
+// Temporary folders for tests: created fresh, handed over by their real path
+// (so paths compare equal to what the tools report), removed in `finally`.
+import { join } from "node:path";
+
+/** Runs `fn` with a fresh temporary folder as the workspace, then removes it. */
+export async function withWorkspace(
+  fn: (dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.realPath(
+    await Deno.makeTempDir({ prefix: "fello_test_" }),
+  );
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A temporary root and, inside it, the workspace and a folder outside it. */
+export interface Dirs {
+  root: string;
+  /** The workspace. */
+  ws: string;
+  /** A folder outside the workspace. */
+  out: string;
+}
+
+/** Runs `fn` with a fresh {@linkcode Dirs} layout, then removes it. */
+export async function withDirs(
+  fn: (dirs: Dirs) => Promise<void>,
+): Promise<void> {
+  await withWorkspace(async (root) => {
+    const dirs = { root, ws: join(root, "ws"), out: join(root, "out") };
+    await Deno.mkdir(dirs.ws);
+    await Deno.mkdir(dirs.out);
+    await fn(dirs);
+  });
+}
