@@ -3,8 +3,10 @@
 // public API of mod.ts, exactly as the issue spells it.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createTools, ToolError } from "../mod.ts";
+import { createTools } from "../mod.ts";
 import type { PermissionRequest } from "../mod.ts";
+import { recorder, rejectsTool } from "./support/tool_asserts.ts";
+import { withDirs } from "./support/workspace.ts";
 
 type Mode = "ask" | "acceptEdits" | "allow" | "readOnly";
 type Answer = boolean | "always";
@@ -14,66 +16,6 @@ const MOD_URL = new URL("../mod.ts", import.meta.url).href;
 // The child scripts live in a temp folder: point them at the package's import map.
 const CONFIG = join(ROOT_DIR, "deno.json");
 const encoder = new TextEncoder();
-
-/** A temp root holding `ws` (the workspace) and `out` (a folder outside it). */
-async function withDirs(
-  fn: (dirs: { root: string; ws: string; out: string }) => Promise<void>,
-): Promise<void> {
-  const root = await Deno.realPath(
-    await Deno.makeTempDir({ prefix: "contract_files_" }),
-  );
-  const ws = join(root, "ws");
-  const out = join(root, "out");
-  await Deno.mkdir(ws);
-  await Deno.mkdir(out);
-  try {
-    await fn({ root, ws, out });
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-/** An approver that records every request and answers `answer`. */
-function recorder(answer: Answer): {
-  calls: PermissionRequest[];
-  approve: (r: PermissionRequest) => Promise<Answer>;
-} {
-  const calls: PermissionRequest[] = [];
-  return {
-    calls,
-    approve: (request) => {
-      calls.push(request);
-      return Promise.resolve(answer);
-    },
-  };
-}
-
-/** Awaits `promise`, asserting that it rejects with a ToolError mentioning every needle. */
-async function rejectsTool(
-  promise: Promise<unknown>,
-  ...needles: (string | RegExp)[]
-): Promise<ToolError> {
-  let error: unknown;
-  try {
-    await promise;
-  } catch (caught) {
-    error = caught;
-  }
-  assert.ok(error !== undefined, "expected a ToolError, but the call resolved");
-  assert.ok(error instanceof ToolError, `expected a ToolError, got ${error}`);
-  assert.ok(error instanceof Error);
-  for (const needle of needles) {
-    if (typeof needle === "string") {
-      assert.ok(
-        error.message.includes(needle),
-        `message lacks ${JSON.stringify(needle)}: ${error.message}`,
-      );
-    } else {
-      assert.match(error.message, needle);
-    }
-  }
-  return error;
-}
 
 // ---------------------------------------------------------------------------------------------
 // ReadFile

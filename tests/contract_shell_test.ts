@@ -4,7 +4,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
-import type { PermissionRequest, PlanEntry } from "../mod.ts";
+import type { PlanEntry } from "../mod.ts";
+import { recorder, rejectsTool } from "./support/tool_asserts.ts";
+import { withDirs } from "./support/workspace.ts";
 
 type Answer = boolean | "always";
 
@@ -12,62 +14,6 @@ const ROOT_DIR = new URL("..", import.meta.url).pathname;
 const MOD_URL = new URL("../mod.ts", import.meta.url).href;
 // The child script lives in a temp folder: point it at the package's import map.
 const CONFIG = join(ROOT_DIR, "deno.json");
-
-async function withDirs(
-  fn: (dirs: { root: string; ws: string; out: string }) => Promise<void>,
-): Promise<void> {
-  const root = await Deno.realPath(
-    await Deno.makeTempDir({ prefix: "contract_shell_" }),
-  );
-  const ws = join(root, "ws");
-  const out = join(root, "out");
-  await Deno.mkdir(ws);
-  await Deno.mkdir(out);
-  try {
-    await fn({ root, ws, out });
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-function recorder(answer: Answer): {
-  calls: PermissionRequest[];
-  approve: (r: PermissionRequest) => Promise<Answer>;
-} {
-  const calls: PermissionRequest[] = [];
-  return {
-    calls,
-    approve: (request) => {
-      calls.push(request);
-      return Promise.resolve(answer);
-    },
-  };
-}
-
-async function rejectsTool(
-  promise: Promise<unknown>,
-  ...needles: (string | RegExp)[]
-): Promise<ToolError> {
-  let error: unknown;
-  try {
-    await promise;
-  } catch (caught) {
-    error = caught;
-  }
-  assert.ok(error !== undefined, "expected a ToolError, but the call resolved");
-  assert.ok(error instanceof ToolError, `expected a ToolError, got ${error}`);
-  for (const needle of needles) {
-    if (typeof needle === "string") {
-      assert.ok(
-        error.message.includes(needle),
-        `message lacks ${JSON.stringify(needle)}: ${error.message}`,
-      );
-    } else {
-      assert.match(error.message, needle);
-    }
-  }
-  return error;
-}
 
 /** Whether `pid` is still a live process (a zombie counts as gone). */
 function alive(pid: number): boolean {

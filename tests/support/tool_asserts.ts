@@ -1,0 +1,45 @@
+// Helpers for tests that drive the tools through the public API.
+import assert from "node:assert/strict";
+import { ToolError } from "../../mod.ts";
+import type { PermissionAnswer, PermissionRequest } from "../../mod.ts";
+
+/** An approver that records every request and answers `answer`. */
+export function recorder(answer: PermissionAnswer): {
+  calls: PermissionRequest[];
+  approve: (request: PermissionRequest) => Promise<PermissionAnswer>;
+} {
+  const calls: PermissionRequest[] = [];
+  return {
+    calls,
+    approve: (request) => {
+      calls.push(request);
+      return Promise.resolve(answer);
+    },
+  };
+}
+
+/** Awaits `promise`, asserting that it rejects with a ToolError mentioning every needle. */
+export async function rejectsTool(
+  promise: Promise<unknown>,
+  ...needles: (string | RegExp)[]
+): Promise<ToolError> {
+  let error: unknown;
+  try {
+    await promise;
+  } catch (caught) {
+    error = caught;
+  }
+  assert.ok(error !== undefined, "expected a ToolError, but the call resolved");
+  assert.ok(error instanceof ToolError, `expected a ToolError, got ${error}`);
+  for (const needle of needles) {
+    if (typeof needle === "string") {
+      assert.ok(
+        error.message.includes(needle),
+        `message lacks ${JSON.stringify(needle)}: ${error.message}`,
+      );
+    } else {
+      assert.match(error.message, needle);
+    }
+  }
+  return error;
+}
