@@ -47,8 +47,18 @@ export class AnsiStripper {
     }
     const out = this.#scratch;
     let n = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i];
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.#state === State.Ground) {
+        // Text runs up to the next ESC are copied natively, not byte by byte.
+        const next = chunk.indexOf(ESC, i);
+        const end = next === -1 ? chunk.length : next;
+        out.set(chunk.subarray(i, end), n);
+        n += end - i;
+        i = end;
+        if (i === chunk.length) break;
+      }
+      const byte = chunk[i++];
       if (this.#step(byte)) out[n++] = byte;
     }
     return out.subarray(0, n);

@@ -41,3 +41,23 @@ Deno.test("AnsiStripper keeps text after an unterminated or broken sequence", ()
     true,
   );
 });
+
+Deno.test("AnsiStripper gives the same text whole, split anywhere, or a byte at a time", () => {
+  const pieces = ["plain ", "\x1b[1;31m", "rød\n", "\x1b]0;t\x07", "ok"]
+    .concat(["\x1b[2K", "\x1b(B", "ünï ", "\x1b]8;;u\x1b\\", "end\n"]);
+  const text = pieces.join("").repeat(20);
+  const expected = "plain rød\nokünï end\n".repeat(20);
+  const bytes = encoder.encode(text);
+  const bytewise = new AnsiStripper();
+  const out: number[] = [];
+  for (const byte of bytes) out.push(...bytewise.push(Uint8Array.of(byte)));
+  assert.equal(decoder.decode(Uint8Array.from(out)), expected);
+  for (let split = 0; split <= 60; split++) {
+    const stripper = new AnsiStripper();
+    const first = decoder.decode(stripper.push(bytes.subarray(0, split)), {
+      stream: true,
+    });
+    const rest = decoder.decode(stripper.push(bytes.subarray(split)));
+    assert.equal(first + rest, expected, `split at ${split}`);
+  }
+});

@@ -3,7 +3,7 @@
 // model sees (head, one marker naming what was omitted, tail). Memory stays at
 // about `limit` plus one chunk, however much a command prints.
 import { AnsiStripper } from "./_ansi.ts";
-import { countNewlines, countNewlinesUnlessEscape } from "./_newlines.ts";
+import { countNewlines, countNewlinesUnless } from "./_scan_buffer.ts";
 import {
   boundaryAfter,
   boundaryBefore,
@@ -35,6 +35,7 @@ export interface RenderedOutput {
 // The head gets a quarter of the budget: failures and summaries print last.
 const HEAD_SHARE = 0.25;
 const LOG_BATCH = 1024 * 1024;
+const ESC = 0x1b;
 // Below this many bytes of text beside the marker, the marker goes on top of the limit.
 const MIN_TEXT_BYTES = 8;
 
@@ -252,7 +253,7 @@ export class OutputSource {
   push(raw: Uint8Array): void {
     // Held-back bytes are parts of characters (>= 0x80), never newlines, so
     // the count of the raw chunk stays right when no escape was stripped.
-    let newlines = this.#ansi.idle ? countNewlinesUnlessEscape(raw) : -1;
+    let newlines = this.#ansi.idle ? countNewlinesUnless(raw, ESC) : -1;
     let chunk = raw;
     if (newlines < 0) {
       chunk = this.#ansi.strip(raw);

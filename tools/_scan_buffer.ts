@@ -1,8 +1,10 @@
-// Finding and counting "\n" bytes in a read buffer. A scan over a big file is
-// dominated by this, so the buffer lives in the memory of a small SIMD wasm
-// module (_newline_scan.wat): file chunks are read straight into it and
-// searched at several GB/s. Where wasm SIMD is missing, native
-// Uint8Array#indexOf serves instead; neither loops over bytes in JavaScript.
+// Finding and counting "\n" bytes, for ReadFile's line scanner and Shell's
+// output. Both are dominated by this, so the work runs in a small SIMD wasm
+// module (_newline_scan.wat) at several GB/s: file chunks are read straight
+// into its memory; a command's output chunks (which arrive in buffers a
+// stream owns) are copied in, which costs far less than a JavaScript loop.
+// Where wasm SIMD is missing, native Uint8Array#indexOf serves instead;
+// neither loops over bytes in JavaScript.
 import { NEWLINE_WASM_BASE64 } from "./_newline_scan_wasm.ts";
 
 /** A reusable read buffer with fast newline search over its bytes. */
@@ -30,6 +32,7 @@ interface WasmScanner {
   memory: WebAssembly.Memory;
   count(from: number, to: number): number;
   find(from: number, to: number, n: number): number;
+  count_unless(from: number, to: number, stop: number): number;
 }
 
 let module: WebAssembly.Module | null | undefined;
@@ -60,9 +63,83 @@ function wasmModule(): WebAssembly.Module | null {
   return module;
 }
 
+/**
+ * The number of `\n` bytes in `bytes`, a chunk of any length in any buffer.
+ *
+ * @example
+ * ```ts
+ * countNewlines(new TextEncoder().encode("a\nb\n")); // 2
+ * ```
+ */
+export function countNewlines(bytes: Uint8Array): number {
+  const scanner = chunkScanner();
+  if (scanner === null) return countIn(bytes, 0, bytes.length);
+  return scanChunks(bytes, (end) => scanner.count(0, end));
+}
+
+/**
+ * Like {@linkcode countNewlines}, or -1 as soon as the byte `stop` shows up:
+ * one pass tells Shell a chunk's lines and whether it holds an ESC.
+ *
+ * @example
+ * ```ts
+ * countNewlinesUnless(new TextEncoder().encode("a\n\x1b[0m"), 0x1b); // -1
+ * ```
+ */
+export function countNewlinesUnless(bytes: Uint8Array, stop: number): number {
+  const scanner = chunkScanner();
+  if (scanner === null) {
+    return bytes.indexOf(stop) === -1 ? countIn(bytes, 0, bytes.length) : -1;
+  }
+  return scanChunks(
+    bytes,
+    (end) => scanner.count_unless(0, end, stop),
+  );
+}
+
+// One instance for chunk scans, apart from the pool: ReadFile's buffers may be
+// in the middle of an asynchronous read, while a chunk scan is synchronous.
+let chunkInstance: WasmScanner | null | undefined;
+let chunkMemory: Uint8Array | undefined;
+
+function chunkScanner(): WasmScanner | null {
+  if (chunkInstance !== undefined) return chunkInstance;
+  const compiled = wasmModule();
+  chunkInstance = compiled ? instantiate(compiled) : null;
+  if (chunkInstance) {
+    chunkMemory = new Uint8Array(
+      chunkInstance.memory.buffer,
+      0,
+      SCAN_BUFFER_BYTES,
+    );
+  }
+  return chunkInstance;
+}
+
+// Copies `bytes` into the scanner's memory a buffer at a time and sums the
+// counts; -1 from any piece (a stop byte) is the answer.
+function scanChunks(
+  bytes: Uint8Array,
+  scan: (end: number) => number,
+): number {
+  const memory = chunkMemory!;
+  let total = 0;
+  for (let at = 0; at < bytes.length; at += SCAN_BUFFER_BYTES) {
+    const piece = bytes.subarray(at, at + SCAN_BUFFER_BYTES);
+    memory.set(piece);
+    const count = scan(piece.length);
+    if (count < 0) return -1;
+    total += count;
+  }
+  return total;
+}
+
+function instantiate(compiled: WebAssembly.Module): WasmScanner {
+  return new WebAssembly.Instance(compiled).exports as unknown as WasmScanner;
+}
+
 function wasmBuffer(compiled: WebAssembly.Module): ScanBuffer {
-  const exports = new WebAssembly.Instance(compiled)
-    .exports as unknown as WasmScanner;
+  const exports = instantiate(compiled);
   const buffer: ScanBuffer = {
     bytes: new Uint8Array(exports.memory.buffer, 0, SCAN_BUFFER_BYTES),
     find: (from, to, n) => exports.find(from, to, n),
@@ -79,7 +156,7 @@ function jsBuffer(): ScanBuffer {
   return {
     bytes,
     find: (from, to, n) => findNewline(bytes, from, to, n),
-    count: (from, to) => countNewlines(bytes, from, to),
+    count: (from, to) => countIn(bytes, from, to),
     release() {},
   };
 }
@@ -100,7 +177,7 @@ function findNewline(
   return -1 - found;
 }
 
-function countNewlines(bytes: Uint8Array, from: number, to: number): number {
+function countIn(bytes: Uint8Array, from: number, to: number): number {
   const view = bytes.subarray(0, to);
   let found = 0;
   let at = view.indexOf(10, from);

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { acquireScanBuffer, SCAN_BUFFER_BYTES } from "./_scan_buffer.ts";
+import {
+  acquireScanBuffer,
+  countNewlines,
+  countNewlinesUnless,
+  SCAN_BUFFER_BYTES,
+} from "./_scan_buffer.ts";
 import { NEWLINE_WASM_BASE64 } from "./_newline_scan_wasm.ts";
 import {
   compileNewlineWasm,
@@ -76,6 +81,63 @@ Deno.test("acquireScanBuffer() hands out distinct buffers to concurrent scans", 
     a.release();
     b.release();
   }
+});
+
+/** Newline count of `bytes` by the obvious loop, or -1 when `stop` occurs. */
+function referenceUnless(bytes: Uint8Array, stop: number): number {
+  let found = 0;
+  for (const byte of bytes) {
+    if (byte === stop) return -1;
+    if (byte === 10) found++;
+  }
+  return found;
+}
+
+Deno.test("countNewlines() agrees with a byte loop at every alignment and across buffer-sized pieces", () => {
+  // More than two scan buffers, so chunks are copied in several pieces.
+  const bytes = new Uint8Array(2 * SCAN_BUFFER_BYTES + 1500);
+  let seed = 11;
+  for (let i = 0; i < bytes.length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    bytes[i] = seed % 7 === 0 ? 10 : 32 + (seed & 0x3f);
+  }
+  for (let start = 0; start < 5; start++) {
+    for (
+      const end of [start, start + 1, start + 15, start + 17, 1040, 5000]
+        .concat([SCAN_BUFFER_BYTES + 3, bytes.length])
+    ) {
+      const view = bytes.subarray(start, end);
+      assert.equal(
+        countNewlines(view),
+        referenceUnless(view, -1),
+        `bytes ${start}..${end}`,
+      );
+    }
+  }
+  assert.equal(countNewlines(new Uint8Array(0)), 0);
+});
+
+Deno.test("countNewlinesUnless() gives -1 for a stop byte anywhere: in a 1 KiB block, a 16-byte vector, the last bytes, a later piece", () => {
+  const size = SCAN_BUFFER_BYTES + 2100;
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < size; i++) bytes[i] = i % 9 === 0 ? 10 : 97;
+  const expected = referenceUnless(bytes, 0x1b);
+  assert.equal(countNewlinesUnless(bytes, 0x1b), expected);
+  const places = [0, 500, 1023, 1024, 1030, SCAN_BUFFER_BYTES - 1]
+    .concat([SCAN_BUFFER_BYTES + 1500, size - 20, size - 1]);
+  for (const at of places) {
+    bytes[at] = 0x1b;
+    assert.equal(countNewlinesUnless(bytes, 0x1b), -1, `ESC at ${at}`);
+    // Short views: the vector and byte loops, at odd offsets.
+    const view = bytes.subarray(Math.max(0, at - 20), at + 3);
+    assert.equal(countNewlinesUnless(view, 0x1b), -1, `ESC near ${at}`);
+    assert.equal(countNewlines(bytes), referenceUnless(bytes, -1));
+    bytes[at] = at % 9 === 0 ? 10 : 97;
+  }
+  assert.equal(countNewlinesUnless(bytes, 0x1b), expected);
+  // The stop byte is compared as a byte, even a high one.
+  assert.equal(countNewlinesUnless(Uint8Array.of(97, 10, 0xff), 0xff), -1);
+  assert.equal(countNewlinesUnless(Uint8Array.of(97, 10, 0xfe), 0xff), 1);
 });
 
 Deno.test("_newline_scan_wasm.ts is the build of _newline_scan.wat", async () => {
