@@ -14,13 +14,52 @@
  * | acceptEdits | yes         | ask          | yes          | ask           | ask     |
  * | allow       | yes         | yes          | yes          | yes           | yes     |
  * | readOnly    | yes         | ask          | refused      | refused       | refused |
+ *
+ * A type only: needs no permission.
+ *
+ * @example Let the tools edit the workspace without asking
+ * ```ts
+ * import { createTools, type PermissionMode } from "@fello/agent";
+ *
+ * const mode: PermissionMode = "acceptEdits";
+ * const tools = createTools({ cwd: Deno.cwd(), permissionMode: mode });
+ * console.log(tools.permissionMode); // "acceptEdits"
+ * ```
  */
 export type PermissionMode = "ask" | "acceptEdits" | "allow" | "readOnly";
 
-/** What a permission request is for. */
+/**
+ * What a permission request is for.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Refuse every command, allow the rest
+ * ```ts
+ * import type { PermissionAction, PermissionRequest } from "@fello/agent";
+ *
+ * function decide(request: PermissionRequest): boolean {
+ *   const refused: PermissionAction[] = ["execute"];
+ *   return !refused.includes(request.action);
+ * }
+ * ```
+ */
 export type PermissionAction = "read" | "write" | "execute";
 
-/** The question passed to {@linkcode Approve} when a tool needs approval. */
+/**
+ * The question passed to {@linkcode Approve} when a tool needs approval.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Show what a tool asks for
+ * ```ts
+ * import type { PermissionRequest } from "@fello/agent";
+ *
+ * function show(request: PermissionRequest): string {
+ *   const where = request.outsideWorkspace ? " (outside the workspace)" : "";
+ *   return `${request.tool}: ${request.description}${where}`;
+ * }
+ * ```
+ */
 export interface PermissionRequest {
   /** The tool asking, e.g. `"WriteFile"`. */
   tool: string;
@@ -39,24 +78,88 @@ export interface PermissionRequest {
 /**
  * The answer to a permission request: `true` allows once, `false` refuses,
  * `"always"` allows this and similar later requests for the tools instance.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Allow reads for good, ask about the rest once
+ * ```ts
+ * import type { PermissionAnswer, PermissionRequest } from "@fello/agent";
+ *
+ * function answer(request: PermissionRequest): PermissionAnswer {
+ *   return request.action === "read" ? "always" : false;
+ * }
+ * ```
  */
 export type PermissionAnswer = boolean | "always";
 
-/** Decides a permission request; may ask a person. */
+/**
+ * Decides a permission request; may ask a person.
+ *
+ * Needs no permission itself; the tool still needs Deno's (e.g. `--allow-write`) for what is approved.
+ *
+ * @example Approve writes inside the workspace only
+ * ```ts
+ * import { type Approve, createTools } from "@fello/agent";
+ *
+ * const approve: Approve = (request) =>
+ *   request.action === "write" && !request.outsideWorkspace;
+ * const tools = createTools({ cwd: Deno.cwd(), approve });
+ * ```
+ */
 export type Approve = (
   request: PermissionRequest,
 ) => PermissionAnswer | Promise<PermissionAnswer>;
 
-/** A JSON Schema object describing a tool's input. */
+/**
+ * A JSON Schema object describing a tool's input.
+ *
+ * A type only: needs no permission.
+ *
+ * @example List a tool's input properties
+ * ```ts
+ * import { createTools, type JsonSchema } from "@fello/agent";
+ *
+ * const schema: JsonSchema = createTools().ReadFile.inputSchema;
+ * console.log(Object.keys(schema.properties as JsonSchema)); // ["path", "line", ...]
+ * ```
+ */
 export type JsonSchema = { [key: string]: unknown };
 
-/** Per-call options for {@linkcode Tool.execute}. */
+/**
+ * Per-call options for {@linkcode Tool.execute}.
+ *
+ * Needs no permission itself; the call needs the tool's.
+ *
+ * @example Give a command ten seconds
+ * ```ts
+ * import { createTools, type ExecuteOptions } from "@fello/agent";
+ *
+ * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "allow" });
+ * const options: ExecuteOptions = { signal: AbortSignal.timeout(10_000) };
+ * await tools.Shell.execute({ command: "echo hi" }, options);
+ * ```
+ */
 export interface ExecuteOptions {
   /** Aborts the call: a running process is killed, a pending read stops. */
   signal?: AbortSignal;
 }
 
-/** The kind of a tool, as editors group them (ACP's tool kinds). */
+/**
+ * The kind of a tool, as editors group them (ACP's tool kinds).
+ *
+ * A type only: needs no permission.
+ *
+ * @example Group tools by kind
+ * ```ts
+ * import { createTools, type ToolKind } from "@fello/agent";
+ *
+ * const kinds = new Map<ToolKind, string[]>();
+ * for (const tool of Object.values(createTools())) {
+ *   if (typeof tool !== "object" || tool === null || !("kind" in tool)) continue;
+ *   kinds.set(tool.kind, [...(kinds.get(tool.kind) ?? []), tool.name]);
+ * }
+ * ```
+ */
 export type ToolKind =
   | "read"
   | "edit"
@@ -65,7 +168,21 @@ export type ToolKind =
   | "think"
   | "other";
 
-/** A built-in tool: usable by the agent, by scripts and through the protocols. */
+/**
+ * A built-in tool: usable by the agent, by scripts and through the protocols.
+ *
+ * Needs no permission itself; `execute` needs the tool's (e.g. ReadFile `--allow-read`).
+ *
+ * @example Call a tool and render its result for a model
+ * ```ts
+ * import { createTools, type Tool } from "@fello/agent";
+ *
+ * async function runTool<I, O>(tool: Tool<I, O>, input: I): Promise<string> {
+ *   return tool.toModelText(await tool.execute(input));
+ * }
+ * console.log(await runTool(createTools().ReadFile, { path: "deno.json" }));
+ * ```
+ */
 export interface Tool<Input, Output> {
   /** The name the model calls the tool by, e.g. `"ReadFile"`. */
   readonly name: string;
@@ -84,7 +201,18 @@ export interface Tool<Input, Output> {
   toModelText(output: Output): string;
 }
 
-/** Metadata of a file or folder, as a {@linkcode FileBackend} reports it. */
+/**
+ * Metadata of a file or folder, as a {@linkcode FileBackend} reports it.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Describe a file for a custom backend
+ * ```ts
+ * import type { FileStat } from "@fello/agent";
+ *
+ * const stat: FileStat = { kind: "file", size: 12, mtimeMs: Date.now(), mode: 0o644 };
+ * ```
+ */
 export interface FileStat {
   /** What the path names. */
   kind: "file" | "directory" | "other";
@@ -96,7 +224,27 @@ export interface FileStat {
   mode: number | null;
 }
 
-/** A file opened for positioned reads. */
+/**
+ * A file opened for positioned reads.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Serve a file held in memory
+ * ```ts
+ * import type { RandomAccessFile } from "@fello/agent";
+ *
+ * function inMemory(bytes: Uint8Array): RandomAccessFile {
+ *   return {
+ *     read(buffer, position) {
+ *       const chunk = bytes.subarray(position, position + buffer.length);
+ *       buffer.set(chunk);
+ *       return Promise.resolve(chunk.length);
+ *     },
+ *     close() {},
+ *   };
+ * }
+ * ```
+ */
 export interface RandomAccessFile {
   /** Reads into `buffer` at byte `position`; resolves to the bytes read, 0 at the end. */
   read(buffer: Uint8Array, position: number): Promise<number>;
@@ -108,6 +256,25 @@ export interface RandomAccessFile {
  * Where file tools read and write: the local disk (checking Deno's permissions
  * before each operation) or an editor's buffers over ACP. Paths are absolute.
  * A missing path rejects with `Deno.errors.NotFound`.
+ *
+ * The local backend requires `--allow-read` and `--allow-write`; a custom one needs what it uses.
+ *
+ * @example Log every write of the local disk
+ * ```ts
+ * import { createTools, type FileBackend } from "@fello/agent";
+ *
+ * function logged(files: FileBackend): FileBackend {
+ *   return {
+ *     stat: (path) => files.stat(path),
+ *     open: (path) => files.open(path),
+ *     readDir: (path) => files.readDir(path),
+ *     writeFile: (path, data) => {
+ *       console.log(`writing ${data.length} bytes to ${path}`);
+ *       return files.writeFile(path, data);
+ *     },
+ *   };
+ * }
+ * ```
  */
 export interface FileBackend {
   /** Describes a path. */
@@ -120,7 +287,24 @@ export interface FileBackend {
   writeFile(path: string, data: Uint8Array): Promise<void>;
 }
 
-/** A command for a {@linkcode ProcessBackend} to run. */
+/**
+ * A command for a {@linkcode ProcessBackend} to run.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Run a command without a shell
+ * ```ts
+ * import type { ShellRequest } from "@fello/agent";
+ *
+ * const request: ShellRequest = {
+ *   command: "git",
+ *   args: ["status", "--short"],
+ *   cwd: Deno.cwd(),
+ *   outputByteLimit: 32 * 1024,
+ *   timeoutSeconds: 30,
+ * };
+ * ```
+ */
 export interface ShellRequest {
   /** The command line (run by `sh -c`) or, with `args`, the executable. */
   command: string;
@@ -136,7 +320,20 @@ export interface ShellRequest {
   timeoutSeconds?: number;
 }
 
-/** The outcome of a command. A non-zero exit is a result, not an error. */
+/**
+ * The outcome of a command. A non-zero exit is a result, not an error.
+ *
+ * Running a command requires `--allow-run`.
+ *
+ * @example Tell a failed command from a timeout
+ * ```ts
+ * import { createTools, type ShellResult } from "@fello/agent";
+ *
+ * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "allow" });
+ * const result: ShellResult = await tools.Shell.execute({ command: "exit 3" });
+ * console.log(result.timedOut ? "timed out" : `exit ${result.exitCode}`); // exit 3
+ * ```
+ */
 export interface ShellResult {
   /** The exit code, or null when a signal ended the process. */
   exitCode: number | null;
@@ -154,13 +351,41 @@ export interface ShellResult {
   aborted?: boolean;
 }
 
-/** Where Shell runs commands: local subprocesses or an editor's terminals over ACP. */
+/**
+ * Where Shell runs commands: local subprocesses or an editor's terminals over ACP.
+ *
+ * The local backend requires `--allow-run`; a custom one needs what it uses.
+ *
+ * @example Refuse every command
+ * ```ts
+ * import { createTools, type ProcessBackend } from "@fello/agent";
+ *
+ * const processes: ProcessBackend = {
+ *   run: () => Promise.reject(new Error("commands are disabled here")),
+ * };
+ * const tools = createTools({ cwd: Deno.cwd(), backend: { processes } });
+ * ```
+ */
 export interface ProcessBackend {
   /** Runs a command to its end, a timeout or an abort. */
   run(request: ShellRequest, signal?: AbortSignal): Promise<ShellResult>;
 }
 
-/** The file and process backends of a tools instance. */
+/**
+ * The file and process backends of a tools instance.
+ *
+ * The local backends require `--allow-read`, `--allow-write` and `--allow-run`; custom ones need what they use.
+ *
+ * @example Replace the subprocesses, keep the local disk
+ * ```ts
+ * import { type Backend, createTools } from "@fello/agent";
+ *
+ * const backend: Partial<Backend> = {
+ *   processes: { run: () => Promise.reject(new Error("no commands")) },
+ * };
+ * const tools = createTools({ cwd: Deno.cwd(), backend });
+ * ```
+ */
 export interface Backend {
   /** File operations. */
   files: FileBackend;
