@@ -134,8 +134,9 @@ async function _outlineAll(
     return settled;
   });
   let ok = true;
+  let printed = 0;
   const results: unknown[] = [];
-  for (const [index, job] of jobs.entries()) {
+  for (const job of jobs) {
     const outcome = await job;
     if (!outcome.ok) {
       ok = false;
@@ -150,7 +151,9 @@ async function _outlineAll(
     if (options.json) results.push(outcome.value);
     else {
       progress.clear();
-      console.log(index === 0 ? outcome.value : `\n${outcome.value}`);
+      // A blank line between outlines, not before the first one printed
+      // (an earlier file may have failed).
+      console.log(printed++ === 0 ? outcome.value : `\n${outcome.value}`);
     }
   }
   progress.clear();

@@ -1075,6 +1075,18 @@ Deno.test("outline <file> <file> prints both outlines; progress bar never reache
   });
 });
 
+Deno.test("outline with a missing file names it on stderr, fails, and still prints the others cleanly", async () => {
+  await withFiles({ "a.ts": "export function a() {}\n" }, async (dir) => {
+    const run = await cli(["gone.ts", "a.ts"], dir);
+    assert.notEqual(run.code, 0);
+    assert.match(run.stderr, /gone\.ts/);
+    assert.ok(
+      run.stdout.startsWith("File: a.ts\n"),
+      JSON.stringify(run.stdout),
+    );
+  });
+});
+
 Deno.test("outline <folder> skips .git, node_modules and .gitignore'd files", async () => {
   await withFiles({
     ".gitignore": "ignored.ts\nbuild/\n",
