@@ -14,7 +14,20 @@ import type {
   ToolKind,
 } from "../tools/types.ts";
 
-/** A permission request as the agent passes it on: with the tool call that asks. */
+/**
+ * A permission request as the agent passes it on: with the tool call that asks.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Mention the asking tool call
+ * ```ts
+ * import type { AgentPermissionRequest } from "@fello/agent";
+ *
+ * function label(request: AgentPermissionRequest): string {
+ *   return `${request.toolCallId ?? "?"}: ${request.description}`;
+ * }
+ * ```
+ */
 export interface AgentPermissionRequest extends PermissionRequest {
   /**
    * The id of the model's tool call that needs the permission. Inside a
@@ -23,12 +36,42 @@ export interface AgentPermissionRequest extends PermissionRequest {
   toolCallId?: string;
 }
 
-/** Decides a permission request of an agent's tools; may ask a person. */
+/**
+ * Decides a permission request of an agent's tools; may ask a person.
+ *
+ * Needs no permission itself; the tool still needs Deno's (e.g. `--allow-run`) for what is approved.
+ *
+ * @example Approve reads, refuse the rest
+ * ```ts
+ * import { type AgentApprove, createAgent } from "@fello/agent";
+ *
+ * const approve: AgentApprove = (request) => request.action === "read";
+ * const agent = createAgent({ model: "qwen3", approve });
+ * ```
+ */
 export type AgentApprove = (
   request: AgentPermissionRequest,
 ) => PermissionAnswer | Promise<PermissionAnswer>;
 
-/** Options of {@linkcode createAgent}. */
+/**
+ * Options of {@linkcode createAgent}.
+ *
+ * Requires `--allow-net` for the endpoint when the agent runs, plus the tools' permissions.
+ *
+ * @example A read-only agent on a hosted endpoint
+ * ```ts
+ * import { type AgentOptions, createAgent } from "@fello/agent";
+ *
+ * const options: AgentOptions = {
+ *   baseURL: "https://api.example.com/v1",
+ *   apiKey: Deno.env.get("EXAMPLE_API_KEY"),
+ *   model: "example-model",
+ *   permissionMode: "readOnly",
+ *   maxSteps: 20,
+ * };
+ * const agent = createAgent(options);
+ * ```
+ */
 export interface AgentOptions {
   /** An OpenAI-compatible endpoint; defaults to a local Ollama, `http://127.0.0.1:11434/v1`. */
   baseURL?: string;
@@ -64,13 +107,39 @@ export interface AgentOptions {
   requestTimeoutMs?: number;
 }
 
-/** Options of one run. */
+/**
+ * Options of one run.
+ *
+ * Requires `--allow-net` for the endpoint, plus the tools' permissions.
+ *
+ * @example Stop a run after a minute
+ * ```ts ignore
+ * import { createAgent, type RunOptions } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3" });
+ * const options: RunOptions = { signal: AbortSignal.timeout(60_000) };
+ * const result = await agent.run("List the TODOs", options);
+ * ```
+ */
 export interface RunOptions {
   /** Aborts the model request, running tools (killing Shell processes) and subagents. */
   signal?: AbortSignal;
 }
 
-/** Token counts, when the endpoint reports them. */
+/**
+ * Token counts, when the endpoint reports them.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Add up the tokens of several runs
+ * ```ts
+ * import type { AgentUsage } from "@fello/agent";
+ *
+ * function total(usages: AgentUsage[]): number {
+ *   return usages.reduce((sum, usage) => sum + (usage.totalTokens ?? 0), 0);
+ * }
+ * ```
+ */
 export interface AgentUsage {
   /** Tokens of the prompts sent. */
   inputTokens?: number;
@@ -80,7 +149,20 @@ export interface AgentUsage {
   totalTokens?: number;
 }
 
-/** Why the last model call of a run ended. `"tool-calls"` means the step cap was hit. */
+/**
+ * Why the last model call of a run ended. `"tool-calls"` means the step cap was hit.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Tell the user when the step cap stopped a run
+ * ```ts
+ * import type { AgentFinishReason } from "@fello/agent";
+ *
+ * function note(reason: AgentFinishReason): string {
+ *   return reason === "tool-calls" ? "stopped at the step limit" : "done";
+ * }
+ * ```
+ */
 export type AgentFinishReason =
   | "stop"
   | "length"
@@ -89,7 +171,20 @@ export type AgentFinishReason =
   | "error"
   | "other";
 
-/** What a finished run gives back. */
+/**
+ * What a finished run gives back.
+ *
+ * Requires `--allow-net` for the endpoint, plus the tools' permissions.
+ *
+ * @example Print the answer and what it cost
+ * ```ts ignore
+ * import { type AgentResult, createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * const result: AgentResult = await agent.run("What does mod.ts export?");
+ * console.log(result.text, result.steps, result.usage.totalTokens);
+ * ```
+ */
 export interface AgentResult {
   /** The final assistant text (that of the last model call). */
   text: string;
@@ -103,7 +198,20 @@ export interface AgentResult {
   usage: AgentUsage;
 }
 
-/** A tool call and its outcome, as {@linkcode AgentResult.toolCalls} lists it. */
+/**
+ * A tool call and its outcome, as {@linkcode AgentResult.toolCalls} lists it.
+ *
+ * A type only: needs no permission.
+ *
+ * @example List the failed tool calls of a run
+ * ```ts
+ * import type { AgentResult, AgentToolCallRecord } from "@fello/agent";
+ *
+ * function failures(result: AgentResult): AgentToolCallRecord[] {
+ *   return result.toolCalls.filter((call) => call.isError);
+ * }
+ * ```
+ */
 export interface AgentToolCallRecord {
   /** The model's id for the call. */
   toolCallId: string;
@@ -117,7 +225,23 @@ export interface AgentToolCallRecord {
   modelText: string;
 }
 
-/** A piece of the answer as it streams. */
+/**
+ * A piece of the answer as it streams.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Stream the answer to stdout
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "text-delta") {
+ *     await Deno.stdout.write(new TextEncoder().encode(event.text));
+ *   }
+ * }
+ * ```
+ */
 export interface AgentTextEvent {
   /** The event kind. */
   type: "text-delta";
@@ -125,7 +249,21 @@ export interface AgentTextEvent {
   text: string;
 }
 
-/** A piece of the model's reasoning, for models that send it. */
+/**
+ * A piece of the model's reasoning, for models that send it.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Show the model's reasoning dimmed
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "reasoning-delta") console.log(`%c${event.text}`, "color: gray");
+ * }
+ * ```
+ */
 export interface AgentReasoningEvent {
   /** The event kind. */
   type: "reasoning-delta";
@@ -133,7 +271,20 @@ export interface AgentReasoningEvent {
   text: string;
 }
 
-/** What every tool event tells about the call. */
+/**
+ * What every tool event tells about the call.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Describe any tool event
+ * ```ts
+ * import type { AgentToolEventBase } from "@fello/agent";
+ *
+ * function describe(event: AgentToolEventBase): string {
+ *   return `${event.toolName} (${event.kind}) ${JSON.stringify(event.input)}`;
+ * }
+ * ```
+ */
 export interface AgentToolEventBase {
   /** The model's id for the call; the same in its call and its result. */
   toolCallId: string;
@@ -145,13 +296,41 @@ export interface AgentToolEventBase {
   input: unknown;
 }
 
-/** The model called a tool; it runs next. */
+/**
+ * The model called a tool; it runs next.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Show each tool call as it starts
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "tool-call") console.log(`→ ${event.toolName}`);
+ * }
+ * ```
+ */
 export interface AgentToolCallEvent extends AgentToolEventBase {
   /** The event kind. */
   type: "tool-call";
 }
 
-/** A tool finished. */
+/**
+ * A tool finished.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Show what each tool gave the model
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "tool-result") console.log(event.modelText);
+ * }
+ * ```
+ */
 export interface AgentToolResultEvent extends AgentToolEventBase {
   /** The event kind. */
   type: "tool-result";
@@ -161,7 +340,21 @@ export interface AgentToolResultEvent extends AgentToolEventBase {
   modelText: string;
 }
 
-/** A tool call failed; the model sees the error and goes on. */
+/**
+ * A tool call failed; the model sees the error and goes on.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Show failed tool calls
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "tool-error") console.error(`${event.toolName}: ${event.error}`);
+ * }
+ * ```
+ */
 export interface AgentToolErrorEvent extends AgentToolEventBase {
   /** The event kind. */
   type: "tool-error";
@@ -171,7 +364,24 @@ export interface AgentToolErrorEvent extends AgentToolEventBase {
   modelText: string;
 }
 
-/** The Plan tool replaced the plan. */
+/**
+ * The Plan tool replaced the plan.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Print the plan as a checklist
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type !== "plan") continue;
+ *   for (const entry of event.entries) {
+ *     console.log(`${entry.status === "completed" ? "[x]" : "[ ]"} ${entry.content}`);
+ *   }
+ * }
+ * ```
+ */
 export interface AgentPlanEvent {
   /** The event kind. */
   type: "plan";
@@ -179,7 +389,23 @@ export interface AgentPlanEvent {
   entries: PlanEntry[];
 }
 
-/** A model request failed and is retried after a delay. */
+/**
+ * A model request failed and is retried after a delay.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Tell the user the endpoint is being retried
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "retry") {
+ *     console.error(`retrying in ${event.delayMs} ms: ${event.reason}`);
+ *   }
+ * }
+ * ```
+ */
 export interface AgentRetryEvent {
   /** The event kind. */
   type: "retry";
@@ -195,7 +421,23 @@ export interface AgentRetryEvent {
   delayMs: number;
 }
 
-/** One model call ended. */
+/**
+ * One model call ended.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Count tokens per model call
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "step-finish") {
+ *     console.log(`step ${event.step}: ${event.usage.totalTokens ?? "?"} tokens`);
+ *   }
+ * }
+ * ```
+ */
 export interface AgentStepEvent {
   /** The event kind. */
   type: "step-finish";
@@ -207,7 +449,21 @@ export interface AgentStepEvent {
   usage: AgentUsage;
 }
 
-/** The run ended; the last event of a run. */
+/**
+ * The run ended; the last event of a run.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Keep the result of a streamed run
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "finish") console.log(event.result.text);
+ * }
+ * ```
+ */
 export interface AgentFinishEvent {
   /** The event kind. */
   type: "finish";
@@ -215,7 +471,23 @@ export interface AgentFinishEvent {
   result: AgentResult;
 }
 
-/** A tool event of a Subagent's child, to show the child's progress. */
+/**
+ * A tool event of a Subagent's child, to show the child's progress.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Show what the Subagent children do
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * for await (const event of agent.stream("Summarise README.md")) {
+ *   if (event.type === "subagent") {
+ *     console.log(`task ${event.task} (${event.description}): ${event.event.type}`);
+ *   }
+ * }
+ * ```
+ */
 export interface AgentSubagentEvent {
   /** The event kind. */
   type: "subagent";
@@ -229,7 +501,27 @@ export interface AgentSubagentEvent {
   event: AgentToolCallEvent | AgentToolResultEvent | AgentToolErrorEvent;
 }
 
-/** What {@linkcode Agent.stream} yields. */
+/**
+ * What {@linkcode Agent.stream} yields.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Handle the events of a run in one switch
+ * ```ts
+ * import type { AgentEvent } from "@fello/agent";
+ *
+ * function show(event: AgentEvent): string | undefined {
+ *   switch (event.type) {
+ *     case "text-delta":
+ *       return event.text;
+ *     case "tool-call":
+ *       return `\n→ ${event.toolName}\n`;
+ *     case "finish":
+ *       return `\n(${event.result.steps} steps)\n`;
+ *   }
+ * }
+ * ```
+ */
 export type AgentEvent =
   | AgentTextEvent
   | AgentReasoningEvent
@@ -242,7 +534,22 @@ export type AgentEvent =
   | AgentStepEvent
   | AgentFinishEvent;
 
-/** A conversation with a model that uses the built-in tools. */
+/**
+ * A conversation with a model that uses the built-in tools.
+ *
+ * Requires `--allow-net` for the endpoint, plus the permissions of the tools it uses (`--allow-read`, `--allow-write`, `--allow-run`).
+ *
+ * @example Hold a conversation, then start over
+ * ```ts ignore
+ * import { type Agent, createAgent } from "@fello/agent";
+ *
+ * const agent: Agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * await agent.run("Which files define the tools?");
+ * await agent.run("And which of them run subprocesses?"); // continues the conversation
+ * agent.reset();
+ * console.log([...agent.tools.keys()]);
+ * ```
+ */
 export interface Agent {
   /**
    * Runs the prompt to the end and resolves to the result. Rejects with the
