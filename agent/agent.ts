@@ -35,6 +35,8 @@ import type {
  * Where an agent sends requests when no `baseURL` is given: a local Ollama
  * server's OpenAI-compatible API.
  *
+ * A constant: needs no permission (an agent using it requires `--allow-net`).
+ *
  * @example Fall back to the default endpoint
  * ```ts
  * import { DEFAULT_BASE_URL } from "@fello/agent";
@@ -57,6 +59,9 @@ type AnyTool = Tool<unknown, unknown>;
  * EditFile, Shell, Plan, file_outline, search, Subagent, ImageAnalysis) under
  * the given permission mode. A second run continues the conversation.
  *
+ * Requires `--allow-net` for the endpoint, `--allow-sys=hostname` (the AI SDK
+ * asks at load time), and the read, write and run permissions the tools use.
+ *
  * @example Ask a local Ollama model about the workspace
  * ```ts ignore
  * import { createAgent } from "@fello/agent";
@@ -73,9 +78,6 @@ type AnyTool = Tool<unknown, unknown>;
  *   if (event.type === "text-delta") console.log(event.text);
  * }
  * ```
- *
- * Requires `--allow-net` for the endpoint, `--allow-sys=hostname` (the AI SDK
- * asks at load time), and the read, write and run permissions the tools use.
  *
  * @param options The endpoint, model, workspace, permissions and limits.
  * @returns The agent.

@@ -3,6 +3,8 @@
  * it cannot be reached, keeps failing after the retries, or refuses the request.
  * Its message names the URL and the status so a person can fix the setup.
  *
+ * Requires `--allow-net` for the endpoint.
+ *
  * @example Tell a setup problem from other failures
  * ```ts
  * import { createAgent, EndpointError } from "@fello/agent";
@@ -14,8 +16,6 @@
  *   if (error instanceof EndpointError) console.error(error.message, error.status);
  * }
  * ```
- *
- * Requires `--allow-net` for the endpoint.
  */
 export class EndpointError extends Error {
   /** The URL that failed, e.g. `http://127.0.0.1:11434/v1/chat/completions`. */

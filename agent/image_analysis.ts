@@ -13,7 +13,21 @@ import { downscaleImage } from "./_downscale.ts";
 import { type ImageInfo, sniffImage } from "./_image_format.ts";
 import DESCRIPTION from "./image_analysis.txt" with { type: "text" };
 
-/** Input of ImageAnalysis. */
+/**
+ * Input of ImageAnalysis.
+ *
+ * Executing ImageAnalysis requires `--allow-read` for the image and `--allow-net` for the endpoint.
+ *
+ * @example Ask about a screenshot
+ * ```ts
+ * import type { ImageAnalysisInput } from "@fello/agent";
+ *
+ * const input: ImageAnalysisInput = {
+ *   path: "docs/screenshot.png",
+ *   prompt: "Which error message does the dialog show?",
+ * };
+ * ```
+ */
 export interface ImageAnalysisInput {
   /** The image file, relative to the workspace or absolute. */
   path: string;
@@ -21,7 +35,23 @@ export interface ImageAnalysisInput {
   prompt?: string;
 }
 
-/** Result of ImageAnalysis. */
+/**
+ * Result of ImageAnalysis.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Say whether the image was shrunk before sending
+ * ```ts
+ * import type { ImageAnalysisResult } from "@fello/agent";
+ *
+ * function note(result: ImageAnalysisResult): string {
+ *   const { width, height } = result.sent;
+ *   return result.resized
+ *     ? `${result.width}x${result.height} sent as ${width}x${height}`
+ *     : `sent as is (${width}x${height})`;
+ * }
+ * ```
+ */
 export interface ImageAnalysisResult {
   /** The path as given. */
   path: string;

@@ -6,7 +6,21 @@ import { defineTool } from "../tools/_define.ts";
 import type { ExecuteOptions, Tool } from "../tools/types.ts";
 import DESCRIPTION from "./subagent.txt" with { type: "text" };
 
-/** One task for a child agent. */
+/**
+ * One task for a child agent.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Describe a task for a child agent
+ * ```ts
+ * import type { SubagentTask } from "@fello/agent";
+ *
+ * const task: SubagentTask = {
+ *   description: "Find the config loader",
+ *   prompt: "Find where deno.json is read in this repository and report the file and line.",
+ * };
+ * ```
+ */
 export interface SubagentTask {
   /** A short title shown to the user. */
   description: string;
@@ -14,13 +28,44 @@ export interface SubagentTask {
   prompt: string;
 }
 
-/** Input of Subagent. */
+/**
+ * Input of Subagent.
+ *
+ * Executing Subagent requires `--allow-net` for the endpoint, plus the tools' permissions.
+ *
+ * @example Two independent searches at once
+ * ```ts
+ * import type { SubagentInput } from "@fello/agent";
+ *
+ * const input: SubagentInput = {
+ *   tasks: [
+ *     { description: "Tests", prompt: "List the test files and what each covers." },
+ *     { description: "CLI", prompt: "Summarise the CLI commands and their flags." },
+ *   ],
+ * };
+ * ```
+ */
 export interface SubagentInput {
   /** 1 to 8 tasks, run at once. */
   tasks: SubagentTask[];
 }
 
-/** How one task ended. */
+/**
+ * How one task ended.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Report the tasks that did not complete
+ * ```ts
+ * import type { SubagentTaskResult } from "@fello/agent";
+ *
+ * function problems(tasks: SubagentTaskResult[]): string[] {
+ *   return tasks
+ *     .filter((task) => task.status !== "completed")
+ *     .map((task) => `${task.description}: ${task.error ?? task.status}`);
+ * }
+ * ```
+ */
 export interface SubagentTaskResult {
   /** The task's description, as given. */
   description: string;
@@ -34,7 +79,20 @@ export interface SubagentTaskResult {
   steps: number;
 }
 
-/** Result of Subagent: every task, in input order. */
+/**
+ * Result of Subagent: every task, in input order.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Join the children's reports
+ * ```ts
+ * import type { SubagentResult } from "@fello/agent";
+ *
+ * function report(result: SubagentResult): string {
+ *   return result.tasks.map((task) => `## ${task.description}\n${task.text}`).join("\n\n");
+ * }
+ * ```
+ */
 export interface SubagentResult {
   /** One entry per task, in input order. */
   tasks: SubagentTaskResult[];

@@ -7,9 +7,21 @@
  */
 import { formatOutline } from "./_format.ts";
 import { type OutlineCallOptions, Outliner } from "./_outliner.ts";
-import type { OutlineResult } from "./types.ts";
+import type { OutlineResult, OutlineSymbol } from "./types.ts";
 
-/** Options for {@linkcode outlineSymbols}. */
+/**
+ * Options for {@linkcode outlineSymbols}.
+ *
+ * Needs no permission itself; outlining requires `--allow-read` for the file.
+ *
+ * @example Outline with a shorter parse budget
+ * ```ts
+ * import { outlineSymbols, type OutlineSymbolsOptions } from "@fello/agent";
+ *
+ * const options: OutlineSymbolsOptions = { cwd: Deno.cwd(), parseBudgetMs: 5_000 };
+ * const { symbols } = await outlineSymbols("mod.ts", options);
+ * ```
+ */
 export interface OutlineSymbolsOptions {
   /** Folder that a relative path resolves against; defaults to `Deno.cwd()`. */
   cwd?: string;
@@ -22,7 +34,19 @@ export interface OutlineSymbolsOptions {
   grammarsDir?: string;
 }
 
-/** Options for {@linkcode fileOutline}. */
+/**
+ * Options for {@linkcode fileOutline}.
+ *
+ * Needs no permission itself; outlining requires `--allow-read` for the file.
+ *
+ * @example Show at most 50 symbols
+ * ```ts
+ * import { fileOutline, type FileOutlineOptions } from "@fello/agent";
+ *
+ * const options: FileOutlineOptions = { cwd: Deno.cwd(), maxSymbols: 50 };
+ * console.log(await fileOutline("mod.ts", options));
+ * ```
+ */
 export interface FileOutlineOptions extends OutlineSymbolsOptions {
   /** List at most this many symbols, then say how many were left out. No cap by default. */
   maxSymbols?: number;
@@ -44,6 +68,9 @@ function _outliner(): Outliner {
  * the supported ones), a missing, binary or unreadable file, or a parse that
  * overruns its budget.
  *
+ * Requires `--allow-read` for the file (and, with `FELLO_GRAMMARS_DIR`,
+ * `--allow-env` and read access to that folder).
+ *
  * @example Outline this package's entry point
  * ```ts
  * import { outlineSymbols } from "@fello/agent";
@@ -52,18 +79,22 @@ function _outliner(): Outliner {
  * console.log(outline.language, outline.totalLines, outline.symbols.length);
  * ```
  *
- * Requires `--allow-read` for the file (and, with `FELLO_GRAMMARS_DIR`,
- * `--allow-env` and read access to that folder).
- *
  * @param path The file: relative to `cwd`, absolute, or a `file://` URI.
  * @param options The base folder, parse budget and grammar folder.
  * @returns The language, the line count and the symbols.
  */
-export function outlineSymbols(
+export async function outlineSymbols(
   path: string,
   options: OutlineSymbolsOptions = {},
 ): Promise<OutlineResult> {
-  return _outliner().outline(path, _callOptions(options));
+  const result = await _outliner().outline(path, _callOptions(options));
+  // The cache keeps this object to answer the next call: hand out a copy so a
+  // caller that sorts or edits its result cannot change later answers.
+  return { ...result, symbols: _copySymbols(result.symbols) };
+}
+
+function _copySymbols(symbols: OutlineSymbol[]): OutlineSymbol[] {
+  return symbols.map((s) => ({ ...s, children: _copySymbols(s.children) }));
 }
 
 /**
@@ -78,14 +109,14 @@ export function outlineSymbols(
  *     property id (line 37)  // Unique id
  * ```
  *
+ * Requires `--allow-read` for the file.
+ *
  * @example Print the outline of a file, at most 50 symbols
  * ```ts
  * import { fileOutline } from "@fello/agent";
  *
  * console.log(await fileOutline("mod.ts", { cwd: Deno.cwd(), maxSymbols: 50 }));
  * ```
- *
- * Requires `--allow-read` for the file.
  *
  * @param path The file: relative to `cwd`, absolute, or a `file://` URI; shown as given.
  * @param options The base folder, symbol cap, parse budget and grammar folder.

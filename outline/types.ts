@@ -4,7 +4,24 @@
  * @module
  */
 
-/** One symbol of a file outline. Lines are 1-based and inclusive. */
+/**
+ * One symbol of a file outline. Lines are 1-based and inclusive.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Print an outline as an indented tree
+ * ```ts
+ * import { type OutlineSymbol, outlineSymbols } from "@fello/agent";
+ *
+ * function print(symbols: OutlineSymbol[], depth = 0): void {
+ *   for (const symbol of symbols) {
+ *     console.log(`${"  ".repeat(depth)}${symbol.kind} ${symbol.name} ${symbol.startLine}-${symbol.endLine}`);
+ *     print(symbol.children, depth + 1);
+ *   }
+ * }
+ * print((await outlineSymbols("mod.ts")).symbols);
+ * ```
+ */
 export interface OutlineSymbol {
   /** The label, e.g. `function`, `class`, `property`, `func`, `heading`. */
   kind: string;
@@ -20,7 +37,19 @@ export interface OutlineSymbol {
   children: OutlineSymbol[];
 }
 
-/** The structured outline of one file. */
+/**
+ * The structured outline of one file.
+ *
+ * A type only: needs no permission (outlining requires `--allow-read`).
+ *
+ * @example Count a file's top-level symbols
+ * ```ts
+ * import { type OutlineResult, outlineSymbols } from "@fello/agent";
+ *
+ * const outline: OutlineResult = await outlineSymbols("mod.ts");
+ * console.log(`${outline.language}: ${outline.symbols.length} symbols in ${outline.totalLines} lines`);
+ * ```
+ */
 export interface OutlineResult {
   /** The language's display name, e.g. `TypeScript`. */
   language: string;

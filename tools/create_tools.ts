@@ -36,7 +36,23 @@ import type {
   Tool,
 } from "./types.ts";
 
-/** Options for {@linkcode createTools}. */
+/**
+ * Options for {@linkcode createTools}.
+ *
+ * Needs no permission itself; the tools need `--allow-read`, `--allow-write` and `--allow-run` for what they do.
+ *
+ * @example Tools that ask before each edit
+ * ```ts
+ * import { createTools, type CreateToolsOptions } from "@fello/agent";
+ *
+ * const options: CreateToolsOptions = {
+ *   cwd: Deno.cwd(),
+ *   permissionMode: "ask",
+ *   approve: (request) => confirm(request.description),
+ * };
+ * const tools = createTools(options);
+ * ```
+ */
 export interface CreateToolsOptions {
   /** The workspace root; relative paths resolve against it. Defaults to `Deno.cwd()`. */
   cwd?: string;
@@ -50,7 +66,22 @@ export interface CreateToolsOptions {
   backend?: Partial<Backend>;
 }
 
-/** The built-in tools of one workspace. */
+/**
+ * The built-in tools of one workspace.
+ *
+ * Requires `--allow-read` for reads, `--allow-write` for writes and edits and `--allow-run` for Shell.
+ *
+ * @example Switch to read-only after a first edit
+ * ```ts
+ * import { createTools, type Tools } from "@fello/agent";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * const tools: Tools = createTools({ cwd, permissionMode: "acceptEdits" });
+ * await tools.WriteFile.execute({ path: "a.txt", content: "once\n" });
+ * tools.permissionMode = "readOnly";
+ * console.log(tools.cwd, tools.plan.length);
+ * ```
+ */
 export interface Tools {
   /** Reads a text file, whole or by lines. */
   readonly ReadFile: Tool<ReadFileInput, ReadFileResult>;
@@ -77,6 +108,9 @@ export interface Tools {
 /**
  * Creates the built-in tools for a workspace.
  *
+ * Requires `--allow-read` for reads, `--allow-write` for writes and edits, and
+ * `--allow-run` for Shell, each for the paths and commands involved.
+ *
  * @example Read the first lines of a file
  * ```ts
  * import { createTools } from "@fello/agent";
@@ -85,9 +119,6 @@ export interface Tools {
  * const result = await tools.ReadFile.execute({ path: "deno.json", line: 1, limit: 3 });
  * console.log(result.content);
  * ```
- *
- * Requires `--allow-read` for reads, `--allow-write` for writes and edits, and
- * `--allow-run` for Shell, each for the paths and commands involved.
  *
  * @param options The workspace, permission mode, approver and backends.
  * @returns The tools, sharing one permission gate.

@@ -21,7 +21,26 @@ import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
 import DESCRIPTION from "./edit_file.txt" with { type: "text" };
 
-/** Input of EditFile. */
+/**
+ * Input of EditFile.
+ *
+ * Executing EditFile requires `--allow-read` and `--allow-write` for the file.
+ *
+ * @example Rename every use of a word
+ * ```ts
+ * import { createTools, type EditFileInput } from "@fello/agent";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.txt`, "colour and colour\n");
+ * const input: EditFileInput = {
+ *   path: "a.txt",
+ *   oldText: "colour",
+ *   newText: "color",
+ *   replaceAll: true,
+ * };
+ * await createTools({ cwd, permissionMode: "acceptEdits" }).EditFile.execute(input);
+ * ```
+ */
 export interface EditFileInput {
   /** The file: relative to the workspace (or `cwd`), absolute, or a `file://` URI. */
   path: string;
@@ -38,6 +57,8 @@ export interface EditFileInput {
 /**
  * Result of EditFile.
  *
+ * Requires `--allow-read` and `--allow-write` for the file's folder.
+ *
  * @example Replace one exact snippet
  * ```ts
  * import { createTools } from "@fello/agent";
@@ -52,8 +73,6 @@ export interface EditFileInput {
  * });
  * console.log(replacements, diff);
  * ```
- *
- * Requires `--allow-read` and `--allow-write` for the file's folder.
  */
 export interface EditFileResult {
   /** The file, relative to the workspace when inside it, else absolute. */

@@ -8,7 +8,19 @@ import { displayPath } from "./_display_path.ts";
 import type { Tool } from "./types.ts";
 import DESCRIPTION from "./file_outline.txt" with { type: "text" };
 
-/** Input of the `file_outline` tool. */
+/**
+ * Input of the `file_outline` tool.
+ *
+ * Executing file_outline requires `--allow-read` for the file.
+ *
+ * @example Outline a file for the model
+ * ```ts
+ * import { createTools, type FileOutlineInput } from "@fello/agent";
+ *
+ * const input: FileOutlineInput = { path: "mod.ts" };
+ * console.log(await createTools({ cwd: Deno.cwd() }).file_outline.execute(input));
+ * ```
+ */
 export interface FileOutlineInput {
   /** The file: relative to the workspace, absolute, or a `file://` URI. */
   path: string;

@@ -6,13 +6,54 @@ import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
 import DESCRIPTION from "./plan.txt" with { type: "text" };
 
-/** How urgent a plan entry is. */
+/**
+ * How urgent a plan entry is.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Put the urgent entries first
+ * ```ts
+ * import type { PlanEntry, PlanPriority } from "@fello/agent";
+ *
+ * const ORDER: PlanPriority[] = ["high", "medium", "low"];
+ * function byPriority(entries: PlanEntry[]): PlanEntry[] {
+ *   return entries.toSorted((a, b) => ORDER.indexOf(a.priority) - ORDER.indexOf(b.priority));
+ * }
+ * ```
+ */
 export type PlanPriority = "high" | "medium" | "low";
 
-/** Where a plan entry stands. */
+/**
+ * Where a plan entry stands.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Count what is left to do
+ * ```ts
+ * import type { PlanEntry, PlanStatus } from "@fello/agent";
+ *
+ * function left(entries: PlanEntry[]): number {
+ *   const done: PlanStatus = "completed";
+ *   return entries.filter((entry) => entry.status !== done).length;
+ * }
+ * ```
+ */
 export type PlanStatus = "pending" | "in_progress" | "completed";
 
-/** One step of the execution plan. */
+/**
+ * One step of the execution plan.
+ *
+ * Needs no permission: the Plan tool keeps the plan in memory.
+ *
+ * @example Show the plan after every change
+ * ```ts
+ * import { createTools, type PlanEntry } from "@fello/agent";
+ *
+ * const tools = createTools({
+ *   onPlan: (entries: PlanEntry[]) => console.log(entries.map((e) => e.content)),
+ * });
+ * ```
+ */
 export interface PlanEntry {
   /** What the step does, in a few words. */
   content: string;
@@ -22,13 +63,45 @@ export interface PlanEntry {
   status: PlanStatus;
 }
 
-/** Input of the Plan tool: the whole new plan. */
+/**
+ * Input of the Plan tool: the whole new plan.
+ *
+ * Needs no permission: the Plan tool keeps the plan in memory.
+ *
+ * @example Set a two-step plan
+ * ```ts
+ * import { createTools, type PlanInput } from "@fello/agent";
+ *
+ * const input: PlanInput = {
+ *   entries: [
+ *     { content: "Read the failing test", priority: "high", status: "in_progress" },
+ *     { content: "Fix the parser", priority: "high", status: "pending" },
+ *   ],
+ * };
+ * const { counts } = await createTools().Plan.execute(input);
+ * console.log(counts); // { pending: 1, in_progress: 1, completed: 0 }
+ * ```
+ */
 export interface PlanInput {
   /** Every entry, in order; an empty list clears the plan. */
   entries: PlanEntry[];
 }
 
-/** Result of the Plan tool. */
+/**
+ * Result of the Plan tool.
+ *
+ * Needs no permission: the Plan tool keeps the plan in memory.
+ *
+ * @example Check progress after an update
+ * ```ts
+ * import { createTools, type PlanResult } from "@fello/agent";
+ *
+ * const result: PlanResult = await createTools().Plan.execute({
+ *   entries: [{ content: "Ship it", priority: "low", status: "completed" }],
+ * });
+ * console.log(result.counts.completed); // 1
+ * ```
+ */
 export interface PlanResult {
   /** The plan now in force. */
   entries: PlanEntry[];

@@ -26,7 +26,19 @@ import { ToolError } from "./tool_error.ts";
 import type { FileStat, RandomAccessFile, Tool } from "./types.ts";
 import DESCRIPTION from "./read_file.txt" with { type: "text" };
 
-/** Input of ReadFile. */
+/**
+ * Input of ReadFile.
+ *
+ * Executing ReadFile requires `--allow-read` for the file.
+ *
+ * @example Read 3 lines from line 2
+ * ```ts
+ * import { createTools, type ReadFileInput } from "@fello/agent";
+ *
+ * const input: ReadFileInput = { path: "deno.json", line: 2, limit: 3 };
+ * const { content } = await createTools().ReadFile.execute(input);
+ * ```
+ */
 export interface ReadFileInput {
   /** The file: relative to the workspace (or `cwd`), absolute, or a `file://` URI. */
   path: string;
@@ -43,6 +55,8 @@ export interface ReadFileInput {
 /**
  * Result of ReadFile: the selected lines and where they are.
  *
+ * Requires `--allow-read` for the file.
+ *
  * @example Read lines 10-14 of a file
  * ```ts
  * import { createTools } from "@fello/agent";
@@ -52,8 +66,6 @@ export interface ReadFileInput {
  *   .execute({ path: "deno.json", line: 1, limit: 5 });
  * console.log(startLine, endLine, totalLines, content);
  * ```
- *
- * Requires `--allow-read` for the file.
  */
 export interface ReadFileResult {
   /** The file, relative to the workspace when inside it, else absolute. */

@@ -14,7 +14,19 @@ import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
 import DESCRIPTION from "./search.txt" with { type: "text" };
 
-/** Input of the `search` tool. */
+/**
+ * Input of the `search` tool.
+ *
+ * Executing search requires `--allow-read` for the folder searched.
+ *
+ * @example Find the TODOs in TypeScript files
+ * ```ts
+ * import { createTools, type SearchInput } from "@fello/agent";
+ *
+ * const input: SearchInput = { pattern: "TODO|FIXME", regex: true, glob: "*.ts" };
+ * const { matches } = await createTools({ cwd: Deno.cwd() }).search.execute(input);
+ * ```
+ */
 export interface SearchInput {
   /** The text to find: literal unless `regex` is true. */
   pattern: string;
@@ -30,7 +42,20 @@ export interface SearchInput {
   maxResults?: number;
 }
 
-/** One matching line. */
+/**
+ * One matching line.
+ *
+ * Executing search requires `--allow-read` for the folder searched.
+ *
+ * @example Print matches as path:line: text
+ * ```ts
+ * import { createTools, type SearchMatch } from "@fello/agent";
+ *
+ * const { matches } = await createTools().search.execute({ pattern: "createTools" });
+ * const show = (match: SearchMatch) => `${match.path}:${match.line}: ${match.text}`;
+ * console.log(matches.map(show).join("\n"));
+ * ```
+ */
 export interface SearchMatch {
   /** The file, relative to the workspace (`/`-separated) or absolute outside it. */
   path: string;
@@ -40,7 +65,22 @@ export interface SearchMatch {
   text: string;
 }
 
-/** Result of the `search` tool. */
+/**
+ * Result of the `search` tool.
+ *
+ * Executing search requires `--allow-read` for the folder searched.
+ *
+ * @example Say when there are more matches
+ * ```ts
+ * import { createTools, type SearchResult } from "@fello/agent";
+ *
+ * const result: SearchResult = await createTools().search.execute({
+ *   pattern: "export",
+ *   maxResults: 10,
+ * });
+ * if (result.truncated) console.log("more than 10 matches; narrow the search");
+ * ```
+ */
 export interface SearchResult {
   /** The pattern searched for. */
   pattern: string;

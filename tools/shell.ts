@@ -17,7 +17,21 @@ export const DEFAULT_OUTPUT_BYTE_LIMIT: number = 32 * 1024;
 /** The largest `outputByteLimit` accepted (64 MiB): what is kept is held in memory. */
 export const MAX_OUTPUT_BYTE_LIMIT: number = 64 * 1024 * 1024;
 
-/** Input of the Shell tool. */
+/**
+ * Input of the Shell tool.
+ *
+ * Executing Shell requires `--allow-run` (for `sh`, or for the executable given with `args`).
+ *
+ * @example Run the tests with a time limit
+ * ```ts
+ * import { createTools, type ShellInput } from "@fello/agent";
+ *
+ * const input: ShellInput = { command: "echo", args: ["ready"], timeoutSeconds: 60 };
+ * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "allow" });
+ * const { exitCode, output } = await tools.Shell.execute(input);
+ * console.log(exitCode, output); // 0 "ready\n"
+ * ```
+ */
 export interface ShellInput {
   /** A command line for `sh -c`, or with `args` the executable to run directly. */
   command: string;

@@ -2,6 +2,8 @@
  * The one error every tool throws: its message is written for the model and
  * says what failed, where, and what to do next.
  *
+ * Needs no permission.
+ *
  * @example Catch a tool failure
  * ```ts
  * import { createTools, ToolError } from "@fello/agent";

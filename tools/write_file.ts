@@ -10,7 +10,20 @@ import { ToolError } from "./tool_error.ts";
 import type { FileBackend, Tool } from "./types.ts";
 import DESCRIPTION from "./write_file.txt" with { type: "text" };
 
-/** Input of WriteFile. */
+/**
+ * Input of WriteFile.
+ *
+ * Executing WriteFile requires `--allow-write` for the file's folder.
+ *
+ * @example Write a file in a subfolder of the workspace
+ * ```ts
+ * import { createTools, type WriteFileInput } from "@fello/agent";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * const input: WriteFileInput = { path: "a.txt", content: "hello\n", cwd: "notes" };
+ * await createTools({ cwd, permissionMode: "acceptEdits" }).WriteFile.execute(input);
+ * ```
+ */
 export interface WriteFileInput {
   /** The file: relative to the workspace (or `cwd`), absolute, or a `file://` URI. */
   path: string;
@@ -22,6 +35,9 @@ export interface WriteFileInput {
 
 /**
  * Result of WriteFile.
+ *
+ * Requires `--allow-write` for the file's folder (and `--allow-read` to tell
+ * created from overwritten).
  *
  * @example Create a file (parent folders too)
  * ```ts
@@ -35,9 +51,6 @@ export interface WriteFileInput {
  * });
  * console.log(created, bytes); // true 11
  * ```
- *
- * Requires `--allow-write` for the file's folder (and `--allow-read` to tell
- * created from overwritten).
  */
 export interface WriteFileResult {
   /** The file, relative to the workspace when inside it, else absolute. */
