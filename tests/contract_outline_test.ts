@@ -972,6 +972,28 @@ Deno.test("a file changed on disk is re-parsed; an unchanged one gives the same 
   });
 });
 
+Deno.test("a caller changing an outlineSymbols() result does not change later answers", async () => {
+  await withFiles({ "k.ts": "export function keep() {}\n" }, async (dir) => {
+    const first = await outlineSymbols("k.ts", { cwd: dir });
+    first.symbols[0].name = "changed";
+    first.symbols.push({
+      kind: "x",
+      name: "y",
+      startLine: 1,
+      endLine: 1,
+      children: [],
+    });
+    first.totalLines = 99;
+    const second = await outlineSymbols("k.ts", { cwd: dir });
+    assert.equal(second.totalLines, 1);
+    assert.deepEqual(flat(second.symbols), ["function keep 1-1"]);
+    assert.match(
+      await fileOutline("k.ts", { cwd: dir }),
+      /^function keep \(line 1\)$/m,
+    );
+  });
+});
+
 // ---------------------------------------------------------------- tool
 
 Deno.test("createTools().file_outline.execute({ path }) returns the outline text", async () => {
