@@ -619,3 +619,82 @@ Deno.test("CLI an unreachable endpoint exits 2 with one line naming the URL", as
     assert.doesNotMatch(out.stderr, /\n\s+at /);
   });
 });
+
+async function onPath(command: string): Promise<boolean> {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    if (
+      dir && await Deno.stat(join(dir, command)).then(() => true, () => false)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Deno.test({
+  name:
+    "CLI on a terminal without a prompt: an interactive session that asks yes / no / always and keeps the conversation",
+  ignore: !(await onPath("script")),
+  fn: async () => {
+    await withWorkspace(async (cwd) => {
+      const write = (n: number) => ({
+        toolCalls: [{
+          name: "WriteFile",
+          arguments: { path: `w${n}.txt`, content: `${n}` },
+        }],
+      });
+      await using server = startScriptedServer([{
+        match: "contract-tty",
+        replies: [
+          write(1),
+          write(2),
+          write(3),
+          write(4),
+          { text: "FIRST-DONE" },
+          { text: "SECOND-DONE" },
+        ],
+      }], {});
+      // util-linux `script` gives the CLI a pseudo-terminal; typed lines are
+      // queued on it in order: a prompt, three answers, a follow-up, /exit.
+      const command = [
+        Deno.execPath(),
+        "run",
+        "-A",
+        MOD,
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "m",
+      ]
+        .map((a) => `'${a}'`).join(" ");
+      const child = new Deno.Command("script", {
+        args: ["-qec", command, "/dev/null"],
+        cwd,
+        env: cliEnv({}),
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      await writer.write(
+        new TextEncoder().encode(
+          "contract-tty go\ny\nn\nalways\nfollow-up-question\n/exit\n",
+        ),
+      );
+      await writer.close();
+      // Only to prove nothing hangs: a stuck session is killed and fails below.
+      const timer = setTimeout(() => child.kill(), 60_000);
+      const out = await child.output().finally(() => clearTimeout(timer));
+      const stdout = new TextDecoder().decode(out.stdout);
+      assert.equal(out.code, 0, stdout);
+      assert.match(stdout, /FIRST-DONE[\s\S]*SECOND-DONE/);
+      const files = [];
+      for await (const entry of Deno.readDir(cwd)) files.push(entry.name);
+      // yes, no, always (and "always" covers the fourth write unasked).
+      assert.deepEqual(files.sort(), ["w1.txt", "w3.txt", "w4.txt"]);
+      const last = requestsOf(server.requests, "contract-tty").at(-1)!;
+      assert.match(allText(last), /FIRST-DONE[\s\S]*follow-up-question/);
+    });
+  },
+});
