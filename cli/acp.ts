@@ -15,6 +15,7 @@ import {
   resolveModel,
 } from "./_endpoint.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
+import { workspaceFolder } from "./_workspace.ts";
 
 const USAGE = `Usage: fello acp [options]
 
@@ -50,24 +51,10 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   let flags: AgentFlags;
-  try {
-    flags = readAgentFlags(values);
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-  if (values.cwd !== undefined) {
-    try {
-      Deno.chdir(values.cwd);
-    } catch (error) {
-      return usageError(
-        `cannot run in "${values.cwd}": ${
-          (error as Error).message
-        }; pass an existing folder with --cwd`,
-      );
-    }
-  }
   let endpoint: EndpointSettings;
   try {
+    flags = readAgentFlags(values);
+    if (values.cwd !== undefined) Deno.chdir(await workspaceFolder(values.cwd));
     endpoint = resolveEndpoint(values);
   } catch (error) {
     return usageError((error as Error).message);

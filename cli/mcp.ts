@@ -1,8 +1,8 @@
 // The "mcp" command: serves the Search MCP server over stdio. Stdout belongs
 // to the protocol, so every message here goes to stderr.
 import { parseArgs } from "node:util";
-import { resolve } from "node:path";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
+import { workspaceFolder } from "./_workspace.ts";
 
 const USAGE = `Usage: fello mcp [--cwd DIR] [--workspace-only]
 
@@ -37,15 +37,11 @@ export async function main(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const cwd = resolve(values.cwd ?? Deno.cwd());
+  let cwd: string;
   try {
-    if (!(await Deno.stat(cwd)).isDirectory) throw new Error("not a folder");
+    cwd = await workspaceFolder(values.cwd);
   } catch (error) {
-    console.error(
-      `fello mcp: cannot serve "${cwd}": ${
-        (error as Error).message
-      }; pass an existing folder with --cwd`,
-    );
+    console.error(`fello mcp: ${(error as Error).message}`);
     return 2;
   }
   keepServingOnStrayErrors("mcp");

@@ -2,17 +2,12 @@
 // a transcript, or with no prompt on a terminal holds an interactive session.
 // Ctrl-C cancels the running prompt (its model request, Shell processes and
 // subagents); a second Ctrl-C, or one at the idle prompt, quits.
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createAgent, DEFAULT_MAX_STEPS } from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
 import type { Agent, AgentEvent } from "../agent/types.ts";
 import type { PermissionMode } from "../tools/types.ts";
-import {
-  AGENT_FLAGS,
-  type AgentFlags,
-  readAgentFlags,
-} from "./_agent_flags.ts";
+import { AGENT_FLAGS, readAgentFlags } from "./_agent_flags.ts";
 import { terminalApprover } from "./_ask_permission.ts";
 import {
   describeEndpointFailure,
@@ -23,6 +18,7 @@ import {
 } from "./_endpoint.ts";
 import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
 import { readAll, readLine } from "./_stdin_lines.ts";
+import { workspaceFolder } from "./_workspace.ts";
 
 const USAGE = `Usage: fello [run] [options] [prompt...]
 
@@ -82,33 +78,21 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     console.log(USAGE);
     return 0;
   }
-  let flags: AgentFlags;
   try {
-    flags = readAgentFlags(values);
+    const { permissionMode, maxSteps } = readAgentFlags(values);
+    const cwd = await workspaceFolder(values.cwd);
+    return {
+      endpoint: resolveEndpoint(values),
+      permissionMode,
+      cwd,
+      maxSteps,
+      visionModel: values["vision-model"],
+      json: values.json ?? false,
+      prompt: positionals.join(" ").trim(),
+    };
   } catch (error) {
     return usageError((error as Error).message);
   }
-  const cwd = resolve(values.cwd ?? Deno.cwd());
-  if (!(await isDirectory(cwd))) {
-    return usageError(
-      `the workspace "${cwd}" is not a folder; pass an existing one with --cwd`,
-    );
-  }
-  let endpoint: EndpointSettings;
-  try {
-    endpoint = resolveEndpoint(values);
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-  return {
-    endpoint,
-    permissionMode: flags.permissionMode,
-    cwd,
-    maxSteps: flags.maxSteps,
-    visionModel: values["vision-model"],
-    json: values.json ?? false,
-    prompt: positionals.join(" ").trim(),
-  };
 }
 
 /** One invocation: the agent, the Ctrl-C handling and the output. */
@@ -259,14 +243,6 @@ class CliSession {
 function usageError(message: string): number {
   writeAll(Deno.stderr, `fello run: ${message}\n`);
   return 2;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 function noColor(): boolean {
