@@ -291,6 +291,9 @@ export class AcpSession {
       case "tool-result":
         return await this.#toolResult(event, event.modelText, event.output);
       case "tool-error":
+        // An unknown tool or unparsable input fails before any tool-call
+        // event: announce it first, as editors ignore updates of unknown calls.
+        if (!this.#calls.has(event.toolCallId)) await this.#toolCall(event);
         return await this.#toolDone(event.toolCallId, {
           status: "failed",
           content: [textContent(event.modelText)],

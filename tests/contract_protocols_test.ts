@@ -289,6 +289,19 @@ Deno.test("acp: initialize, session/new, prompts with tool calls, permissions an
         ],
       },
       {
+        match: "contract-acp-bad",
+        replies: [
+          {
+            toolCalls: [
+              { name: "NoSuchTool", arguments: {} },
+              { name: "ReadFile", arguments: "{not json" },
+              { name: "ReadFile", arguments: { path: 3 } },
+            ],
+          },
+          { text: "went on" },
+        ],
+      },
+      {
         match: "contract-acp-cancel",
         replies: [
           {
@@ -435,6 +448,34 @@ Deno.test("acp: initialize, session/new, prompts with tool calls, permissions an
             contentText(toolMessages(refuseRequests[1])[0]?.content),
             /new\.txt/,
           );
+
+          // Every tool call, even an unknown tool or unparsable input, is
+          // announced as tool_call before its tool_call_update.
+          const bad = await ctx.request(acp.methods.agent.session.new, {
+            cwd,
+            mcpServers: [],
+          });
+          const badTurn = await ctx.request(acp.methods.agent.session.prompt, {
+            sessionId: bad.sessionId,
+            prompt: [{ type: "text", text: "contract-acp-bad calls" }],
+          });
+          assert.equal(badTurn.stopReason, "end_turn");
+          const announced = new Set<string>();
+          const failed = new Set<string>();
+          for (const n of harness.updates) {
+            if (n.sessionId !== bad.sessionId) continue;
+            const u = n.update;
+            if (u.sessionUpdate === "tool_call") announced.add(u.toolCallId);
+            if (u.sessionUpdate === "tool_call_update") {
+              assert.ok(
+                announced.has(u.toolCallId),
+                `tool_call_update before tool_call for ${u.toolCallId}`,
+              );
+              if (u.status === "failed") failed.add(u.toolCallId);
+            }
+          }
+          assert.equal(announced.size, 3);
+          assert.equal(failed.size, 3);
 
           // Cancel during a long Shell: the run stops with `cancelled`.
           harness.answer.optionKind = "allow_once";
