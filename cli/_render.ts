@@ -126,8 +126,8 @@ export class TranscriptPrinter {
     if (result.finishReason === "tool-calls") {
       this.#line(this.#paint(
         "33",
-        `(stopped after ${result.steps} step${
-          result.steps === 1 ? "" : "s"
+        `(stopped after ${
+          plural(result.steps, "step")
         }, the step limit; continue with another prompt or raise --max-steps)`,
       ));
     } else if (result.finishReason === "length") {
@@ -212,9 +212,7 @@ function outcome(toolName: string, output: unknown, modelText: string): string {
       ? `killed by ${result.signal}`
       : `exit ${result.exitCode}`;
     const lines = countLines(result.output);
-    return `${how}${
-      lines ? `, ${lines} line${lines === 1 ? "" : "s"} of output` : ""
-    }`;
+    return `${how}${lines ? `, ${plural(lines, "line")} of output` : ""}`;
   }
   if (
     toolName === "ReadFile" && typeof output === "object" && output !== null
@@ -225,14 +223,17 @@ function outcome(toolName: string, output: unknown, modelText: string): string {
     };
     if (typeof startLine === "number" && typeof endLine === "number") {
       const count = Math.max(0, endLine - startLine + 1);
-      return `read ${count} line${
-        count === 1 ? "" : "s"
-      } (${startLine}-${endLine})`;
+      return `read ${plural(count, "line")} (${startLine}-${endLine})`;
     }
   }
   const lines = countLines(modelText);
   const more = lines > 1 ? ` (+${lines - 1} lines)` : "";
   return `${firstLine(modelText, 100) || "done"}${more}`;
+}
+
+// "1 line", "2 lines".
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function countLines(text: string): number {
