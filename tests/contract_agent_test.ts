@@ -92,6 +92,13 @@ Deno.test("createAgent() run: a tool call, its result and a final answer; every 
     for (const name of ALL_TOOLS) {
       assert.ok(names.includes(name), `${name} missing from ${names}`);
     }
+    // Descriptions teach good use: outline first, exact oldText, Subagent.
+    const described = (name: string) =>
+      first.body.tools?.find((t) => t.function.name === name)?.function
+        .description ?? "";
+    assert.match(described("ReadFile"), /file_outline/);
+    assert.match(described("EditFile"), /oldText/);
+    assert.match(described("Subagent"), /parallel|at once|concurren/i);
     const system = first.body.messages.find((m) => m.role === "system");
     assert.ok(system, "a system prompt is sent");
     assert.match(contentText(system.content), /CONTRACT-INSTRUCTIONS-XYZ/);
@@ -374,7 +381,19 @@ Deno.test("createAgent() ImageAnalysis sends a data-URL image to the vision mode
     const vision = requestsOf(server.requests, "contract-vision-q")[0];
     assert.ok(vision, "the vision model was asked");
     assert.equal(vision.body.model, "vision-model");
-    assert.match(JSON.stringify(vision.body), /data:image\/png;base64,/);
+    const parts = vision.body.messages.flatMap((m) =>
+      Array.isArray(m.content) ? m.content : []
+    );
+    const image = parts.find((p) => p?.type === "image_url");
+    assert.ok(image, `no image_url part in ${JSON.stringify(vision.body)}`);
+    const dataURL = image.image_url.url as string;
+    assert.ok(dataURL.startsWith("data:image/png;base64,"), dataURL);
+    // Sent as it is: the same bytes.
+    assert.deepEqual(
+      Uint8Array.from(atob(dataURL.split(",")[1]), (c) => c.charCodeAt(0)),
+      PNG,
+    );
+    assert.match(JSON.stringify(vision.body), /contract-vision-q/);
     assert.match(answer, /a single red pixel/);
   });
 });
