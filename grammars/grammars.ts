@@ -177,10 +177,12 @@ export function grammarFileName(id: GrammarId): string {
 
 async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
   const path = join(dir, grammarFileName(id));
-  let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(path);
+    return await Language.load(await Deno.readFile(path));
   } catch (error) {
+    // A missing file and a corrupt or incompatible build both need the same
+    // fix, and the bare WASM error ("need to see wasm magic number") names
+    // neither the file nor the grammar.
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(
       `Cannot load the ${id} grammar from "${path}": ${reason}; put ${
@@ -189,7 +191,6 @@ async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
       { cause: error },
     );
   }
-  return await Language.load(bytes);
 }
 
 /**

@@ -934,6 +934,24 @@ Deno.test("a missing or binary file is refused with an error naming the path", a
   });
 });
 
+Deno.test("a corrupt grammar in grammarsDir gets an error naming that file; the pool keeps serving", async () => {
+  await withFiles({
+    "grammars/tree-sitter-go.wasm": new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]),
+    "a.go": "package a\n\nfunc A() {}\n",
+  }, async (dir) => {
+    const error = await rejection(
+      outlineSymbols("a.go", { cwd: dir, grammarsDir: `${dir}/grammars` }),
+    );
+    assert.match(error.message, /a\.go/);
+    assert.ok(
+      error.message.includes(`${dir}/grammars/tree-sitter-go.wasm`),
+      error.message,
+    );
+    const good = await outlineSymbols("a.go", { cwd: dir });
+    assert.deepEqual(lines(named(good.symbols, "A")), [3, 3]);
+  });
+});
+
 // ---------------------------------------------------------------- cache
 
 Deno.test("a file changed on disk is re-parsed; an unchanged one gives the same answer", async () => {
