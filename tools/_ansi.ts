@@ -19,6 +19,8 @@ const enum State {
 // past these lengths the bytes are treated as text again.
 const MAX_STRING = 4096;
 const MAX_CSI = 64;
+// Text runs longer than this are searched and copied natively.
+const SHORT_RUN = 32;
 
 /** A stateful stripper: sequences split across chunks are still removed. */
 export class AnsiStripper {
@@ -50,11 +52,19 @@ export class AnsiStripper {
     let i = 0;
     while (i < chunk.length) {
       if (this.#state === State.Ground) {
-        // Text runs up to the next ESC are copied natively, not byte by byte.
-        const next = chunk.indexOf(ESC, i);
-        const end = next === -1 ? chunk.length : next;
-        out.set(chunk.subarray(i, end), n);
-        n += end - i;
+        // Text up to the next ESC is copied without the state machine: short
+        // runs by a tight loop, long ones natively (a native call costs about
+        // as much as copying a few dozen bytes in the loop).
+        let end = i;
+        const near = Math.min(chunk.length, i + SHORT_RUN);
+        while (end < near && chunk[end] !== ESC) out[n++] = chunk[end++];
+        if (end === near && end < chunk.length) {
+          const next = chunk.indexOf(ESC, end);
+          const stop = next === -1 ? chunk.length : next;
+          out.set(chunk.subarray(end, stop), n);
+          n += stop - end;
+          end = stop;
+        }
         i = end;
         if (i === chunk.length) break;
       }
