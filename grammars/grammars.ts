@@ -150,13 +150,13 @@ async function initRuntime(module?: WebAssembly.Module): Promise<void> {
  * Loads a grammar, from the pinned npm package or from `grammarsDir`.
  * Initializes web-tree-sitter first. Not cached: callers keep the result.
  *
+ * Requires `--allow-read` for `grammarsDir` (none for the npm packages), and
+ * `--allow-env` to honour `FELLO_GRAMMARS_DIR`.
+ *
  * @example Load Go from a folder of grammar builds
  * ```ts ignore
  * const go = await loadLanguage("go", { grammarsDir: "/opt/grammars" });
  * ```
- *
- * Requires `--allow-read` for `grammarsDir` (none for the npm packages), and
- * `--allow-env` to honour `FELLO_GRAMMARS_DIR`.
  */
 export async function loadLanguage(
   id: GrammarId,

@@ -47,6 +47,9 @@ export interface AcpAgentOptions {
  * - The permission modes are the session's modes; `session/set_mode` switches
  *   them while the conversation goes on.
  *
+ * Requires `--allow-net` for the endpoint, `--allow-sys=hostname`, and the
+ * read, write and run permissions the tools use.
+ *
  * @example Connect it to an in-process client
  * ```ts ignore
  * import * as acp from "@agentclientprotocol/sdk";
@@ -56,9 +59,6 @@ export interface AcpAgentOptions {
  * const connection = acp.client().connect(agent);
  * await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
  * ```
- *
- * Requires `--allow-net` for the endpoint, `--allow-sys=hostname`, and the
- * read, write and run permissions the tools use.
  *
  * @param options The endpoint, model, permission mode and limits.
  * @returns The agent app, not yet connected.
@@ -171,15 +171,15 @@ const closers = new WeakMap<acp.AgentApp, () => Promise<void>>();
  * Serves the ACP agent on stdin/stdout until the client disconnects. Stdout
  * carries protocol messages only; diagnostics go to stderr.
  *
+ * Requires `--allow-net` for the endpoint, `--allow-sys=hostname`, and the
+ * read, write and run permissions the tools use.
+ *
  * @example Run it as a command
  * ```ts ignore
  * import { serveAcp } from "./acp_agent.ts";
  *
  * await serveAcp({ model: "qwen3", baseURL: "http://127.0.0.1:11434/v1" });
  * ```
- *
- * Requires `--allow-net` for the endpoint, `--allow-sys=hostname`, and the
- * read, write and run permissions the tools use.
  *
  * @param options The endpoint, model, permission mode and limits.
  * @returns A promise that resolves when the connection closes.

@@ -35,6 +35,8 @@ export interface SearchMcpServerOptions {
  * resolve against `cwd`; with a `permissionMode` other than `"allow"`,
  * reading outside it is refused, since an MCP server has nobody to ask.
  *
+ * Requires `--allow-read` for the workspace and `--allow-run=rg` for `rg`.
+ *
  * @example Serve it over an in-memory transport
  * ```ts
  * import { createSearchMcpServer } from "./mcp_server.ts";
@@ -42,8 +44,6 @@ export interface SearchMcpServerOptions {
  * const server = createSearchMcpServer({ cwd: Deno.cwd() });
  * await server.close();
  * ```
- *
- * Requires `--allow-read` for the workspace and `--allow-run=rg` for `rg`.
  *
  * @param options The workspace.
  * @returns The server, not yet connected.
@@ -74,14 +74,14 @@ export function createSearchMcpServer(
  * Serves the Search MCP server on stdin/stdout until the client disconnects.
  * Stdout carries protocol messages only; diagnostics go to stderr.
  *
+ * Requires `--allow-read` for the workspace and `--allow-run=rg` for `rg`.
+ *
  * @example Run it as a command
  * ```ts ignore
  * import { serveSearchMcp } from "./mcp_server.ts";
  *
  * await serveSearchMcp({ cwd: Deno.cwd() });
  * ```
- *
- * Requires `--allow-read` for the workspace and `--allow-run=rg` for `rg`.
  *
  * @param options The workspace.
  * @returns A promise that resolves when the connection closes.

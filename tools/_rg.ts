@@ -51,14 +51,14 @@ const schema = z.object({
  * Creates the `rg` tool for a context: runs ripgrep from PATH in the
  * workspace with an argument array (no shell), bounded output and a timeout.
  *
+ * Requires `--allow-run=rg` (ripgrep then reads what its arguments name).
+ *
  * @example List the TypeScript files that mention a name
  * ```ts ignore
  * const rg = createRg(context);
  * const result = await rg.execute({ args: ["-l", "-t", "ts", "createTools"] });
  * console.log(rg.toModelText(result));
  * ```
- *
- * Requires `--allow-run=rg` (ripgrep then reads what its arguments name).
  *
  * @param context The workspace and permission gate.
  * @returns The tool.

@@ -38,6 +38,9 @@ const schema = z.object({
  * file with line ranges and doc summaries, as the specification's plain text,
  * capped at {@linkcode FILE_OUTLINE_MAX_SYMBOLS} symbols.
  *
+ * Requires `--allow-read` for the file (and for this package's own modules,
+ * which the parser workers load).
+ *
  * @example Outline a file before reading parts of it
  * ```ts
  * import { createTools } from "@fello/agent";
@@ -45,9 +48,6 @@ const schema = z.object({
  * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
  * console.log(await tools.file_outline.execute({ path: "mod.ts" }));
  * ```
- *
- * Requires `--allow-read` for the file (and for this package's own modules,
- * which the parser workers load).
  *
  * @param context The workspace, permission gate and backends.
  * @returns The tool.

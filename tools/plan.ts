@@ -131,6 +131,8 @@ export type PlanListener = (entries: PlanEntry[]) => void | Promise<void>;
 /**
  * Creates the Plan tool and a reader of the current plan.
  *
+ * Requires no permissions.
+ *
  * @example Replace the plan and read it back
  * ```ts
  * import { createPlan } from "./plan.ts";
@@ -141,8 +143,6 @@ export type PlanListener = (entries: PlanEntry[]) => void | Promise<void>;
  * });
  * console.log(plan.entries()[0].status); // "in_progress"
  * ```
- *
- * Requires no permissions.
  */
 export function createPlan(
   onPlan?: PlanListener,

@@ -116,6 +116,8 @@ const schema = z.object({
  * the workspace's text files that answers `path:line: text` lines, skipping
  * `.git`, `node_modules`, binary files and what `.gitignore` files ignore.
  *
+ * Requires `--allow-read` for the folder searched.
+ *
  * @example Find where a function is called
  * ```ts
  * import { createTools } from "@fello/agent";
@@ -124,8 +126,6 @@ const schema = z.object({
  * const result = await tools.search.execute({ pattern: "createTools(", glob: "*.ts" });
  * console.log(tools.search.toModelText(result));
  * ```
- *
- * Requires `--allow-read` for the folder searched.
  *
  * @param context The workspace, permission gate and backends.
  * @returns The tool.

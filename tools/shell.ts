@@ -80,6 +80,8 @@ const schema = z.object({
  * Creates the Shell tool for a context: permission `execute`, then the
  * context's process backend.
  *
+ * Requires `--allow-run` for the executable (`sh` without `args`).
+ *
  * @example Run a command and read its exit code
  * ```ts
  * import { createTools } from "@fello/agent";
@@ -88,8 +90,6 @@ const schema = z.object({
  * const result = await tools.Shell.execute({ command: "echo hi && exit 3" });
  * console.log(result.exitCode, result.output); // 3 "hi\n"
  * ```
- *
- * Requires `--allow-run` for the executable (`sh` without `args`).
  */
 export function createShell(
   context: ToolContext,
