@@ -586,19 +586,14 @@ Deno.test("acp: client fs, edits as diffs, plan updates and an MCP server from s
       },
     ], {});
 
+    // The endpoint from the environment this time, as for the CLI.
     const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        MOD,
-        "acp",
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-      ],
+      args: ["run", "-A", MOD, "acp"],
       cwd,
-      env: childEnv(),
+      env: childEnv({
+        FELLO_BASE_URL: server.baseURL,
+        FELLO_MODEL: "env-model",
+      }),
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
@@ -652,6 +647,8 @@ Deno.test("acp: client fs, edits as diffs, plan updates and an MCP server from s
             prompt: [{ type: "text", text: "contract-acp-fs edit the buffer" }],
           });
           assert.equal(turn.stopReason, "end_turn");
+          const fsRequest = requestsOf(server.requests, "contract-acp-fs")[0];
+          assert.equal(fsRequest.body.model, "env-model");
           assert.match(
             seen,
             /unsaved buffer/,
