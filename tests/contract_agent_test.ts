@@ -464,6 +464,44 @@ Deno.test("createAgent() abort kills a running Shell", async () => {
   });
 });
 
+Deno.test("createAgent() abort stops a model request that never answers", async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([{
+      match: "contract-hang",
+      replies: [{ hang: true }],
+    }], {});
+    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const controller = new AbortController();
+    const run = agent.run("contract-hang", { signal: controller.signal });
+    run.catch(() => {});
+    await new Promise((r) => setTimeout(r, 200));
+    controller.abort();
+    await assert.rejects(run);
+  });
+});
+
+Deno.test("createAgent() works with a server that answers plain JSON to streamed requests", async () => {
+  await withWorkspace(async (cwd) => {
+    await Deno.writeTextFile(join(cwd, "j.txt"), "json-file\n");
+    await using server = startScriptedServer([{
+      match: "contract-json",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "j.txt" } }] },
+        {
+          compute: (request) => ({
+            text: toolMessages(request).map((m) => contentText(m.content))
+                .join("").includes("json-file")
+              ? "json ok"
+              : "no result",
+          }),
+        },
+      ],
+    }], { ignoreStream: true });
+    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    assert.equal((await agent.run("contract-json go")).text, "json ok");
+  });
+});
+
 Deno.test("createAgent() Subagent runs three tasks at once and reports each", async () => {
   await withWorkspace(async (cwd) => {
     const delayMs = 1500;
