@@ -410,6 +410,34 @@ Deno.test("createAgent() retries a 500 and then succeeds", async () => {
   });
 });
 
+Deno.test("createAgent() a 5xx that persists fails naming the URL and the status after bounded retries", async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([{
+      match: "contract-503",
+      replies: [{
+        failures: Array.from({ length: 10 }, () => ({ status: 503 })),
+        text: "never",
+      }],
+    }], {});
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd,
+      maxRetries: 1,
+    });
+    await assert.rejects(agent.run("contract-503"), (error: Error) => {
+      assert.ok(
+        error.message.includes(new URL(server.baseURL).host),
+        error.message,
+      );
+      assert.match(error.message, /503/);
+      return true;
+    });
+    // One retry, and the SDK adds none of its own.
+    assert.equal(requestsOf(server.requests, "contract-503").length, 2);
+  });
+});
+
 Deno.test("createAgent() an endpoint that is down fails with an error naming the URL", async () => {
   await withWorkspace(async (cwd) => {
     const baseURL = unusedBaseURL();
