@@ -97,6 +97,9 @@ Deno.test("mcp: the official client lists file_outline, search and rg; search fo
       ".git/config": "needle in git\n",
       "bin.dat": new Uint8Array([110, 101, 101, 100, 108, 101, 0, 1, 2, 0]),
       "many.txt": Array.from({ length: 30 }, (_, i) => `hit ${i}`).join("\n"),
+      "big.txt": "zebra crossing on a long enough line of text\n".repeat(
+        20_000,
+      ),
     });
     const client = await connectMcp(cwd, childEnv());
     try {
@@ -178,6 +181,13 @@ Deno.test("mcp: the official client lists file_outline, search and rg; search fo
         const rg = await call(client, "rg", { args: ["-n", "needle7", "src"] });
         assert.ok(!rg.isError, rg.text);
         assert.match(rg.text, /needle7/);
+        // Bounded output: far less than the 20,000 matching lines.
+        const flood = await call(client, "rg", { args: ["zebra"] });
+        assert.ok(!flood.isError, flood.text.slice(0, 200));
+        assert.ok(
+          flood.text.split("\n").length < 20_000,
+          "rg output is bounded",
+        );
       }
     } finally {
       await client.close();
