@@ -617,11 +617,15 @@ async function cli(
   };
 }
 
-Deno.test('CLI run "prompt" with --base-url and --model streams the answer', async () => {
+Deno.test('CLI run "prompt" with --base-url and --model streams the answer and shows tool calls', async () => {
   await withWorkspace(async (cwd) => {
+    await Deno.writeTextFile(join(cwd, "shown.txt"), "x\n");
     await using server = startScriptedServer([{
       match: "contract-cli-run",
-      replies: [{ text: "cli answer 123" }],
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "shown.txt" } }] },
+        { text: "cli answer 123" },
+      ],
     }], {});
     const out = await cli(
       [
@@ -636,6 +640,8 @@ Deno.test('CLI run "prompt" with --base-url and --model streams the answer', asy
     );
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, /cli answer 123/);
+    // Each tool call with its main argument.
+    assert.match(out.stdout + out.stderr, /ReadFile.*shown\.txt/);
     assert.equal(
       requestsOf(server.requests, "contract-cli-run")[0].body.model,
       "cli-model",
