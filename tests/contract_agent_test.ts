@@ -789,3 +789,61 @@ Deno.test({
     });
   },
 });
+
+Deno.test("CLI Ctrl-C cancels the run and kills its Shell command", async () => {
+  await withWorkspace(async (cwd) => {
+    await using server = startScriptedServer([{
+      match: "contract-cli-sigint",
+      replies: [
+        {
+          toolCalls: [{
+            name: "Shell",
+            arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
+          }],
+        },
+        { text: "never" },
+      ],
+    }], {});
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        MOD,
+        "run",
+        "--permission-mode",
+        "allow",
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "m",
+        "contract-cli-sigint",
+      ],
+      cwd,
+      env: cliEnv({}),
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const output = child.output();
+    let pid = 0;
+    for (let i = 0; i < 400 && !pid; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      pid = Number(
+        (await Deno.readTextFile(join(cwd, "pid.txt")).catch(() => "")).trim(),
+      );
+    }
+    if (!pid) child.kill();
+    assert.ok(pid > 0, "the Shell command started");
+    child.kill("SIGINT");
+    const out = await output;
+    assert.equal(out.code, 130, new TextDecoder().decode(out.stderr));
+    let alive = true;
+    for (let i = 0; i < 100 && alive; i++) {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+      alive = stat !== "" && !/^\d+ \([^)]*\) Z/.test(stat);
+      if (alive) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(!alive, `process ${pid} survived Ctrl-C`);
+  });
+});
