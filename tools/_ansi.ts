@@ -20,7 +20,7 @@ const enum State {
 const MAX_STRING = 4096;
 const MAX_CSI = 64;
 // Text runs longer than this are searched and copied natively.
-const SHORT_RUN = 32;
+const SHORT_RUN = 64;
 
 /** A stateful stripper: sequences split across chunks are still removed. */
 export class AnsiStripper {
@@ -67,6 +67,14 @@ export class AnsiStripper {
         }
         i = end;
         if (i === chunk.length) break;
+      }
+      if (this.#state === State.Ground) {
+        // A whole CSI sequence (colors, cursor moves) is skipped in one go.
+        const after = csiEnd(chunk, i);
+        if (after > 0) {
+          i = after;
+          continue;
+        }
       }
       const byte = chunk[i++];
       if (this.#step(byte)) out[n++] = byte;
@@ -135,6 +143,18 @@ export class AnsiStripper {
     this.#state = state;
     this.#length = 0;
   }
+}
+
+// The index after the CSI sequence whose ESC is at `at`, when all of it is in
+// `bytes` (at most MAX_CSI parameter and intermediate bytes); else -1, and
+// the state machine takes it byte by byte.
+function csiEnd(bytes: Uint8Array, at: number): number {
+  if (bytes[at + 1] !== 0x5b) return -1;
+  const start = at + 2;
+  const limit = Math.min(bytes.length, start + MAX_CSI);
+  let i = start;
+  while (i < limit && bytes[i] >= 0x20 && bytes[i] <= 0x3f) i++;
+  return i < bytes.length && bytes[i] >= 0x40 && bytes[i] <= 0x7e ? i + 1 : -1;
 }
 
 /** Strips escape sequences from a complete string. */

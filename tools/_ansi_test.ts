@@ -61,3 +61,21 @@ Deno.test("AnsiStripper gives the same text whole, split anywhere, or a byte at 
     assert.equal(first + rest, expected, `split at ${split}`);
   }
 });
+
+Deno.test("AnsiStripper strips a CSI of up to 64 parameter bytes, whole or a byte at a time, and keeps a longer one's rest as text", () => {
+  for (const params of [0, 1, 63, 64, 65, 70]) {
+    const text = `a\x1b[${"1".repeat(params)}mb`;
+    const bytewise = new AnsiStripper();
+    const out: number[] = [];
+    for (const byte of encoder.encode(text)) {
+      out.push(...bytewise.push(Uint8Array.of(byte)));
+    }
+    const whole = stripAnsi(text);
+    assert.equal(decoder.decode(Uint8Array.from(out)), whole, `${params}`);
+    assert.equal(
+      whole,
+      params <= 64 ? "ab" : `a${"1".repeat(params - 64)}mb`,
+      `${params}`,
+    );
+  }
+});
