@@ -696,18 +696,37 @@ Deno.test("CLI falls back to OPENAI_BASE_URL", async () => {
   });
 });
 
-Deno.test("CLI an unreachable endpoint exits 2 with one line naming the URL", async () => {
+Deno.test("CLI an unreachable endpoint exits 2 with one line naming the URL; the default is a local Ollama", async () => {
   await withWorkspace(async (cwd) => {
     const baseURL = unusedBaseURL();
-    const out = await cli(
-      ["run", "--base-url", baseURL, "--model", "m", "hi"],
-      { cwd },
-    );
-    assert.equal(out.code, 2, out.stderr);
-    const lines = out.stderr.trim().split("\n");
-    assert.equal(lines.length, 1, out.stderr);
-    assert.ok(lines[0].includes(new URL(baseURL).host), lines[0]);
-    assert.doesNotMatch(out.stderr, /\n\s+at /);
+    // Nothing configured: the default endpoint, unless an Ollama really runs.
+    const ollamaRuns = await Deno.connect({
+      hostname: "127.0.0.1",
+      port: 11434,
+    })
+      .then((conn) => (conn.close(), true), () => false);
+    const [flagged, unset] = await Promise.all([
+      cli(["run", "--base-url", baseURL, "--model", "m", "hi"], { cwd }),
+      ollamaRuns ? undefined : cli(["hi"], { cwd }),
+    ]);
+    for (
+      const [out, host] of [[flagged, new URL(baseURL).host], [
+        unset,
+        "127.0.0.1:11434",
+      ]] as const
+    ) {
+      if (!out) continue;
+      assert.equal(out.code, 2, out.stderr);
+      const lines = out.stderr.trim().split("\n");
+      assert.equal(lines.length, 1, out.stderr);
+      assert.ok(lines[0].includes(host), lines[0]);
+      assert.match(
+        lines[0],
+        /--base-url|FELLO_BASE_URL/,
+        "says how to configure",
+      );
+      assert.doesNotMatch(out.stderr, /\n\s+at /);
+    }
   });
 });
 
