@@ -1,6 +1,6 @@
 // Asks the person at the terminal to approve a tool's operation: yes, no or
 // always. Questions from parallel tool calls wait their turn; a cancelled run
-// answers no; without a terminal nothing can be asked, so the answer is no.
+// answers no; when nobody can answer (stdin ended or unusable), the answer is no.
 import type { AgentApprove, AgentPermissionRequest } from "../agent/types.ts";
 import type { PermissionAnswer } from "../tools/types.ts";
 import { readLine } from "./_stdin_lines.ts";
@@ -9,7 +9,10 @@ import { readLine } from "./_stdin_lines.ts";
 export interface TerminalAskOptions {
   /** Writes the question (to stderr). */
   write(text: string): void;
-  /** Whether a person can answer on stdin. */
+  /**
+   * Whether answers can be read from stdin: a terminal, or a pipe of answers
+   * (`yes y | fello "..."`). At the end of stdin every request is refused.
+   */
   interactive: boolean;
   /** The signal of the run in progress, if any. */
   signal(): AbortSignal | undefined;
@@ -32,23 +35,26 @@ async function ask(
   const signal = options.signal();
   if (signal?.aborted) return false;
   const where = request.outsideWorkspace ? " (outside the workspace)" : "";
-  if (!options.interactive) {
-    const modes = request.action === "write" && !request.outsideWorkspace
-      ? "acceptEdits or allow"
-      : "allow";
+  if (options.interactive) {
     options.write(
-      `fello: refused: ${request.description}${where}: no terminal to ask on; pass --permission-mode ${modes} to permit it\n`,
+      `\nAllow ${request.tool}: ${request.description}${where}? [y]es / [n]o / [a]lways: `,
     );
-    return false;
+    const line = await untilAborted(readLine(), signal);
+    const reply = line?.trim().toLowerCase() ?? "";
+    if (reply === "a" || reply === "always") return "always";
+    if (reply === "y" || reply === "yes") return true;
+    if (line !== null) {
+      if (line === undefined) options.write("\n");
+      return false;
+    }
   }
+  // No terminal, or stdin ended: nobody can answer.
+  const modes = request.action === "write" && !request.outsideWorkspace
+    ? "acceptEdits or allow"
+    : "allow";
   options.write(
-    `\nAllow ${request.tool}: ${request.description}${where}? [y]es / [n]o / [a]lways: `,
+    `fello: refused: ${request.description}${where}: no one to ask (stdin is not a terminal or has ended); pass --permission-mode ${modes} to permit it\n`,
   );
-  const line = await untilAborted(readLine(), signal);
-  const reply = line?.trim().toLowerCase() ?? "";
-  if (reply === "a" || reply === "always") return "always";
-  if (reply === "y" || reply === "yes") return true;
-  if (line === undefined) options.write("\n");
   return false;
 }
 

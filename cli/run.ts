@@ -130,7 +130,8 @@ class CliSession {
       permissionMode: settings.permissionMode,
       approve: terminalApprover({
         write: (text) => writeAll(Deno.stderr, text),
-        interactive: Deno.stdin.isTerminal(),
+        // A prompt read from stdin used it up; otherwise stdin may carry answers.
+        interactive: Deno.stdin.isTerminal() || settings.prompt !== "",
         signal: () => this.#running?.signal,
       }),
       maxSteps: settings.maxSteps,

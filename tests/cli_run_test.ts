@@ -178,7 +178,7 @@ Deno.test("fello run in ask mode without a terminal refuses, tells the model and
     assert.match(out.stdout, /● WriteFile new\.txt\n {2}⎿ error: Refused/);
     assert.match(
       out.stderr,
-      /no terminal to ask on; pass --permission-mode acceptEdits or allow/,
+      /no one to ask .*; pass --permission-mode acceptEdits or allow/,
     );
     assert.match(
       contentText(toolMessages(server.requests[1])[0].content),
@@ -398,5 +398,57 @@ Deno.test("fello run reads the prompt from piped stdin", async () => {
       m.role === "user"
     )!;
     assert.equal(contentText(user.content), "a piped question\nover two lines");
+  });
+});
+
+Deno.test("fello run reads permission answers piped on stdin when the prompt is an argument", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "two files",
+      replies: [
+        {
+          toolCalls: [{
+            id: "call_a",
+            name: "WriteFile",
+            arguments: { path: "a.txt", content: "a" },
+          }],
+        },
+        {
+          toolCalls: [{
+            id: "call_b",
+            name: "WriteFile",
+            arguments: { path: "b.txt", content: "b" },
+          }],
+        },
+        { text: "done" },
+      ],
+    }]);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        MOD,
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "m",
+        "write two files",
+      ],
+      cwd: dir,
+      env: baseEnv(),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("y\nn\n"));
+    await writer.close();
+    const output = await child.output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, stderr);
+    assert.match(stderr, /Allow WriteFile: .*a\.txt.*\[y\]es/);
+    assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "a");
+    await assert.rejects(Deno.stat(join(dir, "b.txt")), Deno.errors.NotFound);
   });
 });
