@@ -16,7 +16,7 @@ ranges and doc summaries. A folder outlines every supported file under it,
 skipping .git, node_modules and what .gitignore ignores.
 
 Options:
-  --json               print the structured results (one object, or an array for several files)
+  --json               print the structured results (an object for one file, else an array)
   --max-symbols <n>    list at most n symbols per file
   --grammars-dir <dir> load tree-sitter-<language>.wasm files from dir (or set FELLO_GRAMMARS_DIR)
   -h, --help           show this help
@@ -158,7 +158,11 @@ async function _outlineAll(
   }
   progress.clear();
   if (options.json) {
-    const single = files.length === 1 && results.length === 1;
+    // One file named on the command line is an object; a folder or several
+    // files are an array, however many files they hold.
+    const single = options.paths.length === 1 &&
+      files[0] === options.paths[0] &&
+      results.length === 1;
     console.log(JSON.stringify(single ? results[0] : results, null, 2));
   }
   return ok;

@@ -99,6 +99,12 @@ Deno.test("outline command prints outlineSymbols results with --json and fails o
         }],
       }],
     });
+    // A folder is always an array, even when it holds one file.
+    const folder = await run(["--json", "."], dir);
+    assert.equal(folder.code, 0, folder.stderr);
+    const listed = JSON.parse(folder.stdout);
+    assert.ok(Array.isArray(listed));
+    assert.deepEqual(listed.map((r: { path: string }) => r.path), ["a.ts"]);
     const bad = await run(["a.ts", "missing.go"], dir);
     assert.equal(bad.code, 1);
     assert.match(bad.stdout, /^File: a\.ts\n/);
