@@ -57,6 +57,8 @@ interface Outlined {
   size: number;
   incremental?: boolean;
   hash?: string;
+  /** Keeps or deletes the tree: run after the reply is posted. */
+  cleanup?: () => void;
 }
 
 async function _outline(
@@ -85,7 +87,7 @@ async function _outline(
     throw new Failure("parse", `no language for "${request.extension}"`);
   }
   const parser = await _parserFor(spec.grammar, request);
-  const { symbols, incremental } = _parseAndExtract(parser, text, {
+  const { symbols, incremental, cleanup } = _parseAndExtract(parser, text, {
     request,
     key: _parserKey(spec.grammar, request),
     extract: spec.extract,
@@ -95,11 +97,14 @@ async function _outline(
     size: bytes.length,
     incremental,
     hash,
+    cleanup,
   };
 }
 
 // Parses (from the kept tree of the same file when there is one), extracts,
-// and keeps the new tree for next time or deletes it.
+// and returns how to keep the new tree for next time or delete it: deleting
+// a large tree takes tens of milliseconds, so that waits until the reply is
+// on its way.
 function _parseAndExtract(
   parser: Parser,
   text: string,
@@ -108,7 +113,7 @@ function _parseAndExtract(
     key: string;
     extract: (root: Node) => OutlineSymbol[];
   },
-): { symbols: OutlineSymbol[]; incremental: boolean } {
+): { symbols: OutlineSymbol[]; incremental: boolean; cleanup: () => void } {
   const oldTree = keeper.take(request.path, key, text);
   const deadline = performance.now() + request.budgetMs;
   let tree: Tree | null;
@@ -128,8 +133,12 @@ function _parseAndExtract(
   }
   try {
     const symbols = extract(tree.rootNode);
-    keeper.keep(request.path, key, text, tree);
-    return { symbols, incremental: oldTree !== null };
+    const done = tree;
+    return {
+      symbols,
+      incremental: oldTree !== null,
+      cleanup: () => keeper.keep(request.path, key, text, done),
+    };
   } catch (error) {
     tree.delete();
     throw error;
@@ -161,10 +170,14 @@ function _countLines(bytes: Uint8Array): number {
   return bytes[bytes.length - 1] === 10 ? count : count + 1;
 }
 
-async function _handle(request: OutlineRequest): Promise<WorkerReply> {
+async function _handle(
+  request: OutlineRequest,
+): Promise<{ reply: WorkerReply; cleanup?: () => void }> {
   try {
-    const { result, size, incremental, hash } = await _outline(request);
-    return {
+    const { result, size, incremental, hash, cleanup } = await _outline(
+      request,
+    );
+    const reply: WorkerReply = {
       type: "result",
       id: request.id,
       json: JSON.stringify(result),
@@ -172,23 +185,46 @@ async function _handle(request: OutlineRequest): Promise<WorkerReply> {
       incremental: incremental ?? false,
       ...(hash === undefined ? {} : { hash }),
     };
+    return { reply, cleanup };
   } catch (error) {
     const failure = error instanceof Failure ? error.failure : "parse";
     const message = error instanceof Error ? error.message : String(error);
     return {
-      type: "error",
-      id: request.id,
-      failure,
-      message,
-      recycle: failure !== "read" && failure !== "binary",
+      reply: {
+        type: "error",
+        id: request.id,
+        failure,
+        message,
+        recycle: failure !== "read" && failure !== "binary",
+      },
     };
   }
 }
 
-parentPort?.on("message", async (request: WorkerRequest) => {
-  if (request.crash) {
-    // A real uncaught error, exactly what a bug or a WASM trap would raise.
-    throw new Error("outline worker crashed on request");
-  }
-  parentPort?.postMessage(await _handle(request));
+// The pool may post a second job before the first is answered: run them one
+// at a time, in order, so replies come back in the order of the requests.
+let queue: Promise<void> = Promise.resolve();
+
+parentPort?.on("message", (request: WorkerRequest) => {
+  queue = queue.then(() => _serve(request)).catch((error) => {
+    // Unexpected: crash the worker (the pool replaces it) rather than leave
+    // the jobs behind this one waiting forever.
+    setTimeout(() => {
+      throw error;
+    });
+  });
 });
+
+async function _serve(request: WorkerRequest): Promise<void> {
+  if (request.crash) {
+    // A real uncaught error, exactly what a bug or a WASM trap would raise
+    // (thrown outside the promise chain, so it is not a mere rejection).
+    setTimeout(() => {
+      throw new Error("outline worker crashed on request");
+    });
+    return new Promise(() => {}); // the jobs after it never start
+  }
+  const { reply, cleanup } = await _handle(request);
+  parentPort?.postMessage(reply);
+  cleanup?.();
+}
