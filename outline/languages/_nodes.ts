@@ -151,19 +151,17 @@ export function docComment(
     options.index,
     options.types,
   );
-  const last = comments.at(-1);
-  if (last === undefined) return undefined;
-  if (last.text.startsWith("/*")) {
-    return accept(last.text) ? firstMeaningfulLine(last.text) : undefined;
+  if (comments.length === 0) return undefined;
+  // Each `.text` is a call into WASM: read every comment's text once.
+  const texts = comments.map((comment) => comment.text);
+  const last = texts[texts.length - 1];
+  if (last.startsWith("/*")) {
+    return accept(last) ? firstMeaningfulLine(last) : undefined;
   }
-  const run: Node[] = [];
-  for (let i = comments.length - 1; i >= 0; i--) {
-    const comment = comments[i];
-    if (comment.text.startsWith("/*")) break;
-    run.unshift(comment);
-  }
-  if (!accept(run[0].text)) return undefined;
-  return firstMeaningfulLine(run.map((comment) => comment.text).join("\n"));
+  let first = texts.length - 1;
+  while (first > 0 && !texts[first - 1].startsWith("/*")) first--;
+  if (!accept(texts[first])) return undefined;
+  return firstMeaningfulLine(texts.slice(first).join("\n"));
 }
 
 const COMMENT_MARK = /^(?:\/\*+!?|\/\/[\/!]?|#+|\*+(?!\/))\s?/;
