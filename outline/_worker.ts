@@ -64,6 +64,13 @@ interface Outlined {
 async function _outline(
   request: OutlineRequest,
 ): Promise<Outlined> {
+  const markdown = MARKDOWN_EXTENSIONS.includes(request.extension);
+  const spec = markdown ? undefined : languageForExtension(request.extension);
+  // Instantiate the runtime and grammar while the file is being read (a
+  // failed load is reported below, after the read's own errors).
+  const parserReady = spec === undefined
+    ? undefined
+    : _parserFor(spec.grammar, request);
   const bytes = await _read(request.path);
   const hash = request.hash ? await sha256(bytes) : undefined;
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
@@ -71,7 +78,7 @@ async function _outline(
   }
   const text = new TextDecoder().decode(bytes);
   const totalLines = _countLines(bytes);
-  if (MARKDOWN_EXTENSIONS.includes(request.extension)) {
+  if (markdown) {
     return {
       result: {
         language: "Markdown",
@@ -82,11 +89,10 @@ async function _outline(
       hash,
     };
   }
-  const spec = languageForExtension(request.extension);
-  if (spec === undefined) {
+  if (spec === undefined || parserReady === undefined) {
     throw new Failure("parse", `no language for "${request.extension}"`);
   }
-  const parser = await _parserFor(spec.grammar, request);
+  const parser = await parserReady;
   const { symbols, incremental, cleanup } = _parseAndExtract(parser, text, {
     request,
     key: _parserKey(spec.grammar, request),
