@@ -13,6 +13,7 @@ import {
 import { languageForExtension } from "./languages/_registry.ts";
 import { OutlinePool, type PoolJob } from "./_pool.ts";
 import { sha256 } from "./_sha256.ts";
+import { unpackOutline } from "./_transfer.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult } from "./types.ts";
@@ -152,7 +153,7 @@ export class Outliner {
     });
     if (reply.type === "error") throw _failure(path, reply);
     if (reply.incremental) this.#incremental++;
-    const result: OutlineResult = JSON.parse(reply.json);
+    const result = unpackOutline(reply.outline);
     if (stat.mtimeMs !== null) {
       this.#remember(absolute, {
         size: stat.size,

@@ -1,4 +1,5 @@
 // The messages between the outline pool (main thread) and its workers.
+import type { PackedOutline } from "./_transfer.ts";
 
 /** Outline one file; the worker reads it. */
 export interface OutlineRequest {
@@ -40,11 +41,8 @@ export type WorkerReply =
   | {
     type: "result";
     id: number;
-    /**
-     * The OutlineResult as JSON: for tens of thousands of symbols,
-     * stringify + parse costs about half of a structured clone.
-     */
-    json: string;
+    /** The OutlineResult, packed (see _transfer.ts). */
+    outline: PackedOutline;
     recycle: boolean;
     /** Whether the parse reused the file's previous tree. */
     incremental: boolean;

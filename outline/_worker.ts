@@ -10,6 +10,7 @@ import { languageForExtension } from "./languages/_registry.ts";
 import { MARKDOWN_EXTENSIONS, outlineMarkdown } from "./_markdown.ts";
 import { TreeKeeper } from "./_incremental.ts";
 import { sha256 } from "./_sha256.ts";
+import { packOutline } from "./_transfer.ts";
 import type {
   OutlineFailure,
   OutlineRequest,
@@ -186,7 +187,7 @@ async function _handle(
     const reply: WorkerReply = {
       type: "result",
       id: request.id,
-      json: JSON.stringify(result),
+      outline: packOutline(result),
       recycle: size > request.recycleBytes,
       incremental: incremental ?? false,
       ...(hash === undefined ? {} : { hash }),
@@ -231,6 +232,9 @@ async function _serve(request: WorkerRequest): Promise<void> {
     return new Promise(() => {}); // the jobs after it never start
   }
   const { reply, cleanup } = await _handle(request);
-  parentPort?.postMessage(reply);
+  parentPort?.postMessage(
+    reply,
+    reply.type === "result" ? [reply.outline.numbers.buffer] : [],
+  );
   cleanup?.();
 }

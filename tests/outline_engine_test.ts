@@ -35,7 +35,7 @@ Deno.test("OutlinePool replaces a crashed worker and serves the next job", async
     const reply = await pool.run(job);
     assert.equal(reply.type, "result");
     assert.equal(
-      reply.type === "result" && JSON.parse(reply.json).language,
+      reply.type === "result" && reply.outline.language,
       "Markdown",
     );
     assert.equal(pool.workersStarted, 2);
