@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { workerUrl } from "./_pool.ts";
+import { join } from "node:path";
+import { OutlinePool, workerUrl } from "./_pool.ts";
 
 Deno.test("workerUrl() keeps a file: URL and wraps a remote one in a data: module", () => {
   const local = new URL("file:///pkg/outline/_worker.ts");
@@ -12,4 +13,41 @@ Deno.test("workerUrl() keeps a file: URL and wraps a remote one in a data: modul
     decodeURIComponent(remote.href.slice("data:text/javascript,".length)),
     'import "https://jsr.io/@fello/agent/0.1.0/outline/_worker.ts";',
   );
+});
+
+Deno.test("OutlinePool answers queued jobs in order and requeues the ones behind a crash", async () => {
+  const dir = await Deno.makeTempDir();
+  const pool = new OutlinePool({ size: 1 });
+  try {
+    // Markdown needs no grammar modules: the pool alone is under test.
+    const job = (i: number) => ({
+      path: join(dir, `d${i}.md`),
+      extension: ".md",
+      budgetMs: 30_000,
+      recycleBytes: 1 << 30,
+    });
+    for (let i = 0; i < 6; i++) {
+      await Deno.writeTextFile(job(i).path, `# Title ${i}\n`);
+    }
+    const title = async (i: number, crash = false) => {
+      const reply = await pool.run({ ...job(i), crash });
+      assert.equal(reply.type, "result");
+      return reply.type === "result" ? reply.outline.strings[1] : undefined;
+    };
+    // Six jobs at once on one worker: two in flight, the rest queued.
+    const titles = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => title(i)));
+    assert.deepEqual(titles, [0, 1, 2, 3, 4, 5].map((i) => `Title ${i}`));
+    // A crash fails its own job only; the job posted behind it still runs.
+    const [crashed, after] = await Promise.allSettled([
+      title(0, true),
+      title(1),
+    ]);
+    assert.equal(crashed.status, "rejected");
+    assert.match(String(crashed.reason), /the parser worker crashed/);
+    assert.deepEqual(after, { status: "fulfilled", value: "Title 1" });
+    assert.equal(pool.workersStarted, 2);
+  } finally {
+    await pool.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
