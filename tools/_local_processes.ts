@@ -264,7 +264,28 @@ async function killTree(
   await signalGroup(child, "SIGTERM");
   await withDeadline(Promise.all([child.status, pumps]), graceMs);
   await signalGroup(child, "SIGKILL");
-  return await child.status;
+  const status = await child.status;
+  await groupGone(child.pid, GROUP_EXIT_WAIT_MS);
+  return status;
+}
+
+/** How long to wait for killed group members to finish exiting. */
+const GROUP_EXIT_WAIT_MS = 1000;
+
+// A killed process closes its pipes before it has finished exiting; wait
+// (bounded) until the group is empty, so callers never see a dying member.
+// Deno names a group only with an unrestricted --allow-run.
+async function groupGone(pgid: number, waitMs: number): Promise<void> {
+  if (Deno.permissions.querySync({ name: "run" }).state !== "granted") return;
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    try {
+      Deno.kill(-pgid, "SIGKILL");
+    } catch {
+      return; // ESRCH: no member left
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 async function signalGroup(
