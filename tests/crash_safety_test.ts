@@ -10,7 +10,8 @@ import { createTools } from "../mod.ts";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const KILLS = 10;
 // A random kill lands mid-write only now and then (less often on a loaded
-// machine): keep killing until one does, up to this many times.
+// machine), so every other kill waits for a temp file to appear; keep killing
+// until one lands mid-write, up to this many times.
 const MAX_KILLS = 60;
 const SIZE = 8 * 1024 * 1024;
 const TEMP = /^\.big\.txt\.fello-tmp-\d+-[0-9a-z]+$/;
@@ -50,8 +51,9 @@ async function tempFiles(ws: string): Promise<string[]> {
 async function killMidway(
   script: string,
   ws: string,
-  mode: string,
+  options: { mode: string; onTempFile: boolean },
 ): Promise<void> {
+  const { mode } = options;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -74,8 +76,17 @@ async function killMidway(
     seen += new TextDecoder().decode(value);
   }
   await reader.cancel();
-  // Wide enough to reach a write even when a loaded machine slows the first one.
-  await sleep(20 + Math.random() * 400);
+  if (options.onTempFile) {
+    // Kill the moment a temp file shows up: surely mid-write, however loaded
+    // the machine is (bounded, in case the writes are too quick to catch).
+    const deadline = Date.now() + 5000;
+    while ((await tempFiles(ws)).length === 0 && Date.now() < deadline) {
+      await sleep(1);
+    }
+  } else {
+    // Wide enough to reach a write even when a loaded machine slows the first one.
+    await sleep(20 + Math.random() * 400);
+  }
   child.kill("SIGKILL");
   const status = await child.status;
   const stderr = await new Response(child.stderr).text();
@@ -100,7 +111,8 @@ async function crashLoop(
     await Deno.writeTextFile(join(ws, "big.txt"), initial);
     let orphansSeen = 0;
     for (let i = 0; i < KILLS || (orphansSeen === 0 && i < MAX_KILLS); i++) {
-      await killMidway(script, ws, mode);
+      // Alternate random kills with kills aimed at an open temp file.
+      await killMidway(script, ws, { mode, onTempFile: i % 2 === 1 });
       const text = await Deno.readTextFile(join(ws, "big.txt"));
       assert.ok(
         valid(text),
