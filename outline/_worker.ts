@@ -118,7 +118,7 @@ function _parseAndExtract(
   { request, key, extract }: {
     request: OutlineRequest;
     key: string;
-    extract: (root: Node) => OutlineSymbol[];
+    extract: (root: Node, source: string) => OutlineSymbol[];
   },
 ): { symbols: OutlineSymbol[]; incremental: boolean; cleanup: () => void } {
   const oldTree = keeper.take(request.path, key, text);
@@ -139,7 +139,7 @@ function _parseAndExtract(
     );
   }
   try {
-    const symbols = extract(tree.rootNode);
+    const symbols = extract(tree.rootNode, text);
     const done = tree;
     return {
       symbols,

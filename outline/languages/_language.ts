@@ -16,6 +16,10 @@ export interface LanguageSpec {
   grammar: GrammarId;
   /** File extensions with the dot, lower case, e.g. `[".ts"]`. */
   extensions: string[];
-  /** Extracts the symbols (top level, with children) from the root node. */
-  extract(root: Node): OutlineSymbol[];
+  /**
+   * Extracts the symbols (top level, with children) from the root node.
+   * `source` is the text parsed: slicing it is cheaper than a call into WASM
+   * (tree-sitter's indexes count UTF-16 code units for a string input).
+   */
+  extract(root: Node, source: string): OutlineSymbol[];
 }

@@ -12,20 +12,27 @@ export const python: LanguageSpec = {
   name: "Python",
   grammar: "python",
   extensions: [".py", ".pyi"],
-  extract: (root) => _block(root, "module"),
+  extract: (root, source) => _block(root, { scope: "module", source }),
 };
 
 type Scope = "module" | "class" | "member";
 
-function _block(block: Node, scope: Scope): OutlineSymbol[] {
+/** Where a statement sits, and the text parsed (to look at without WASM). */
+interface Place {
+  scope: Scope;
+  source: string;
+}
+
+function _block(block: Node, place: Place): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   for (const node of block.namedChildren) {
-    symbols.push(..._statement(node, scope));
+    symbols.push(..._statement(node, place));
   }
   return symbols;
 }
 
-function _statement(node: Node, scope: Scope): OutlineSymbol[] {
+function _statement(node: Node, place: Place): OutlineSymbol[] {
+  const { scope } = place;
   // `.type` is a call into WASM: read it once per node.
   const type = node.type;
   switch (type) {
@@ -33,24 +40,24 @@ function _statement(node: Node, scope: Scope): OutlineSymbol[] {
       const definition = node.childForFieldName("definition");
       return definition === null
         ? []
-        : _definition(definition, definition.type, { outer: node, scope });
+        : _definition(definition, definition.type, { outer: node, place });
     }
     case "function_definition":
     case "class_definition":
-      return _definition(node, type, { outer: node, scope });
+      return _definition(node, type, { outer: node, place });
     case "import_statement":
     case "import_from_statement":
       return scope === "module"
         ? [makeSymbol("import", _importName(node), node)]
         : [];
     case "expression_statement":
-      return scope === "class" ? _fields(node) : [];
+      return scope === "class" ? _fields(node, place.source) : [];
     case "if_statement":
     case "try_statement":
     case "with_statement":
       // Module-level `if TYPE_CHECKING:` / `try: import x` blocks hold real
       // definitions; look inside every branch.
-      return scope === "module" ? _branches(node, scope) : [];
+      return scope === "module" ? _branches(node, place) : [];
     default:
       return [];
   }
@@ -59,15 +66,16 @@ function _statement(node: Node, scope: Scope): OutlineSymbol[] {
 function _definition(
   node: Node,
   type: string,
-  { outer, scope }: { outer: Node; scope: Scope },
+  { outer, place }: { outer: Node; place: Place },
 ): OutlineSymbol[] {
+  const { scope, source } = place;
   if (scope === "member") return [];
   const body = node.childForFieldName("body");
-  const doc = body === null ? undefined : _docstring(body);
+  const doc = body === null ? undefined : _docstring(body, source);
   const name = fieldText(node) ?? "";
   if (type === "class_definition") {
     const children = scope === "module" && body !== null
-      ? _block(body, "class")
+      ? _block(body, { scope: "class", source })
       : [];
     return [makeSymbol("class", name, node, { from: outer, doc, children })];
   }
@@ -75,19 +83,21 @@ function _definition(
   return [makeSymbol(kind, name, node, { from: outer, doc })];
 }
 
-function _branches(node: Node, scope: Scope): OutlineSymbol[] {
+function _branches(node: Node, place: Place): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   for (const child of node.namedChildren) {
-    if (child.type === "block") symbols.push(..._block(child, scope));
+    if (child.type === "block") symbols.push(..._block(child, place));
     else if (child.type.endsWith("_clause")) {
-      symbols.push(..._branches(child, scope));
+      symbols.push(..._branches(child, place));
     }
   }
   return symbols;
 }
 
 // Class attributes: `x = 1` and `x: int = 0` directly in the class body.
-function _fields(statement: Node): OutlineSymbol[] {
+function _fields(statement: Node, source: string): OutlineSymbol[] {
+  // A statement that opens with a string (a docstring) is no assignment.
+  if (_startsWithString(source, statement.startIndex)) return [];
   const assignment = statement.firstNamedChild;
   if (assignment?.type !== "assignment") return [];
   const left = assignment.childForFieldName("left");
@@ -103,7 +113,10 @@ function _importName(node: Node): string {
 }
 
 // The docstring: the first statement of the body when it is a bare string.
-function _docstring(body: Node): string | undefined {
+function _docstring(body: Node, source: string): string | undefined {
+  // A block starts where its first statement (or comment) does: when no
+  // string opens there, skip the calls into WASM.
+  if (!_startsWithString(source, body.startIndex)) return undefined;
   const first = body.firstNamedChild;
   if (first?.type !== "expression_statement") return undefined;
   const string = first.firstNamedChild;
@@ -112,3 +125,11 @@ function _docstring(body: Node): string | undefined {
     .replace(/("""|'''|"|')$/, "");
   return firstMeaningfulLine(content);
 }
+
+// Whether a string literal (with its optional prefix: `r`, `b`, `f`, ...)
+// opens at `index` of the source.
+function _startsWithString(source: string, index: number): boolean {
+  return STRING_START.test(source.slice(index, index + 3));
+}
+
+const STRING_START = /^[a-zA-Z]{0,2}["']/;

@@ -19,7 +19,7 @@ export async function extractText(
     const tree = parser.parse(text);
     if (tree === null) throw new Error(`Cannot parse the ${spec.name} text`);
     try {
-      return spec.extract(tree.rootNode);
+      return spec.extract(tree.rootNode, text);
     } finally {
       tree.delete();
     }
