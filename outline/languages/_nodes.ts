@@ -176,7 +176,14 @@ const BRIEF_TAG = /^[@\\]brief\s+/;
  * blank lines and other `@tag` lines skipped, cut to 200 characters.
  */
 export function firstMeaningfulLine(text: string): string | undefined {
-  for (const raw of text.split(/\r?\n/)) {
+  // Line by line, not split() up front: the answer is nearly always on the
+  // first or second line of what may be a long comment. Splitting at "\n"
+  // alone is enough, since trim() drops a "\r" before it.
+  for (let start = 0; start <= text.length;) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const raw = text.slice(start, end);
+    start = end + 1;
     let line = raw.trim().replace(COMMENT_MARK, "");
     line = line.replace(/\*+\/\s*$/, "").trim().replace(BRIEF_TAG, "");
     if (line === "" || line.startsWith("@")) continue;
