@@ -76,10 +76,16 @@ export function extractCFamily(
  * pointers, arrays, function declarators and parentheses:
  * `int (*getfn(void))(int)` declares `getfn`.
  */
-export function declaratorName(declarator: Node): string | undefined {
+export function declaratorName(
+  declarator: Node,
+  declaratorType?: string,
+): string | undefined {
   let current: Node | null = declarator;
+  // The caller may have read the first node's type already (a call into WASM).
+  let known = declaratorType;
   while (current !== null) {
-    const type = current.type;
+    const type = known ?? current.type;
+    known = undefined;
     // `__host__ cudaError_t f(` reads as the name `cudaError_t::f` with a
     // MISSING `::`: the macro took the type's place. Keep the real name.
     if (type === "qualified_identifier" && current.hasError) {
@@ -280,15 +286,16 @@ class _Walker {
   #functionName(node: Node): string {
     const declarator = node.childForFieldName("declarator");
     if (declarator === null) return "?";
+    const declaratorType = declarator.type;
     // `iterator begin() NOEXCEPT_MACRO {`: the macro reads as the declarator
     // and the real one lands in an ERROR child.
-    if (NAME_TYPES.has(declarator.type)) {
+    if (NAME_TYPES.has(declaratorType)) {
       const hidden = node.namedChildren
         .find((child) => child.type === "ERROR")
         ?.namedChildren.find((child) => child.type === "function_declarator");
       if (hidden !== undefined) return declaratorName(hidden) ?? "?";
     }
-    return declaratorName(declarator) ?? "?";
+    return declaratorName(declarator, declaratorType) ?? "?";
   }
 
   // A template wraps one declaration; the symbol starts at `template <...>`.
@@ -303,7 +310,7 @@ class _Walker {
   // `int deflate(z_streamp strm, int flush);`
   #prototype(node: Node, outer: Node): OutlineSymbol | undefined {
     const declarator = node.childrenForFieldName("declarator")
-      .find(_isFunctionDeclarator);
+      .find((declarator) => _isFunctionDeclarator(declarator));
     if (declarator === undefined) return undefined;
     const name = declaratorName(declarator) ?? "?";
     const symbol = this.#symbol("function", name, node, outer);
@@ -431,11 +438,13 @@ class _Walker {
       const type = node.childForFieldName("type");
       return type === null ? undefined : this.#type(type, node, outer);
     }
-    if (declarators.some(_isFunctionDeclarator)) {
-      const name = declaratorName(declarators[0]) ?? "?";
+    // Each type read once, for both questions below.
+    const types = declarators.map((declarator) => declarator.type);
+    if (declarators.some((d, i) => _isFunctionDeclarator(d, types[i]))) {
+      const name = declaratorName(declarators[0], types[0]) ?? "?";
       return this.#symbol("method", name, node, outer);
     }
-    const names = declarators.map((declarator) => declaratorName(declarator))
+    const names = declarators.map((d, i) => declaratorName(d, types[i]))
       .filter((name) => name !== undefined);
     if (names.length === 0) return undefined;
     return this.#symbol("field", names.join(", "), node, outer);
@@ -444,10 +453,15 @@ class _Walker {
 
 // `int (*fn)(void);` is a field holding a function pointer, not a method: the
 // function declarator must be reached without passing a parenthesis.
-function _isFunctionDeclarator(declarator: Node): boolean {
+function _isFunctionDeclarator(
+  declarator: Node,
+  declaratorType?: string,
+): boolean {
   let current: Node | null = declarator;
+  let known = declaratorType;
   while (current !== null) {
-    const type = current.type;
+    const type = known ?? current.type;
+    known = undefined;
     if (type === "function_declarator") {
       return current.childForFieldName("declarator")?.type !==
         "parenthesized_declarator";

@@ -147,15 +147,20 @@ const BLOCKS = new Set([
 export function functionsInside(body: Node): Node[] {
   const found: Node[] = [];
   const cursor = body.walk();
+  // Depth below `body`, counted here rather than asked of WASM at each step.
+  let depth = 1;
   try {
     if (!cursor.gotoFirstChild()) return found;
     for (;;) {
       const type = cursor.nodeType;
       if (type === "function_definition") found.push(cursor.currentNode);
-      if (BLOCKS.has(type) && cursor.gotoFirstChild()) continue;
+      if (BLOCKS.has(type) && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
       while (!cursor.gotoNextSibling()) {
         // The cursor starts at `body`: back there, the walk is done.
-        if (!cursor.gotoParent() || cursor.currentDepth === 0) return found;
+        if (!cursor.gotoParent() || --depth === 0) return found;
       }
     }
   } finally {
