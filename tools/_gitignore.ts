@@ -1,6 +1,7 @@
 // The .gitignore rules in force for one folder of a search: one layer per
 // folder that has a .gitignore, the deepest layer with an opinion winning, as
 // in git (a child's `!pattern` re-includes what a parent ignored).
+import { exists } from "./_exists.ts";
 import ignore from "ignore";
 import { dirname, join, relative, sep } from "node:path";
 import { isWithin } from "./_paths.ts";
@@ -86,13 +87,4 @@ async function readLayer(
     return undefined;
   }
   return { base: folder, rules: ignore().add(text) };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,6 @@
 // The `rg` tool of the Search MCP server: runs ripgrep, when it is on PATH,
 // with an argument array (no shell), in the workspace, with bounded output.
+import { exists } from "./_exists.ts";
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
@@ -229,15 +230,6 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
     at += chunk.length;
   }
   return all;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Renders rg's output for the model, with notes on cuts, errors and no matches. */
