@@ -19,18 +19,27 @@ interface CliOutput {
   stderr: string;
 }
 
+/** Runs the CLI to its end; `stdin` text is piped in, else stdin is empty. */
 async function fello(
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
 ): Promise<CliOutput> {
-  const output = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MOD, ...args],
     cwd: options.cwd,
     // A clean environment, so FELLO_* / OPENAI_* of the machine do not leak in.
     env: { ...baseEnv(), ...options.env },
     clearEnv: true,
-    stdin: "null",
-  }).output();
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
   const decoder = new TextDecoder();
   return {
     code: output.code,
@@ -377,23 +386,12 @@ Deno.test("fello run reads the prompt from piped stdin", async () => {
       match: "piped question",
       replies: [{ text: "piped answer" }],
     }]);
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MOD, "--base-url", server.baseURL, "--model", "m"],
+    const out = await fello(["--base-url", server.baseURL, "--model", "m"], {
       cwd: dir,
-      env: baseEnv(),
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(
-      new TextEncoder().encode("a piped question\nover two lines\n"),
-    );
-    await writer.close();
-    const output = await child.output();
-    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-    assert.equal(new TextDecoder().decode(output.stdout), "piped answer\n");
+      stdin: "a piped question\nover two lines\n",
+    });
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout, "piped answer\n");
     const user = server.requests[0].body.messages.find((m) =>
       m.role === "user"
     )!;
@@ -423,30 +421,12 @@ Deno.test("fello run reads permission answers piped on stdin when the prompt is 
         { text: "done" },
       ],
     }]);
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        MOD,
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-        "write two files",
-      ],
-      cwd: dir,
-      env: baseEnv(),
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode("y\nn\n"));
-    await writer.close();
-    const output = await child.output();
-    const stderr = new TextDecoder().decode(output.stderr);
-    assert.equal(output.code, 0, stderr);
+    const out = await fello(
+      ["--base-url", server.baseURL, "--model", "m", "write two files"],
+      { cwd: dir, stdin: "y\nn\n" },
+    );
+    const stderr = out.stderr;
+    assert.equal(out.code, 0, stderr);
     assert.match(stderr, /Allow WriteFile: .*a\.txt.*\[y\]es/);
     assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "a");
     await assert.rejects(Deno.stat(join(dir, "b.txt")), Deno.errors.NotFound);
