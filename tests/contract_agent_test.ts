@@ -1,6 +1,7 @@
 // Black-box contract tests of issue #5 (the agent and the CLI's run mode),
 // written from the issue's text against the public API in mod.ts and the CLI
 // as a subprocess, with the scripted OpenAI-compatible server as the model.
+import { withWorkspace } from "./support/workspace.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type AgentEvent, createAgent } from "../mod.ts";
@@ -41,17 +42,6 @@ function requestsOf(
 
 function allText(request: RecordedRequest): string {
   return request.body.messages.map((m) => contentText(m.content)).join("\n");
-}
-
-async function withWorkspace(
-  fn: (cwd: string) => Promise<void>,
-): Promise<void> {
-  const cwd = await Deno.makeTempDir({ prefix: "contract_agent_" });
-  try {
-    await fn(cwd);
-  } finally {
-    await Deno.remove(cwd, { recursive: true });
-  }
 }
 
 Deno.test("createAgent() run: a tool call, its result and a final answer; every tool offered", async () => {

@@ -1,6 +1,7 @@
 // Black-box contract tests of issue #6 (the Search MCP server and the ACP
 // agent), written from the issue's text: the official MCP client and the
 // official ACP client side drive `deno run -A mod.ts mcp|acp` over stdio.
+import { withWorkspace } from "./support/workspace.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -21,17 +22,6 @@ function childEnv(extra: Record<string, string> = {}): Record<string, string> {
     if (/^(FELLO|OPENAI)_/.test(key)) delete env[key];
   }
   return { ...env, NO_COLOR: "1", ...extra };
-}
-
-async function withWorkspace(
-  fn: (cwd: string) => Promise<void>,
-): Promise<void> {
-  const cwd = await Deno.makeTempDir({ prefix: "contract_protocols_" });
-  try {
-    await fn(cwd);
-  } finally {
-    await Deno.remove(cwd, { recursive: true });
-  }
 }
 
 async function connectMcp(

@@ -1,3 +1,4 @@
+import { isAlive } from "../tests/support/processes.ts";
 import assert from "node:assert/strict";
 import { createLocalProcesses } from "./_local_processes.ts";
 
@@ -109,12 +110,3 @@ Deno.exit(0);
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}

@@ -1,3 +1,4 @@
+import { isAlive } from "../tests/support/processes.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, type CreateToolsOptions } from "./create_tools.ts";
@@ -7,16 +8,6 @@ import { withWorkspace } from "../tests/support/workspace.ts";
 
 function toolsIn(dir: string, options: CreateToolsOptions = {}) {
   return createTools({ cwd: dir, permissionMode: "allow", ...options });
-}
-
-// A pid counts as gone once it has exited, even if nobody has reaped it yet.
-function isAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 async function waitForFile(path: string): Promise<void> {

@@ -15,13 +15,14 @@ export async function waitForPid(path: string): Promise<number> {
   throw new Error(`no pid in ${path}`);
 }
 
-/** Whether `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
+/** Whether `pid` runs; a zombie (exited, not yet reaped) counts as gone. Linux (/proc). */
 export function isAlive(pid: number): boolean {
-  const status = new Deno.Command("ps", {
-    args: ["-o", "stat=", "-p", String(pid)],
-  }).outputSync();
-  const state = new TextDecoder().decode(status.stdout).trim();
-  return status.success && state !== "" && !state.startsWith("Z");
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
 }
 
 /** Waits (up to 5 s) for `pid` to be gone; resolves to whether it is. */
