@@ -2,6 +2,7 @@
 // a directory where a file was expected, and plain file-system failures.
 import { basename, dirname } from "node:path";
 import { displayPath } from "./_display_path.ts";
+import type { ToolContext } from "./_context.ts";
 import { ToolError } from "./tool_error.ts";
 import type { FileBackend, FileStat } from "./types.ts";
 
@@ -13,6 +14,20 @@ export interface FileTarget {
   /** The path as messages show it. */
   display: string;
   workspace: string;
+}
+
+/** Resolves a file tool's `path` (against its `cwd`) into the target its messages name. */
+export function fileTarget(
+  context: ToolContext,
+  call: { tool: string; verb: string; path: string; cwd?: string },
+): FileTarget {
+  const path = context.resolve(call.path, call.tool, call.cwd);
+  return {
+    verb: call.verb,
+    path,
+    display: displayPath(context.workspace, path),
+    workspace: context.workspace,
+  };
 }
 
 /** Stats an existing file, turning "missing" and "directory" into clear errors. */

@@ -12,9 +12,13 @@ import {
 } from "./_decode.ts";
 import { defineTool } from "./_define.ts";
 import { editDiff } from "./_diff.ts";
-import { displayPath } from "./_display_path.ts";
 import { applyEdit, type EditPlan, planEdit } from "./_edit_text.ts";
-import { fileSystemError, type FileTarget, statFile } from "./_file_errors.ts";
+import {
+  fileSystemError,
+  type FileTarget,
+  fileTarget,
+  statFile,
+} from "./_file_errors.ts";
 import { forgetLineIndex } from "./_line_index.ts";
 import { readWhole } from "./_read_at.ts";
 import { ToolError } from "./tool_error.ts";
@@ -114,13 +118,13 @@ async function editFile(
   context: ToolContext,
   input: EditFileInput,
 ): Promise<EditFileResult> {
-  const path = context.resolve(input.path, NAME, input.cwd);
-  const target: FileTarget = {
+  const target = fileTarget(context, {
+    tool: NAME,
     verb: "edit",
-    path,
-    display: displayPath(context.workspace, path),
-    workspace: context.workspace,
-  };
+    path: input.path,
+    cwd: input.cwd,
+  });
+  const { path } = target;
   checkTexts(input, target);
   await context.authorize({
     tool: NAME,

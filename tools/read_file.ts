@@ -9,8 +9,12 @@ import {
   type TextFormat,
 } from "./_decode.ts";
 import { defineTool } from "./_define.ts";
-import { displayPath } from "./_display_path.ts";
-import { fileSystemError, type FileTarget, statFile } from "./_file_errors.ts";
+import {
+  fileSystemError,
+  type FileTarget,
+  fileTarget,
+  statFile,
+} from "./_file_errors.ts";
 import { lineIndexFor } from "./_line_index.ts";
 import { readAt, readWhole } from "./_read_at.ts";
 import { selectDecodedLines } from "./_select_decoded_lines.ts";
@@ -120,13 +124,13 @@ async function readFile(
   input: ReadFileInput,
   signal?: AbortSignal,
 ): Promise<ReadFileResult> {
-  const path = context.resolve(input.path, NAME, input.cwd);
-  const target: FileTarget = {
+  const target = fileTarget(context, {
+    tool: NAME,
     verb: "read",
-    path,
-    display: displayPath(context.workspace, path),
-    workspace: context.workspace,
-  };
+    path: input.path,
+    cwd: input.cwd,
+  });
+  const { path } = target;
   await context.authorize({
     tool: NAME,
     action: "read",

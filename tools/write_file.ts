@@ -3,8 +3,11 @@
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
-import { displayPath } from "./_display_path.ts";
-import { fileSystemError, type FileTarget } from "./_file_errors.ts";
+import {
+  fileSystemError,
+  type FileTarget,
+  fileTarget,
+} from "./_file_errors.ts";
 import { forgetLineIndex } from "./_line_index.ts";
 import { ToolError } from "./tool_error.ts";
 import type { FileBackend, Tool } from "./types.ts";
@@ -90,13 +93,13 @@ async function writeFile(
   context: ToolContext,
   input: WriteFileInput,
 ): Promise<WriteFileResult> {
-  const path = context.resolve(input.path, NAME, input.cwd);
-  const target: FileTarget = {
+  const target = fileTarget(context, {
+    tool: NAME,
     verb: "write",
-    path,
-    display: displayPath(context.workspace, path),
-    workspace: context.workspace,
-  };
+    path: input.path,
+    cwd: input.cwd,
+  });
+  const { path } = target;
   const data = new TextEncoder().encode(input.content);
   await context.authorize({
     tool: NAME,
