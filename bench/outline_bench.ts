@@ -175,6 +175,17 @@ for (const input of inputs) {
     n: input.n,
     warmup: 1,
     async fn() {
+      const outliner = new Outliner();
+      await outliner.outline(input.path);
+      await outliner.terminate();
+    },
+  });
+  Deno.bench({
+    group,
+    name: `${group}: cold outline (fresh pool of one worker)`,
+    n: input.n,
+    warmup: 1,
+    async fn() {
       const outliner = new Outliner({ workers: 1 });
       await outliner.outline(input.path);
       await outliner.terminate();

@@ -14,9 +14,14 @@ import { languageForExtension } from "./languages/_registry.ts";
 import { OutlinePool, type PoolJob } from "./_pool.ts";
 import { sha256 } from "./_sha256.ts";
 import { unpackOutline } from "./_transfer.ts";
+import { joinPieces, pieceStarts } from "./_pieces.ts";
+import { countNewlines } from "../tools/_scan_buffer.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult } from "./types.ts";
+
+/** Files from this size on are parsed in pieces side by side (see _pieces.ts). */
+const DEFAULT_SPLIT_BYTES = 1 << 20;
 
 /** The default parse budget: a pathological parse is cancelled after 30 s. */
 export const DEFAULT_PARSE_BUDGET_MS = 30_000;
@@ -42,6 +47,13 @@ export interface OutlinerOptions {
    * WASM memory grows to fit the largest tree and never shrinks.
    */
   recycleBytes?: number;
+  /**
+   * Split a file of at least this many bytes (default 1 MiB) into pieces
+   * that the workers parse side by side, one per worker, each at least half
+   * this size; the outline is the same as from a whole parse (see
+   * _pieces.ts). `Infinity` never splits.
+   */
+  splitBytes?: number;
 }
 
 /**
@@ -68,16 +80,24 @@ export class Outliner {
   #parses = 0;
   #incremental = 0;
   #recycleBytes: number;
+  #splitBytes: number;
+  #pieceOutlines = 0;
 
   constructor(options: OutlinerOptions = {}) {
     this.#pool = new OutlinePool({ size: options.workers });
     this.#cacheSize = options.cacheSize ?? 1000;
     this.#recycleBytes = options.recycleBytes ?? 4 * 1024 * 1024;
+    this.#splitBytes = options.splitBytes ?? DEFAULT_SPLIT_BYTES;
   }
 
   /** How many files were sent to a worker (cache misses). A test seam. */
   get parses(): number {
     return this.#parses;
+  }
+
+  /** How many outlines were joined from pieces parsed side by side. A test seam. */
+  get pieceOutlines(): number {
+    return this.#pieceOutlines;
   }
 
   /** How many of those parses reused the file's previous tree. A test seam. */
@@ -143,26 +163,98 @@ export class Outliner {
     // A miss: boot a worker while the grammar modules are fetched.
     this.#pool.warm();
     this.#parses++;
-    const reply = await this.#run(path, {
+    const job: PoolJob = {
       path: absolute,
       extension,
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
       recycleBytes: this.#recycleBytes,
-      hash: racy,
       ...await _grammarFor(extension, options.grammarsDir),
-    });
-    if (reply.type === "error") throw _failure(path, reply);
-    if (reply.incremental) this.#incremental++;
-    const result = unpackOutline(reply.outline);
+    };
+    const pieces = this.#pieceCount(extension, stat.size);
+    const outlined =
+      (pieces > 1
+        ? await this.#outlineInPieces(path, job, pieces, racy)
+        : undefined) ?? await this.#outlineWhole(path, { ...job, hash: racy });
     if (stat.mtimeMs !== null) {
       this.#remember(absolute, {
         size: stat.size,
         mtimeMs: stat.mtimeMs,
-        result,
-        hash: reply.hash,
+        ...outlined,
       });
     }
-    return result;
+    return outlined.result;
+  }
+
+  async #outlineWhole(
+    path: string,
+    job: PoolJob,
+  ): Promise<{ result: OutlineResult; hash?: string }> {
+    const reply = await this.#run(path, job);
+    if (reply.type === "error") throw _failure(path, reply);
+    if (reply.incremental) this.#incremental++;
+    return { result: unpackOutline(reply.outline), hash: reply.hash };
+  }
+
+  // How many pieces to split a file of `size` bytes into: one per worker, each
+  // at least half of splitBytes; 1 (no split) for Markdown.
+  #pieceCount(extension: string, size: number): number {
+    if (languageForExtension(extension) === undefined) return 1;
+    const pieces = Math.floor(size / (this.#splitBytes / 2));
+    return Math.min(this.#pool.size, pieces);
+  }
+
+  // Outlines a large file in pieces side by side (see _pieces.ts), or answers
+  // undefined when it has to be parsed whole: no place to split it, a read
+  // the worker will report on, or a piece with a syntax error of its own.
+  async #outlineInPieces(
+    path: string,
+    job: PoolJob,
+    count: number,
+    racy: boolean,
+  ): Promise<{ result: OutlineResult; hash?: string } | undefined> {
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = await Deno.readFile(job.path);
+    } catch {
+      return undefined;
+    }
+    const starts = pieceStarts(bytes, count);
+    if (starts.length === 0) return undefined;
+    const hash = racy ? await sha256(bytes) : undefined;
+    // The first piece gets the whole file, to fall back on without a read.
+    const replies = [
+      this.#run(path, {
+        ...job,
+        bytes: _wholeBuffer(bytes),
+        piece: { lineOffset: 0, end: starts[0] },
+      }),
+    ];
+    let lineOffset = 0;
+    for (let i = 0; i < starts.length; i++) {
+      lineOffset += countNewlines(
+        bytes.subarray(starts[i - 1] ?? 0, starts[i]),
+      );
+      const piece = bytes.slice(starts[i], starts[i + 1] ?? bytes.length);
+      replies.push(
+        this.#run(path, { ...job, bytes: piece.buffer, piece: { lineOffset } }),
+      );
+    }
+    // Unanswered replies must not reject unhandled after an early return.
+    for (const reply of replies) reply.catch(() => {});
+    const outlines: OutlineResult[] = [];
+    for (const [i, pending] of replies.entries()) {
+      const reply = await pending;
+      if (reply.type === "error") {
+        if (reply.failure === "unclean") return undefined;
+        throw _failure(path, reply);
+      }
+      const outline = unpackOutline(reply.outline);
+      if (i === 0 && !reply.partial) return { result: outline, hash };
+      outlines.push(outline);
+    }
+    this.#pieceOutlines++;
+    const spec = languageForExtension(job.extension)!;
+    return { result: joinPieces(spec, outlines), hash };
   }
 
   /** Forgets every cached result. */
@@ -259,6 +351,13 @@ async function _grammarFor(
     runtimeModule(),
   ]);
   return { grammar, runtime };
+}
+
+// The ArrayBuffer holding exactly `bytes`.
+function _wholeBuffer(bytes: Uint8Array<ArrayBuffer>): ArrayBuffer {
+  return bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength
+    ? bytes.buffer
+    : bytes.slice().buffer;
 }
 
 function _absolute(path: string, cwd: string | undefined): string {

@@ -19,16 +19,22 @@ export interface PackedOutline {
 
 const FIELDS = 4;
 
-/** Packs a result; {@linkcode unpackOutline} gives back an equal one. */
-export function packOutline(result: OutlineResult): PackedOutline {
+/**
+ * Packs a result; {@linkcode unpackOutline} gives back an equal one, its
+ * lines moved down by `lineOffset` (a piece of a file counts from its start).
+ */
+export function packOutline(
+  result: OutlineResult,
+  lineOffset = 0,
+): PackedOutline {
   const numbers: number[] = [];
   const strings: string[] = [];
   const walk = (symbols: OutlineSymbol[]): void => {
     for (const symbol of symbols) {
       const hasDoc = symbol.doc !== undefined;
       numbers.push(
-        symbol.startLine,
-        symbol.endLine,
+        symbol.startLine + lineOffset,
+        symbol.endLine + lineOffset,
         symbol.children.length,
         hasDoc ? 1 : 0,
       );

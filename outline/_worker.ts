@@ -4,13 +4,15 @@
 // The pool replaces a worker that crashes or that parsed a huge file, because
 // WASM memory never shrinks.
 import { parentPort } from "node:worker_threads";
-import type { Node, Parser, Tree } from "web-tree-sitter";
+import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { languageForExtension } from "./languages/_registry.ts";
 import { MARKDOWN_EXTENSIONS, outlineMarkdown } from "./_markdown.ts";
-import { TreeKeeper } from "./_incremental.ts";
+import { textEdit, TreeKeeper } from "./_incremental.ts";
+import type { LanguageSpec } from "./languages/_language.ts";
 import { sha256 } from "./_sha256.ts";
 import { packOutline } from "./_transfer.ts";
+import { standsAlone } from "./_pieces.ts";
 import type {
   OutlineFailure,
   OutlineRequest,
@@ -57,6 +59,8 @@ interface Outlined {
   result: OutlineResult;
   size: number;
   incremental?: boolean;
+  /** The outline covers only the piece asked for. */
+  partial?: boolean;
   hash?: string;
   /** Keeps or deletes the tree: run after the reply is posted. */
   cleanup?: () => void;
@@ -72,10 +76,19 @@ async function _outline(
   const parserReady = spec === undefined
     ? undefined
     : _parserFor(spec.grammar, request);
-  const bytes = await _read(request.path);
+  const bytes = request.bytes === undefined
+    ? await _read(request.path)
+    : new Uint8Array(request.bytes);
   const hash = request.hash ? await sha256(bytes) : undefined;
-  if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
+  // A later piece starts mid-file: only the start of a file tells binary.
+  if (
+    !request.piece?.lineOffset &&
+    bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)
+  ) {
     throw new Failure("binary", "it is a binary file");
+  }
+  if (spec !== undefined && parserReady !== undefined && request.piece) {
+    return _outlinePiece(await parserReady, spec, bytes, request);
   }
   const text = new TextDecoder().decode(bytes);
   const totalLines = _countLines(bytes);
@@ -123,20 +136,14 @@ function _parseAndExtract(
 ): { symbols: OutlineSymbol[]; incremental: boolean; cleanup: () => void } {
   const oldTree = keeper.take(request.path, key, text);
   const deadline = performance.now() + request.budgetMs;
-  let tree: Tree | null;
+  let tree: Tree;
   try {
-    tree = parser.parse(text, oldTree, {
-      progressCallback: () => performance.now() > deadline,
+    tree = _parseWithin(parser, text, oldTree, {
+      deadline,
+      budgetMs: request.budgetMs,
     });
   } finally {
     oldTree?.delete();
-  }
-  if (tree === null) {
-    parser.reset();
-    throw new Failure(
-      "budget",
-      `parsing took longer than the ${request.budgetMs} ms budget`,
-    );
   }
   try {
     const symbols = extract(tree.rootNode, text);
@@ -150,6 +157,91 @@ function _parseAndExtract(
     tree.delete();
     throw error;
   }
+}
+
+// One piece of a large file (see _pieces.ts). A piece that does not stand
+// alone was cut through a construct (or the file has errors): a later piece
+// just says so; the first piece, sent the whole file, goes on to outline the
+// whole file from its tree, which tree-sitter reuses up to the cut.
+function _outlinePiece(
+  parser: Parser,
+  spec: LanguageSpec,
+  bytes: Uint8Array<ArrayBuffer>,
+  request: OutlineRequest,
+): Outlined {
+  const end = request.piece?.end;
+  const first = end !== undefined;
+  const own = first ? bytes.subarray(0, end) : bytes;
+  const text = new TextDecoder().decode(own);
+  const deadline = performance.now() + request.budgetMs;
+  let tree = _parseWithin(parser, text, null, {
+    deadline,
+    budgetMs: request.budgetMs,
+    cleanOnly: !first,
+  });
+  try {
+    const partial = standsAlone(tree.rootNode, first);
+    let source = text;
+    if (!partial) {
+      if (!first) {
+        throw new Failure("unclean", "the piece does not parse on its own");
+      }
+      source = new TextDecoder().decode(bytes);
+      const cut = tree;
+      cut.edit(textEdit(text, source) as Edit);
+      tree = _parseWithin(parser, source, cut, {
+        deadline,
+        budgetMs: request.budgetMs,
+      });
+      cut.delete();
+    }
+    const symbols = spec.extract(tree.rootNode, source, { piece: partial });
+    const done = tree;
+    return {
+      result: {
+        language: spec.name,
+        totalLines: _countLines(partial ? own : bytes),
+        symbols,
+      },
+      size: bytes.length,
+      partial,
+      cleanup: () => done.delete(),
+    };
+  } catch (error) {
+    tree.delete();
+    throw error;
+  }
+}
+
+// A parse over budget is cancelled through the progress callback, and so is
+// a parse that has only to say whether it is clean, at its first error.
+function _parseWithin(
+  parser: Parser,
+  text: string,
+  oldTree: Tree | null,
+  { deadline, budgetMs, cleanOnly = false }: {
+    deadline: number;
+    budgetMs: number;
+    cleanOnly?: boolean;
+  },
+): Tree {
+  let unclean = false;
+  const tree = parser.parse(text, oldTree, {
+    progressCallback: (state) => {
+      unclean = cleanOnly && state.hasError;
+      return unclean || performance.now() > deadline;
+    },
+  });
+  if (tree === null) {
+    parser.reset();
+    throw unclean
+      ? new Failure("unclean", "the piece does not parse on its own")
+      : new Failure(
+        "budget",
+        `parsing took longer than the ${budgetMs} ms budget`,
+      );
+  }
+  return tree;
 }
 
 async function _read(path: string): Promise<Uint8Array<ArrayBuffer>> {
@@ -181,15 +273,15 @@ async function _handle(
   request: OutlineRequest,
 ): Promise<{ reply: WorkerReply; cleanup?: () => void }> {
   try {
-    const { result, size, incremental, hash, cleanup } = await _outline(
-      request,
-    );
+    const { result, size, incremental, partial, hash, cleanup } =
+      await _outline(request);
     const reply: WorkerReply = {
       type: "result",
       id: request.id,
-      outline: packOutline(result),
+      outline: packOutline(result, request.piece?.lineOffset),
       recycle: size > request.recycleBytes,
       incremental: incremental ?? false,
+      partial: partial ?? false,
       ...(hash === undefined ? {} : { hash }),
     };
     return { reply, cleanup };
@@ -202,7 +294,8 @@ async function _handle(
         id: request.id,
         failure,
         message,
-        recycle: failure !== "read" && failure !== "binary",
+        // A failed parse may have left the WASM heap large or broken.
+        recycle: failure === "budget" || failure === "parse",
       },
     };
   }

@@ -16,6 +16,8 @@ import { docComment, endLine, makeSymbol } from "./_nodes.ts";
 export interface CFamilyOptions {
   /** Adds classes, namespaces, templates and `using`. */
   cpp: boolean;
+  /** One piece of a file (see {@linkcode extractCFamily}). */
+  piece?: boolean;
 }
 
 const NAME_TYPES = new Set([
@@ -62,13 +64,55 @@ const TYPE_KINDS: Record<string, string> = {
   class_specifier: "class",
 };
 
-/** Outlines a translation unit (or a namespace or `extern "C"` body). */
+/**
+ * Outlines a translation unit (or a namespace or `extern "C"` body). For a
+ * piece of a file, the prototypes of functions defined elsewhere are kept
+ * with the kind {@linkcode PROTOTYPE} for {@linkcode joinCFamily} to settle.
+ */
 export function extractCFamily(
   root: Node,
   options: CFamilyOptions,
 ): OutlineSymbol[] {
   const walker = new _Walker(options.cpp);
-  return walker.withoutDefinedPrototypes(walker.declarations(root));
+  const symbols = walker.withoutDefinedPrototypes(walker.declarations(root));
+  return options.piece ? walker.markPrototypes(symbols) : symbols;
+}
+
+/** The kind of a prototype in a piece's outline, until the pieces are joined. */
+export const PROTOTYPE = "function prototype";
+
+/**
+ * Joins the pieces of a file: a prototype shows only if no piece defines its
+ * function, as {@linkcode extractCFamily} decides for a whole file.
+ */
+export function joinCFamily(pieces: OutlineSymbol[][]): OutlineSymbol[] {
+  const symbols = pieces.flat();
+  const defined = new Set<string>();
+  const collect = (level: OutlineSymbol[]): void => {
+    for (const symbol of level) {
+      if (symbol.kind === "function") _addDefined(defined, symbol.name);
+      if (symbol.kind === "namespace") collect(symbol.children);
+    }
+  };
+  collect(symbols);
+  const settle = (level: OutlineSymbol[]): OutlineSymbol[] =>
+    level.filter((symbol) => {
+      if (symbol.kind === "namespace") {
+        symbol.children = settle(symbol.children);
+      }
+      if (symbol.kind !== PROTOTYPE) return true;
+      symbol.kind = "function";
+      return !defined.has(symbol.name);
+    });
+  return settle(symbols);
+}
+
+// `void geo::io::write(...) {}` defines what `namespace geo::io { void
+// write(...); }` declared: the unqualified name counts too.
+function _addDefined(defined: Set<string>, name: string): void {
+  defined.add(name);
+  const scope = name.lastIndexOf("::");
+  if (scope >= 0) defined.add(name.slice(scope + 2));
 }
 
 /**
@@ -128,12 +172,8 @@ class _Walker {
     this.#cpp = cpp;
   }
 
-  // `void geo::io::write(...) {}` defines what `namespace geo::io { void
-  // write(...); }` declared: remember the unqualified name too.
   #define(name: string): void {
-    this.#defined.add(name);
-    const scope = name.lastIndexOf("::");
-    if (scope >= 0) this.#defined.add(name.slice(scope + 2));
+    _addDefined(this.#defined, name);
   }
 
   /** Drops the prototypes of functions this file defines, at every level. */
@@ -148,6 +188,15 @@ class _Walker {
         }
         return symbol;
       });
+  }
+
+  /** Marks the prototypes left, at every level, for joinCFamily(). */
+  markPrototypes(symbols: OutlineSymbol[]): OutlineSymbol[] {
+    for (const symbol of symbols) {
+      if (this.#prototypes.has(symbol)) symbol.kind = PROTOTYPE;
+      if (symbol.kind === "namespace") this.markPrototypes(symbol.children);
+    }
+    return symbols;
   }
 
   /** The symbols declared directly in a container (file, namespace body). */

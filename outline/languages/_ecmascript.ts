@@ -32,6 +32,11 @@ export function extractEcmascript(root: Node): OutlineSymbol[] {
   return _statements(root, true);
 }
 
+/** Joins the pieces of a program: overloads may straddle two of them. */
+export function joinEcmascript(pieces: OutlineSymbol[][]): OutlineSymbol[] {
+  return _mergeOverloads(pieces.flat());
+}
+
 // `withMembers` is false inside a namespace: its declarations sit at level two and
 // get no members of their own.
 function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {

@@ -1,5 +1,6 @@
 // The contract between the outline worker and a language: each file in this
-// folder exports one LanguageSpec. Runs inside the worker only.
+// folder exports one LanguageSpec. Runs inside the worker (the main thread
+// only joins the outlines of a file's pieces).
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 
@@ -21,5 +22,22 @@ export interface LanguageSpec {
    * `source` is the text parsed: slicing it is cheaper than a call into WASM
    * (tree-sitter's indexes count UTF-16 code units for a string input).
    */
-  extract(root: Node, source: string): OutlineSymbol[];
+  extract(
+    root: Node,
+    source: string,
+    options?: ExtractOptions,
+  ): OutlineSymbol[];
+  /**
+   * Joins the top-level symbols of the pieces of one file, in order (a large
+   * file is parsed in pieces, see `_pieces.ts`), for a language whose outline
+   * looks beyond one piece: TypeScript merges overloads, C drops the
+   * prototypes of functions the file defines. Defaults to concatenation.
+   */
+  join?(pieces: OutlineSymbol[][]): OutlineSymbol[];
+}
+
+/** Options for {@linkcode LanguageSpec.extract}. */
+export interface ExtractOptions {
+  /** The tree is one piece of a file: leave to `join` what needs them all. */
+  piece?: boolean;
 }

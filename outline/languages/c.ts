@@ -3,8 +3,8 @@
 // outline worker only.
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
-import type { LanguageSpec } from "./_language.ts";
-import { extractCFamily } from "./_c_family.ts";
+import type { ExtractOptions, LanguageSpec } from "./_language.ts";
+import { extractCFamily, joinCFamily } from "./_c_family.ts";
 
 /** C (`.c`, `.h`): functions, structs, unions, enums and typedefs. */
 export const c: LanguageSpec = {
@@ -12,8 +12,13 @@ export const c: LanguageSpec = {
   grammar: "c",
   extensions: [".c", ".h"],
   extract: extractC,
+  join: joinCFamily,
 };
 
-function extractC(root: Node): OutlineSymbol[] {
-  return extractCFamily(root, { cpp: false });
+function extractC(
+  root: Node,
+  _source: string,
+  options?: ExtractOptions,
+): OutlineSymbol[] {
+  return extractCFamily(root, { cpp: false, piece: options?.piece });
 }

@@ -3,8 +3,8 @@
 // definitions such as `Widget::draw`. Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
-import type { LanguageSpec } from "./_language.ts";
-import { extractCFamily } from "./_c_family.ts";
+import type { ExtractOptions, LanguageSpec } from "./_language.ts";
+import { extractCFamily, joinCFamily } from "./_c_family.ts";
 
 /** C++ (`.cpp`, `.cc`, `.cxx`, `.hpp`, `.hxx`, `.hh`). */
 export const cpp: LanguageSpec = {
@@ -12,8 +12,13 @@ export const cpp: LanguageSpec = {
   grammar: "cpp",
   extensions: [".cpp", ".cc", ".cxx", ".hpp", ".hxx", ".hh"],
   extract: extractCpp,
+  join: joinCFamily,
 };
 
-function extractCpp(root: Node): OutlineSymbol[] {
-  return extractCFamily(root, { cpp: true });
+function extractCpp(
+  root: Node,
+  _source: string,
+  options?: ExtractOptions,
+): OutlineSymbol[] {
+  return extractCFamily(root, { cpp: true, piece: options?.piece });
 }

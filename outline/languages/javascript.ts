@@ -1,5 +1,5 @@
 import type { LanguageSpec } from "./_language.ts";
-import { extractEcmascript } from "./_ecmascript.ts";
+import { extractEcmascript, joinEcmascript } from "./_ecmascript.ts";
 
 /** JavaScript (".js", ".jsx", ".mjs", ".cjs"): the specification's TS/JS symbol table. */
 export const javascript: LanguageSpec = {
@@ -7,4 +7,5 @@ export const javascript: LanguageSpec = {
   grammar: "javascript",
   extensions: [".js", ".jsx", ".mjs", ".cjs"],
   extract: extractEcmascript,
+  join: joinEcmascript,
 };

@@ -1,5 +1,5 @@
 import type { LanguageSpec } from "./_language.ts";
-import { extractEcmascript } from "./_ecmascript.ts";
+import { extractEcmascript, joinEcmascript } from "./_ecmascript.ts";
 
 /** TSX (".tsx"): the specification's TS/JS symbol table. */
 export const tsx: LanguageSpec = {
@@ -7,4 +7,5 @@ export const tsx: LanguageSpec = {
   grammar: "tsx",
   extensions: [".tsx"],
   extract: extractEcmascript,
+  join: joinEcmascript,
 };

@@ -1,5 +1,5 @@
 import type { LanguageSpec } from "./_language.ts";
-import { extractEcmascript } from "./_ecmascript.ts";
+import { extractEcmascript, joinEcmascript } from "./_ecmascript.ts";
 
 /** TypeScript (".ts", ".mts", ".cts"): the specification's TS/JS symbol table. */
 export const typescript: LanguageSpec = {
@@ -7,4 +7,5 @@ export const typescript: LanguageSpec = {
   grammar: "typescript",
   extensions: [".ts", ".mts", ".cts"],
   extract: extractEcmascript,
+  join: joinEcmascript,
 };

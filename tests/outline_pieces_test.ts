@@ -1,0 +1,152 @@
+// Large files outlined in pieces side by side: the outline must be exactly
+// what a whole parse gives, whether the split holds or has to be given up.
+import assert from "node:assert/strict";
+import { Outliner } from "../outline/_outliner.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+const SPLIT = 16 * 1024;
+
+// About 100 KB of TypeScript with doc comments, classes and overloads.
+function typeScript(): string {
+  const parts: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    parts.push(
+      `/** Adds ${i}. */\nexport function add${i}(a: string): string;\n\nexport function add${i}(a: number): number;\n\nexport function add${i}(a: unknown) {\n  return a;\n}\n\nexport class Box${i} {\n  value = ${i};\n  get(): number {\n    return this.value;\n  }\n}\n`,
+    );
+  }
+  return parts.join("\n");
+}
+
+// C with every prototype first and every definition after it, so the pieces
+// must settle prototypes between them.
+function c(): string {
+  const prototypes: string[] = [];
+  const definitions: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    prototypes.push(`int f${i}(int x);`);
+    definitions.push(
+      `/* Doubles ${i}. */\nint f${i}(int x) {\n  return 2 * x;\n}\n`,
+    );
+  }
+  prototypes.push("int declared_only(void);");
+  return `${prototypes.join("\n")}\n\n${definitions.join("\n")}`;
+}
+
+async function outlineBoth(
+  path: string,
+  options: { workers?: number } = {},
+) {
+  const split = new Outliner({ ...options, splitBytes: SPLIT });
+  const whole = new Outliner({ ...options, splitBytes: Infinity });
+  try {
+    const pieces = await split.outline(path);
+    return {
+      pieces,
+      whole: await whole.outline(path),
+      pieceOutlines: split.pieceOutlines,
+      workersStarted: split.pool.workersStarted,
+    };
+  } finally {
+    await split.terminate();
+    await whole.terminate();
+  }
+}
+
+Deno.test("Outliner outlines a large file in pieces, exactly as a whole parse does", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(`${dir}/big.ts`, typeScript());
+    await Deno.writeTextFile(`${dir}/big.c`, c());
+    for (const file of ["big.ts", "big.c"]) {
+      const result = await outlineBoth(`${dir}/${file}`, { workers: 3 });
+      assert.equal(result.pieceOutlines, 1, file);
+      assert.equal(result.workersStarted, 3, file);
+      assert.deepEqual(result.pieces, result.whole, file);
+    }
+    const { pieces } = await outlineBoth(`${dir}/big.ts`, { workers: 2 });
+    // Overloads merged, doc comments kept, lines counted from the top: part i
+    // takes 16 lines from line 16i + 1, its function lines 2-8.
+    assert.equal(pieces.symbols.length, 800);
+    assert.deepEqual(pieces.symbols.at(-2), {
+      kind: "function",
+      name: "add399",
+      startLine: 16 * 399 + 2,
+      endLine: 16 * 399 + 8,
+      doc: "Adds 399.",
+      children: [],
+    });
+    const cOutline = (await outlineBoth(`${dir}/big.c`)).pieces;
+    assert.equal(cOutline.symbols[0].name, "declared_only");
+    assert.equal(cOutline.symbols.length, 601);
+  });
+});
+
+Deno.test("Outliner parses the whole file when the split cuts through a construct", async () => {
+  await withWorkspace(async (dir) => {
+    // A bundle: the whole module inside one function, its body at column 0.
+    const body = typeScript().replaceAll("export ", "");
+    await Deno.writeTextFile(
+      `${dir}/bundle.js`,
+      `(function () {\n${body}\n})();\n`,
+    );
+    const result = await outlineBoth(`${dir}/bundle.js`);
+    assert.equal(result.pieceOutlines, 0);
+    assert.deepEqual(result.pieces, result.whole);
+    assert.ok(result.whole.symbols.length > 100);
+  });
+});
+
+Deno.test("Outliner parses the whole file when a later piece starts inside a Python block", async () => {
+  await withWorkspace(async (dir) => {
+    // A comment at column 0 does not end a block: the methods after it stay
+    // in the class, and a piece starting at the comment would lose them.
+    const methods: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      methods.push(`    def m${i}(self):\n        return ${i}\n`);
+    }
+    const text = `class Big:\n${methods.join("\n# more\n")}`;
+    await Deno.writeTextFile(`${dir}/big.py`, text);
+    const result = await outlineBoth(`${dir}/big.py`);
+    assert.equal(result.pieceOutlines, 0);
+    assert.deepEqual(result.pieces, result.whole);
+    assert.equal(result.whole.symbols.length, 1);
+    assert.equal(result.whole.symbols[0].children.length, 1500);
+  });
+});
+
+Deno.test("Outliner parses the whole file when a later piece has a syntax error", async () => {
+  await withWorkspace(async (dir) => {
+    const text = `${typeScript()}\nfunction broken( {\n`;
+    await Deno.writeTextFile(`${dir}/broken.ts`, text);
+    const result = await outlineBoth(`${dir}/broken.ts`);
+    assert.equal(result.pieceOutlines, 0);
+    assert.deepEqual(result.pieces, result.whole);
+  });
+});
+
+Deno.test("Outliner keeps the parse budget and the same-tick change check for pieces", async () => {
+  await withWorkspace(async (dir) => {
+    const outliner = new Outliner({ splitBytes: SPLIT });
+    try {
+      const path = `${dir}/big.ts`;
+      await Deno.writeTextFile(path, typeScript());
+      await assert.rejects(outliner.outline(path, { parseBudgetMs: 1 }), {
+        name: "ToolError",
+        message: new RegExp(
+          `^Cannot outline "${path}": parsing took longer than the 1 ms budget`,
+        ),
+      });
+      // Written just now: the cache must check the content, not only mtime.
+      const { mtime } = await Deno.stat(path);
+      const first = await outliner.outline(path);
+      assert.equal(outliner.pieceOutlines, 1);
+      await Deno.writeTextFile(path, typeScript().replace("add0", "sub0"));
+      await Deno.utime(path, mtime!, mtime!);
+      const second = await outliner.outline(path);
+      assert.equal(outliner.pieceOutlines, 2);
+      assert.equal(first.symbols[0].name, "add0");
+      assert.equal(second.symbols[0].name, "sub0");
+    } finally {
+      await outliner.terminate();
+    }
+  });
+});
