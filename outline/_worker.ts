@@ -159,10 +159,9 @@ function _parseAndExtract(
   }
 }
 
-// One piece of a large file (see _pieces.ts). A piece that does not stand
-// alone was cut through a construct (or the file has errors): a later piece
-// just says so; the first piece, sent the whole file, goes on to outline the
-// whole file from its tree, which tree-sitter reuses up to the cut.
+// One piece of a large file (see _pieces.ts): the first piece was sent the
+// whole file and falls back to it; a later piece only says when it does not
+// stand alone.
 function _outlinePiece(
   parser: Parser,
   spec: LanguageSpec,
@@ -170,42 +169,26 @@ function _outlinePiece(
   request: OutlineRequest,
 ): Outlined {
   const end = request.piece?.end;
-  const first = end !== undefined;
-  const own = first ? bytes.subarray(0, end) : bytes;
+  const own = end === undefined ? bytes : bytes.subarray(0, end);
   const text = new TextDecoder().decode(own);
-  const deadline = performance.now() + request.budgetMs;
-  let tree = _parseWithin(parser, text, null, {
-    deadline,
+  const budget = {
+    deadline: performance.now() + request.budgetMs,
     budgetMs: request.budgetMs,
-    cleanOnly: !first,
-  });
+  };
+  const { tree, whole } = end === undefined
+    ? { tree: _parseLaterPiece(parser, text, budget), whole: undefined }
+    : _parseFirstPiece(parser, text, bytes, budget);
   try {
-    const partial = standsAlone(tree.rootNode, first);
-    let source = text;
-    if (!partial) {
-      if (!first) {
-        throw new Failure("unclean", "the piece does not parse on its own");
-      }
-      source = new TextDecoder().decode(bytes);
-      const cut = tree;
-      cut.edit(textEdit(text, source) as Edit);
-      tree = _parseWithin(parser, source, cut, {
-        deadline,
-        budgetMs: request.budgetMs,
-      });
-      cut.delete();
-    }
-    const symbols = spec.extract(tree.rootNode, source, { piece: partial });
-    const done = tree;
+    const partial = whole === undefined;
     return {
       result: {
         language: spec.name,
         totalLines: _countLines(partial ? own : bytes),
-        symbols,
+        symbols: spec.extract(tree.rootNode, whole ?? text, { piece: partial }),
       },
       size: bytes.length,
       partial,
-      cleanup: () => done.delete(),
+      cleanup: () => tree.delete(),
     };
   } catch (error) {
     tree.delete();
@@ -213,17 +196,46 @@ function _outlinePiece(
   }
 }
 
+interface Budget {
+  deadline: number;
+  budgetMs: number;
+}
+
+// A first piece that does not stand alone was cut through a construct (or
+// the file has errors): go on to the whole file from its tree, which
+// tree-sitter reuses up to the cut (about as fast as parsing it whole).
+function _parseFirstPiece(
+  parser: Parser,
+  text: string,
+  bytes: Uint8Array,
+  budget: Budget,
+): { tree: Tree; whole?: string } {
+  const tree = _parseWithin(parser, text, null, budget);
+  if (standsAlone(tree.rootNode, true)) return { tree };
+  const whole = new TextDecoder().decode(bytes);
+  try {
+    tree.edit(textEdit(text, whole) as Edit);
+    return { tree: _parseWithin(parser, whole, tree, budget), whole };
+  } finally {
+    tree.delete();
+  }
+}
+
+// A later piece stops at its first syntax error, freeing its core.
+function _parseLaterPiece(parser: Parser, text: string, budget: Budget): Tree {
+  const tree = _parseWithin(parser, text, null, { ...budget, cleanOnly: true });
+  if (standsAlone(tree.rootNode, false)) return tree;
+  tree.delete();
+  throw new Failure("unclean", "the piece does not parse on its own");
+}
+
 // A parse over budget is cancelled through the progress callback, and so is
-// a parse that has only to say whether it is clean, at its first error.
+// a parse that only has to tell whether it is clean, once it reports an error.
 function _parseWithin(
   parser: Parser,
   text: string,
   oldTree: Tree | null,
-  { deadline, budgetMs, cleanOnly = false }: {
-    deadline: number;
-    budgetMs: number;
-    cleanOnly?: boolean;
-  },
+  { deadline, budgetMs, cleanOnly = false }: Budget & { cleanOnly?: boolean },
 ): Tree {
   let unclean = false;
   const tree = parser.parse(text, oldTree, {

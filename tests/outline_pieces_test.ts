@@ -113,6 +113,16 @@ Deno.test("Outliner parses the whole file when a later piece starts inside a Pyt
   });
 });
 
+Deno.test("Outliner parses the whole file when the first piece has a syntax error", async () => {
+  await withWorkspace(async (dir) => {
+    const text = `function broken( {\n\n${typeScript()}`;
+    await Deno.writeTextFile(`${dir}/broken.ts`, text);
+    const result = await outlineBoth(`${dir}/broken.ts`);
+    assert.equal(result.pieceOutlines, 0);
+    assert.deepEqual(result.pieces, result.whole);
+  });
+});
+
 Deno.test("Outliner parses the whole file when a later piece has a syntax error", async () => {
   await withWorkspace(async (dir) => {
     const text = `${typeScript()}\nfunction broken( {\n`;
