@@ -81,7 +81,10 @@ export function nextPieceStart(
     if (bytes[at] === RETURN) at++;
     if (bytes[at] !== NEWLINE) continue;
     const start = at + 1;
-    if (_opensItem(bytes, start) && !_annotationAbove(bytes, newline)) {
+    if (
+      _opensItem(bytes, start) && !_closesBlock(bytes, start) &&
+      !_annotationAbove(bytes, newline)
+    ) {
       return start;
     }
   }
@@ -93,14 +96,43 @@ export function nextPieceStart(
 // inserts no semicolon before them), nor `{` or `}`.
 function _opensItem(bytes: Uint8Array, at: number): boolean {
   const byte = bytes[at];
-  if (byte === undefined) return false;
-  if (
-    (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) ||
-    byte === 95 || byte === 36 || byte === 35
-  ) {
-    return true;
-  }
+  if (byte === 35 || _isNameStart(byte)) return true;
   return byte === 47 && (bytes[at + 1] === 47 || bytes[at + 1] === 42);
+}
+
+// Words that go on with a statement above (`} else {` written on two lines,
+// an `#endif`): a piece starting there could never stand alone, so skip them
+// rather than waste the split.
+const CONTINUATIONS = [
+  "else",
+  "elif",
+  "except",
+  "finally",
+  "catch",
+  "#else",
+  "#elif",
+  "#elifdef",
+  "#elifndef",
+  "#endif",
+].map((word) => new TextEncoder().encode(word));
+
+function _closesBlock(bytes: Uint8Array, at: number): boolean {
+  return CONTINUATIONS.some((word) => {
+    for (let i = 0; i < word.length; i++) {
+      if (bytes[at + i] !== word[i]) return false;
+    }
+    return !_isNameByte(bytes[at + word.length]);
+  });
+}
+
+function _isNameStart(byte: number | undefined): boolean {
+  return byte !== undefined &&
+    ((byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) ||
+      byte === 95 || byte === 36);
+}
+
+function _isNameByte(byte: number | undefined): boolean {
+  return _isNameStart(byte) || (byte !== undefined && byte >= 48 && byte <= 57);
 }
 
 // Whether the last non-blank line before `newline` is an annotation or a
