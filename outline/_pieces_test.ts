@@ -166,33 +166,71 @@ Deno.test("every clean split of every language fixture outlines as the whole fil
 
 // Places a piece may start that are not top-level boundaries, and neighbours
 // that the outline joins: each must be caught (a piece does not parse on its
-// own) or come out the same.
+// own) or come out the same. Besides constructs cut in two: a keyword or
+// modifier on the line above (`abstract`, `private`, `final`, `template`,
+// `extern "C"`), an annotation whose arguments span lines or that a comment
+// follows, a keyword that continues a statement (`else`, `async` bodies),
+// a backslash line before the blank one, prototypes and overloads defined in
+// the other piece, and CRLF text without a final newline.
 const TRAPS: Record<string, string[]> = {
   JavaScript: [
     "(function () {\nvar a = 1;\n\nfunction inner() {}\n\nvar b = 2;\n})();\n",
     "let y = a\n\nb\n\nconst t = `\n\nhello ${y}\n`;\n",
     "/*\n\nfoo\n*/\nfunction g() {}\n",
+    "let\n\nx = 1\n\nasync\n\nfunction f() {}\n\nlet y = a\n\n$(b)\n",
+    "class A {}\n\n// c\n(function () {\n  function inner() {}\n})()\n",
+    "a = 1\r\n\r\n// c",
   ],
   TypeScript: [
     "function f(a: string): void;\n\nfunction f(a: number): void;\n\nfunction f(a: unknown) {}\n",
     "namespace N {\n\nexport const a = 1;\n\n}\n",
     "class K {\n  m(): void;\n\n  m(x?: number) {}\n}\n\ntype T =\n\nA | B;\n",
+    "abstract\n\nclass A {}\n\n@dec(\n  1\n)\n\nclass B {}\n\n@dec\n// c\n\nclass C {}\n",
+    "type\n\nT = number\n\ndeclare\n\nfunction f(): void\n",
+    "let x = 1\r\n\r\nfunction f() {}",
   ],
   Python: [
     'x = """\n\nfoo = 1\n"""\n\ndef f():\n    pass\n',
     "class A:\n    x = 1\n\n# c\n    y = 2\n",
     "d = dict(\n\na=1)\n\nif x:\n    pass\n\nelse:\n    pass\n",
+    "@dec(\n    1\n)\n\ndef f(): pass\n\n@dec\n# c\n\ndef g(): pass\n",
+    "if x:\n    pass\n\n# c\nelse:\n    pass\n\nx = 1 \\\n\ndef h(): pass\n",
   ],
   C: [
     "#ifdef X\n\nint a(void) { return 1; }\n\n#endif\n",
     "int f(void) {\n\nagain:\n  return 0;\n}\n",
     "#if 0\n\nstatic int g(void);\n\n#else\n\nstatic int h(void);\n\n#endif\n",
+    "__attribute__((unused))\n\nstatic int f(void) { return 0; }\n",
+    "int a;\n\n/* c */ int f(void);\n\nint f(void) { return 0; }\n",
+    'extern "C" {\nint g(void);\n}\n\nint g(void) { return 0; }\n',
+    "#define X 1 \\\n\nint f(void);\n\n#undef X \\\n\nint g(void);\n",
   ],
-  "C++": ["namespace n {\n\nclass A {};\n\nint b();\n\n}\n"],
-  Go: ["package p\n\nvar (\n\na = 1\n)\n\nfunc f() {}\n"],
-  Kotlin: ["class A {\n\nfun f() {}\n}\n"],
-  Swift: ["struct S {\n\nvar x: Int\n}\n"],
-  Dart: ["class A {\n\nint x = 1;\n}\n"],
+  "C++": [
+    "namespace n {\n\nclass A {};\n\nint b();\n\n}\n",
+    'template <class T>\n\nstruct A {};\n\n[[deprecated(\n"x")]]\n\nvoid f();\n',
+    'extern "C"\n\nint f(void);\n',
+    "namespace a {\nvoid f();\n}\n\nvoid a::f() {}\n\nint f();\n",
+    "void f();\n\ntemplate <class T> void f() {}\n",
+  ],
+  Go: [
+    "package p\n\nvar (\n\na = 1\n)\n\nfunc f() {}\n",
+    "package p\n\nfunc f()\n\n// c\n{\n}\n\ntype T\n\nstruct{}\n",
+  ],
+  Kotlin: [
+    "class A {\n\nfun f() {}\n}\n",
+    "private\n\nfun f() {}\n\nopen\n\nclass A\n\nenum\n\nclass E { A }\n",
+    "val x = a\n\n// c\n(b)\n\nclass B @Inject\n\nconstructor(x: Int)\n",
+  ],
+  Swift: [
+    "struct S {\n\nvar x: Int\n}\n",
+    "final\n\nclass A {}\n\n@available(\n  iOS 13, *\n)\n\nfunc f() {}\n",
+    "let x = a\n\n// c\n(b)\n\nvar y: Int\n\nwillSet {}\n\n@objc\n// c\n\nfunc g() {}\n",
+  ],
+  Dart: [
+    "class A {\n\nint x = 1;\n}\n",
+    "@Deprecated(\n  'x',\n)\n\nvoid f() {}\n\nvoid g()\n\nasync {}\n",
+    "abstract\n\nclass A {}\n\n@override\n// c\n\nvoid f() {}\n",
+  ],
 };
 
 Deno.test("a split through a construct is caught, and neighbours still join", async () => {
