@@ -196,9 +196,10 @@ export class Outliner {
   }
 
   // How many pieces to split a file of `size` bytes into: one per worker, each
-  // at least half of splitBytes; 1 (no split) for Markdown.
+  // at least half of splitBytes; 1 (no split) for Markdown and Kotlin.
   #pieceCount(extension: string, size: number): number {
-    if (languageForExtension(extension) === undefined) return 1;
+    const spec = languageForExtension(extension);
+    if (spec === undefined || spec.parseWhole) return 1;
     const pieces = Math.floor(size / (this.#splitBytes / 2));
     return Math.min(this.#pool.size, pieces);
   }

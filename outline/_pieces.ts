@@ -15,6 +15,11 @@ import type { OutlineResult } from "./types.ts";
 
 const NEWLINE = 10;
 const RETURN = 13;
+const HASH = 35;
+const STAR = 42;
+const SLASH = 47;
+const AT = 64;
+const BACKSLASH = 92;
 
 /**
  * Where pieces 2..count of `bytes` start: one boundary in the first half of
@@ -82,8 +87,8 @@ export function nextPieceStart(
     if (bytes[at] !== NEWLINE) continue;
     const start = at + 1;
     if (
-      _opensItem(bytes, start) && !_closesBlock(bytes, start) &&
-      !_annotationAbove(bytes, newline)
+      _opensPiece(bytes, _codeAfterComments(bytes, start)) &&
+      !_holdsOn(bytes, newline)
     ) {
       return start;
     }
@@ -91,24 +96,53 @@ export function nextPieceStart(
   return undefined;
 }
 
-// A letter, `_`, `$` or `#` at column 0, or a comment: not `(`, `[`, `` ` ``,
-// an operator or `.`, which could continue the statement above (JavaScript
-// inserts no semicolon before them), nor `{` or `}`.
-function _opensItem(bytes: Uint8Array, at: number): boolean {
-  const byte = bytes[at];
-  if (byte === 35 || _isNameStart(byte)) return true;
-  return byte === 47 && (bytes[at + 1] === 47 || bytes[at + 1] === 42);
+// Where the code starts from the line start `at`: past `//` lines, `/* */`
+// blocks and blank lines (a piece may open with the doc comment of its first
+// declaration, and then that declaration is what must open the piece); -1
+// when code follows a block comment on its closing line.
+function _codeAfterComments(bytes: Uint8Array, at: number): number {
+  for (;;) {
+    if (bytes[at] === SLASH && bytes[at + 1] === SLASH) {
+      at = _nextLine(bytes, at);
+    } else if (bytes[at] === SLASH && bytes[at + 1] === STAR) {
+      const close = _indexOfCommentEnd(bytes, at + 2);
+      if (close === -1) return bytes.length;
+      at = _skipSpaces(bytes, close + 2);
+      if (bytes[at] === RETURN) at++;
+      if (bytes[at] !== NEWLINE && at < bytes.length) return -1;
+      at++;
+    } else if (bytes[at] === NEWLINE || bytes[at] === RETURN) {
+      at = _nextLine(bytes, at);
+    } else {
+      return at;
+    }
+  }
 }
 
-// Words that go on with a statement above (`} else {` written on two lines,
-// an `#endif`): a piece starting there could never stand alone, so skip them
-// rather than waste the split.
+// Whether the line at `at` may open a piece: at column 0, a name or keyword
+// (but not one that goes on with the statement above) or a preprocessor line
+// (`#` and a letter). Not `(`, `[`, `` ` ``, an operator or `.`, which could
+// continue the statement above (JavaScript inserts no semicolon before them),
+// nor `{`, `}`, `<` or `#!`.
+function _opensPiece(bytes: Uint8Array, at: number): boolean {
+  if (at < 0 || at >= bytes.length) return false;
+  const byte = bytes[at];
+  const opens = byte === HASH ? _isLetter(bytes[at + 1]) : _isNameStart(byte);
+  return opens && !_continues(bytes, at);
+}
+
+// Words that go on with what is above them (`} else {` written on two lines,
+// an `#endif`, Kotlin's `get()` of a property): a piece starting there could
+// never stand alone, or would cut a declaration in two.
 const CONTINUATIONS = [
   "else",
   "elif",
   "except",
   "finally",
   "catch",
+  "get",
+  "set",
+  "by",
   "#else",
   "#elif",
   "#elifdef",
@@ -116,7 +150,7 @@ const CONTINUATIONS = [
   "#endif",
 ].map((word) => new TextEncoder().encode(word));
 
-function _closesBlock(bytes: Uint8Array, at: number): boolean {
+function _continues(bytes: Uint8Array, at: number): boolean {
   return CONTINUATIONS.some((word) => {
     for (let i = 0; i < word.length; i++) {
       if (bytes[at + i] !== word[i]) return false;
@@ -125,26 +159,66 @@ function _closesBlock(bytes: Uint8Array, at: number): boolean {
   });
 }
 
-function _isNameStart(byte: number | undefined): boolean {
+// Whether the code above the blank line before a candidate holds on to what
+// follows: its last code line (comments skipped) is an annotation or a
+// decorator (`@Override`, `@dataclass`), or a line ends in `\`.
+function _holdsOn(bytes: Uint8Array, newline: number): boolean {
+  for (let end = newline; end > 0;) {
+    const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
+    let last = end;
+    while (last > start && _isSpace(bytes[last - 1])) last--;
+    const at = _skipSpaces(bytes, start);
+    if (at < last) {
+      if (bytes[last - 1] === BACKSLASH) return true;
+      if (!_isCommentLine(bytes, at)) return bytes[at] === AT;
+    }
+    end = start - 1;
+  }
+  return false;
+}
+
+// `//`, `/*`, a `*` inside a block comment, or `#` and no letter (a Python
+// comment, not a preprocessor line).
+function _isCommentLine(bytes: Uint8Array, at: number): boolean {
+  const byte = bytes[at];
+  if (byte === HASH) return !_isLetter(bytes[at + 1]);
+  if (byte === STAR) return true;
+  return byte === SLASH &&
+    (bytes[at + 1] === SLASH || bytes[at + 1] === STAR);
+}
+
+function _indexOfCommentEnd(bytes: Uint8Array, from: number): number {
+  for (let at = bytes.indexOf(STAR, from); at !== -1;) {
+    if (bytes[at + 1] === SLASH) return at;
+    at = bytes.indexOf(STAR, at + 1);
+  }
+  return -1;
+}
+
+function _nextLine(bytes: Uint8Array, at: number): number {
+  const newline = bytes.indexOf(NEWLINE, at);
+  return newline === -1 ? bytes.length : newline + 1;
+}
+
+function _skipSpaces(bytes: Uint8Array, at: number): number {
+  while (bytes[at] === 32 || bytes[at] === 9) at++;
+  return at;
+}
+
+// Spaces, tabs and the CR of a CRLF line end.
+function _isSpace(byte: number | undefined): boolean {
+  return byte === 32 || byte === 9 || byte === RETURN;
+}
+
+function _isLetter(byte: number | undefined): boolean {
   return byte !== undefined &&
-    ((byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) ||
-      byte === 95 || byte === 36);
+    ((byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122));
+}
+
+function _isNameStart(byte: number | undefined): boolean {
+  return _isLetter(byte) || byte === 95 || byte === 36;
 }
 
 function _isNameByte(byte: number | undefined): boolean {
   return _isNameStart(byte) || (byte !== undefined && byte >= 48 && byte <= 57);
-}
-
-// Whether the last non-blank line before `newline` is an annotation or a
-// decorator (`@Override`, `@dataclass`), which belongs to what follows.
-function _annotationAbove(bytes: Uint8Array, newline: number): boolean {
-  let end = newline;
-  while (end > 0) {
-    const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
-    let at = start;
-    while (at < end && (bytes[at] === 32 || bytes[at] === 9)) at++;
-    if (at < end && bytes[at] !== RETURN) return bytes[at] === 64;
-    end = start - 1;
-  }
-  return false;
 }

@@ -35,6 +35,23 @@ Deno.test("nextPieceStart() takes a column-0 name, keyword, # line or comment af
   );
 });
 
+Deno.test("nextPieceStart() judges a piece that opens with comments by the code after them", () => {
+  assert.deepEqual(starts("a\n\n/** Doc. */\nfunction f() {}\n"), [
+    "/** Doc. */",
+  ]);
+  assert.deepEqual(starts("a\n\n// c\n\n(function () {})()\n"), []);
+  assert.deepEqual(starts("a\n\n/* c */\n{ b }\n"), []);
+  assert.deepEqual(starts("a\n\n/* c */ int f(void);\n"), []);
+  assert.deepEqual(starts("a\n\n// c\nelse {}\n"), []);
+  assert.deepEqual(starts("a\n\n// only a comment\n"), []);
+});
+
+Deno.test("nextPieceStart() takes # only for a preprocessor line", () => {
+  assert.deepEqual(starts("a\n\n#ifdef X\nint a;\n#endif\n"), ["#ifdef X"]);
+  assert.deepEqual(starts("a\n\n#!x\nvoid f() {}\n"), []);
+  assert.deepEqual(starts("a\n\n# comment\ndef f(): pass\n"), []);
+});
+
 Deno.test("nextPieceStart() skips lines that may continue the statement above", () => {
   assert.deepEqual(
     starts(
@@ -42,12 +59,30 @@ Deno.test("nextPieceStart() skips lines that may continue the statement above", 
     ),
     [],
   );
+  assert.deepEqual(
+    starts(
+      "a\n\nelse:\n\ncatch (e) {}\n\nget() = 1\n\nby lazy { 1 }\n\n#endif\n\n#else\n",
+    ),
+    [],
+  );
+  assert.deepEqual(starts("a\n\nelsewhere()\n\nsetup()\n"), [
+    "elsewhere()",
+    "setup()",
+  ]);
 });
 
 Deno.test("nextPieceStart() keeps an annotation or decorator with what follows it", () => {
   assert.deepEqual(starts("@dataclass\n\nclass A:\n    x: int\n"), []);
   assert.deepEqual(starts("  @Override\n\n\nfun f() {}\n"), []);
   assert.deepEqual(starts("@a\nx = 1\n\ny = 2\n"), ["y = 2"]);
+  assert.deepEqual(starts('@Suppress("x")\n// note\n\nfun f() {}\n'), []);
+  assert.deepEqual(starts("@dec\n# c\n\ndef f(): pass\n"), []);
+});
+
+Deno.test("nextPieceStart() never starts a piece after a line that ends in a backslash", () => {
+  assert.deepEqual(starts("#define X \\\n\nint f(void);\n"), []);
+  assert.deepEqual(starts("#define X \\\r\n\r\nint f(void);\r\n"), []);
+  assert.deepEqual(starts("x = 1 \\\n\n// c \\\n\ny = 2\n"), []);
 });
 
 Deno.test("pieceStarts() finds one start in the first half of each share, or none", () => {
@@ -180,6 +215,11 @@ const TRAPS: Record<string, string[]> = {
     "let\n\nx = 1\n\nasync\n\nfunction f() {}\n\nlet y = a\n\n$(b)\n",
     "class A {}\n\n// c\n(function () {\n  function inner() {}\n})()\n",
     "a = 1\r\n\r\n// c",
+    // Found by an adversarial review: code after a comment that goes on with
+    // the statement above the blank line.
+    "let x = a\n\n// c\n(function () {\n  function inner() {}\n})()\n",
+    "let x = a\n\n// c\n[1, 2].forEach(f)\n\nlet y = a\n\n// c\n`t`\n",
+    "let x = a\n\n// c\n+b\n\nlet y = a\n\n// c\n/re/g.exec(s)\n",
   ],
   TypeScript: [
     "function f(a: string): void;\n\nfunction f(a: number): void;\n\nfunction f(a: unknown) {}\n",
@@ -188,6 +228,11 @@ const TRAPS: Record<string, string[]> = {
     "abstract\n\nclass A {}\n\n@dec(\n  1\n)\n\nclass B {}\n\n@dec\n// c\n\nclass C {}\n",
     "type\n\nT = number\n\ndeclare\n\nfunction f(): void\n",
     "let x = 1\r\n\r\nfunction f() {}",
+    "let x = a\n\n// c\n<T>(y)\n\nfunction f(): void\n\n// c\n{ }\n",
+    "export const x = y\n\n// Start.\n(window as any).app = x\n",
+  ],
+  TSX: [
+    "let x = a\n\n// c\n(b)\n\nlet y = a\n\n// c\n<div />\n",
   ],
   Python: [
     'x = """\n\nfoo = 1\n"""\n\ndef f():\n    pass\n',
@@ -204,6 +249,9 @@ const TRAPS: Record<string, string[]> = {
     "int a;\n\n/* c */ int f(void);\n\nint f(void) { return 0; }\n",
     'extern "C" {\nint g(void);\n}\n\nint g(void) { return 0; }\n',
     "#define X 1 \\\n\nint f(void);\n\n#undef X \\\n\nint g(void);\n",
+    "#define X \\\n\nint f(void) { return 0; }\n",
+    "#define X \\\n\n// c\nint f(void) { return 0; }\n",
+    "#define F(x) \\\r\n\r\nint f(void) { return 0; }\r\n",
   ],
   "C++": [
     "namespace n {\n\nclass A {};\n\nint b();\n\n}\n",
@@ -211,6 +259,7 @@ const TRAPS: Record<string, string[]> = {
     'extern "C"\n\nint f(void);\n',
     "namespace a {\nvoid f();\n}\n\nvoid a::f() {}\n\nint f();\n",
     "void f();\n\ntemplate <class T> void f() {}\n",
+    "#error \\\n\nint f() { return 0; }\n",
   ],
   Go: [
     "package p\n\nvar (\n\na = 1\n)\n\nfunc f() {}\n",
@@ -220,16 +269,24 @@ const TRAPS: Record<string, string[]> = {
     "class A {\n\nfun f() {}\n}\n",
     "private\n\nfun f() {}\n\nopen\n\nclass A\n\nenum\n\nclass E { A }\n",
     "val x = a\n\n// c\n(b)\n\nclass B @Inject\n\nconstructor(x: Int)\n",
+    // Kotlin is never split (see kotlin.ts), yet the rules hold here too.
+    "val x = a\n\n// c\n{ b }\n\nval y = listOf(1)\n\n/* c */\n[0]\n",
+    "fun f()\n\n// c\n{ println() }\n\nval f = fun()\n\n// c\n{ }\n",
+    "val x: Int\n\nget() = 1\n\nvar y: Int = 0\n\nset(v) { field = v }\n",
+    "val x: Int\n\nby lazy { 1 }\n\nclass A\n\n// c\n{ fun g() {} }\n",
+    '@Suppress("x")\n// note\n\nfun f() {}\n',
   ],
   Swift: [
     "struct S {\n\nvar x: Int\n}\n",
     "final\n\nclass A {}\n\n@available(\n  iOS 13, *\n)\n\nfunc f() {}\n",
     "let x = a\n\n// c\n(b)\n\nvar y: Int\n\nwillSet {}\n\n@objc\n// c\n\nfunc g() {}\n",
+    "let x = a\n\n// c\n{ b }\n\nvar y: Int\n\n// c\n{ 1 }\n",
   ],
   Dart: [
     "class A {\n\nint x = 1;\n}\n",
     "@Deprecated(\n  'x',\n)\n\nvoid f() {}\n\nvoid g()\n\nasync {}\n",
     "abstract\n\nclass A {}\n\n@override\n// c\n\nvoid f() {}\n",
+    "var a = 1;\n\n#!x\nvoid f() {}\n",
   ],
 };
 

@@ -80,6 +80,17 @@ Deno.test("Outliner outlines a large file in pieces, exactly as a whole parse do
   });
 });
 
+Deno.test("Outliner never splits a Kotlin file", async () => {
+  await withWorkspace(async (dir) => {
+    const functions: string[] = [];
+    for (let i = 0; i < 2000; i++) functions.push(`fun f${i}() = ${i}\n`);
+    await Deno.writeTextFile(`${dir}/big.kt`, functions.join("\n"));
+    const result = await outlineBoth(`${dir}/big.kt`);
+    assert.equal(result.pieceOutlines, 0);
+    assert.equal(result.pieces.symbols.length, 2000);
+  });
+});
+
 Deno.test("Outliner parses the whole file when the split cuts through a construct", async () => {
   await withWorkspace(async (dir) => {
     // A bundle: the whole module inside one function, its body at column 0.

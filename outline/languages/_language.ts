@@ -34,6 +34,8 @@ export interface LanguageSpec {
    * prototypes of functions the file defines. Defaults to concatenation.
    */
   join?(pieces: OutlineSymbol[][]): OutlineSymbol[];
+  /** Never parse a large file of this language in pieces. */
+  parseWhole?: boolean;
 }
 
 /** Options for {@linkcode LanguageSpec.extract}. */

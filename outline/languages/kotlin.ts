@@ -12,6 +12,10 @@ export const kotlin: LanguageSpec = {
   grammar: "kotlin",
   extensions: [".kt", ".kts"],
   extract: extractKotlin,
+  // The grammar (1.1.0) attaches an annotation above a comment and a blank
+  // line to the next function or not depending on text further on, without
+  // a syntax error: no piece can be trusted to read as the whole file does.
+  parseWhole: true,
 };
 
 // Types that can stand before a name as the receiver of an extension:
