@@ -219,7 +219,8 @@ export class Outliner {
     } catch {
       return undefined;
     }
-    const starts = pieceStarts(bytes, count);
+    const spec = languageForExtension(job.extension)!;
+    const starts = pieceStarts(bytes, count, spec.continuation);
     if (starts.length === 0) return undefined;
     const hash = racy ? await sha256(bytes) : undefined;
     // The first piece gets the whole file, to fall back on without a read.
@@ -254,7 +255,6 @@ export class Outliner {
       outlines.push(outline);
     }
     this.#pieceOutlines++;
-    const spec = languageForExtension(job.extension)!;
     return { result: joinPieces(spec, outlines), hash };
   }
 

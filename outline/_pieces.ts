@@ -25,14 +25,22 @@ const BACKSLASH = 92;
  * Where pieces 2..count of `bytes` start: one boundary in the first half of
  * each even share after the first, or fewer (none) when no line there can
  * start a piece. A boundary further on would leave the pieces too uneven to
- * gain from.
+ * gain from. `continuation` is the language's (see LanguageSpec).
  */
-export function pieceStarts(bytes: Uint8Array, count: number): number[] {
+export function pieceStarts(
+  bytes: Uint8Array,
+  count: number,
+  continuation?: RegExp,
+): number[] {
   const share = bytes.length / count;
   const starts: number[] = [];
   for (let i = 1; i < count; i++) {
     const from = Math.floor(share * i);
-    const start = nextPieceStart(bytes, from, Math.floor(from + share / 2));
+    const start = nextPieceStart(bytes, {
+      from,
+      to: Math.floor(from + share / 2),
+      continuation,
+    });
     if (start !== undefined) starts.push(start);
   }
   return starts;
@@ -70,11 +78,20 @@ export function joinPieces(
   };
 }
 
+/** Options for {@linkcode nextPieceStart}. */
+export interface PieceStartOptions {
+  /** Where to look from (a byte index). */
+  from: number;
+  /** Where to stop looking; defaults to the end. */
+  to?: number;
+  /** The language's lines that go on with the statement above. */
+  continuation?: RegExp;
+}
+
 /** The first line after a newline in [from, to) that may start a piece. */
 export function nextPieceStart(
   bytes: Uint8Array,
-  from: number,
-  to: number = bytes.length,
+  { from, to = bytes.length, continuation }: PieceStartOptions,
 ): number | undefined {
   for (
     let newline = bytes.indexOf(NEWLINE, from);
@@ -87,7 +104,7 @@ export function nextPieceStart(
     if (bytes[at] !== NEWLINE) continue;
     const start = at + 1;
     if (
-      _opensPiece(bytes, _codeAfterComments(bytes, start)) &&
+      _opensPiece(bytes, _codeAfterComments(bytes, start), continuation) &&
       !_holdsOn(bytes, newline)
     ) {
       return start;
@@ -124,11 +141,22 @@ function _codeAfterComments(bytes: Uint8Array, at: number): number {
 // (`#` and a letter). Not `(`, `[`, `` ` ``, an operator or `.`, which could
 // continue the statement above (JavaScript inserts no semicolon before them),
 // nor `{`, `}`, `<` or `#!`.
-function _opensPiece(bytes: Uint8Array, at: number): boolean {
+function _opensPiece(
+  bytes: Uint8Array,
+  at: number,
+  continuation: RegExp | undefined,
+): boolean {
   if (at < 0 || at >= bytes.length) return false;
   const byte = bytes[at];
   const opens = byte === HASH ? _isLetter(bytes[at + 1]) : _isNameStart(byte);
-  return opens && !_continues(bytes, at);
+  return opens && !_continues(bytes, at) &&
+    !continuation?.test(_lineStart(bytes, at));
+}
+
+// The first characters of the line at `at`, enough for a keyword test (as
+// Latin-1: keywords are ASCII).
+function _lineStart(bytes: Uint8Array, at: number): string {
+  return String.fromCharCode(...bytes.subarray(at, at + 16));
 }
 
 // Words that go on with what is above them (`} else {` written on two lines,

@@ -32,6 +32,12 @@ export function extractEcmascript(root: Node): OutlineSymbol[] {
   return _statements(root, true);
 }
 
+/**
+ * The scanner inserts no semicolon before `in` or `instanceof` followed by
+ * anything but a letter (`in_progress`, `in2` and `in$` read as `in`).
+ */
+export const ECMASCRIPT_CONTINUATION: RegExp = /^(?:in|instanceof)(?![A-Za-z])/;
+
 /** Joins the pieces of a program: overloads may straddle two of them. */
 export function joinEcmascript(pieces: OutlineSymbol[][]): OutlineSymbol[] {
   return _mergeOverloads(pieces.flat());

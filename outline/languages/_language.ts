@@ -36,6 +36,12 @@ export interface LanguageSpec {
   join?(pieces: OutlineSymbol[][]): OutlineSymbol[];
   /** Never parse a large file of this language in pieces. */
   parseWhole?: boolean;
+  /**
+   * Matches the start of a line that the grammar's scanner reads as going on
+   * with the statement above, even after a blank line (TypeScript's `in`,
+   * Swift's `as`): a piece never starts there (see `_pieces.ts`).
+   */
+  continuation?: RegExp;
 }
 
 /** Options for {@linkcode LanguageSpec.extract}. */

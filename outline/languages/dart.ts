@@ -13,6 +13,9 @@ export const dart: LanguageSpec = {
   grammar: "dart",
   extensions: [".dart"],
   extract: extractDart,
+  // Directives belong at the top: one further on is an error that a piece
+  // starting with it would not show.
+  continuation: /^(?:import|export|part|library)\b/,
 };
 
 const TYPE_KINDS: Record<string, string> = {

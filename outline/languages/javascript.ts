@@ -1,5 +1,9 @@
 import type { LanguageSpec } from "./_language.ts";
-import { extractEcmascript, joinEcmascript } from "./_ecmascript.ts";
+import {
+  ECMASCRIPT_CONTINUATION,
+  extractEcmascript,
+  joinEcmascript,
+} from "./_ecmascript.ts";
 
 /** JavaScript (".js", ".jsx", ".mjs", ".cjs"): the specification's TS/JS symbol table. */
 export const javascript: LanguageSpec = {
@@ -8,4 +12,5 @@ export const javascript: LanguageSpec = {
   extensions: [".js", ".jsx", ".mjs", ".cjs"],
   extract: extractEcmascript,
   join: joinEcmascript,
+  continuation: ECMASCRIPT_CONTINUATION,
 };

@@ -12,6 +12,9 @@ export const swift: LanguageSpec = {
   grammar: "swift",
   extensions: [".swift"],
   extract: extractSwift,
+  // The scanner takes these words after a newline as going on with the line
+  // above unless a letter or digit follows (`as_string` reads as `as`).
+  continuation: /^(?:as|async|throws|rethrows|where|default)(?![A-Za-z0-9])/,
 };
 
 function extractSwift(root: Node): OutlineSymbol[] {

@@ -1,5 +1,9 @@
 import type { LanguageSpec } from "./_language.ts";
-import { extractEcmascript, joinEcmascript } from "./_ecmascript.ts";
+import {
+  ECMASCRIPT_CONTINUATION,
+  extractEcmascript,
+  joinEcmascript,
+} from "./_ecmascript.ts";
 
 /** TSX (".tsx"): the specification's TS/JS symbol table. */
 export const tsx: LanguageSpec = {
@@ -8,4 +12,5 @@ export const tsx: LanguageSpec = {
   extensions: [".tsx"],
   extract: extractEcmascript,
   join: joinEcmascript,
+  continuation: ECMASCRIPT_CONTINUATION,
 };

@@ -1,5 +1,9 @@
 import type { LanguageSpec } from "./_language.ts";
-import { extractEcmascript, joinEcmascript } from "./_ecmascript.ts";
+import {
+  ECMASCRIPT_CONTINUATION,
+  extractEcmascript,
+  joinEcmascript,
+} from "./_ecmascript.ts";
 
 /** TypeScript (".ts", ".mts", ".cts"): the specification's TS/JS symbol table. */
 export const typescript: LanguageSpec = {
@@ -8,4 +12,5 @@ export const typescript: LanguageSpec = {
   extensions: [".ts", ".mts", ".cts"],
   extract: extractEcmascript,
   join: joinEcmascript,
+  continuation: ECMASCRIPT_CONTINUATION,
 };
