@@ -1,51 +1,36 @@
 // Outline speed on large files and on a folder of 500 files.
 //
 // Per file (one group each): the baseline is a bare web-tree-sitter parse of
-// the same text on the main thread (parser ready, text in memory); "cold" is
-// a whole outline with a fresh pool (worker start, runtime and grammar load,
-// read, parse, extraction, transfer); "cached" re-outlines an unchanged file.
-// Targets: cold within 1.5x of the bare parse, cached at least 50x faster than
-// cold, and the pool at least 1.7x one worker on the folder (2 cores).
+// the same text on the main thread (parser ready, text in memory, warmed by
+// the warmup run); "cold" is a whole outline from a fresh pool, as a first
+// outline gets it (worker start, runtime and grammar load, read, parse,
+// extraction, transfer), with the default pool and with one worker; "cached"
+// re-outlines an unchanged file. Targets: cold within 1.5x of the bare parse,
+// cached at least 50x faster than cold, and the pool at least 1.7x one worker
+// on the folder (2 cores).
 //
-// Why the baseline is a warm parse and the cold case is not warmed: the issue
-// defines "cold" as a fresh pool, so the cold case pays everything a first
-// outline pays (Deno's worker start, ~35 ms even for an empty worker; runtime
-// and grammar instantiation, ~10 ms; the first parse in a fresh WASM instance,
-// 5-15% slower than a repeat parse, from faulting in new memory: a larger
-// INITIAL_MEMORY did not help; extraction in a fresh isolate whose JIT is
-// cold). The baseline is the strictest reading of "a bare parse": parser
-// made, language loaded, text in memory, and warmed by the warmup iteration.
-// Warming the cold case outside the measured section would make it a warm
-// outline, so the ratio keeps those fixed costs; on files under ~2 MB they
-// dominate what is left.
+// Files of 1 MiB or more are parsed in pieces, one per worker, side by side
+// (outline/_pieces.ts); a file whose pieces do not each parse cleanly
+// (typescript.js is one function, sqlite3.c has syntax errors of its own) is
+// parsed whole after the attempt. What the pieces cannot remove is the fixed
+// cost of a fresh pool: Deno's node:worker_threads constructor blocks the main
+// thread ~25 ms per worker, so the second worker starts ~35 ms after the
+// first; runtime and grammar instantiation take ~10 ms per worker; extraction
+// runs in a fresh isolate whose JIT is cold.
 //
-// Measured on the shared 2-core machine, both runs in one session
-// (before = 929ca14, after = the pipelined pool, tree deleted after the
-// reply, grammar loaded during the read, packed reply instead of JSON):
-//   cold / bare   TS 2 MB 1.61 -> 1.53, Python 2 MB 1.46 -> 1.42,
-//                 C 2 MB 1.73 -> 1.70, lib.dom.d.ts 1.92 -> 1.80,
-//                 typescript.js 1.19 -> 1.16, sqlite3.c 1.26 -> 1.18
-//   cached        over 1,500x faster than cold everywhere
-//   pool / one    1.64 -> 1.55 in the bench (1.55-1.77 by hand): one worker
-//                 gained more (1.4 -> 1.3 s) than the pool (845 -> 829 ms);
-//                 the pool is CPU-bound, two workers plus the main thread and
-//                 Deno's I/O threads sharing the two cores.
-//
-// Extraction trimmed (Python docstrings looked up only when a string opens the
-// body, doc comments read line by line, C declarator types read once): worth
-// 0-8% of extraction, within this bench's noise. Both runs in one session
-// (before = 908cf10, after = c2ec156), cold / bare:
-//                 TS 2 MB 1.59 -> 1.58, Python 2 MB 1.42 -> 1.39,
-//                 C 2 MB 1.68 -> 1.74, lib.dom.d.ts 1.74 -> 1.86,
-//                 typescript.js 1.14 -> 1.14, sqlite3.c 1.16 -> 1.17;
-//                 pool / one 1.57 -> 1.57.
-// Extraction inside a fresh worker, first run then an immediate repeat (ms):
-// TS 2 MB 108/85, Python 67/65, C 150/135, lib.dom.d.ts 39/29,
-// typescript.js 26/15, sqlite3.c 115/96. What remains is mostly the cost of
-// touching each listed node (~0.3-0.5 µs per node through web-tree-sitter,
-// whatever the API: namedChildren, a TreeCursor step, a field lookup), and
-// the cold-minus-bare gap is more than extraction alone: on lib.dom.d.ts it
-// is ~130 ms of which extraction is ~40 ms.
+// Measured on the shared 2-core machine (one quiet run; the folder group
+// four times), cold / bare parse, default pool then one worker:
+//   generated TypeScript 2 MB  1.11x  1.71x
+//   generated Python 2 MB      0.94x  1.43x
+//   generated C 2 MB           1.30x  1.75x
+//   lib.dom.d.ts               1.68x  1.84x   (target missed)
+//   typescript.js              1.22x  1.12x   (one function: not split)
+//   sqlite3.c                  1.36x  1.21x   (syntax errors: not split)
+//   cached: over 2,000x faster than cold everywhere
+//   pool / one worker on the folder: 1.59x, 1.60x, 1.68x, 1.78x
+// Before the pieces (same bench, an earlier session, one worker): TS 1.53x,
+// Python 1.39x, C 1.70x, lib.dom.d.ts 1.74-1.86x, typescript.js 1.14x,
+// sqlite3.c 1.17x.
 //
 // Run: deno bench -A bench/outline_bench.ts (the first run fetches sqlite3.c
 // and TypeScript's lib files with `npm pack` into .bench-data/).
