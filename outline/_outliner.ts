@@ -220,7 +220,7 @@ export class Outliner {
       return undefined;
     }
     const spec = languageForExtension(job.extension)!;
-    const starts = pieceStarts(bytes, count, spec.continuation);
+    const starts = pieceStarts(bytes, count, spec);
     if (starts.length === 0) return undefined;
     const hash = racy ? await sha256(bytes) : undefined;
     // The first piece gets the whole file, to fall back on without a read.

@@ -102,6 +102,21 @@ Deno.test("pieceStarts() finds one start in the first half of each share, or non
   assert.deepEqual(pieceStarts(encode(late), 2), []);
 });
 
+Deno.test("pieceStarts() never starts a piece inside an #if block of a language that has them", () => {
+  const body = "int f(void);\n\nint g(void);\n\n".repeat(50);
+  const guarded = encode(`#ifndef A_H\n#define A_H\n\n${body}#endif\n`);
+  assert.equal(pieceStarts(guarded, 2).length, 1);
+  assert.deepEqual(pieceStarts(guarded, 2, { preprocessor: true }), []);
+  // Closed blocks at the top level (indented directives too) leave it free.
+  const closed = encode(
+    `${
+      "#ifdef X\n  #  if Y\nint a;\n  #endif\n#else\n#include <b.h>\n#endif\n\n${body}"
+        .repeat(4)
+    }`,
+  );
+  assert.equal(pieceStarts(closed, 2, { preprocessor: true }).length, 1);
+});
+
 // Whole-file outline against the joined outlines of the two pieces at every
 // place a piece may start, whenever both pieces parse cleanly (as the engine
 // decides): equal, or the split was unsound.

@@ -80,6 +80,19 @@ Deno.test("Outliner outlines a large file in pieces, exactly as a whole parse do
   });
 });
 
+Deno.test("Outliner does not split a C header inside its include guard", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/big.h`,
+      `#ifndef BIG_H\n#define BIG_H\n\n${c()}\n#endif\n`,
+    );
+    const result = await outlineBoth(`${dir}/big.h`);
+    assert.equal(result.pieceOutlines, 0);
+    assert.deepEqual(result.pieces, result.whole);
+    assert.equal(result.whole.symbols.length, 601);
+  });
+});
+
 Deno.test("Outliner never splits a Kotlin file", async () => {
   await withWorkspace(async (dir) => {
     const functions: string[] = [];

@@ -42,6 +42,8 @@ export interface LanguageSpec {
    * Swift's `as`): a piece never starts there (see `_pieces.ts`).
    */
   continuation?: RegExp;
+  /** `#if` ... `#endif` blocks nest (C, C++, Swift): no piece starts inside one. */
+  preprocessor?: boolean;
 }
 
 /** Options for {@linkcode LanguageSpec.extract}. */
