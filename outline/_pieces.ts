@@ -17,6 +17,7 @@
 import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "./languages/_language.ts";
 import type { OutlineResult } from "./types.ts";
+import { Nesting } from "./_nesting.ts";
 
 const NEWLINE = 10;
 const RETURN = 13;
@@ -31,16 +32,16 @@ const BACKSLASH = 92;
  * each even share after the first, or fewer (none) when no line there can
  * start a piece. A boundary further on would leave the pieces too uneven to
  * gain from. The language says which of its lines go on with what is above
- * them, and whether `#if` blocks nest.
+ * them, and what nests (braces, `#if` blocks): no piece starts inside.
  */
 export function pieceStarts(
   bytes: Uint8Array,
   count: number,
-  language: Pick<LanguageSpec, "continuation" | "preprocessor"> = {},
+  language: Pick<LanguageSpec, "continuation" | "braces" | "preprocessor"> = {},
 ): number[] {
   const share = bytes.length / count;
-  const conditionals = language.preprocessor
-    ? new Conditionals(bytes)
+  const nesting = language.braces || language.preprocessor
+    ? new Nesting(bytes, language)
     : undefined;
   const starts: number[] = [];
   for (let i = 1; i < count; i++) {
@@ -49,7 +50,7 @@ export function pieceStarts(
       from,
       to: Math.floor(from + share / 2),
       continuation: language.continuation,
-      conditionals,
+      nesting,
     });
     if (start !== undefined) starts.push(start);
   }
@@ -96,14 +97,14 @@ export interface PieceStartOptions {
   to?: number;
   /** The language's lines that go on with the statement above. */
   continuation?: RegExp;
-  /** For a language with `#if` blocks: no piece starts inside one. */
-  conditionals?: Conditionals;
+  /** What is open where: no piece starts inside a block. */
+  nesting?: Nesting;
 }
 
 /** The first line after a newline in [from, to) that may start a piece. */
 export function nextPieceStart(
   bytes: Uint8Array,
-  { from, to = bytes.length, continuation, conditionals }: PieceStartOptions,
+  { from, to = bytes.length, continuation, nesting }: PieceStartOptions,
 ): number | undefined {
   for (
     let newline = bytes.indexOf(NEWLINE, from);
@@ -117,56 +118,12 @@ export function nextPieceStart(
     const start = at + 1;
     if (
       _opensPiece(bytes, _codeAfterComments(bytes, start), continuation) &&
-      !_holdsOn(bytes, newline) && !conditionals?.openAt(start)
+      !_holdsOn(bytes, newline) && !nesting?.openAt(start)
     ) {
       return start;
     }
   }
   return undefined;
-}
-
-/**
- * The nesting of preprocessor conditionals (`#if`, `#ifdef`, `#ifndef` ...
- * `#endif`) in a file, read forward once: asked at rising byte indexes,
- * whether one is open there. A piece starting inside one (most of
- * sqlite3.c, every header in an include guard) could never stand alone.
- */
-export class Conditionals {
-  #bytes: Uint8Array;
-  #at = 0;
-  #depth = 0;
-
-  constructor(bytes: Uint8Array) {
-    this.#bytes = bytes;
-  }
-
-  /** Whether a conditional is open at `index` (not below an earlier ask). */
-  openAt(index: number): boolean {
-    const bytes = this.#bytes;
-    for (
-      let hash = bytes.indexOf(HASH, this.#at);
-      hash !== -1 && hash < index;
-      hash = bytes.indexOf(HASH, hash + 1)
-    ) {
-      // (lastIndexOf counts a negative start from the end.)
-      const line = hash === 0 ? 0 : bytes.lastIndexOf(NEWLINE, hash - 1) + 1;
-      if (_skipSpaces(bytes, line) !== hash) continue;
-      const word = _skipSpaces(bytes, hash + 1);
-      if (_wordAt(bytes, word, "endif")) this.#depth--;
-      else if (_wordAt(bytes, word, "if")) this.#depth++;
-    }
-    this.#at = index;
-    return this.#depth > 0;
-  }
-}
-
-// Whether the directive at `at` is `word`, or `if` followed by more letters
-// (`ifdef`, `ifndef`).
-function _wordAt(bytes: Uint8Array, at: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    if (bytes[at + i] !== word.charCodeAt(i)) return false;
-  }
-  return word === "if" || !_isNameByte(bytes[at + word.length]);
 }
 
 // Where the code starts from the line start `at`: past `//` lines, `/* */`

@@ -117,6 +117,14 @@ Deno.test("pieceStarts() never starts a piece inside an #if block of a language 
   assert.equal(pieceStarts(closed, 2, { preprocessor: true }).length, 1);
 });
 
+Deno.test("pieceStarts() never starts a piece inside open braces of a language that has them", () => {
+  const body = "const a = 1;\n\nfunction f() {}\n\n".repeat(50);
+  const bundle = encode(`(function () {\n${body}})();\n`);
+  assert.equal(pieceStarts(bundle, 2).length, 1);
+  assert.deepEqual(pieceStarts(bundle, 2, { braces: true }), []);
+  assert.equal(pieceStarts(encode(body), 2, { braces: true }).length, 1);
+});
+
 // Whole-file outline against the joined outlines of the two pieces at every
 // place a piece may start, whenever both pieces parse cleanly (as the engine
 // decides): equal, or the split was unsound.

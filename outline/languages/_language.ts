@@ -42,6 +42,8 @@ export interface LanguageSpec {
    * Swift's `as`): a piece never starts there (see `_pieces.ts`).
    */
   continuation?: RegExp;
+  /** Blocks are braces: no piece starts inside an open one. */
+  braces?: boolean;
   /** `#if` ... `#endif` blocks nest (C, C++, Swift): no piece starts inside one. */
   preprocessor?: boolean;
 }

@@ -13,6 +13,7 @@ export const c: LanguageSpec = {
   extensions: [".c", ".h"],
   extract: extractC,
   join: joinCFamily,
+  braces: true,
   preprocessor: true,
 };
 

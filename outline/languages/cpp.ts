@@ -13,6 +13,7 @@ export const cpp: LanguageSpec = {
   extensions: [".cpp", ".cc", ".cxx", ".hpp", ".hxx", ".hh"],
   extract: extractCpp,
   join: joinCFamily,
+  braces: true,
   preprocessor: true,
 };
 

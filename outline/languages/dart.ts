@@ -16,6 +16,7 @@ export const dart: LanguageSpec = {
   // Directives belong at the top: one further on is an error that a piece
   // starting with it would not show.
   continuation: /^(?:import|export|part|library)\b/,
+  braces: true,
 };
 
 const TYPE_KINDS: Record<string, string> = {

@@ -12,6 +12,7 @@ export const go: LanguageSpec = {
   grammar: "go",
   extensions: [".go"],
   extract: extractGo,
+  braces: true,
 };
 
 // How many import paths an import symbol's name lists before "+N more".

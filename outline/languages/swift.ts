@@ -15,6 +15,7 @@ export const swift: LanguageSpec = {
   // The scanner takes these words after a newline as going on with the line
   // above unless a letter or digit follows (`as_string` reads as `as`).
   continuation: /^(?:as|async|throws|rethrows|where|default)(?![A-Za-z0-9])/,
+  braces: true,
   preprocessor: true,
 };
 

@@ -13,4 +13,5 @@ export const typescript: LanguageSpec = {
   extract: extractEcmascript,
   join: joinEcmascript,
   continuation: ECMASCRIPT_CONTINUATION,
+  braces: true,
 };
