@@ -10,27 +10,27 @@
 // on the folder (2 cores).
 //
 // Files of 1 MiB or more are parsed in pieces, one per worker, side by side
-// (outline/_pieces.ts); a file whose pieces do not each parse cleanly
-// (typescript.js is one function, sqlite3.c has syntax errors of its own) is
-// parsed whole after the attempt. What the pieces cannot remove is the fixed
-// cost of a fresh pool: Deno's node:worker_threads constructor blocks the main
-// thread ~25 ms per worker, so the second worker starts ~35 ms after the
-// first; runtime and grammar instantiation take ~10 ms per worker; extraction
-// runs in a fresh isolate whose JIT is cold.
+// (outline/_pieces.ts); a file that cannot be cut between top-level blocks
+// (typescript.js is one function, the middle of sqlite3.c is inside some
+// `#if`) is parsed whole. What the pieces cannot remove is the fixed cost of
+// a fresh pool: Deno's node:worker_threads constructor blocks the main thread
+// ~25 ms per worker, so the second worker starts ~35 ms after the first;
+// runtime and grammar instantiation take ~10 ms per worker; extraction runs
+// in a fresh isolate whose JIT is cold.
 //
 // Measured on the shared 2-core machine (one quiet run; the folder group
-// four times), cold / bare parse, default pool then one worker:
-//   generated TypeScript 2 MB  1.11x  1.71x
-//   generated Python 2 MB      0.94x  1.43x
-//   generated C 2 MB           1.30x  1.75x
-//   lib.dom.d.ts               1.68x  1.84x   (target missed)
-//   typescript.js              1.22x  1.12x   (one function: not split)
-//   sqlite3.c                  1.36x  1.21x   (syntax errors: not split)
-//   cached: over 2,000x faster than cold everywhere
-//   pool / one worker on the folder: 1.59x, 1.60x, 1.68x, 1.78x
+// five times), cold / bare parse, default pool then one worker:
+//   generated TypeScript 2 MB  1.13x  1.68x
+//   generated Python 2 MB      0.95x  1.41x
+//   generated C 2 MB           1.28x  1.72x
+//   lib.dom.d.ts               1.62x  2.03x   (target missed)
+//   typescript.js              1.16x  1.16x   (not split)
+//   sqlite3.c                  1.25x  1.19x   (not split)
+//   cached: over 3,500x faster than cold everywhere
+//   pool / one worker on the folder: 1.59x, 1.60x, 1.60x, 1.68x, 1.78x
 // Before the pieces (same bench, an earlier session, one worker): TS 1.53x,
 // Python 1.39x, C 1.70x, lib.dom.d.ts 1.74-1.86x, typescript.js 1.14x,
-// sqlite3.c 1.17x.
+// sqlite3.c 1.17x. The one-worker figures vary by 10% from run to run.
 //
 // Run: deno bench -A bench/outline_bench.ts (the first run fetches sqlite3.c
 // and TypeScript's lib files with `npm pack` into .bench-data/).

@@ -6,7 +6,8 @@
 // a line): most often a new top-level declaration. Lines that may go on with
 // what is above are never chosen: `(`, `[`, an operator, `else`, `#endif`,
 // the language's own (TypeScript's `in`, Swift's `as`), a line after an
-// `@annotation` or after a line ending in `\`. That is still a guess (the
+// `@annotation` or after a line ending in `\`, a line inside open braces or
+// an `#if` block (_nesting.ts). That is still a guess (the
 // line may sit inside a function, a string or an `#if` block), so a split is
 // trusted only when every piece stands alone: no syntax error, and a later
 // piece's first code at column 0. A construct cut in two leaves a piece
