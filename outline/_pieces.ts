@@ -7,14 +7,14 @@
 // what is above are never chosen: `(`, `[`, an operator, `else`, `#endif`,
 // the language's own (TypeScript's `in`, Swift's `as`), a line after an
 // `@annotation` or after a line ending in `\`, a line inside open braces or
-// an `#if` block (_nesting.ts). That is still a guess (the
-// line may sit inside a function, a string or an `#if` block), so a split is
-// trusted only when every piece stands alone: no syntax error, and a later
-// piece's first code at column 0. A construct cut in two leaves a piece
-// unterminated. Doc comments never reach across a blank line. Otherwise the
-// file is parsed whole, as without splitting. Two adversarial reviews tried
-// every split of real code and thousands of made-up inputs; what they found
-// is in _pieces_test.ts, and Kotlin is never split (see kotlin.ts).
+// an `#if` block (_nesting.ts). That is still a guess, read by a rough lexer,
+// so a split is trusted only when every piece stands alone: no syntax error,
+// and a later piece's first code at column 0. A construct cut in two leaves
+// a piece unterminated. Doc comments never reach across a blank line.
+// Otherwise the file is parsed whole, as without splitting. Two adversarial
+// reviews tried every split of real code and millions of made-up inputs;
+// what they found is in _pieces_test.ts, and Kotlin is never split (see
+// kotlin.ts).
 import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "./languages/_language.ts";
 import type { OutlineResult } from "./types.ts";
