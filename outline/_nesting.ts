@@ -5,13 +5,20 @@
 // include guard), so the split is not tried there. Being rough is safe: a
 // miscount only skips a split, or tries one that the parse then refuses.
 
-const NEWLINE = 10;
-const SPACE = 32;
-const TAB = 9;
-const HASH = 35;
-const SLASH = 47;
-const STAR = 42;
-const BACKSLASH = 92;
+import {
+  BACKSLASH,
+  HASH,
+  indexOfPair,
+  isLetter,
+  lineEnd,
+  NEWLINE,
+  skipSpaces,
+  SLASH,
+  SPACE,
+  STAR,
+  TAB,
+} from "./_bytes.ts";
+
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const QUOTES = new Set([34, 39, 96]); // " ' `
@@ -86,13 +93,12 @@ export class Nesting {
   // it ends.
   #directive(hash: number): number {
     const bytes = this.#bytes;
-    let word = hash + 1;
-    while (bytes[word] === SPACE || bytes[word] === TAB) word++;
+    const word = skipSpaces(bytes, hash + 1);
     if (_startsWith(bytes, word, "endif")) this.#conditionals--;
     else if (_startsWith(bytes, word, "if")) this.#conditionals++;
-    let end = _lineEnd(bytes, hash);
+    let end = lineEnd(bytes, hash);
     while (bytes[end - 1] === BACKSLASH && end < bytes.length) {
-      end = _lineEnd(bytes, end + 1);
+      end = lineEnd(bytes, end + 1);
     }
     return end;
   }
@@ -100,9 +106,9 @@ export class Nesting {
 
 // Past a comment at `at` (to its line's end, or its `*/`), or past a lone `/`.
 function _commentEnd(bytes: Uint8Array, at: number): number {
-  if (bytes[at + 1] === SLASH) return _lineEnd(bytes, at);
+  if (bytes[at + 1] === SLASH) return lineEnd(bytes, at);
   if (bytes[at + 1] !== STAR) return at + 1;
-  const end = _find(bytes, at + 2, STAR, SLASH);
+  const end = indexOfPair(bytes, at + 2, STAR, SLASH);
   return end === -1 ? bytes.length : end + 2;
 }
 
@@ -138,33 +144,11 @@ function _stringEnd(bytes: Uint8Array, at: number): number {
   return bytes.length;
 }
 
-function _lineEnd(bytes: Uint8Array, at: number): number {
-  const newline = bytes.indexOf(NEWLINE, at);
-  return newline === -1 ? bytes.length : newline;
-}
-
-// The index of the two bytes `first` `second` from `from`, or -1.
-function _find(
-  bytes: Uint8Array,
-  from: number,
-  first: number,
-  second: number,
-): number {
-  for (let at = bytes.indexOf(first, from); at !== -1;) {
-    if (bytes[at + 1] === second) return at;
-    at = bytes.indexOf(first, at + 1);
-  }
-  return -1;
-}
-
 // Whether the directive at `at` is `word`; `if` also matches `ifdef` and
 // `ifndef`.
 function _startsWith(bytes: Uint8Array, at: number, word: string): boolean {
   for (let i = 0; i < word.length; i++) {
     if (bytes[at + i] !== word.charCodeAt(i)) return false;
   }
-  const next = bytes[at + word.length];
-  const letter = next !== undefined &&
-    ((next >= 65 && next <= 90) || (next >= 97 && next <= 122));
-  return word === "if" || !letter;
+  return word === "if" || !isLetter(bytes[at + word.length]);
 }

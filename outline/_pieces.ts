@@ -19,14 +19,21 @@ import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "./languages/_language.ts";
 import type { OutlineResult } from "./types.ts";
 import { Nesting } from "./_nesting.ts";
-
-const NEWLINE = 10;
-const RETURN = 13;
-const HASH = 35;
-const STAR = 42;
-const SLASH = 47;
-const AT = 64;
-const BACKSLASH = 92;
+import {
+  AT,
+  BACKSLASH,
+  HASH,
+  indexOfPair,
+  isLetter,
+  isNameByte,
+  isNameStart,
+  lineEnd,
+  NEWLINE,
+  RETURN,
+  skipSpaces,
+  SLASH,
+  STAR,
+} from "./_bytes.ts";
 
 /**
  * Where pieces 2..count of `bytes` start: one boundary in the first half of
@@ -134,16 +141,16 @@ export function nextPieceStart(
 function _codeAfterComments(bytes: Uint8Array, at: number): number {
   for (;;) {
     if (bytes[at] === SLASH && bytes[at + 1] === SLASH) {
-      at = _nextLine(bytes, at);
+      at = lineEnd(bytes, at) + 1;
     } else if (bytes[at] === SLASH && bytes[at + 1] === STAR) {
-      const close = _indexOfCommentEnd(bytes, at + 2);
+      const close = indexOfPair(bytes, at + 2, STAR, SLASH);
       if (close === -1) return bytes.length;
-      at = _skipSpaces(bytes, close + 2);
+      at = skipSpaces(bytes, close + 2);
       if (bytes[at] === RETURN) at++;
       if (bytes[at] !== NEWLINE && at < bytes.length) return -1;
       at++;
     } else if (bytes[at] === NEWLINE || bytes[at] === RETURN) {
-      at = _nextLine(bytes, at);
+      at = lineEnd(bytes, at) + 1;
     } else {
       return at;
     }
@@ -162,7 +169,7 @@ function _opensPiece(
 ): boolean {
   if (at < 0 || at >= bytes.length) return false;
   const byte = bytes[at];
-  const opens = byte === HASH ? _isLetter(bytes[at + 1]) : _isNameStart(byte);
+  const opens = byte === HASH ? isLetter(bytes[at + 1]) : isNameStart(byte);
   return opens && !_continues(bytes, at) &&
     !continuation?.test(_lineStart(bytes, at));
 }
@@ -197,7 +204,7 @@ function _continues(bytes: Uint8Array, at: number): boolean {
     for (let i = 0; i < word.length; i++) {
       if (bytes[at + i] !== word[i]) return false;
     }
-    return !_isNameByte(bytes[at + word.length]);
+    return !isNameByte(bytes[at + word.length]);
   });
 }
 
@@ -209,7 +216,7 @@ function _holdsOn(bytes: Uint8Array, newline: number): boolean {
     const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
     let last = end;
     while (last > start && _isSpace(bytes[last - 1])) last--;
-    const at = _skipSpaces(bytes, start);
+    const at = skipSpaces(bytes, start);
     if (at < last) {
       if (bytes[last - 1] === BACKSLASH) return true;
       if (!_isCommentLine(bytes, at)) return bytes[at] === AT;
@@ -223,44 +230,13 @@ function _holdsOn(bytes: Uint8Array, newline: number): boolean {
 // comment, not a preprocessor line).
 function _isCommentLine(bytes: Uint8Array, at: number): boolean {
   const byte = bytes[at];
-  if (byte === HASH) return !_isLetter(bytes[at + 1]);
+  if (byte === HASH) return !isLetter(bytes[at + 1]);
   if (byte === STAR) return true;
   return byte === SLASH &&
     (bytes[at + 1] === SLASH || bytes[at + 1] === STAR);
 }
 
-function _indexOfCommentEnd(bytes: Uint8Array, from: number): number {
-  for (let at = bytes.indexOf(STAR, from); at !== -1;) {
-    if (bytes[at + 1] === SLASH) return at;
-    at = bytes.indexOf(STAR, at + 1);
-  }
-  return -1;
-}
-
-function _nextLine(bytes: Uint8Array, at: number): number {
-  const newline = bytes.indexOf(NEWLINE, at);
-  return newline === -1 ? bytes.length : newline + 1;
-}
-
-function _skipSpaces(bytes: Uint8Array, at: number): number {
-  while (bytes[at] === 32 || bytes[at] === 9) at++;
-  return at;
-}
-
 // Spaces, tabs and the CR of a CRLF line end.
 function _isSpace(byte: number | undefined): boolean {
   return byte === 32 || byte === 9 || byte === RETURN;
-}
-
-function _isLetter(byte: number | undefined): boolean {
-  return byte !== undefined &&
-    ((byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122));
-}
-
-function _isNameStart(byte: number | undefined): boolean {
-  return _isLetter(byte) || byte === 95 || byte === 36;
-}
-
-function _isNameByte(byte: number | undefined): boolean {
-  return _isNameStart(byte) || (byte !== undefined && byte >= 48 && byte <= 57);
 }
