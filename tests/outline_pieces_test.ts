@@ -184,3 +184,50 @@ Deno.test("Outliner keeps the parse budget and the same-tick change check for pi
     }
   });
 });
+
+// Multi-byte text before the split (CJK comments and strings, emoji that
+// take two UTF-16 units), a BOM, CRLF and no final newline, through the real
+// engine: the byte offsets of the pieces and their line offsets must agree.
+const MULTIBYTE: Record<string, (i: number) => string> = {
+  ts: (i) =>
+    `/** 说明 ${i} 😀 */\nexport function f${i}(a: string): string {\n  return "日本語 🎉";\n}\n`,
+  py: (i) => `def f${i}():\n    """文档 ${i} 😀."""\n    return "日本 🎉"\n`,
+  go: (i) => `// F${i} 说明 😀\nfunc F${i}() string {\n\treturn "日本 🎉"\n}\n`,
+  c: (i) => `/* 说明 ${i} 😀 */\nint f${i}(void) { return 0; /* 🎉 */ }\n`,
+  swift: (i) => `/// 说明 ${i} 😀\nfunc f${i}() -> String { "日本 🎉" }\n`,
+  dart: (i) => `/// 说明 ${i} 😀\nString f${i}() => '日本 🎉';\n`,
+};
+
+Deno.test("Outliner splits text with multi-byte characters as a whole parse reads it", async () => {
+  const dir = await Deno.makeTempDir();
+  const split = new Outliner({ workers: 2, splitBytes: 64 });
+  const whole = new Outliner({ workers: 1, splitBytes: Infinity });
+  try {
+    let joined = 0;
+    for (const [extension, block] of Object.entries(MULTIBYTE)) {
+      const body = Array.from({ length: 5 }, (_, i) => block(i)).join("\n");
+      const text = extension === "go" ? `package p\n\n${body}` : body;
+      const variants = [
+        `// ${"字".repeat(30)}\n\n${text}`,
+        `\uFEFF${text}`,
+        text.replaceAll("\n", "\r\n").replace(/\r\n$/, ""),
+      ];
+      for (const [i, variant] of variants.entries()) {
+        const path = `${dir}/f${i}.${extension}`;
+        await Deno.writeTextFile(path, variant);
+        const before = split.pieceOutlines;
+        const pieces = await split.outline(path);
+        joined += split.pieceOutlines - before;
+        assert.deepEqual(pieces, await whole.outline(path), path);
+      }
+    }
+    assert.ok(
+      joined >= 12,
+      `only ${joined} of 18 files were joined from pieces`,
+    );
+  } finally {
+    await split.terminate();
+    await whole.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
