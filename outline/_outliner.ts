@@ -11,6 +11,7 @@ import {
   runtimeModule,
 } from "../grammars/grammars.ts";
 import { languageForExtension } from "./languages/_registry.ts";
+import type { LanguageSpec } from "./languages/_language.ts";
 import { OutlinePool, type PoolJob } from "./_pool.ts";
 import { sha256 } from "./_sha256.ts";
 import { unpackOutline } from "./_transfer.ts";
@@ -170,11 +171,19 @@ export class Outliner {
       recycleBytes: this.#recycleBytes,
       ...await _grammarFor(extension, options.grammarsDir),
     };
-    const pieces = this.#pieceCount(extension, stat.size);
-    const outlined =
-      (pieces > 1
-        ? await this.#outlineInPieces(path, job, pieces, racy)
-        : undefined) ?? await this.#outlineWhole(path, { ...job, hash: racy });
+    const spec = languageForExtension(extension);
+    const count = this.#pieceCount(spec, stat.size);
+    // A file that may be split is read here, once: its pieces get the bytes,
+    // or the whole-file job does (after a failed read the worker reads and
+    // reports why).
+    const bytes = spec && count > 1 ? await _readOrNot(absolute) : undefined;
+    const outlined = (spec && bytes &&
+      await this.#outlineInPieces(path, { job, spec, bytes, count, racy })) ??
+      await this.#outlineWhole(path, {
+        ...job,
+        hash: racy,
+        bytes: bytes && _wholeBuffer(bytes),
+      });
     if (stat.mtimeMs !== null) {
       this.#remember(absolute, {
         size: stat.size,
@@ -197,29 +206,25 @@ export class Outliner {
 
   // How many pieces to split a file of `size` bytes into: one per worker, each
   // at least half of splitBytes; 1 (no split) for Markdown and Kotlin.
-  #pieceCount(extension: string, size: number): number {
-    const spec = languageForExtension(extension);
+  #pieceCount(spec: LanguageSpec | undefined, size: number): number {
     if (spec === undefined || spec.parseWhole) return 1;
     const pieces = Math.floor(size / (this.#splitBytes / 2));
     return Math.min(this.#pool.size, pieces);
   }
 
   // Outlines a large file in pieces side by side (see _pieces.ts), or answers
-  // undefined when it has to be parsed whole: no place to split it, a read
-  // the worker will report on, or a piece with a syntax error of its own.
+  // undefined when it has to be parsed whole: no place to split it, or a
+  // piece with a syntax error of its own.
   async #outlineInPieces(
     path: string,
-    job: PoolJob,
-    count: number,
-    racy: boolean,
+    { job, spec, bytes, count, racy }: {
+      job: PoolJob;
+      spec: LanguageSpec;
+      bytes: Uint8Array<ArrayBuffer>;
+      count: number;
+      racy: boolean;
+    },
   ): Promise<{ result: OutlineResult; hash?: string } | undefined> {
-    let bytes: Uint8Array<ArrayBuffer>;
-    try {
-      bytes = await Deno.readFile(job.path);
-    } catch {
-      return undefined;
-    }
-    const spec = languageForExtension(job.extension)!;
     const starts = pieceStarts(bytes, count, spec);
     if (starts.length === 0) return undefined;
     const hash = racy ? await sha256(bytes) : undefined;
@@ -352,6 +357,17 @@ async function _grammarFor(
     runtimeModule(),
   ]);
   return { grammar, runtime };
+}
+
+// The file's bytes, or undefined when it cannot be read.
+async function _readOrNot(
+  path: string,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  try {
+    return await Deno.readFile(path);
+  } catch {
+    return undefined;
+  }
 }
 
 // The ArrayBuffer holding exactly `bytes`.
