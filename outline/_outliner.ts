@@ -18,6 +18,7 @@ import { unpackOutline } from "./_transfer.ts";
 import { joinPieces, pieceStarts } from "./_pieces.ts";
 import { countNewlines } from "../tools/_scan_buffer.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
+import { headerExtension } from "./_header.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult } from "./types.ts";
 
@@ -153,7 +154,7 @@ export class Outliner {
 
   async #parse(
     path: string,
-    { absolute, extension, stat, racy, options }: {
+    { absolute, extension: named, stat, racy, options }: {
       absolute: string;
       extension: string;
       stat: { size: number; mtimeMs: number | null };
@@ -164,6 +165,8 @@ export class Outliner {
     // A miss: boot a worker while the grammar modules are fetched.
     this.#pool.warm();
     this.#parses++;
+    // A `.h` header may be C++ (see _header.ts).
+    const extension = named === ".h" ? await headerExtension(absolute) : named;
     const job: PoolJob = {
       path: absolute,
       extension,

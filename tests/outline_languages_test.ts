@@ -111,3 +111,27 @@ for (const { spec, file, language, totalLines, head } of CASES) {
     ]);
   });
 }
+
+// A `.h` header is C by the specification's table; a C++ one (a class, a
+// namespace, a template) would lose its names under the C grammar.
+Deno.test("outlineSymbols() outlines a C++ header as C++ and a C header as C", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.copyFile(new URL("sample.cpp", FIXTURES), `${dir}/geo.h`);
+    await Deno.copyFile(new URL("sample.c", FIXTURES), `${dir}/store.h`);
+    const cppHeader = await outlineSymbols("geo.h", { cwd: dir });
+    equal(cppHeader.language, "C++");
+    deepStrictEqual(
+      outlineLines(cppHeader.symbols),
+      await fixtureLines(cpp, "sample.cpp"),
+    );
+    const cHeader = await outlineSymbols("store.h", { cwd: dir });
+    equal(cHeader.language, "C");
+    deepStrictEqual(
+      outlineLines(cHeader.symbols),
+      await fixtureLines(c, "sample.c"),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
