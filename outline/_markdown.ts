@@ -15,6 +15,8 @@ const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 // Lines that cannot be the text of a setext heading (list items, quotes, tables...).
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+] |\d+[.)] |>|\||<))/;
+// `---`, `***`, `___` (spaces allowed between): a rule, which ends a paragraph.
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 interface Heading {
   level: number;
@@ -77,7 +79,10 @@ function _headings(lines: string[]): Heading[] {
       paragraph = undefined;
       continue;
     }
-    if (line.trim() === "" || NOT_PARAGRAPH.test(line)) {
+    if (
+      line.trim() === "" || NOT_PARAGRAPH.test(line) ||
+      THEMATIC_BREAK.test(line)
+    ) {
       paragraph = undefined;
     } else if (paragraph === undefined) {
       paragraph = { line: i + 1, text: line.trim() };
@@ -110,7 +115,7 @@ function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
     }
     const symbol: OutlineSymbol = {
       kind: "heading",
-      name: heading.text,
+      name: _plainText(heading.text),
       startLine: heading.line,
       endLine: heading.line,
       children: [],
@@ -121,3 +126,23 @@ function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
   for (const entry of stack) close(entry, totalLines);
   return roots;
 }
+
+// A heading's text as a reader sees it: a link shows its text, an image or an
+// HTML tag shows nothing (a README's title line is often mostly badges),
+// unless nothing else is left, then the images' alt text.
+function _plainText(markdown: string): string {
+  const links = markdown.replace(LINK, "$1");
+  const text = _squeeze(links.replace(IMAGE, "").replace(HTML_TAG, ""));
+  return text !== "" ? text : _squeeze(links.replace(IMAGE, "$1 "));
+}
+
+function _squeeze(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+// `[text](url)` or `[text][ref]`, not preceded by `!` (that is an image).
+const LINK =
+  /(?<!!)\[((?:!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]|[^\]])*)\](?:\([^)]*\)|\[[^\]]*\])/g;
+// `![alt](url)` or `![alt][ref]`.
+const IMAGE = /!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g;
+const HTML_TAG = /<\/?[A-Za-z][^>]*>/g;

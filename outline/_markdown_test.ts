@@ -52,3 +52,27 @@ Deno.test("outlineMarkdown() reads multi-line setext headings and empty ATX head
     " 4-5",
   ]);
 });
+
+Deno.test("outlineMarkdown() ends a paragraph at a thematic break, which is no heading text", () => {
+  const text = "-----\nSIL OPEN FONT LICENSE\n-----\n\n* * *\nbody\n";
+  assert.deepEqual(flat(outlineMarkdown(text, 6)), [
+    "SIL OPEN FONT LICENSE 2-6",
+  ]);
+});
+
+Deno.test("outlineMarkdown() names a heading by its text: links show their text, badges and HTML nothing", () => {
+  const text = [
+    "# rustfmt [![linux](https://ci/badge.svg)](https://ci) [![mac](m.svg)](https://m)",
+    '## <img src="logo.png" alt="Logo"> RxJS: Reactive Extensions <a name="top"></a>',
+    "## See [the docs](https://docs) and [the spec][spec]",
+    "## `code`, *emphasis* and array[0]",
+    "## ![Logo](logo.png)",
+  ].join("\n");
+  assert.deepEqual(outlineMarkdown(text, 5)[0].children.map((s) => s.name), [
+    "RxJS: Reactive Extensions",
+    "See the docs and the spec",
+    "`code`, *emphasis* and array[0]",
+    "Logo",
+  ]);
+  assert.equal(outlineMarkdown(text, 5)[0].name, "rustfmt");
+});
