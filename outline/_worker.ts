@@ -146,7 +146,7 @@ function _parseAndExtract(
     oldTree?.delete();
   }
   try {
-    const symbols = extract(tree.rootNode, text);
+    const symbols = _named(extract(tree.rootNode, text));
     const done = tree;
     return {
       symbols,
@@ -184,7 +184,9 @@ function _outlinePiece(
       result: {
         language: spec.name,
         totalLines: _countLines(partial ? own : bytes),
-        symbols: spec.extract(tree.rootNode, whole ?? text, { piece: partial }),
+        symbols: _named(
+          spec.extract(tree.rootNode, whole ?? text, { piece: partial }),
+        ),
       },
       size: bytes.length,
       partial,
@@ -194,6 +196,14 @@ function _outlinePiece(
     tree.delete();
     throw error;
   }
+}
+
+// A symbol the grammar left without a name (its error recovery in code it
+// misread) tells a reader nothing: it is left out, with its children.
+function _named(symbols: OutlineSymbol[]): OutlineSymbol[] {
+  const named = symbols.filter((symbol) => symbol.name.trim() !== "");
+  for (const symbol of named) symbol.children = _named(symbol.children);
+  return named;
 }
 
 interface Budget {

@@ -374,3 +374,26 @@ Deno.test("outlineSymbols() lists TypeScript overloads as one symbol spanning th
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("outlineSymbols() leaves out a symbol the grammar could not name", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // C++ in a .c file: the C grammar recovers a function with no name.
+    await Deno.writeTextFile(
+      `${dir}/mixed.c`,
+      [
+        "int ok(void) { return 0; }",
+        "",
+        "std::vector<std::pair<int, bool>> entries() const override {",
+        '  return {{"a", true}};',
+        "}",
+      ].join("\n"),
+    );
+    const { symbols } = await outlineSymbols("mixed.c", { cwd: dir });
+    assert.deepEqual(symbols.map((s) => [s.kind, s.name]), [
+      ["function", "ok"],
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -36,13 +36,18 @@ function extractKotlin(root: Node): OutlineSymbol[] {
     : symbols;
 }
 
-// The grammar (1.1.0) loses the rest of a file once two class bodies end a
-// member and the body on one line (`object O { fun f() {} }` twice): the
-// whole file becomes one ERROR. A `;` before such a `}` is valid Kotlin and
-// avoids the bug; it shifts columns but no line, and names keep their text.
+// The grammar (1.1.0) loses the rest of a file on two constructs that are
+// valid Kotlin, and the repairs for both shift columns but no line, so names
+// keep their text and symbols their lines:
+// - two class bodies that end a member and the body on one line
+//   (`object O { fun f() {} }` twice): a `;` before such a `}` avoids it;
+// - an annotation that starts the line after a class's name, before its
+//   primary `constructor`: blanking the annotation avoids it.
 function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
   const original = root.text;
-  const text = terminateOneLineBodies(original);
+  const text = terminateOneLineBodies(
+    blankConstructorAnnotations(original),
+  );
   if (text === original) return undefined;
   const parser = new Parser();
   try {
@@ -68,6 +73,22 @@ function _count(symbols: OutlineSymbol[]): number {
   let count = symbols.length;
   for (const symbol of symbols) count += _count(symbol.children);
   return count;
+}
+
+// Annotations (`@JvmOverloads`, `@Inject`, `@ReactModule(name = X)`) that
+// start the line after `class Name ...`, up to `[visibility] constructor`.
+const CONSTRUCTOR_ANNOTATIONS =
+  /(?<=\bclass[ \t]+[^\n{}=]*\n)(?:[ \t]*@[\w.:]+(?:\((?:[^()]|\([^()]*\))*\))?\s*)+(?=(?:(?:public|private|protected|internal)\s+)?constructor\b)/g;
+
+/**
+ * Replaces with spaces (newlines kept) the annotations between a class's
+ * name and its primary constructor when they start a line.
+ */
+export function blankConstructorAnnotations(text: string): string {
+  return text.replace(
+    CONSTRUCTOR_ANNOTATIONS,
+    (annotations) => annotations.replace(/[^\n]/g, " "),
+  );
 }
 
 // What may end a member right before `}`: a name, a literal, a call or a

@@ -5,7 +5,11 @@ import {
   fixtureLines,
   outlineLines,
 } from "../../tests/support/outline_languages.ts";
-import { kotlin, terminateOneLineBodies } from "./kotlin.ts";
+import {
+  blankConstructorAnnotations,
+  kotlin,
+  terminateOneLineBodies,
+} from "./kotlin.ts";
 
 Deno.test("kotlin.extract() lists classes, objects, functions, properties and typealiases", async () => {
   deepStrictEqual(await fixtureLines(kotlin, "sample.kt"), [
@@ -94,4 +98,52 @@ Deno.test("terminateOneLineBodies() adds ';' only where code ends a one-line bod
   );
   // After `{`, `,` or `->` a `;` is not needed.
   deepStrictEqual(terminateOneLineBodies("f { x -> }"), "f { x -> }");
+});
+
+// An annotation that starts the line after a class's name, before its primary
+// constructor, makes the grammar (1.1.0) lose the rest of the file.
+const ANNOTATED_CONSTRUCTOR = [
+  "/** A view manager. */",
+  "@Module(name = Manager.NAME)",
+  "public class Manager",
+  "@JvmOverloads",
+  "@Inject",
+  "public constructor(",
+  "    private val callback: Callback? = null,",
+  ") : Base() {",
+  "  override fun getName(): String = NAME",
+  "",
+  "  public companion object {",
+  '    public const val NAME: String = "Manager"',
+  "  }",
+  "}",
+  "",
+  "internal fun helper(): Int = 1",
+].join("\n");
+
+Deno.test("kotlin.extract() outlines a class whose primary constructor is annotated on its own line", async () => {
+  deepStrictEqual(
+    outlineLines(await extractText(kotlin, ANNOTATED_CONSTRUCTOR)),
+    [
+      "class Manager 2-14 // A view manager.",
+      "    val callback 7-7",
+      "    fun getName 9-9",
+      "    companion object Companion 11-13",
+      "        val NAME 12-12",
+      "fun helper 16-16",
+    ],
+  );
+});
+
+Deno.test("blankConstructorAnnotations() blanks only annotations before a primary constructor", () => {
+  deepStrictEqual(
+    blankConstructorAnnotations(
+      'class A\n@Inject @Named("a(b)")\ninternal constructor(x: Int)',
+    ),
+    `class A\n${" ".repeat(22)}\ninternal constructor(x: Int)`,
+  );
+  // Elsewhere annotations stay: on a function, on a secondary constructor.
+  const untouched =
+    "class A {\n  @Inject\n  fun f() {}\n  @Inject constructor()\n}";
+  deepStrictEqual(blankConstructorAnnotations(untouched), untouched);
 });
