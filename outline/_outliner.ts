@@ -18,7 +18,7 @@ import { unpackOutline } from "./_transfer.ts";
 import { joinPieces, pieceStarts } from "./_pieces.ts";
 import { countNewlines } from "../tools/_scan_buffer.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
-import { headerExtension } from "./_header.ts";
+import { dialectExtension } from "./_dialect.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult } from "./types.ts";
 
@@ -165,8 +165,8 @@ export class Outliner {
     // A miss: boot a worker while the grammar modules are fetched.
     this.#pool.warm();
     this.#parses++;
-    // A `.h` header may be C++ (see _header.ts).
-    const extension = named === ".h" ? await headerExtension(absolute) : named;
+    // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts).
+    const extension = await dialectExtension(absolute, named);
     const job: PoolJob = {
       path: absolute,
       extension,

@@ -135,3 +135,49 @@ Deno.test("outlineSymbols() outlines a C++ header as C++ and a C header as C", a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+// A `.js` file whose leading comment says `@flow` has type annotations that
+// the JavaScript grammar reads as errors; the TSX grammar reads them.
+Deno.test("outlineSymbols() outlines a Flow-typed script with its types, as JavaScript", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/button.js`,
+      [
+        "/**",
+        " * @flow strict",
+        " */",
+        "import * as React from 'react';",
+        "",
+        "export type Props = {",
+        "  title: string,",
+        "  onPress?: ?(event: PressEvent) => void,",
+        "};",
+        "",
+        "/** A button. */",
+        "export function Button(props: Props): React.Node {",
+        "  return <button onClick={props.onPress}>{props.title}</button>;",
+        "}",
+        "",
+        "export default class Counter extends React.Component<Props> {",
+        "  state: {count: number} = {count: 0};",
+        "  increment(): void {}",
+        "}",
+      ].join("\n"),
+    );
+    const result = await outlineSymbols("button.js", { cwd: dir });
+    equal(result.language, "JavaScript");
+    deepStrictEqual(outlineLines(result.symbols), [
+      "import react 4-4",
+      "type Props 6-9",
+      "    property title 7-7",
+      "    property onPress 8-8",
+      "function Button 12-14 // A button.",
+      "class Counter 16-19",
+      "    property state 17-17",
+      "    method increment 18-18",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

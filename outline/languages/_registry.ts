@@ -5,6 +5,7 @@ import type { LanguageSpec } from "./_language.ts";
 import * as c from "./c.ts";
 import * as cpp from "./cpp.ts";
 import * as dart from "./dart.ts";
+import { flow } from "./flow.ts";
 import * as go from "./go.ts";
 import * as javascript from "./javascript.ts";
 import * as kotlin from "./kotlin.ts";
@@ -29,11 +30,23 @@ const MODULES: Record<string, unknown>[] = [
 /** The languages with a tree-sitter grammar, in the specification's order. */
 export const LANGUAGES: readonly LanguageSpec[] = MODULES.map(_specOf);
 
-const BY_EXTENSION: ReadonlyMap<string, LanguageSpec> = new Map(
-  LANGUAGES.flatMap((spec) => spec.extensions.map((ext) => [ext, spec])),
-);
+/**
+ * The key of JavaScript with Flow types, chosen by a file's content (see
+ * _dialect.ts); no file name ends so, and no error lists it.
+ */
+export const FLOW_KEY = ".js (flow)";
 
-/** The language for a lower-case extension with its dot (e.g. `.ts`). */
+const BY_EXTENSION: ReadonlyMap<string, LanguageSpec> = new Map([
+  ...LANGUAGES.flatMap((spec) =>
+    spec.extensions.map((ext) => [ext, spec] as const)
+  ),
+  [FLOW_KEY, flow],
+]);
+
+/**
+ * The language for a lower-case extension with its dot (e.g. `.ts`), or
+ * for {@linkcode FLOW_KEY}.
+ */
 export function languageForExtension(
   extension: string,
 ): LanguageSpec | undefined {

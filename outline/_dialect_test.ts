@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isCppHeader } from "./_header.ts";
+import { isCppHeader, isFlowScript } from "./_dialect.ts";
 
 const CPP_HEADERS: Record<string, string> = {
   "a namespace": "#pragma once\nnamespace llvm {\nint f();\n}\n",
@@ -39,5 +39,31 @@ for (const [name, text] of Object.entries(CPP_HEADERS)) {
 for (const [name, text] of Object.entries(C_HEADERS)) {
   Deno.test(`isCppHeader() keeps a C header as C: ${name}`, () => {
     assert.equal(isCppHeader(text), false);
+  });
+}
+
+const FLOW_SCRIPTS: Record<string, string> = {
+  "a line comment": "// @flow\nexport type A = number;\n",
+  "a license comment":
+    "/**\n * Copyright\n *\n * @flow strict\n * @format\n */\n\nimport x from 'x';\n",
+  "a shebang": "#!/usr/bin/env node\n/* @flow */\nmain();\n",
+};
+
+const PLAIN_SCRIPTS: Record<string, string> = {
+  "no pragma": "/** Adds. */\nexport function add(a, b) { return a + b; }\n",
+  "@noflow": "/* @flow @noflow */\nrun();\n",
+  "@flow after code": "run();\n// @flow\n",
+  "another word": "// @flowtype is a different tag\nrun();\n",
+};
+
+for (const [name, text] of Object.entries(FLOW_SCRIPTS)) {
+  Deno.test(`isFlowScript() finds @flow in ${name}`, () => {
+    assert.equal(isFlowScript(text), true);
+  });
+}
+
+for (const [name, text] of Object.entries(PLAIN_SCRIPTS)) {
+  Deno.test(`isFlowScript() keeps a plain script: ${name}`, () => {
+    assert.equal(isFlowScript(text), false);
   });
 }

@@ -1,0 +1,97 @@
+// Two extensions name more than one language, and the wrong grammar loses
+// most symbols, so a file's start decides:
+// - `.h` is C by the specification's table, but C++ projects use it too, and
+//   the C grammar reads a class, a namespace or a template as errors, leaving
+//   symbols without names. A header whose start shows C++ beyond doubt is
+//   outlined as C++; any other stays C.
+// - `.js` is JavaScript, but a file whose leading comment says `@flow` has
+//   Flow type annotations, which the JavaScript grammar reads as errors. It
+//   is outlined with the TSX grammar (see languages/flow.ts).
+import { FLOW_KEY, languageForExtension } from "./languages/_registry.ts";
+
+/** How much of a header is looked at: its includes and first declarations. */
+const HEADER_HEAD_BYTES = 64 * 1024;
+/** How much of a script is looked at: a license comment, then the pragma. */
+const SCRIPT_HEAD_BYTES = 8 * 1024;
+
+const SCRIPT_EXTENSIONS = new Set(languageForExtension(".js")!.extensions);
+
+/**
+ * Lines that C cannot contain outside a comment: a namespace, a template, a
+ * class definition, an access label, `using namespace`, `extern "C++"`, or a
+ * standard C++ include (C's own headers end in `.h`). `extern "C"` alone is
+ * not one: C headers wrap themselves in it for C++ callers.
+ */
+const CPP_LINE = new RegExp(
+  [
+    String.raw`namespace(?:\s+[A-Za-z_][\w:]*)?\s*\{`,
+    String.raw`template\s*<`,
+    String.raw`class\s+[A-Za-z_]\w*(?:\s+final)?\s*(?:[:{]|$)`,
+    String.raw`(?:public|protected|private)\s*:(?!:)`,
+    String.raw`using\s+namespace\s`,
+    String.raw`extern\s+"C\+\+"`,
+    String.raw`#\s*include\s*<[a-z_]+>`,
+  ].map((marker) => String.raw`^[ \t]*` + marker).join("|"),
+  "m",
+);
+
+/** A shebang, then whitespace and comments: where Flow looks for `@flow`. */
+const LEADING_COMMENTS =
+  /^(?:#![^\n]*\n)?(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))*/;
+
+/** Whether the start of a header's text is C++ rather than C. */
+export function isCppHeader(head: string): boolean {
+  return CPP_LINE.test(_withoutComments(head));
+}
+
+/** Whether a script's leading comments mark it as Flow-typed (`@flow`). */
+export function isFlowScript(head: string): boolean {
+  const comments = LEADING_COMMENTS.exec(head)![0];
+  return /@flow\b/.test(comments) && !/@noflow\b/.test(comments);
+}
+
+/**
+ * The extension to outline a file as, given the one its name has: `.hpp`
+ * for a C++ header, {@linkcode FLOW_KEY} for a Flow-typed script, otherwise
+ * the same (also when the file cannot be read: the worker reports that).
+ */
+export async function dialectExtension(
+  path: string,
+  extension: string,
+): Promise<string> {
+  if (extension === ".h") {
+    const head = await _head(path, HEADER_HEAD_BYTES);
+    return head !== undefined && isCppHeader(head) ? ".hpp" : extension;
+  }
+  if (SCRIPT_EXTENSIONS.has(extension)) {
+    const head = await _head(path, SCRIPT_HEAD_BYTES);
+    return head !== undefined && isFlowScript(head) ? FLOW_KEY : extension;
+  }
+  return extension;
+}
+
+// The first `bytes` bytes of a file as text, or undefined when unreadable.
+async function _head(path: string, bytes: number): Promise<string | undefined> {
+  let file: Deno.FsFile | undefined;
+  try {
+    file = await Deno.open(path);
+    const buffer = new Uint8Array(bytes);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const read = await file.read(buffer.subarray(filled));
+      if (read === null) break;
+      filled += read;
+    }
+    return new TextDecoder().decode(buffer.subarray(0, filled));
+  } catch {
+    return undefined;
+  } finally {
+    file?.close();
+  }
+}
+
+// Blanks out comments, so a `class Foo {` in a comment's example is not taken
+// for code. Strings are left alone: a marker must start its line anyway.
+function _withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*/g, " ");
+}
