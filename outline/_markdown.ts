@@ -145,4 +145,7 @@ const LINK =
   /(?<!!)\[((?:!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]|[^\]])*)\](?:\([^)]*\)|\[[^\]]*\])/g;
 // `![alt](url)` or `![alt][ref]`.
 const IMAGE = /!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g;
-const HTML_TAG = /<\/?[A-Za-z][^>]*>/g;
+// The HTML tags READMEs put in headings, lower case as HTML is written; a
+// type's parameters (`Option<T>`, `Map<string, number>`) are not tags.
+const HTML_TAG =
+  /<\/?(?:a|abbr|b|br|code|del|details|div|em|h[1-6]|i|img|ins|kbd|mark|p|picture|s|small|source|span|strong|sub|summary|sup|u)(?=[\s/>])[^>]*>/g;

@@ -66,13 +66,15 @@ Deno.test("outlineMarkdown() names a heading by its text: links show their text,
     '## <img src="logo.png" alt="Logo"> RxJS: Reactive Extensions <a name="top"></a>',
     "## See [the docs](https://docs) and [the spec][spec]",
     "## `code`, *emphasis* and array[0]",
+    "## Option<T>, Map<string, number> and <kbd>Ctrl</kbd>",
     "## ![Logo](logo.png)",
   ].join("\n");
-  assert.deepEqual(outlineMarkdown(text, 5)[0].children.map((s) => s.name), [
+  assert.deepEqual(outlineMarkdown(text, 6)[0].children.map((s) => s.name), [
     "RxJS: Reactive Extensions",
     "See the docs and the spec",
     "`code`, *emphasis* and array[0]",
+    "Option<T>, Map<string, number> and Ctrl",
     "Logo",
   ]);
-  assert.equal(outlineMarkdown(text, 5)[0].name, "rustfmt");
+  assert.equal(outlineMarkdown(text, 6)[0].name, "rustfmt");
 });
