@@ -10,13 +10,21 @@ export const MARKDOWN_EXTENSIONS: readonly string[] = [
   ".markdown",
 ];
 
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const ATX_OPENING = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 // Lines that cannot be the text of a setext heading (list items, quotes, tables...).
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+] |\d+[.)] |>|\||<))/;
 // `---`, `***`, `___` (spaces allowed between): a rule, which ends a paragraph.
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/**
+ * The characters of a heading's text that are kept: no real heading is
+ * longer, and it bounds the work on a file with a huge line.
+ */
+const MAX_HEADING = 1024;
+/** Links and images read in a heading's text, at most (see _plainText). */
+const MAX_BRACKETS = 64;
 
 interface Heading {
   level: number;
@@ -62,11 +70,11 @@ function _headings(lines: string[]): Heading[] {
       paragraph = undefined;
       continue;
     }
-    const atx = ATX.exec(line);
+    const atx = ATX_OPENING.exec(line);
     if (atx !== null) {
       headings.push({
         level: atx[1].length,
-        text: (atx[2] ?? "").trim(),
+        text: _atxText(line.slice(atx[0].length)),
         line: i + 1,
       });
       paragraph = undefined;
@@ -86,11 +94,22 @@ function _headings(lines: string[]): Heading[] {
       paragraph = undefined;
     } else if (paragraph === undefined) {
       paragraph = { line: i + 1, text: line.trim() };
-    } else {
+    } else if (paragraph.text.length < MAX_HEADING) {
       paragraph.text += ` ${line.trim()}`;
     }
   }
   return headings;
+}
+
+// The text after an ATX heading's opening #s, without the closing sequence
+// of #s that may end it (after a space, or standing alone).
+function _atxText(rest: string): string {
+  const text = rest.trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  const closed = end < text.length &&
+    (end === 0 || /[ \t]/.test(text[end - 1]));
+  return closed ? text.slice(0, end).trimEnd() : text;
 }
 
 // Index of the first line after a YAML front matter block, or 0 if unclosed.
@@ -131,9 +150,25 @@ function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
 // HTML tag shows nothing (a README's title line is often mostly badges),
 // unless nothing else is left, then the images' alt text.
 function _plainText(markdown: string): string {
-  const links = markdown.replace(LINK, "$1");
+  const heading = markdown.slice(0, MAX_HEADING);
+  // Each `[` may start a link; past a few dozen, it is not prose, and the
+  // search for each one's end would take time quadratic in their number.
+  if (_count(heading, "[") > MAX_BRACKETS) return _squeeze(heading);
+  const links = heading.replace(LINK, "$1");
   const text = _squeeze(links.replace(IMAGE, "").replace(HTML_TAG, ""));
   return text !== "" ? text : _squeeze(links.replace(IMAGE, "$1 "));
+}
+
+function _count(text: string, char: string): number {
+  let count = 0;
+  for (
+    let at = text.indexOf(char);
+    at !== -1;
+    at = text.indexOf(char, at + 1)
+  ) {
+    count++;
+  }
+  return count;
 }
 
 function _squeeze(text: string): string {

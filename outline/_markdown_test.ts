@@ -78,3 +78,20 @@ Deno.test("outlineMarkdown() names a heading by its text: links show their text,
   ]);
   assert.equal(outlineMarkdown(text, 6)[0].name, "rustfmt");
 });
+
+Deno.test("outlineMarkdown() stays fast on huge heading lines and clips their names", () => {
+  const lines = [];
+  for (let i = 0; i < 500; i++) {
+    lines.push(
+      `# a${" ".repeat(500)}b${" ".repeat(5000)}c`,
+      `# ${"[".repeat(5000)}`,
+    );
+  }
+  const started = performance.now();
+  const symbols = outlineMarkdown(lines.join("\n"), lines.length);
+  // Quadratic matching took minutes here; a generous bound, not a benchmark.
+  assert.ok(performance.now() - started < 10_000);
+  assert.equal(symbols.length, 1000);
+  assert.equal(symbols[0].name, "a b");
+  assert.equal(symbols[1].name, "[".repeat(1024));
+});
