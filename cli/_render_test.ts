@@ -160,3 +160,25 @@ Deno.test("mainArgument() picks what says most about a call", () => {
     "echo multi line",
   );
 });
+
+Deno.test("TranscriptPrinter counts a Shell output's lines quickly, final newlines aside", () => {
+  const started = performance.now();
+  const out = render([{
+    type: "tool-result",
+    toolCallId: "a",
+    toolName: "Shell",
+    input: { command: "yes" },
+    output: {
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      truncated: false,
+      output: `a${"\n".repeat(100_000)}b\n\n`,
+    },
+    modelText: "exit code 0",
+    kind: "execute",
+  }]);
+  // A trailing-newline pattern took 8 s here; a generous bound.
+  assert.ok(performance.now() - started < 4_000);
+  assert.match(out, /exit 0, 100001 lines of output/);
+});

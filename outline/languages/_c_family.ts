@@ -152,7 +152,9 @@ export function declaratorName(
 // Names as one line, clipped: macro-heavy code can make the parser read a
 // whole region, comments included, as a "name".
 function _oneLine(text: string): string {
-  const line = text.replace(/\s*\/[/*][^]*$/, "").replace(/\s+/g, " ");
+  // Only the start can show: clipped first, the patterns stay quick.
+  const line = text.slice(0, 4 * MAX_NAME).replace(/\s*\/[/*][^]*$/, "")
+    .replace(/\s+/g, " ");
   return line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}…` : line;
 }
 

@@ -185,13 +185,23 @@ export function firstMeaningfulLine(text: string): string | undefined {
     const raw = text.slice(start, end);
     start = end + 1;
     let line = raw.trim().replace(COMMENT_MARK, "");
-    line = line.replace(/\*+\/\s*$/, "").trim().replace(BRIEF_TAG, "");
+    line = _withoutCommentEnd(line).trim().replace(BRIEF_TAG, "");
     if (line === "" || line.startsWith("@")) continue;
     return line.length > MAX_DOC_LENGTH
       ? `${line.slice(0, MAX_DOC_LENGTH - 1)}…`
       : line;
   }
   return undefined;
+}
+
+// Drops a closing `*/`, with the `*`s before it, from the end of a line. By
+// hand: the pattern for it takes time quadratic in a long run of `*`s.
+function _withoutCommentEnd(line: string): string {
+  const trimmed = line.trimEnd();
+  if (!trimmed.endsWith("*/")) return trimmed;
+  let end = trimmed.length - 1;
+  while (end > 0 && trimmed[end - 1] === "*") end--;
+  return trimmed.slice(0, end);
 }
 
 /**
