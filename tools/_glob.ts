@@ -29,13 +29,29 @@ function hasTopLevelComma(glob: string): boolean {
   return false;
 }
 
-/** Expands `{a,b}` alternatives, nested ones included: `*.{ts,tsx}` -> 2 globs. */
+/**
+ * Glob patterns one glob may expand to. Alternatives multiply (`{a,b}` ten
+ * times is 1,024 patterns), and the matcher holds a regular expression for
+ * each: eighteen pairs ran the process out of memory.
+ */
+export const MAX_EXPANDED_GLOBS = 256;
+
+/**
+ * Expands `{a,b}` alternatives, nested ones included: `*.{ts,tsx}` -> 2
+ * globs. Throws when that makes more than {@linkcode MAX_EXPANDED_GLOBS}.
+ */
 export function expandBraces(glob: string): string[] {
+  const globs: string[] = [];
+  _expand(glob, globs);
+  return globs;
+}
+
+// Depth first into `globs`, stopping as soon as there are too many.
+function _expand(glob: string, globs: string[]): void {
   const open = glob.indexOf("{");
-  if (open === -1) return [glob];
   let depth = 0;
   const commas: number[] = [];
-  for (let i = open; i < glob.length; i++) {
+  for (let i = open; open !== -1 && i < glob.length; i++) {
     const char = glob[i];
     if (char === "\\") i++;
     else if (char === "{") depth++;
@@ -46,10 +62,16 @@ export function expandBraces(glob: string): string[] {
       const head = glob.slice(0, open);
       const tail = glob.slice(i + 1);
       const bounds = [open, ...commas, i];
-      return bounds.slice(1).flatMap((end, k) =>
-        expandBraces(head + glob.slice(bounds[k] + 1, end) + tail)
-      );
+      for (let k = 1; k < bounds.length; k++) {
+        _expand(head + glob.slice(bounds[k - 1] + 1, bounds[k]) + tail, globs);
+      }
+      return;
     }
   }
-  return [glob];
+  globs.push(glob);
+  if (globs.length > MAX_EXPANDED_GLOBS) {
+    throw new Error(
+      `its {a,b} alternatives make more than ${MAX_EXPANDED_GLOBS} patterns`,
+    );
+  }
 }

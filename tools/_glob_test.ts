@@ -28,3 +28,10 @@ Deno.test("globFilter() matches like ripgrep's --glob", () => {
   assert.equal(list("a.py"), false);
   assert.throws(() => globFilter("!"), /is empty/);
 });
+
+Deno.test("globFilter() refuses a glob whose alternatives multiply past a bound", () => {
+  // Eighteen pairs are 262,144 patterns: they ran the process out of memory.
+  const glob = "{a,b}".repeat(18);
+  assert.throws(() => globFilter(glob), /more than 256 patterns/);
+  assert.equal(expandBraces("{a,b}".repeat(8)).length, 256);
+});

@@ -77,8 +77,10 @@ function _count(symbols: OutlineSymbol[]): number {
 
 // Annotations (`@JvmOverloads`, `@Inject`, `@ReactModule(name = X)`) that
 // start the line after `class Name ...`, up to `[visibility] constructor`.
+// Each part matches one way only (whitespace only between annotations), so a
+// failed match backtracks in linear time.
 const CONSTRUCTOR_ANNOTATIONS =
-  /(?<=\bclass[ \t]+[^\n{}=]*\n)(?:[ \t]*@[\w.:]+(?:\((?:[^()]|\([^()]*\))*\))?\s*)+(?=(?:(?:public|private|protected|internal)\s+)?constructor\b)/g;
+  /(?<=\bclass[ \t]+[^\n{}=]*\n)[ \t]*(?:@[\w.:]+(?:\((?:[^()]|\([^()]*\))*\))?\s*)+(?=(?:(?:public|private|protected|internal)\s+)?constructor\b)/g;
 
 /**
  * Replaces with spaces (newlines kept) the annotations between a class's

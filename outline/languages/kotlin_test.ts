@@ -147,3 +147,14 @@ Deno.test("blankConstructorAnnotations() blanks only annotations before a primar
     "class A {\n  @Inject\n  fun f() {}\n  @Inject constructor()\n}";
   deepStrictEqual(blankConstructorAnnotations(untouched), untouched);
 });
+
+Deno.test("blankConstructorAnnotations() takes linear time on a run of annotations that fails", () => {
+  const started = performance.now();
+  // No constructor follows: the match fails after every annotation.
+  blankConstructorAnnotations(`fun f( {\nclass A\n${"@a ".repeat(40)}x`);
+  blankConstructorAnnotations(
+    `class A\n${"    @A\n".repeat(40)}    fun f() {}`,
+  );
+  // Exponential backtracking took minutes here; a generous bound.
+  ok(performance.now() - started < 5_000);
+});
