@@ -114,6 +114,7 @@ export function nextPieceStart(
   bytes: Uint8Array,
   { from, to = bytes.length, continuation, nesting }: PieceStartOptions,
 ): number | undefined {
+  const scan = new _Scan(bytes);
   for (
     let newline = bytes.indexOf(NEWLINE, from);
     newline !== -1 && newline < to;
@@ -125,8 +126,8 @@ export function nextPieceStart(
     if (bytes[at] !== NEWLINE) continue;
     const start = at + 1;
     if (
-      _opensPiece(bytes, _codeAfterComments(bytes, start), continuation) &&
-      !_holdsOn(bytes, newline) && !nesting?.openAt(start)
+      _opensPiece(bytes, scan.codeAfterComments(start), continuation) &&
+      !scan.holdsOn(newline) && !nesting?.openAt(start)
     ) {
       return start;
     }
@@ -134,26 +135,93 @@ export function nextPieceStart(
   return undefined;
 }
 
-// Where the code starts from the line start `at`: past `//` lines, `/* */`
-// blocks and blank lines (a piece may open with the doc comment of its first
-// declaration, and then that declaration is what must open the piece); -1
-// when code follows a block comment on its closing line.
-function _codeAfterComments(bytes: Uint8Array, at: number): number {
-  for (;;) {
-    if (bytes[at] === SLASH && bytes[at + 1] === SLASH) {
-      at = lineEnd(bytes, at) + 1;
-    } else if (bytes[at] === SLASH && bytes[at + 1] === STAR) {
-      const close = indexOfPair(bytes, at + 2, STAR, SLASH);
-      if (close === -1) return bytes.length;
-      at = skipSpaces(bytes, close + 2);
-      if (bytes[at] === RETURN) at++;
-      if (bytes[at] !== NEWLINE && at < bytes.length) return -1;
-      at++;
-    } else if (bytes[at] === NEWLINE || bytes[at] === RETURN) {
-      at = lineEnd(bytes, at) + 1;
-    } else {
-      return at;
+// The scans of one search, which remember what they passed: each candidate
+// scans forward past comments and backward over them, and without memory a
+// run of comment and blank lines (or an unclosed block comment) would be
+// scanned again from each of its blank lines, in time quadratic in its
+// length. Both scans depend only on where they start, so every position
+// passed keeps the answer found.
+class _Scan {
+  readonly #bytes: Uint8Array;
+  /** Line starts passed by forward scans, and the code each reached. */
+  readonly #code = new Map<number, number>();
+  /** Line ends passed by backward scans, and whether the code held on. */
+  readonly #holds = new Map<number, boolean>();
+  /** The first `*` `/` at or after `from` is at `at` (-1: there is none). */
+  #close = { from: Infinity, at: -1 };
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = bytes;
+  }
+
+  // Where the code starts from the line start `at`: past `//` lines, `/* */`
+  // blocks and blank lines (a piece may open with the doc comment of its
+  // first declaration, and then that declaration is what must open the
+  // piece); -1 when code follows a block comment on its closing line.
+  codeAfterComments(at: number): number {
+    const bytes = this.#bytes;
+    const passed: number[] = [];
+    let code: number | undefined;
+    while (code === undefined) {
+      code = this.#code.get(at);
+      if (code !== undefined) break;
+      passed.push(at);
+      if (bytes[at] === SLASH && bytes[at + 1] === SLASH) {
+        at = lineEnd(bytes, at) + 1;
+      } else if (bytes[at] === SLASH && bytes[at + 1] === STAR) {
+        const close = this.#closeAfter(at + 2);
+        if (close === -1) code = bytes.length;
+        else {
+          at = skipSpaces(bytes, close + 2);
+          if (bytes[at] === RETURN) at++;
+          if (bytes[at] !== NEWLINE && at < bytes.length) code = -1;
+          at++;
+        }
+      } else if (bytes[at] === NEWLINE || bytes[at] === RETURN) {
+        at = lineEnd(bytes, at) + 1;
+      } else {
+        code = at;
+      }
     }
+    for (const line of passed) this.#code.set(line, code);
+    return code;
+  }
+
+  // Whether the code above the blank line before a candidate holds on to
+  // what follows: its last code line (comments skipped) is an annotation or
+  // a decorator (`@Override`, `@dataclass`), or a line ends in `\`.
+  holdsOn(newline: number): boolean {
+    const bytes = this.#bytes;
+    const passed: number[] = [];
+    let holds: boolean | undefined;
+    for (let end = newline; holds === undefined && end > 0;) {
+      holds = this.#holds.get(end);
+      if (holds !== undefined) break;
+      passed.push(end);
+      const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
+      let last = end;
+      while (last > start && _isSpace(bytes[last - 1])) last--;
+      const at = skipSpaces(bytes, start);
+      if (at < last && bytes[last - 1] === BACKSLASH) holds = true;
+      else if (at < last && !_isCommentLine(bytes, at)) {
+        holds = bytes[at] === AT;
+      }
+      end = start - 1;
+    }
+    for (const end of passed) this.#holds.set(end, holds ?? false);
+    return holds ?? false;
+  }
+
+  // The first `*/` from `from`. Asked again from inside the same stretch,
+  // the answer is the same: scanned once.
+  #closeAfter(from: number): number {
+    const known = this.#close;
+    if (from >= known.from && (known.at === -1 || from <= known.at)) {
+      return known.at;
+    }
+    const at = indexOfPair(this.#bytes, from, STAR, SLASH);
+    this.#close = { from, at };
+    return at;
   }
 }
 
@@ -206,24 +274,6 @@ function _continues(bytes: Uint8Array, at: number): boolean {
     }
     return !isNameByte(bytes[at + word.length]);
   });
-}
-
-// Whether the code above the blank line before a candidate holds on to what
-// follows: its last code line (comments skipped) is an annotation or a
-// decorator (`@Override`, `@dataclass`), or a line ends in `\`.
-function _holdsOn(bytes: Uint8Array, newline: number): boolean {
-  for (let end = newline; end > 0;) {
-    const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
-    let last = end;
-    while (last > start && _isSpace(bytes[last - 1])) last--;
-    const at = skipSpaces(bytes, start);
-    if (at < last) {
-      if (bytes[last - 1] === BACKSLASH) return true;
-      if (!_isCommentLine(bytes, at)) return bytes[at] === AT;
-    }
-    end = start - 1;
-  }
-  return false;
 }
 
 // `//`, `/*`, a `*` inside a block comment, or `#` and no letter (a Python
