@@ -15,8 +15,6 @@ const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 // Lines that cannot be the text of a setext heading (list items, quotes, tables...).
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+] |\d+[.)] |>|\||<))/;
-// `---`, `***`, `___` (spaces allowed between): a rule, which ends a paragraph.
-const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /**
  * The characters of a heading's text that are kept: no real heading is
@@ -89,7 +87,7 @@ function _headings(lines: string[]): Heading[] {
     }
     if (
       line.trim() === "" || NOT_PARAGRAPH.test(line) ||
-      THEMATIC_BREAK.test(line)
+      _isThematicBreak(line)
     ) {
       paragraph = undefined;
     } else if (paragraph === undefined) {
@@ -99,6 +97,23 @@ function _headings(lines: string[]): Heading[] {
     }
   }
   return headings;
+}
+
+// `---`, `***`, `___` (spaces allowed between): a rule, which ends a
+// paragraph. By hand: the pattern for it backtracks one frame per character
+// and overflows the stack on a line of megabytes.
+function _isThematicBreak(line: string): boolean {
+  let at = 0;
+  while (at < 3 && line[at] === " ") at++;
+  const mark = line[at];
+  if (mark !== "-" && mark !== "*" && mark !== "_") return false;
+  let marks = 0;
+  for (; at < line.length; at++) {
+    const char = line[at];
+    if (char === mark) marks++;
+    else if (char !== " " && char !== "\t") return false;
+  }
+  return marks >= 3;
 }
 
 // The text after an ATX heading's opening #s, without the closing sequence

@@ -95,3 +95,8 @@ Deno.test("outlineMarkdown() stays fast on huge heading lines and clips their na
   assert.equal(symbols[0].name, "a b");
   assert.equal(symbols[1].name, "[".repeat(1024));
 });
+
+Deno.test("outlineMarkdown() reads a line of megabytes of '-' without overflowing the stack", () => {
+  const text = `# Top\n${"-".repeat(3_000_000)}x\n\n## Next\n`;
+  assert.deepEqual(flat(outlineMarkdown(text, 4)), ["Top 1-4", "  Next 4-4"]);
+});

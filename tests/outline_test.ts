@@ -397,3 +397,18 @@ Deno.test("outlineSymbols() leaves out a symbol the grammar could not name", asy
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("outlineSymbols() lists a container of 130,000 members without overflowing the stack", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const count = 130_000;
+    await Deno.writeTextFile(
+      `${dir}/consts.go`,
+      `package p\n\nconst (\n${"\tc = 1\n".repeat(count)})\n`,
+    );
+    const { symbols } = await outlineSymbols("consts.go", { cwd: dir });
+    assert.equal(symbols.filter((s) => s.kind === "const").length, count);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -10,7 +10,7 @@ import {
   isCommentType,
   recordDocs,
 } from "./_c_items.ts";
-import { docComment, endLine, makeSymbol } from "./_nodes.ts";
+import { append, docComment, endLine, makeSymbol } from "./_nodes.ts";
 
 /** Which dialect to outline. */
 export interface CFamilyOptions {
@@ -222,7 +222,7 @@ class _Walker {
         symbols.push(symbol);
         if (loose) open = symbol;
         else if (type === "function_definition") {
-          symbols.push(...this.#swallowedFunctions(node, symbol));
+          append(symbols, this.#swallowedFunctions(node, symbol));
         }
       }
       if (open !== undefined && !isCommentType(type)) lastEnd = endLine(node);
@@ -415,14 +415,15 @@ class _Walker {
       if (items.length !== 1 || items[0].type !== "namespace_definition") {
         return this.#symbol(
           "namespace",
-          name,
+          _oneLine(name),
           node,
           outer,
           body === null ? [] : this.declarations(body),
         );
       }
       current = items[0].node;
-      name = `${name}::${this.#name(current)}`;
+      // Past the clipped length, deeper levels add nothing a reader sees.
+      if (name.length <= MAX_NAME) name = `${name}::${this.#name(current)}`;
     }
   }
 

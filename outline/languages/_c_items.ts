@@ -120,9 +120,9 @@ function _docText(comments: CItem[]): string | undefined {
   for (let i = comments.length - 1; i >= 0; i--) {
     const text = comments[i].node.text;
     if (text.startsWith("/*")) break;
-    run.unshift(text);
+    run.push(text);
   }
-  return firstMeaningfulLine(run.join("\n"));
+  return firstMeaningfulLine(run.reverse().join("\n"));
 }
 
 // Statements that can hold a swallowed function. Expressions, and classes or

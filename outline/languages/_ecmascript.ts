@@ -3,7 +3,7 @@
 // Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
-import { docComment, fieldText, makeSymbol } from "./_nodes.ts";
+import { append, docComment, fieldText, makeSymbol } from "./_nodes.ts";
 
 const MAX_NAME_LENGTH = 80;
 
@@ -55,11 +55,11 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
       ? _wrapperBody(node)
       : undefined;
     if (body !== undefined) {
-      symbols.push(..._statements(body, withMembers));
+      append(symbols, _statements(body, withMembers));
       continue;
     }
     const symbol = _statement(node, { withMembers, siblings, types, index });
-    if (symbol !== undefined) symbols.push(...symbol);
+    if (symbol !== undefined) append(symbols, symbol);
   }
   return _mergeOverloads(symbols);
 }

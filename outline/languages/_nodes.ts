@@ -100,11 +100,13 @@ export function precedingComments(
     ) {
       break;
     }
-    comments.unshift(previous);
+    comments.push(previous);
     current = previous;
     previous = before;
   }
-  return comments;
+  // Collected bottom up (push, then one reverse: unshift is quadratic in a
+  // run of thousands of comment lines).
+  return comments.reverse();
 }
 
 // Walks back through an array of siblings, starting from `index`.
@@ -205,6 +207,15 @@ function _withoutCommentEnd(line: string): string {
 }
 
 /**
+ * Appends `items` to `target`. Not `target.push(...items)`: spreading passes
+ * each item as an argument, and a container of 100,000 members or more
+ * overflows the stack.
+ */
+export function append<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
+/**
  * The named children of `container`, looking through ERROR nodes so what
  * parsed is still found (Swift's grammar, for one, does not know `#if` inside
  * a type body).
@@ -212,7 +223,7 @@ function _withoutCommentEnd(line: string): string {
 export function namedItems(container: Node): Node[] {
   const items: Node[] = [];
   for (const child of container.namedChildren) {
-    if (child.type === "ERROR") items.push(...namedItems(child));
+    if (child.type === "ERROR") append(items, namedItems(child));
     else items.push(child);
   }
   return items;

@@ -4,7 +4,7 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { docComment, fieldText, makeSymbol } from "./_nodes.ts";
+import { append, docComment, fieldText, makeSymbol } from "./_nodes.ts";
 
 /** Go (`.go`): the spec's node types with Go's own keywords as labels. */
 export const go: LanguageSpec = {
@@ -24,7 +24,7 @@ function extractGo(root: Node): OutlineSymbol[] {
   for (let i = 0; i < nodes.length; i++) {
     // Looking back in the array, not with previousSibling (linear per call).
     const doc = () => _doc(nodes[i], nodes, i);
-    symbols.push(..._declaration(nodes[i], doc));
+    append(symbols, _declaration(nodes[i], doc));
   }
   return symbols;
 }
@@ -34,7 +34,7 @@ function extractGo(root: Node): OutlineSymbol[] {
 function _topLevel(root: Node): Node[] {
   const nodes: Node[] = [];
   for (const child of root.namedChildren) {
-    if (child.type === "ERROR") nodes.push(..._topLevel(child));
+    if (child.type === "ERROR") append(nodes, _topLevel(child));
     else nodes.push(child);
   }
   return nodes;

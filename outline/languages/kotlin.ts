@@ -4,7 +4,7 @@
 import { type Node, Parser } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { docComment, documentedSymbols, makeSymbol } from "./_nodes.ts";
+import { append, docComment, documentedSymbols, makeSymbol } from "./_nodes.ts";
 
 /** Kotlin (`.kt`, `.kts`): declarations labelled with Kotlin's keywords. */
 export const kotlin: LanguageSpec = {
@@ -268,11 +268,11 @@ function _members(node: Node): OutlineSymbol[] {
   const members: OutlineSymbol[] = [];
   for (const child of node.namedChildren) {
     if (child.type === "primary_constructor") {
-      members.push(..._constructorProperties(child));
+      append(members, _constructorProperties(child));
     } else if (
       child.type === "class_body" || child.type === "enum_class_body"
     ) {
-      members.push(..._declarations(child));
+      append(members, _declarations(child));
     }
   }
   return members;

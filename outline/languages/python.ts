@@ -5,7 +5,12 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { fieldText, firstMeaningfulLine, makeSymbol } from "./_nodes.ts";
+import {
+  append,
+  fieldText,
+  firstMeaningfulLine,
+  makeSymbol,
+} from "./_nodes.ts";
 
 /** Python (`.py`, `.pyi`): `def`, `class`, `method`, `field`, `import`. */
 export const python: LanguageSpec = {
@@ -26,7 +31,7 @@ interface Place {
 function _block(block: Node, place: Place): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   for (const node of block.namedChildren) {
-    symbols.push(..._statement(node, place));
+    append(symbols, _statement(node, place));
   }
   return symbols;
 }
@@ -86,9 +91,9 @@ function _definition(
 function _branches(node: Node, place: Place): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   for (const child of node.namedChildren) {
-    if (child.type === "block") symbols.push(..._block(child, place));
+    if (child.type === "block") append(symbols, _block(child, place));
     else if (child.type.endsWith("_clause")) {
-      symbols.push(..._branches(child, place));
+      append(symbols, _branches(child, place));
     }
   }
   return symbols;
