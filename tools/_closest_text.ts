@@ -20,6 +20,12 @@ const FUZZY_MAX_CHARS = 5 * 1024 * 1024;
 export const SEARCH_MAX_CHARS = 64 * 1024 * 1024;
 const EXCERPT_MAX_LINES = 30;
 const MIN_SIMILARITY = 0.5;
+/**
+ * Characters of a line that the similarity looks at: the start of a line
+ * tells where it is, and a file of lines of 100,000 characters would
+ * otherwise cost seconds and hundreds of megabytes.
+ */
+const DICE_MAX_CHARS = 2000;
 
 /** The region of `text` closest to `oldText`, or undefined when nothing is close. */
 export function closestText(
@@ -107,7 +113,7 @@ function mostSimilar(lines: string[], oldText: string): Found | undefined {
   }
   const wanted = oldLines[anchor];
   if (wanted.length < 3) return undefined;
-  const wantedGrams = bigrams(wanted);
+  const wantedGrams = bigrams(wanted.slice(0, DICE_MAX_CHARS));
   let best = -1;
   let bestScore = MIN_SIMILARITY;
   for (let i = 0; i < lines.length; i++) {
@@ -115,7 +121,7 @@ function mostSimilar(lines: string[], oldText: string): Found | undefined {
     if (line.length < wanted.length / 2 || line.length > wanted.length * 2) {
       continue;
     }
-    const score = dice(wantedGrams, line);
+    const score = dice(wantedGrams, line.slice(0, DICE_MAX_CHARS));
     if (score > bestScore) {
       bestScore = score;
       best = i;
@@ -127,26 +133,29 @@ function mostSimilar(lines: string[], oldText: string): Found | undefined {
   return [start, end, "similar"];
 }
 
-function bigrams(text: string): Map<string, number> {
+interface Bigrams {
+  grams: Map<string, number>;
+  count: number;
+}
+
+function bigrams(text: string): Bigrams {
   const grams = new Map<string, number>();
   for (let i = 0; i < text.length - 1; i++) {
     const gram = text.slice(i, i + 2);
     grams.set(gram, (grams.get(gram) ?? 0) + 1);
   }
-  return grams;
+  return { grams, count: Math.max(0, text.length - 1) };
 }
 
 /** Sørensen–Dice similarity of character bigrams, 0 to 1. */
-function dice(wanted: Map<string, number>, text: string): number {
+function dice(wanted: Bigrams, text: string): number {
   const seen = new Map<string, number>();
   let common = 0;
   for (let i = 0; i < text.length - 1; i++) {
     const gram = text.slice(i, i + 2);
     const used = seen.get(gram) ?? 0;
-    if (used < (wanted.get(gram) ?? 0)) common++;
+    if (used < (wanted.grams.get(gram) ?? 0)) common++;
     seen.set(gram, used + 1);
   }
-  let wantedCount = 0;
-  for (const count of wanted.values()) wantedCount += count;
-  return (2 * common) / (wantedCount + Math.max(0, text.length - 1));
+  return (2 * common) / (wanted.count + Math.max(0, text.length - 1));
 }

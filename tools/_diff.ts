@@ -1,12 +1,17 @@
 // A unified diff of an edit, made with the npm "diff" package. Only windows of
 // lines around the replacements are diffed, so a one-line edit of a 50 MB file
-// costs as much as diffing a few lines.
+// costs as much as diffing a few lines. A window with many changes (a
+// replaceAll over every line) would cost lines × changes to diff, minutes for
+// tens of thousands of lines: past a budget, its hunk is written straight from
+// the replacements instead.
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 
 /** Lines of context around each change. */
 const CONTEXT = 3;
 /** Beyond this many separate change windows, the rest is summarized. */
 const MAX_WINDOWS = 200;
+/** Lines × edit length one window's diff may cost (about 60 ms). */
+const DIFF_BUDGET = 2_000_000;
 
 /** One replacement: `oldLength` chars at `index` of the old text became `replacement`. */
 export interface Replacement {
@@ -46,6 +51,7 @@ export function editDiff(
   for (const window of windows.slice(0, MAX_WINDOWS)) {
     const before = oldText.slice(window.start, window.end);
     const after = applyWithin(before, window.start, window.replacements);
+    const lines = lineCount(before) + lineCount(after) + 2;
     const patch = structuredPatch(
       "a",
       "b",
@@ -55,9 +61,11 @@ export function editDiff(
       undefined,
       {
         context: CONTEXT,
+        maxEditLength: Math.max(64, Math.floor(DIFF_BUDGET / lines)),
       },
     );
-    for (const hunk of patch.hunks) {
+    const windowHunks = patch?.hunks ?? [directHunk(before, after)];
+    for (const hunk of windowHunks) {
       hunk.oldStart += window.line - 1;
       hunk.newStart += window.line - 1 + shift;
       for (const line of hunk.lines) {
@@ -158,4 +166,59 @@ function countNewlines(text: string, from: number, to: number): number {
 
 function lineCount(text: string): number {
   return countNewlines(text, 0, text.length);
+}
+
+/**
+ * The whole window as one hunk without a search: the lines it begins and ends
+ * with unchanged are context, every line between is removed and added. Not
+ * the shortest diff when unchanged lines lie between the changes, but linear
+ * in the window's size.
+ */
+function directHunk(before: string, after: string): Hunk {
+  const old = splitLines(before);
+  const now = splitLines(after);
+  let head = 0;
+  while (head < old.length && head < now.length && old[head] === now[head]) {
+    head++;
+  }
+  let tail = 0;
+  while (
+    tail < old.length - head && tail < now.length - head &&
+    old[old.length - 1 - tail] === now[now.length - 1 - tail]
+  ) tail++;
+  const lines: string[] = [];
+  for (const text of old.slice(0, head)) pushLine(lines, " ", text);
+  for (const text of old.slice(head, old.length - tail)) {
+    pushLine(lines, "-", text);
+  }
+  for (const text of now.slice(head, now.length - tail)) {
+    pushLine(lines, "+", text);
+  }
+  for (const text of old.slice(old.length - tail)) pushLine(lines, " ", text);
+  return {
+    oldStart: 1,
+    oldLines: old.length,
+    newStart: 1,
+    newLines: now.length,
+    lines,
+  };
+}
+
+// Lines with their newline, the last one without if the text has none.
+function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let from = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", from)) {
+    lines.push(text.slice(from, at + 1));
+    from = at + 1;
+  }
+  if (from < text.length) lines.push(text.slice(from));
+  return lines;
+}
+
+// A hunk line: its mark and text, and the marker that a line without a
+// newline (the file's last) gets.
+function pushLine(lines: string[], mark: string, text: string): void {
+  if (text.endsWith("\n")) lines.push(mark + text.slice(0, -1));
+  else lines.push(mark + text, "\\ No newline at end of file");
 }

@@ -144,26 +144,36 @@ function stemOf(name: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-/** Levenshtein distance, giving up (returning `cap + 1`) once it exceeds `cap`. */
+/**
+ * Levenshtein distance, giving up (returning `cap + 1`) once it exceeds
+ * `cap`. Only the band of cells within `cap` of the diagonal can stay under
+ * it, so only those are computed: long names cost length × cap, not length².
+ */
 function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const over = cap + 1;
+  if (Math.abs(a.length - b.length) > cap) return over;
+  let previous = new Int32Array(b.length + 1);
+  let current = new Int32Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) previous[j] = Math.min(j, over);
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
+    const low = Math.max(1, i - cap);
+    const high = Math.min(b.length, i + cap);
+    current[low - 1] = low === 1 ? Math.min(i, over) : over;
+    let best = current[low - 1];
+    for (let j = low; j <= high; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const above = j <= i - 1 + cap ? previous[j] : over;
       current[j] = Math.min(
-        previous[j] + 1,
+        above + 1,
         current[j - 1] + 1,
         previous[j - 1] + cost,
       );
       best = Math.min(best, current[j]);
     }
-    if (best > cap) return cap + 1;
-    previous = current;
+    if (best > cap) return over;
+    [previous, current] = [current, previous];
   }
-  return previous[b.length];
+  return Math.min(previous[b.length], over);
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { applyPatch } from "diff";
 import { createTools, ToolError } from "../mod.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
@@ -324,6 +325,26 @@ Deno.test("editFile() diffs separated replaceAll matches as separate hunks", asy
     });
     const headers = r.diff.split("\n").filter((l) => l.startsWith("@@"));
     assert.deepEqual(headers, ["@@ -3,7 +3,8 @@", "@@ -28,7 +29,8 @@"]);
+  });
+});
+
+Deno.test("editFile() diffs a replaceAll over thousands of lines quickly, and the diff applies", async () => {
+  await withWorkspace(async (ws) => {
+    // Every line changes: a search for the shortest diff costs lines ×
+    // changes (minutes here), so the hunk is written from the edit instead.
+    const text = "let x = 1;\n".repeat(12_000) + "x";
+    await Deno.writeTextFile(join(ws, "a.ts"), text);
+    const started = performance.now();
+    const r = await tools(ws).EditFile.execute({
+      path: "a.ts",
+      oldText: "x",
+      newText: "y",
+      replaceAll: true,
+    });
+    assert.ok(performance.now() - started < 10_000); // generous: no hang
+    assert.equal(r.replacements, 12_001);
+    assert.equal(applyPatch(text, r.diff), text.replaceAll("x", "y"));
+    assert.ok(r.diff.endsWith("+y\n\\ No newline at end of file\n"));
   });
 });
 
