@@ -3,6 +3,13 @@
 // `!` excludes), plus `{a,b}` alternatives, which gitignore lacks.
 import ignore from "ignore";
 
+/**
+ * `**` per glob. The matcher turns each into a repeated group, and the time
+ * to match a path grows as its depth to the power of their number: eight of
+ * them took seconds on a path 40 folders deep.
+ */
+const MAX_GLOBSTARS = 3;
+
 /** Decides which files (paths relative to the search root, `/`-separated) pass. */
 export type GlobFilter = (relativePath: string) => boolean;
 
@@ -13,6 +20,11 @@ export function globFilter(glob: string): GlobFilter {
   let body = (negated ? glob.slice(1) : glob).trim().replace(/^\.\//, "");
   if (body === "") throw new Error(`glob ${JSON.stringify(glob)} is empty`);
   if (hasTopLevelComma(body)) body = `{${body}}`;
+  if (body.split("**").length - 1 > MAX_GLOBSTARS) {
+    throw new Error(
+      `it has more than ${MAX_GLOBSTARS} "**" (each one multiplies the time to match a deep path)`,
+    );
+  }
   const rules = ignore().add(expandBraces(body));
   return (relativePath) => rules.ignores(relativePath) !== negated;
 }

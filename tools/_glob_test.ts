@@ -35,3 +35,11 @@ Deno.test("globFilter() refuses a glob whose alternatives multiply past a bound"
   assert.throws(() => globFilter(glob), /more than 256 patterns/);
   assert.equal(expandBraces("{a,b}".repeat(8)).length, 256);
 });
+
+Deno.test("globFilter() refuses more than three ** in one glob", () => {
+  assert.throws(
+    () => globFilter("a/**/b/**/c/**/d/**/e"),
+    /more than 3 "\*\*"/,
+  );
+  assert.equal(globFilter("a/**/b/**/c/**/d")("a/x/b/y/c/z/d"), true);
+});
