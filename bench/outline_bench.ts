@@ -24,17 +24,17 @@
 // The same costs are why a fresh pool of two is only ~1.6x one fresh worker
 // on the folder while a running pool is ~2x a running worker.
 //
-// Measured on the shared 2-core machine in two full runs, against the bare
+// Measured on the shared 2-core machine in three full runs, against the bare
 // parse: cold with the default pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.12-1.17x  1.52-1.58x  0.68-0.70x
-//   generated Python 2 MB      0.96-1.04x  1.45-1.54x  0.58-0.71x
-//   generated C 2 MB           1.30-1.40x  1.68-1.71x  0.72-0.75x
-//   lib.dom.d.ts               1.65-2.07x  1.98-2.20x  0.76-1.13x
-//   typescript.js              1.26-1.33x  1.21-1.38x  1.15-1.17x (not split)
-//   sqlite3.c                  1.22-1.25x  1.15-1.23x  1.13-1.42x (not split)
+//   generated TypeScript 2 MB  1.11-1.17x  1.52-1.60x  0.68-0.70x
+//   generated Python 2 MB      0.96-1.04x  1.43-1.54x  0.58-0.71x
+//   generated C 2 MB           1.30-1.40x  1.68-1.77x  0.72-0.78x
+//   lib.dom.d.ts               1.65-2.07x  1.90-2.20x  0.76-1.13x
+//   typescript.js              1.23-1.33x  1.14-1.38x  1.11-1.17x (not split)
+//   sqlite3.c                  1.20-1.25x  1.15-1.23x  1.13-1.42x (not split)
 //   cached: over 3,000x faster than cold everywhere
-//   folder, pool / one worker: fresh 1.61x, 1.63x; running 1.80x, 1.82x
-//   (and 1.96x, 2.04x when the folder groups run alone)
+//   folder, pool / one worker: fresh 1.58x, 1.61x, 1.63x; running 1.80x,
+//   1.82x, 2.06x (and 1.96x, 2.04x when the folder groups run alone)
 // This machine drifts by 20% or more between runs: lib.dom.d.ts cold took
 // 1.42-1.97x in five more runs of its group alone, and a median 1.29-1.51x
 // outside the bench harness (25 cold outlines each, at quieter times).
