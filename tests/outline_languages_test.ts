@@ -16,6 +16,7 @@ import {
   FIXTURES,
   outlineLines,
 } from "./support/outline_languages.ts";
+import { withWorkspace } from "./support/workspace.ts";
 
 const CWD = FIXTURES.pathname;
 
@@ -115,8 +116,7 @@ for (const { spec, file, language, totalLines, head } of CASES) {
 // A `.h` header is C by the specification's table; a C++ one (a class, a
 // namespace, a template) would lose its names under the C grammar.
 Deno.test("outlineSymbols() outlines a C++ header as C++ and a C header as C", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withWorkspace(async (dir) => {
     await Deno.copyFile(new URL("sample.cpp", FIXTURES), `${dir}/geo.h`);
     await Deno.copyFile(new URL("sample.c", FIXTURES), `${dir}/store.h`);
     const cppHeader = await outlineSymbols("geo.h", { cwd: dir });
@@ -131,16 +131,13 @@ Deno.test("outlineSymbols() outlines a C++ header as C++ and a C header as C", a
       outlineLines(cHeader.symbols),
       await fixtureLines(c, "sample.c"),
     );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 // A `.js` file whose leading comment says `@flow` has type annotations that
 // the JavaScript grammar reads as errors; the TSX grammar reads them.
 Deno.test("outlineSymbols() outlines a Flow-typed script with its types, as JavaScript", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withWorkspace(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/button.js`,
       [
@@ -177,7 +174,5 @@ Deno.test("outlineSymbols() outlines a Flow-typed script with its types, as Java
       "    property state 17-17",
       "    method increment 18-18",
     ]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

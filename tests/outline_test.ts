@@ -2,6 +2,7 @@
 // nesting and doc comments, in the specification's text format.
 import assert from "node:assert/strict";
 import { fileOutline, outlineSymbols } from "../mod.ts";
+import { withWorkspace } from "./support/workspace.ts";
 
 const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;
 
@@ -169,8 +170,7 @@ Deno.test("outlineSymbols() returns the structured symbols with docs and members
 });
 
 Deno.test("outlineSymbols() counts lines as ReadFile does", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withWorkspace(async (dir) => {
     const cases: [string, number][] = [
       ["", 0],
       ["a = 1", 1],
@@ -184,9 +184,7 @@ Deno.test("outlineSymbols() counts lines as ReadFile does", async () => {
       const result = await outlineSymbols(`f${index}.py`, { cwd: dir });
       assert.equal(result.totalLines, lines, JSON.stringify(text));
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("fileOutline() accepts absolute paths and file:// URIs and shows them as given", async () => {
@@ -245,8 +243,7 @@ Deno.test("fileOutline() rejects an unsupported extension, listing the supported
 });
 
 Deno.test("fileOutline() names the path of a missing, binary or folder path", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withWorkspace(async (dir) => {
     await Deno.writeFile(
       `${dir}/blob.c`,
       new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2]),
@@ -266,14 +263,11 @@ Deno.test("fileOutline() names the path of a missing, binary or folder path", as
       message:
         'Cannot outline "folder.ts": it is a folder; outline the files inside it one by one',
     });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("outlineSymbols() outlines the body of a bundle's wrapping function in place", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withWorkspace(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/bundle.js`,
       [
@@ -313,14 +307,11 @@ Deno.test("outlineSymbols() outlines the body of a bundle's wrapping function in
       },
       { kind: "const", name: "x", startLine: 7, endLine: 7, children: [] },
     ]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("outlineSymbols() lists TypeScript overloads as one symbol spanning them", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withWorkspace(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/overloads.ts`,
       [
@@ -370,14 +361,11 @@ Deno.test("outlineSymbols() lists TypeScript overloads as one symbol spanning th
         ],
       },
     ]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("outlineSymbols() leaves out a symbol the grammar could not name", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withWorkspace(async (dir) => {
     // C++ in a .c file: the C grammar recovers a function with no name.
     await Deno.writeTextFile(
       `${dir}/mixed.c`,
@@ -393,14 +381,11 @@ Deno.test("outlineSymbols() leaves out a symbol the grammar could not name", asy
     assert.deepEqual(symbols.map((s) => [s.kind, s.name]), [
       ["function", "ok"],
     ]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("outlineSymbols() lists a container of 130,000 members without overflowing the stack", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withWorkspace(async (dir) => {
     const count = 130_000;
     await Deno.writeTextFile(
       `${dir}/consts.go`,
@@ -408,7 +393,5 @@ Deno.test("outlineSymbols() lists a container of 130,000 members without overflo
     );
     const { symbols } = await outlineSymbols("consts.go", { cwd: dir });
     assert.equal(symbols.filter((s) => s.kind === "const").length, count);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
