@@ -5,6 +5,7 @@
 // tens of thousands of lines: past a budget, its hunk is written straight from
 // the replacements instead.
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+import { countChar } from "./_count_char.ts";
 
 /** Lines of context around each change. */
 const CONTEXT = 3;
@@ -111,7 +112,7 @@ function groupWindows(text: string, replacements: Replacement[]): Window[] {
       last.replacements.push(r);
       continue;
     }
-    const skipped = countNewlines(text, start, r.index);
+    const skipped = countChar(text, "\n", start, r.index);
     windows.push({ start, end, line: r.line - skipped, replacements: [r] });
   }
   return windows;
@@ -154,18 +155,8 @@ function applyWithin(
   return parts.join("");
 }
 
-function countNewlines(text: string, from: number, to: number): number {
-  let count = 0;
-  let at = text.indexOf("\n", from);
-  while (at !== -1 && at < to) {
-    count++;
-    at = text.indexOf("\n", at + 1);
-  }
-  return count;
-}
-
 function lineCount(text: string): number {
-  return countNewlines(text, 0, text.length);
+  return countChar(text, "\n");
 }
 
 /**

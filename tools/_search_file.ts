@@ -1,6 +1,7 @@
 // Finds the lines of one file that match a pattern, streaming it in chunks so
 // memory stays bounded whatever the file size. Binary files (a NUL byte in the
 // first 8000 bytes, as git decides) are skipped.
+import { countChar } from "./_count_char.ts";
 
 /** A matching line. */
 export interface LineMatch {
@@ -130,7 +131,7 @@ export class LineScanner {
         : block.lastIndexOf("\n", found.index - 1) + 1;
       let end = block.indexOf("\n", found.index);
       if (end === -1) end = block.length;
-      this.#line += countNewlines(block, counted, start);
+      this.#line += countChar(block, "\n", counted, start);
       counted = start;
       const text = block.slice(start, end).replace(/\r$/, "");
       // Re-checked on the line alone: a match may have crossed the line end,
@@ -145,17 +146,8 @@ export class LineScanner {
       }
       pattern.lastIndex = end + 1;
     }
-    this.#line += countNewlines(block, counted, block.length);
+    this.#line += countChar(block, "\n", counted);
   }
-}
-
-function countNewlines(text: string, from: number, to: number): number {
-  let count = 0;
-  for (let i = text.indexOf("\n", from); i !== -1 && i < to;) {
-    count++;
-    i = text.indexOf("\n", i + 1);
-  }
-  return count;
 }
 
 const MAX_TEXT_CHARS = 200;
