@@ -137,25 +137,24 @@ Deno.test("Outliner parses the whole file when a later piece starts inside a Pyt
   });
 });
 
-Deno.test("Outliner parses the whole file when the first piece has a syntax error", async () => {
-  await withWorkspace(async (dir) => {
-    const text = `function broken( {\n\n${typeScript()}`;
-    await Deno.writeTextFile(`${dir}/broken.ts`, text);
-    const result = await outlineBoth(`${dir}/broken.ts`);
-    assert.equal(result.pieceOutlines, 0);
-    assert.deepEqual(result.pieces, result.whole);
-  });
-});
+const BROKEN_PIECES: Record<string, string> = {
+  "the first piece": `function broken( {\n\n${typeScript()}`,
+  "a later piece": `${typeScript()}\nfunction broken( {\n`,
+};
 
-Deno.test("Outliner parses the whole file when a later piece has a syntax error", async () => {
-  await withWorkspace(async (dir) => {
-    const text = `${typeScript()}\nfunction broken( {\n`;
-    await Deno.writeTextFile(`${dir}/broken.ts`, text);
-    const result = await outlineBoth(`${dir}/broken.ts`);
-    assert.equal(result.pieceOutlines, 0);
-    assert.deepEqual(result.pieces, result.whole);
-  });
-});
+for (const [which, text] of Object.entries(BROKEN_PIECES)) {
+  Deno.test(
+    `Outliner parses the whole file when ${which} has a syntax error`,
+    async () => {
+      await withWorkspace(async (dir) => {
+        await Deno.writeTextFile(`${dir}/broken.ts`, text);
+        const result = await outlineBoth(`${dir}/broken.ts`);
+        assert.equal(result.pieceOutlines, 0);
+        assert.deepEqual(result.pieces, result.whole);
+      });
+    },
+  );
+}
 
 Deno.test("Outliner keeps the parse budget and the same-tick change check for pieces", async () => {
   await withWorkspace(async (dir) => {
