@@ -6,6 +6,7 @@
 // unref'd, so a script (or the CLI) exits on its own as soon as its work is
 // done, and the warm worker is reused when more work comes first.
 import { Worker } from "node:worker_threads";
+import { workerUrl } from "../tools/_worker_url.ts";
 import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
 
 const WORKER_URL = workerUrl(new URL("./_worker.ts", import.meta.url));
@@ -194,15 +195,4 @@ function _once(slot: Slot, request: OutlineRequest): OutlineRequest {
     else slot.modules.add(module);
   }
   return copy;
-}
-
-/**
- * The URL to start a worker module from: node:worker_threads takes only
- * file: and data: URLs, so a remote module (the package loaded from JSR over
- * https:) is wrapped in a data: module that imports it.
- */
-export function workerUrl(url: URL): URL {
-  if (url.protocol === "file:") return url;
-  const source = `import ${JSON.stringify(url.href)};`;
-  return new URL(`data:text/javascript,${encodeURIComponent(source)}`);
 }

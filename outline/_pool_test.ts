@@ -1,19 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { OutlinePool, workerUrl } from "./_pool.ts";
-
-Deno.test("workerUrl() keeps a file: URL and wraps a remote one in a data: module", () => {
-  const local = new URL("file:///pkg/outline/_worker.ts");
-  assert.equal(workerUrl(local), local);
-  const remote = workerUrl(
-    new URL("https://jsr.io/@fello/agent/0.1.0/outline/_worker.ts"),
-  );
-  assert.equal(remote.protocol, "data:");
-  assert.equal(
-    decodeURIComponent(remote.href.slice("data:text/javascript,".length)),
-    'import "https://jsr.io/@fello/agent/0.1.0/outline/_worker.ts";',
-  );
-});
+import { OutlinePool } from "./_pool.ts";
 
 Deno.test("OutlinePool answers queued jobs in order and requeues the ones behind a crash", async () => {
   const dir = await Deno.makeTempDir();

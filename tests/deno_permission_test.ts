@@ -26,6 +26,8 @@ await run("readOutside", () => tools.ReadFile.execute({ path: ${
   JSON.stringify(ROOT + "deno.json")
 } }));
 await run("readInside", () => tools.ReadFile.execute({ path: "existing.txt" }));
+// The regex worker's own module is not readable here: it scans in-process.
+await run("regexSearch", async () => (await tools.search.execute({ pattern: "^o+ld$", regex: true })).matches);
 await run("writeExactFile", () => tools.WriteFile.execute({ path: "exact.txt", content: "x" }));
 console.log(JSON.stringify(results));
 `;
@@ -72,6 +74,9 @@ Deno.test("createTools() turns a Deno permission denial into a clear ToolError",
     assert.equal(results.readOutside.toolError, true);
     assert.match(results.readOutside.error, /--allow-read=/);
     assert.equal(results.readInside.ok.content, "old\n");
+    assert.deepEqual(results.regexSearch, {
+      ok: [{ path: "existing.txt", line: 1, text: "old" }],
+    });
     // A grant for the file alone cannot hold the atomic write's temp file.
     assert.equal(results.writeExactFile.toolError, true);
     assert.ok(

@@ -176,6 +176,38 @@ Deno.test("mcp server answers search, file_outline and rg calls, and errors as i
   }
 });
 
+Deno.test("mcp server answers other calls while a regex is stuck backtracking, and cancels it", async () => {
+  const root = await fixture();
+  await Deno.writeTextFile(join(root, "stuck.txt"), `${"a".repeat(40)}\n`);
+  const client = await connect(root);
+  try {
+    const cancel = new AbortController();
+    const stuck = client.callTool(
+      { name: "search", arguments: { pattern: "(a|a)*b", regex: true } },
+      { signal: cancel.signal },
+    );
+    stuck.catch(() => {}); // awaited below
+    // On the event loop, that regex would hold the server for hours.
+    const started = performance.now();
+    const outline = await call(client, "file_outline", { path: "src/user.ts" });
+    assert.match(outline.text, /function loadUser/);
+    const found = await call(client, "search", { pattern: "Store" });
+    assert.equal(found.text, "src/user.ts:6: export class Store {");
+    // Generous bounds: they prove nothing waited for the stuck scan.
+    assert.ok(performance.now() - started < 8_000);
+    cancel.abort();
+    await assert.rejects(stuck);
+    const after = await call(client, "search", {
+      pattern: "^a+$",
+      regex: true,
+    });
+    assert.equal(after.text, `stuck.txt:1: ${"a".repeat(40)}`);
+  } finally {
+    await client.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("mcp server's rg says clearly when ripgrep is not installed", async () => {
   const root = await fixture();
   const emptyBin = await Deno.makeTempDir({ prefix: "mcp_no_rg_" });

@@ -34,7 +34,12 @@ export const MAX_LINE_CHARS: number = 1024 * 1024;
 export async function scanFile(
   path: string,
   pattern: RegExp,
-  options: { limit: number; signal?: AbortSignal },
+  options: {
+    limit: number;
+    signal?: AbortSignal;
+    /** Called before each chunk is matched (the regex worker's heartbeat). */
+    onChunk?: () => void;
+  },
 ): Promise<FileScan> {
   using file = await Deno.open(path, { read: true });
   const scanner = new LineScanner(pattern, options.limit);
@@ -48,8 +53,10 @@ export async function scanFile(
     const bytes = buffer.subarray(0, read);
     if (first && looksBinary(bytes)) return { matches: [], binary: true };
     first = false;
+    options.onChunk?.();
     scanner.push(decoder.decode(bytes, { stream: true }));
   }
+  options.onChunk?.();
   if (!scanner.full) scanner.end(decoder.decode());
   return { matches: scanner.matches, binary: false };
 }

@@ -8,7 +8,12 @@ import { defineTool } from "./_define.ts";
 import { requireDenoPermission } from "./_deno_permission.ts";
 import { type GlobFilter, globFilter } from "./_glob.ts";
 import { isWithin } from "./_paths.ts";
-import { type LineMatch, scanFile } from "./_search_file.ts";
+import {
+  RegexScanner,
+  RegexTimeout,
+  RegexWorkerError,
+} from "./_regex_scanner.ts";
+import { type FileScan, type LineMatch, scanFile } from "./_search_file.ts";
 import { walkFiles } from "./_search_walk.ts";
 import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
@@ -132,20 +137,31 @@ const schema = z.object({
  */
 export function createSearch(
   context: ToolContext,
+  options: SearchOptions = {},
 ): Tool<SearchInput, SearchResult> {
   return defineTool({
     name: "search",
     kind: "search",
     description: DESCRIPTION,
     schema,
-    run: (input, options) => runSearch(context, input, options.signal),
+    run: (input, { signal }) => runSearch(context, input, options, signal),
     toModelText: renderSearch,
   });
+}
+
+/** Options of {@linkcode createSearch} beyond the context. */
+export interface SearchOptions {
+  /**
+   * How long a regular expression may scan without progress before the
+   * search stops with an error; defaults to 10 s.
+   */
+  regexBudgetMs?: number;
 }
 
 async function runSearch(
   context: ToolContext,
   input: SearchInput,
+  options: SearchOptions,
   signal?: AbortSignal,
 ): Promise<SearchResult> {
   const root = context.resolve(input.path ?? ".", "search");
@@ -176,19 +192,64 @@ async function runSearch(
     signal,
     onUnreadable: () => result.unreadable++,
   });
+  // A literal cannot backtrack; a model's regex can, so it runs in a worker.
+  const regex = input.regex
+    ? new RegexScanner({ budgetMs: options.regexBudgetMs })
+    : undefined;
+  const scan: ScanFn = regex
+    ? (file, limit, signal) => regex.scan(file, matcher, { limit, signal })
+    : (file, limit, signal) => scanFile(file, matcher, { limit, signal });
   try {
-    await scanInOrder(files, { matcher, limit, signal, result }, context);
+    await scanInOrder(files, { scan, limit, signal, result }, context);
   } catch (error) {
     if (signal?.aborted) {
       throw new ToolError(`Search of "${shown}" was cancelled`);
     }
+    if (error instanceof RegexWorkerError) {
+      throw regexStopped(input.pattern, context.workspace, error);
+    }
     throw error;
+  } finally {
+    regex?.close();
   }
   return result;
 }
 
-/** Files scanned at once: reads overlap with matching, results stay in order. */
-const PARALLEL_FILES = 4;
+/** Scans one file, stopping after `limit` matching lines. */
+type ScanFn = (
+  file: string,
+  limit: number,
+  signal: AbortSignal,
+) => Promise<FileScan>;
+
+function regexStopped(
+  pattern: string,
+  workspace: string,
+  error: RegexWorkerError,
+): ToolError {
+  if (!(error instanceof RegexTimeout)) {
+    return new ToolError(
+      `Search for ${
+        JSON.stringify(pattern)
+      } failed: ${error.message}; try again, or set "regex": false to search for the literal text`,
+    );
+  }
+  return new ToolError(
+    `Search for ${
+      JSON.stringify(pattern)
+    } stopped: the regular expression spent ${
+      error.budgetMs / 1000
+    } s on one part of "${
+      displayPath(workspace, error.path)
+    }" without getting through it, so it backtracks catastrophically (nested or overlapping repeats such as (a+)+ or (a|a)*). Simplify it, narrow "path" or "glob", or set "regex": false to search for the literal text`,
+  );
+}
+
+/**
+ * Files scanned at once, so reads and the round trips to the regex worker
+ * overlap with matching; results stay in order.
+ */
+const PARALLEL_FILES = 8;
 
 /** What scanning one file gave. */
 type FileOutcome =
@@ -203,7 +264,7 @@ type FileOutcome =
 async function scanInOrder(
   files: AsyncIterable<string> | Iterable<string>,
   options: {
-    matcher: RegExp;
+    scan: ScanFn;
     limit: number;
     signal?: AbortSignal;
     result: SearchResult;
@@ -239,7 +300,7 @@ async function scanInOrder(
     for await (const file of files) {
       // One match past the limit tells whether results were cut.
       pending.push(
-        scanOne(context.workspace, file, options.matcher, limit + 1, signal),
+        scanOne(context.workspace, file, options.scan, limit + 1, signal),
       );
       if (pending.length >= PARALLEL_FILES && absorb(await pending.shift()!)) {
         return;
@@ -257,12 +318,12 @@ async function scanInOrder(
 async function scanOne(
   workspace: string,
   file: string,
-  matcher: RegExp,
+  scanFn: ScanFn,
   limit: number,
   signal: AbortSignal,
 ): Promise<FileOutcome> {
   try {
-    const scan = await scanFile(file, matcher, { limit, signal });
+    const scan = await scanFn(file, limit, signal);
     if (scan.binary) return { kind: "binary" };
     return {
       kind: "text",
@@ -270,7 +331,7 @@ async function scanOne(
       matches: scan.matches,
     };
   } catch (error) {
-    if (signal.aborted) throw error;
+    if (signal.aborted || error instanceof RegexWorkerError) throw error;
     return { kind: "unreadable" };
   }
 }

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { ToolContext } from "./_context.ts";
+import { createLocalFiles } from "./_local_files.ts";
+import { createLocalProcesses } from "./_local_processes.ts";
 import { createTools } from "./create_tools.ts";
+import { createSearch } from "./search.ts";
 import { ToolError } from "./tool_error.ts";
 import type { PermissionRequest } from "./types.ts";
 
@@ -99,6 +103,43 @@ Deno.test("search() rejects an invalid regex with a ToolError that says what to 
     () => tools.search.execute({ pattern: "x", maxResults: 5000 }),
     /"maxResults"/,
   );
+});
+
+Deno.test("search() stops a regex stuck backtracking with a ToolError naming the file", async () => {
+  const root = await workspace({
+    "a.txt": "fine\n",
+    "b/stuck.txt": `${"a".repeat(40)}\n`,
+  });
+  try {
+    const context = new ToolContext({
+      workspace: root,
+      permissionMode: "readOnly",
+      files: createLocalFiles(),
+      processes: createLocalProcesses(),
+    });
+    const search = createSearch(context, { regexBudgetMs: 300 });
+    await assert.rejects(
+      () => search.execute({ pattern: "(a|a)*b", regex: true }),
+      (error: Error) => {
+        assert.ok(error instanceof ToolError);
+        assert.match(
+          error.message,
+          /^Search for "\(a\|a\)\*b" stopped: the regular expression spent 0\.3 s on one part of "b\/stuck\.txt" without getting through it/,
+        );
+        assert.match(error.message, /"regex": false/);
+        return true;
+      },
+    );
+    // The next search runs as usual.
+    const result = await search.execute({ pattern: "^f\\w+", regex: true });
+    assert.deepEqual(result.matches, [{
+      path: "a.txt",
+      line: 1,
+      text: "fine",
+    }]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 Deno.test("search() skips .git, node_modules, binary and gitignored files", async () => {
@@ -281,27 +322,35 @@ Deno.test("search() keeps path order and cuts exactly at maxResults across many 
   const root = await workspace(files);
   try {
     const tools = createTools({ cwd: root, permissionMode: "readOnly" });
-    const result = await tools.search.execute({
-      pattern: "hit",
-      maxResults: 7,
-    });
-    assert.deepEqual(
-      result.matches.map((m) => `${m.path}:${m.line}`),
-      [
-        "f00.txt:1",
-        "f00.txt:3",
-        "f00.txt:4",
-        "f01.txt:1",
-        "f01.txt:3",
-        "f01.txt:4",
-        "f02.txt:1",
-      ],
-    );
-    assert.equal(result.truncated, true);
-    const all = await tools.search.execute({ pattern: "hit", maxResults: 36 });
-    assert.equal(all.matches.length, 36);
-    assert.equal(all.truncated, false);
-    assert.equal(all.filesSearched, 12);
+    // A regex runs in a worker, a literal in-process: both keep the order.
+    for (const regex of [false, true]) {
+      const result = await tools.search.execute({
+        pattern: "hit",
+        regex,
+        maxResults: 7,
+      });
+      assert.deepEqual(
+        result.matches.map((m) => `${m.path}:${m.line}`),
+        [
+          "f00.txt:1",
+          "f00.txt:3",
+          "f00.txt:4",
+          "f01.txt:1",
+          "f01.txt:3",
+          "f01.txt:4",
+          "f02.txt:1",
+        ],
+      );
+      assert.equal(result.truncated, true);
+      const all = await tools.search.execute({
+        pattern: "hit",
+        regex,
+        maxResults: 36,
+      });
+      assert.equal(all.matches.length, 36);
+      assert.equal(all.truncated, false);
+      assert.equal(all.filesSearched, 12);
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }

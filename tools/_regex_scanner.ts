@@ -1,0 +1,229 @@
+// Runs a search's regular expression in a worker thread. A JavaScript regex
+// cannot be interrupted, and a pattern that backtracks catastrophically
+// (`(a|a)*b` on a line of `a`s) holds its thread for minutes or more: on the
+// main thread an MCP server or an agent would stop answering. In a worker, a
+// scan that shows no progress for the budget is ended by terminating it.
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { type FileScan, scanFile } from "./_search_file.ts";
+import { workerUrl } from "./_worker_url.ts";
+
+/** How long a scan may go without progress before it is stopped. */
+export const REGEX_BUDGET_MS = 10_000;
+/** In the shared progress array: chunks started, then the job matching one. */
+export const PROGRESS_STEPS = 0;
+export const PROGRESS_JOB = 1;
+/** Idle workers kept for the next search (one per concurrent search). */
+const MAX_IDLE = 2;
+const WORKER_MODULE = new URL("./_regex_worker.ts", import.meta.url);
+
+/** A file to scan, as the worker receives it. */
+export interface RegexJob {
+  id: number;
+  path: string;
+  source: string;
+  flags: string;
+  limit: number;
+  /** An Int32Array's buffer: see PROGRESS_STEPS and PROGRESS_JOB. */
+  progress: SharedArrayBuffer;
+}
+
+/** What the worker answers: the scan, or why it failed. */
+export type RegexReply =
+  | { id: number; kind: "done"; scan: FileScan }
+  | { id: number; kind: "failed"; message: string };
+
+/** The regex worker stopped: the search cannot go on. */
+export class RegexWorkerError extends Error {}
+
+/** A scan made no progress for the budget: the pattern backtracks catastrophically. */
+export class RegexTimeout extends RegexWorkerError {
+  constructor(readonly path: string, readonly budgetMs: number) {
+    super(`the regular expression ran ${budgetMs} ms on "${path}"`);
+  }
+}
+
+interface Job {
+  path: string;
+  resolve(scan: FileScan): void;
+  reject(error: Error): void;
+}
+
+const idle: Worker[] = [];
+let nextId = 1;
+
+/**
+ * Scans files for one search in a worker of its own (reused from an earlier
+ * search when one is idle). Close it when the search ends. Where the worker's
+ * module cannot be read, scans run in-process, without the time bound.
+ */
+export class RegexScanner {
+  #budgetMs: number;
+  #worker: Worker | undefined;
+  /** The jobs the worker has not answered, including cancelled ones. */
+  #jobs = new Map<number, Job>();
+  #progress = new Int32Array(new SharedArrayBuffer(8));
+  #steps = 0;
+  #lastStep = 0;
+  #watchdog: number | undefined;
+  #closed = false;
+  #stopped: Error | undefined;
+
+  constructor(options: { budgetMs?: number } = {}) {
+    this.#budgetMs = options.budgetMs ?? REGEX_BUDGET_MS;
+  }
+
+  /**
+   * Scans `path` for lines matching `pattern` (a regex with the `g` flag).
+   * A cancelled scan rejects at once; the worker finishes it in the
+   * background, still under the budget.
+   */
+  scan(
+    path: string,
+    pattern: RegExp,
+    options: { limit: number; signal?: AbortSignal },
+  ): Promise<FileScan> {
+    const stopped = this.#stopped ??
+      (this.#closed ? new RegexWorkerError("the scanner is closed") : null);
+    if (stopped) return Promise.reject(stopped);
+    const worker = this.#start();
+    if (worker === undefined) return scanFile(path, pattern, options);
+    const id = nextId++;
+    const { promise, resolve, reject } = Promise.withResolvers<FileScan>();
+    const signal = options.signal;
+    const onAbort = () => reject(signal!.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const settle = () => signal?.removeEventListener("abort", onAbort);
+    this.#jobs.set(id, {
+      path,
+      resolve: (scan) => (settle(), resolve(scan)),
+      reject: (error) => (settle(), reject(error)),
+    });
+    if (this.#jobs.size === 1) this.#lastStep = performance.now();
+    worker.postMessage(
+      {
+        id,
+        path,
+        source: pattern.source,
+        flags: pattern.flags,
+        limit: options.limit,
+        progress: this.#progress.buffer as SharedArrayBuffer,
+      } satisfies RegexJob,
+    );
+    return promise;
+  }
+
+  /**
+   * Ends the scanner. Its worker goes back to the idle list once it has
+   * answered every job; until then the budget still applies, without keeping
+   * the process alive.
+   */
+  close(): void {
+    this.#closed = true;
+    if (this.#jobs.size === 0) {
+      this.#release();
+    } else {
+      this.#worker?.unref();
+      if (this.#watchdog !== undefined) Deno.unrefTimer(this.#watchdog);
+    }
+  }
+
+  #start(): Worker | undefined {
+    if (this.#worker) return this.#worker;
+    const worker = idle.pop() ?? spawn();
+    if (worker === undefined) return undefined;
+    worker.removeAllListeners();
+    worker.on("message", (reply: RegexReply) => this.#receive(reply));
+    worker.on("error", (error: Error) => this.#lost(error.message));
+    worker.on("exit", (code: number) => this.#lost(`exit code ${code}`));
+    worker.ref();
+    // Number(): where @types/node is in the type graph, it types the timer
+    // as an object; Deno's timers are numbers.
+    this.#watchdog = Number(
+      setInterval(() => this.#check(), this.#budgetMs / 4),
+    );
+    this.#worker = worker;
+    return worker;
+  }
+
+  #receive(reply: RegexReply): void {
+    this.#lastStep = performance.now();
+    const job = this.#jobs.get(reply.id);
+    if (job === undefined) return;
+    this.#jobs.delete(reply.id);
+    if (reply.kind === "done") job.resolve(reply.scan);
+    else job.reject(new Error(reply.message));
+    if (this.#jobs.size > 0) return;
+    if (this.#closed) this.#release();
+    else this.#worker?.unref();
+  }
+
+  // Stuck: jobs wait, and no chunk was started for the whole budget.
+  #check(): void {
+    const steps = Atomics.load(this.#progress, PROGRESS_STEPS);
+    const now = performance.now();
+    if (steps !== this.#steps || this.#jobs.size === 0) {
+      this.#steps = steps;
+      this.#lastStep = now;
+      return;
+    }
+    if (now - this.#lastStep < this.#budgetMs) return;
+    const stuck = this.#jobs.get(Atomics.load(this.#progress, PROGRESS_JOB)) ??
+      this.#jobs.values().next().value!;
+    this.#stop(new RegexTimeout(stuck.path, this.#budgetMs));
+  }
+
+  #lost(why: string): void {
+    this.#stop(
+      new RegexWorkerError(`the regex search worker stopped (${why})`),
+    );
+  }
+
+  // Terminates the worker and fails every job still waiting for it.
+  #stop(error: Error): void {
+    this.#stopped ??= error;
+    const worker = this.#detach();
+    worker?.terminate();
+    const jobs = [...this.#jobs.values()];
+    this.#jobs.clear();
+    for (const job of jobs) job.reject(error);
+  }
+
+  // Hands the worker, idle now, to the next search.
+  #release(): void {
+    const worker = this.#detach();
+    if (worker === undefined) return;
+    worker.unref();
+    if (idle.length < MAX_IDLE) idle.push(worker);
+    else worker.terminate();
+  }
+
+  #detach(): Worker | undefined {
+    clearInterval(this.#watchdog);
+    const worker = this.#worker;
+    this.#worker = undefined;
+    worker?.removeAllListeners();
+    worker?.on("error", () => {}); // a late error must not go unhandled
+    return worker;
+  }
+}
+
+// The worker loads its module from disk when this package is local. Without
+// read access to it (asked without a prompt), scan in-process instead of
+// failing every regex search.
+function spawn(): Worker | undefined {
+  if (
+    WORKER_MODULE.protocol === "file:" &&
+    Deno.permissions.querySync({
+        name: "read",
+        path: fileURLToPath(new URL("./", WORKER_MODULE)),
+      }).state !== "granted"
+  ) {
+    return undefined;
+  }
+  try {
+    return new Worker(workerUrl(WORKER_MODULE));
+  } catch {
+    return undefined;
+  }
+}

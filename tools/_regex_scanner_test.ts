@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { withWorkspace } from "../tests/support/workspace.ts";
+import {
+  RegexScanner,
+  RegexTimeout,
+  RegexWorkerError,
+} from "./_regex_scanner.ts";
+
+/** `(a|a)*b` on 40 `a`s tries 2^40 ways: it would run for hours. */
+const STUCK = /(a|a)*b/gm;
+const AS = "a".repeat(40);
+
+Deno.test("RegexScanner finds matching lines in a worker, scanner after scanner", async () => {
+  await withWorkspace(async (dir) => {
+    const path = join(dir, "a.ts");
+    await Deno.writeTextFile(path, "let a = 1;\nfoo(bar)\nfoo(baz)\n");
+    for (let round = 0; round < 2; round++) {
+      const scanner = new RegexScanner();
+      try {
+        const scan = await scanner.scan(path, /foo\(ba[rz]\)/gm, { limit: 1 });
+        assert.deepEqual(scan, {
+          binary: false,
+          matches: [{ line: 2, text: "foo(bar)", column: 0 }],
+        });
+      } finally {
+        scanner.close();
+      }
+    }
+  });
+});
+
+Deno.test("RegexScanner stops a pattern stuck backtracking and names the file", async () => {
+  await withWorkspace(async (dir) => {
+    const stuck = join(dir, "stuck.txt");
+    const big = join(dir, "big.txt");
+    const other = join(dir, "other.txt");
+    await Deno.writeTextFile(stuck, `${AS}\n`);
+    // Many chunks: still being scanned, posted first, when the other job sticks.
+    await Deno.writeTextFile(big, "c\n".repeat(2_000_000));
+    await Deno.writeTextFile(other, "ab\n");
+    const scanner = new RegexScanner({ budgetMs: 300 });
+    const started = performance.now();
+    try {
+      const outcomes = await Promise.allSettled(
+        [big, stuck].map((path) => scanner.scan(path, STUCK, { limit: 10 })),
+      );
+      // Both fail: the search cannot go on, and the error names the file stuck.
+      for (const outcome of outcomes) {
+        assert.equal(outcome.status, "rejected");
+        assert.ok(outcome.reason instanceof RegexTimeout);
+        assert.equal(outcome.reason.path, stuck);
+      }
+      // Generous: it proves the scan was stopped, not how fast.
+      assert.ok(performance.now() - started < 20_000);
+    } finally {
+      scanner.close();
+    }
+    // The stuck worker is gone; a new scanner starts a good one.
+    const next = new RegexScanner();
+    try {
+      const scan = await next.scan(other, /a+b/gm, { limit: 10 });
+      assert.deepEqual(scan.matches, [{ line: 1, text: "ab", column: 0 }]);
+    } finally {
+      next.close();
+    }
+  });
+});
+
+Deno.test("RegexScanner lets a long scan that keeps making progress finish", async () => {
+  await withWorkspace(async (dir) => {
+    const path = join(dir, "big.txt");
+    // 8 MB of 80-character lines; the pattern tries up to 60 characters at
+    // every position, so the whole scan takes far longer than the budget
+    // while each 64 KB chunk takes a few milliseconds.
+    const line = "abcdefghij".repeat(8).slice(0, 79) + "\n";
+    const lines = 100_000;
+    await Deno.writeTextFile(path, line.repeat(lines) + "needle here\n");
+    const scanner = new RegexScanner({ budgetMs: 400 });
+    try {
+      const started = performance.now();
+      const scan = await scanner.scan(path, /[a-j][^x\n]{0,60}y|needle/gm, {
+        limit: 10,
+      });
+      const took = performance.now() - started;
+      assert.deepEqual(scan.matches, [
+        { line: lines + 1, text: "needle here", column: 0 },
+      ]);
+      if (took < 400) console.warn(`scan took ${took} ms: too fast to prove`);
+    } finally {
+      scanner.close();
+    }
+  });
+});
+
+Deno.test("RegexScanner ends a stuck scan as soon as it is cancelled", async () => {
+  await withWorkspace(async (dir) => {
+    const path = join(dir, "stuck.txt");
+    await Deno.writeTextFile(path, `${AS}\n`);
+    // Cancelling does not wait for the budget: the scan rejects at once.
+    const scanner = new RegexScanner({ budgetMs: 10_000 });
+    const cancel = new AbortController();
+    const started = performance.now();
+    try {
+      const scan = scanner.scan(path, STUCK, {
+        limit: 10,
+        signal: cancel.signal,
+      });
+      setTimeout(() => cancel.abort(), 100);
+      await assert.rejects(scan, (error) => {
+        assert.equal((error as Error).name, "AbortError");
+        return true;
+      });
+      assert.ok(performance.now() - started < 5_000);
+    } finally {
+      scanner.close();
+    }
+  });
+});
+
+Deno.test("RegexScanner reports a file it cannot read as an ordinary failure", async () => {
+  await withWorkspace(async (dir) => {
+    const scanner = new RegexScanner();
+    try {
+      await assert.rejects(
+        scanner.scan(join(dir, "missing.txt"), /a/gm, { limit: 1 }),
+        (error) => {
+          assert.ok(!(error instanceof RegexWorkerError));
+          assert.match((error as Error).message, /NotFound|No such file/);
+          return true;
+        },
+      );
+    } finally {
+      scanner.close();
+    }
+  });
+});

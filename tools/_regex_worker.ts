@@ -1,0 +1,37 @@
+// The worker behind _regex_scanner.ts: scans the files it is sent with the
+// search's regular expression, a few at once. Before matching each chunk it
+// counts one step and notes the job in the shared progress array, so the main
+// thread can tell a long file from a pattern stuck backtracking (which it
+// ends by terminating this worker) and name the file it was stuck on.
+import { parentPort } from "node:worker_threads";
+import { scanFile } from "./_search_file.ts";
+import {
+  PROGRESS_JOB,
+  PROGRESS_STEPS,
+  type RegexJob,
+  type RegexReply,
+} from "./_regex_scanner.ts";
+
+const port = parentPort!;
+
+port.on("message", (job: RegexJob) => run(job));
+
+async function run(job: RegexJob): Promise<void> {
+  const progress = new Int32Array(job.progress);
+  const onChunk = () => {
+    Atomics.add(progress, PROGRESS_STEPS, 1);
+    Atomics.store(progress, PROGRESS_JOB, job.id);
+  };
+  let reply: RegexReply;
+  try {
+    const pattern = new RegExp(job.source, job.flags);
+    const scan = await scanFile(job.path, pattern, {
+      limit: job.limit,
+      onChunk,
+    });
+    reply = { id: job.id, kind: "done", scan };
+  } catch (error) {
+    reply = { id: job.id, kind: "failed", message: String(error) };
+  }
+  port.postMessage(reply);
+}
