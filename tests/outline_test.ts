@@ -395,3 +395,36 @@ Deno.test("outlineSymbols() lists a container of 130,000 members without overflo
     assert.equal(symbols.filter((s) => s.kind === "const").length, count);
   });
 });
+
+Deno.test("outlineSymbols() lists types nested 3,000 deep to 40 levels of members, without overflowing the stack", async () => {
+  const depth = 3_000;
+  const files: Record<string, string> = {
+    "deep.cpp": `${
+      Array.from({ length: depth }, (_, i) => `struct S${i} {\n`).join("")
+    }int x;\n${"};\n".repeat(depth)}`,
+    "deep_ns.cpp": `${
+      Array.from({ length: depth }, (_, i) => `namespace N${i} {\nint a;\n`)
+        .join("")
+    }${"}\n".repeat(depth)}`,
+    "deep.kt": `${
+      Array.from({ length: depth }, (_, i) => `class C${i} {\n`).join("")
+    }val x = 1\n${"}\n".repeat(depth)}`,
+    "deep.swift": `${
+      Array.from({ length: depth }, (_, i) => `class C${i} {\n`).join("")
+    }var x = 1\n${"}\n".repeat(depth)}`,
+  };
+  await withWorkspace(async (dir) => {
+    for (const [name, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${dir}/${name}`, text);
+      const { symbols } = await outlineSymbols(name, { cwd: dir });
+      // The first symbol's chain of first children, as deep as it goes.
+      const chain: string[] = [];
+      for (let level = symbols; level.length > 0; level = level[0].children) {
+        chain.push(level[0].name);
+      }
+      assert.equal(chain.length, 41, name);
+      assert.equal(chain[0].slice(1), "0", name);
+      assert.equal(chain[40].slice(1), "40", name);
+    }
+  });
+});

@@ -10,7 +10,7 @@ import {
   isCommentType,
   recordDocs,
 } from "./_c_items.ts";
-import { append, docComment, endLine, makeSymbol } from "./_nodes.ts";
+import { append, docComment, endLine, makeSymbol, nested } from "./_nodes.ts";
 
 /** Which dialect to outline. */
 export interface CFamilyOptions {
@@ -418,7 +418,7 @@ class _Walker {
           _oneLine(name),
           node,
           outer,
-          body === null ? [] : this.declarations(body),
+          body === null ? [] : nested(() => this.declarations(body)),
         );
       }
       current = items[0].node;
@@ -428,6 +428,10 @@ class _Walker {
   }
 
   #members(body: Node, specifierType: string): OutlineSymbol[] {
+    return nested(() => this.#membersNow(body, specifierType));
+  }
+
+  #membersNow(body: Node, specifierType: string): OutlineSymbol[] {
     if (specifierType === "enum_specifier") {
       return this.#items(body)
         .filter((item) => item.type === "enumerator")

@@ -216,15 +216,41 @@ export function append<T>(target: T[], items: readonly T[]): void {
 }
 
 /**
+ * How many levels of members a top-level symbol has at most. Deeper ones are
+ * left out: real code stays far below this, and a file nesting thousands of
+ * levels would otherwise overflow the stack of the recursive extractors.
+ */
+export const MAX_NESTING = 40;
+let nesting = 0;
+
+/**
+ * The members `read` finds, one nesting level down; none past
+ * {@linkcode MAX_NESTING}.
+ */
+export function nested(read: () => OutlineSymbol[]): OutlineSymbol[] {
+  if (nesting >= MAX_NESTING) return [];
+  nesting++;
+  try {
+    return read();
+  } finally {
+    nesting--;
+  }
+}
+
+/**
  * The named children of `container`, looking through ERROR nodes so what
  * parsed is still found (Swift's grammar, for one, does not know `#if` inside
- * a type body).
+ * a type body). A loop, not recursion: errors can nest deep.
  */
 export function namedItems(container: Node): Node[] {
   const items: Node[] = [];
-  for (const child of container.namedChildren) {
-    if (child.type === "ERROR") append(items, namedItems(child));
-    else items.push(child);
+  const pending = [container.namedChildren.values()];
+  while (pending.length > 0) {
+    const next = pending.at(-1)!.next();
+    if (next.done) pending.pop();
+    else if (next.value.type === "ERROR") {
+      pending.push(next.value.namedChildren.values());
+    } else items.push(next.value);
   }
   return items;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { firstMeaningfulLine } from "./_nodes.ts";
+import { firstMeaningfulLine, MAX_NESTING, nested } from "./_nodes.ts";
+import type { OutlineSymbol } from "../types.ts";
 
 Deno.test("firstMeaningfulLine() strips comment markers, a closing */ and tags", () => {
   assert.equal(
@@ -20,4 +21,26 @@ Deno.test("firstMeaningfulLine() cuts a long line, in time linear in its length"
   // The pattern this replaced took 28 s here; a generous bound, not a benchmark.
   assert.ok(performance.now() - started < 5_000);
   assert.equal(line, `${"*".repeat(199)}…`);
+});
+
+Deno.test("nested() reads MAX_NESTING levels of members, then none, and unwinds on errors", () => {
+  // A chain as deep as the reader asks: each level reads the next.
+  const chain = (level: number): OutlineSymbol[] => [{
+    kind: "class",
+    name: `C${level}`,
+    startLine: 1,
+    endLine: 1,
+    children: nested(() => chain(level + 1)),
+  }];
+  const depthOf = (symbols: OutlineSymbol[]): number =>
+    symbols.length === 0 ? 0 : 1 + depthOf(symbols[0].children);
+  assert.equal(depthOf(chain(0)), MAX_NESTING + 1);
+  assert.throws(() =>
+    nested(() =>
+      nested(() => {
+        throw new Error("bad tree");
+      })
+    ), /bad tree/);
+  // The failed read left the count as it was.
+  assert.equal(depthOf(chain(0)), MAX_NESTING + 1);
 });

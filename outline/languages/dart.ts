@@ -5,7 +5,7 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { docComment, makeSymbol, namedItems } from "./_nodes.ts";
+import { docComment, makeSymbol, namedItems, nested } from "./_nodes.ts";
 
 /** Dart (`.dart`): declarations and members with Dart's own words. */
 export const dart: LanguageSpec = {
@@ -113,7 +113,9 @@ function _type(node: Node, place: _Place): OutlineSymbol {
       `on ${node.childForFieldName("class")?.text ?? "?"}`
     : _name(node);
   const symbol = _symbol(TYPE_KINDS[node.type], name, node, place);
-  symbol.children = body === null ? [] : _declarations(body, "method");
+  symbol.children = body === null
+    ? []
+    : nested(() => _declarations(body, "method"));
   const doc = symbol.doc ?? _innerDoc(node);
   if (doc !== undefined) symbol.doc = doc;
   return symbol;

@@ -4,7 +4,13 @@
 import { type Node, Parser } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { append, docComment, documentedSymbols, makeSymbol } from "./_nodes.ts";
+import {
+  append,
+  docComment,
+  documentedSymbols,
+  makeSymbol,
+  nested,
+} from "./_nodes.ts";
 
 /** Kotlin (`.kt`, `.kts`): declarations labelled with Kotlin's keywords. */
 export const kotlin: LanguageSpec = {
@@ -265,6 +271,10 @@ function _classKeyword(node: Node): string {
 // Body members, plus the `val`/`var` parameters of the primary constructor,
 // which are properties too.
 function _members(node: Node): OutlineSymbol[] {
+  return nested(() => _membersNow(node));
+}
+
+function _membersNow(node: Node): OutlineSymbol[] {
   const members: OutlineSymbol[] = [];
   for (const child of node.namedChildren) {
     if (child.type === "primary_constructor") {

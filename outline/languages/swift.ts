@@ -4,7 +4,7 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { documentedSymbols, makeSymbol } from "./_nodes.ts";
+import { documentedSymbols, makeSymbol, nested } from "./_nodes.ts";
 
 /** Swift (`.swift`): declarations labelled with Swift's own keywords. */
 export const swift: LanguageSpec = {
@@ -70,7 +70,7 @@ function _keyword(node: Node): string {
 
 function _body(node: Node): OutlineSymbol[] {
   const body = node.childForFieldName("body");
-  return body === null ? [] : _declarations(body);
+  return body === null ? [] : nested(() => _declarations(body));
 }
 
 // The first `name` field: later ones are, oddly, the return type. An
