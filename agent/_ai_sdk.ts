@@ -15,6 +15,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { asToolError } from "../tools/_define.ts";
 import type { Tool, ToolKind } from "../tools/types.ts";
 import { EndpointError } from "./endpoint_error.ts";
+import { ContextBudget } from "./_context_budget.ts";
 import { runInToolCall } from "./_tool_call_scope.ts";
 import type {
   AgentEvent,
@@ -64,6 +65,9 @@ export class Conversation {
   #kinds = new Map<string, ToolKind>();
   #instructions: string;
   #maxSteps: number;
+  #contextTokens: number;
+  #fixedChars: number;
+  #budget: ContextBudget;
   #messages: ModelMessage[] = [];
 
   constructor(options: {
@@ -71,6 +75,8 @@ export class Conversation {
     tools: Iterable<Tool<unknown, unknown>>;
     instructions: string;
     maxSteps: number;
+    /** The request size at which old tool outputs are cleared, in tokens. */
+    contextTokens: number;
     /** Reports every tool call as this one (a Subagent child's calls as the Subagent call). */
     outerToolCallId?: string;
   }) {
@@ -78,16 +84,23 @@ export class Conversation {
     this.#instructions = options.instructions;
     this.#maxSteps = options.maxSteps;
     const tools: ToolSet = {};
+    let fixedChars = options.instructions.length;
     for (const item of options.tools) {
       tools[item.name] = toSdkTool(item, options.outerToolCallId);
       this.#kinds.set(item.name, item.kind);
+      fixedChars += item.description.length +
+        JSON.stringify(item.inputSchema).length;
     }
     this.#tools = tools;
+    this.#contextTokens = options.contextTokens;
+    this.#fixedChars = fixedChars;
+    this.#budget = new ContextBudget(this.#contextTokens, this.#fixedChars);
   }
 
   /** Forgets the messages so far. */
   reset(): void {
     this.#messages = [];
+    this.#budget = new ContextBudget(this.#contextTokens, this.#fixedChars);
   }
 
   /**
@@ -104,6 +117,10 @@ export class Conversation {
       messages: [...this.#messages, user],
       tools: this.#tools,
       stopWhen: isStepCount(this.#maxSteps),
+      prepareStep: ({ messages }) => {
+        const fitted = this.#budget.fit(messages);
+        return fitted === messages ? undefined : { messages: fitted };
+      },
       maxRetries: 0, // the endpoint fetch retries, within its own time budget
       abortSignal: signal,
       onError: () => {}, // errors end the run through the stream; the SDK would also log them
@@ -120,7 +137,14 @@ export class Conversation {
     } finally {
       // A run that completed no step leaves no trace, so trying the same
       // prompt again does not send it twice.
-      if (completed.length > 0) this.#messages.push(user, ...completed);
+      if (completed.length > 0) {
+        // Cleared outputs leave memory too, not only the requests.
+        this.#messages = this.#budget.fit([
+          ...this.#messages,
+          user,
+          ...completed,
+        ]);
+      }
     }
     if (state.error !== undefined) throw endpointErrorOf(state.error);
     if (signal?.aborted) throw signal.reason;

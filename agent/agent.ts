@@ -50,6 +50,8 @@ export const DEFAULT_BASE_URL: string = "http://127.0.0.1:11434/v1";
 export const DEFAULT_MAX_STEPS: number = 50;
 /** Model calls per Subagent task when `subagentMaxSteps` is not given. */
 export const DEFAULT_SUBAGENT_MAX_STEPS: number = 25;
+/** The context budget, in tokens, when `contextTokens` is not given. */
+export const DEFAULT_CONTEXT_TOKENS: number = 100_000;
 
 type AnyTool = Tool<unknown, unknown>;
 
@@ -173,6 +175,7 @@ class AgentSession implements Agent {
         child: true,
       }),
       maxSteps: this.#options.subagentMaxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
+      contextTokens: this.#contextTokens(),
     };
     return createSubagent(async (task, options) => {
       const { chat } = await this.#chatModels();
@@ -270,6 +273,7 @@ class AgentSession implements Agent {
       tools: AnyTool[];
       instructions: string;
       maxSteps: number;
+      contextTokens: number;
     },
     task: SubagentTask,
     options: { signal: AbortSignal; index: number },
@@ -337,8 +341,13 @@ class AgentSession implements Agent {
       tools: this.tools.values(),
       instructions: this.#instructions,
       maxSteps: this.#options.maxSteps ?? DEFAULT_MAX_STEPS,
+      contextTokens: this.#contextTokens(),
     });
     return this.#conversation;
+  }
+
+  #contextTokens(): number {
+    return this.#options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   }
 
   #chatModels(): Promise<{ chat: ChatModel; vision: ChatModel }> {
@@ -402,7 +411,9 @@ function checkOptions(options: AgentOptions): void {
       'Cannot create the agent: "model" is required, e.g. createAgent({ model: "qwen3", ... })',
     );
   }
-  for (const key of ["maxSteps", "subagentMaxSteps"] as const) {
+  for (
+    const key of ["maxSteps", "subagentMaxSteps", "contextTokens"] as const
+  ) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
       throw new RangeError(

@@ -93,6 +93,14 @@ export interface AgentOptions {
   visionModel?: string;
   /** Model calls per Subagent task at most; defaults to 25. */
   subagentMaxSteps?: number;
+  /**
+   * How many tokens a request may take: the model's context window, less
+   * room for its answer. When the conversation would pass it (estimated at 4
+   * characters a token), the outputs of the oldest tool calls are replaced by
+   * a short note, down to half of it. Defaults to 100 000; set your model's
+   * window (for Ollama, its `num_ctx`).
+   */
+  contextTokens?: number;
   /** Called with the whole plan each time the Plan tool replaces it. */
   onPlan?: (entries: PlanEntry[]) => void;
   /** Replaces the local disk and subprocesses, e.g. with an editor's over ACP. */

@@ -9,6 +9,7 @@ export const AGENT_FLAGS = {
   ...ENDPOINT_FLAGS,
   "permission-mode": { type: "string" },
   "max-steps": { type: "string" },
+  "context-tokens": { type: "string" },
   "vision-model": { type: "string" },
   cwd: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -18,12 +19,14 @@ export const AGENT_FLAGS = {
 export interface AgentFlagValues extends EndpointFlagValues {
   "permission-mode"?: string;
   "max-steps"?: string;
+  "context-tokens"?: string;
 }
 
-/** The checked values of the permission and step flags. */
+/** The checked values of the permission, step and context flags. */
 export interface AgentFlags {
   permissionMode: PermissionMode;
   maxSteps?: number;
+  contextTokens?: number;
 }
 
 // In the order the help text lists them.
@@ -34,7 +37,10 @@ const MODES: readonly PermissionMode[] = [
   "readOnly",
 ];
 
-/** Checks --permission-mode (default "ask") and --max-steps; throws a usage message. */
+/**
+ * Checks --permission-mode (default "ask"), --max-steps and --context-tokens;
+ * throws a usage message.
+ */
 export function readAgentFlags(values: AgentFlagValues): AgentFlags {
   const mode = values["permission-mode"] ?? "ask";
   if (!MODES.includes(mode as PermissionMode)) {
@@ -42,12 +48,24 @@ export function readAgentFlags(values: AgentFlagValues): AgentFlags {
       `--permission-mode must be one of ${MODES.join(", ")}, not "${mode}"`,
     );
   }
-  const text = values["max-steps"];
-  const maxSteps = text === undefined ? undefined : Number(text);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
+  return {
+    permissionMode: mode as PermissionMode,
+    maxSteps: wholeNumber(values, "max-steps"),
+    contextTokens: wholeNumber(values, "context-tokens"),
+  };
+}
+
+function wholeNumber(
+  values: AgentFlagValues,
+  flag: "max-steps" | "context-tokens",
+): number | undefined {
+  const text = values[flag];
+  if (text === undefined) return undefined;
+  const number = Number(text);
+  if (!Number.isInteger(number) || number < 1) {
     throw new TypeError(
-      `--max-steps needs a whole number of at least 1, not "${text}"`,
+      `--${flag} needs a whole number of at least 1, not "${text}"`,
     );
   }
-  return { permissionMode: mode as PermissionMode, maxSteps };
+  return number;
 }

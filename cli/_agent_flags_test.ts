@@ -5,13 +5,18 @@ Deno.test("readAgentFlags() defaults to ask and no step cap", () => {
   assert.deepEqual(readAgentFlags({}), {
     permissionMode: "ask",
     maxSteps: undefined,
+    contextTokens: undefined,
   });
 });
 
-Deno.test("readAgentFlags() reads a mode and a step cap", () => {
+Deno.test("readAgentFlags() reads a mode, a step cap and a context size", () => {
   assert.deepEqual(
-    readAgentFlags({ "permission-mode": "readOnly", "max-steps": "3" }),
-    { permissionMode: "readOnly", maxSteps: 3 },
+    readAgentFlags({
+      "permission-mode": "readOnly",
+      "max-steps": "3",
+      "context-tokens": "32768",
+    }),
+    { permissionMode: "readOnly", maxSteps: 3, contextTokens: 32768 },
   );
 });
 
@@ -23,5 +28,9 @@ Deno.test("readAgentFlags() names the flag and the bad value", () => {
   assert.throws(
     () => readAgentFlags({ "max-steps": "1.5" }),
     /--max-steps needs a whole number of at least 1, not "1.5"/,
+  );
+  assert.throws(
+    () => readAgentFlags({ "context-tokens": "32k" }),
+    /--context-tokens needs a whole number of at least 1, not "32k"/,
   );
 });

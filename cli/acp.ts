@@ -2,7 +2,7 @@
 // stdio, for editors such as Zed. Stdout belongs to the protocol, so every
 // message here goes to stderr.
 import { parseArgs } from "node:util";
-import { DEFAULT_MAX_STEPS } from "../agent/agent.ts";
+import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MAX_STEPS } from "../agent/agent.ts";
 import {
   AGENT_FLAGS,
   type AgentFlags,
@@ -28,6 +28,8 @@ Options:
 ${ENDPOINT_USAGE}
   --permission-mode MODE  ask (default: the editor asks you), acceptEdits, allow or readOnly
   --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
+  --context-tokens N      the model's context window: past it, the oldest tool
+                          outputs are cleared (default ${DEFAULT_CONTEXT_TOKENS})
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
   --cwd DIR               the folder the agent runs in (each session still works
                           in the folder the editor gives it)
@@ -68,6 +70,7 @@ export async function main(args: string[]): Promise<number> {
     chooseModel: () => resolveModel(endpoint),
     permissionMode: flags.permissionMode,
     maxSteps: flags.maxSteps,
+    contextTokens: flags.contextTokens,
     visionModel: values["vision-model"],
   });
   return 0;

@@ -3,7 +3,11 @@
 // Ctrl-C cancels the running prompt (its model request, Shell processes and
 // subagents); a second Ctrl-C, or one at the idle prompt, quits.
 import { parseArgs } from "node:util";
-import { createAgent, DEFAULT_MAX_STEPS } from "../agent/agent.ts";
+import {
+  createAgent,
+  DEFAULT_CONTEXT_TOKENS,
+  DEFAULT_MAX_STEPS,
+} from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
 import type { Agent, AgentEvent } from "../agent/types.ts";
 import type { PermissionMode } from "../tools/types.ts";
@@ -31,6 +35,8 @@ ${ENDPOINT_USAGE}
   --permission-mode MODE  ask (default: asks you on the terminal), acceptEdits, allow or readOnly
   --cwd DIR               the workspace (default: the current folder)
   --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
+  --context-tokens N      the model's context window: past it, the oldest tool
+                          outputs are cleared (default ${DEFAULT_CONTEXT_TOKENS})
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
   --json                  print one JSON event per line on stdout, for scripts
   -h, --help              show this help
@@ -44,6 +50,7 @@ interface RunSettings {
   permissionMode: PermissionMode;
   cwd: string;
   maxSteps?: number;
+  contextTokens?: number;
   visionModel?: string;
   json: boolean;
   prompt: string;
@@ -79,13 +86,16 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     return 0;
   }
   try {
-    const { permissionMode, maxSteps } = readAgentFlags(values);
+    const { permissionMode, maxSteps, contextTokens } = readAgentFlags(
+      values,
+    );
     const cwd = await workspaceFolder(values.cwd);
     return {
       endpoint: resolveEndpoint(values),
       permissionMode,
       cwd,
       maxSteps,
+      contextTokens,
       visionModel: values["vision-model"],
       json: values.json ?? false,
       prompt: positionals.join(" ").trim(),
@@ -135,6 +145,7 @@ class CliSession {
         signal: () => this.#running?.signal,
       }),
       maxSteps: settings.maxSteps,
+      contextTokens: settings.contextTokens,
       visionModel: settings.visionModel,
     });
     if (!interactive) return await this.#runOnce(agent, prompt);

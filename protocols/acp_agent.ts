@@ -29,6 +29,8 @@ export interface AcpAgentOptions {
   permissionMode?: PermissionMode;
   /** Model calls per prompt at most. */
   maxSteps?: number;
+  /** The model's context window in tokens (see `AgentOptions.contextTokens`). */
+  contextTokens?: number;
   /** Added to the built-in system prompt. */
   instructions?: string;
 }

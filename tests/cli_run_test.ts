@@ -239,6 +239,11 @@ Deno.test("fello run rejects bad options with exit code 2", async () => {
     );
     const steps = await fello(["--max-steps", "0", "hi"], { cwd: dir });
     assert.equal(steps.code, 2);
+    const context = await fello(["--context-tokens", "lots", "hi"], {
+      cwd: dir,
+    });
+    assert.equal(context.code, 2);
+    assert.match(context.stderr, /--context-tokens needs a whole number/);
     const empty = await fello(["run"], { cwd: dir });
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /no prompt/);
