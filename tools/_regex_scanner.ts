@@ -86,6 +86,7 @@ export class RegexScanner {
     const stopped = this.#stopped ??
       (this.#closed ? new RegexWorkerError("the scanner is closed") : null);
     if (stopped) return Promise.reject(stopped);
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const worker = this.#start();
     if (worker === undefined) return scanFile(path, pattern, options);
     const id = nextId++;
