@@ -1,0 +1,391 @@
+// Review of contextTokens (clearing old tool outputs) against the scripted
+// OpenAI-compatible server: real HTTP, the real AI SDK client. Every request is
+// checked to be one an OpenAI-compatible endpoint accepts (each tool call
+// answered by a tool message with its id, right after it; no empty content).
+import assert from "node:assert/strict";
+import { createAgent, type Tool } from "../mod.ts";
+import {
+  type ChatMessage,
+  contentText,
+  type RecordedRequest,
+  type ScriptedReply,
+  type ScriptedToolCall,
+  startScriptedServer,
+  toolMessages,
+} from "./support/scripted_server.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+interface LogInput {
+  label: string;
+  size: number;
+  fail?: boolean;
+  wait?: boolean;
+}
+
+/**
+ * An extra tool whose output is `label:` and `size` x's; `fail` makes it throw
+ * that text, `wait` makes it run until aborted (calling `onWait` first).
+ */
+function logTool(onWait: () => void = () => {}): Tool<unknown, unknown> {
+  return {
+    name: "fetch_log",
+    kind: "read",
+    description: "Returns a log.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        label: { type: "string" },
+        size: { type: "number" },
+        fail: { type: "boolean" },
+        wait: { type: "boolean" },
+      },
+      required: ["label", "size"],
+    },
+    execute(input: unknown, { signal } = {}): Promise<unknown> {
+      const { label, size, fail, wait } = input as LogInput;
+      const text = `${label}:${"x".repeat(size)}`;
+      if (fail) return Promise.reject(new Error(text));
+      if (!wait) return Promise.resolve({ text });
+      onWait();
+      return new Promise((_, reject) =>
+        signal?.addEventListener("abort", () => reject(signal.reason))
+      );
+    },
+    toModelText: (output: unknown) => (output as { text: string }).text,
+  };
+}
+
+function call(
+  label: string,
+  size: number,
+  extra: Partial<LogInput> & { id?: string } = {},
+): ScriptedToolCall {
+  const { id, ...rest } = extra;
+  return {
+    name: "fetch_log",
+    arguments: { label, size, ...rest },
+    ...(id ? { id } : {}),
+  };
+}
+
+/** Each tool message's output as sent: its label, or "cleared". */
+function sent(request: RecordedRequest): string[] {
+  return toolMessages(request).map((m) => {
+    const text = contentText(m.content) ||
+      (typeof m.content === "string" ? m.content : "");
+    if (text.startsWith("[This output was cleared")) return "cleared";
+    return /(\w+):x*$/.exec(text)?.[1] ?? text.slice(0, 60);
+  });
+}
+
+/** What would make an OpenAI-compatible endpoint refuse the messages. */
+function invalidities(messages: ChatMessage[]): string[] {
+  const out: string[] = [];
+  messages.forEach((message, i) => {
+    if (message.role === "tool") {
+      const text = typeof message.content === "string"
+        ? message.content
+        : contentText(message.content);
+      if (!text) out.push(`message ${i}: a tool message without content`);
+      const owner = messages.slice(0, i).findLast((m) =>
+        m.role === "assistant"
+      );
+      if (!owner?.tool_calls?.some((c) => c.id === message.tool_call_id)) {
+        out.push(`message ${i}: answers unknown call ${message.tool_call_id}`);
+      }
+    }
+    if (message.role !== "assistant" || !message.tool_calls?.length) return;
+    const answered: string[] = [];
+    for (let j = i + 1; messages[j]?.role === "tool"; j++) {
+      answered.push(messages[j].tool_call_id!);
+    }
+    for (const { id } of message.tool_calls) {
+      if (!answered.includes(id)) out.push(`message ${i}: ${id} unanswered`);
+    }
+  });
+  return out;
+}
+
+function assertAllValid(requests: RecordedRequest[]): void {
+  requests.forEach((request, n) =>
+    assert.deepEqual(invalidities(request.body.messages), [], `request ${n}`)
+  );
+}
+
+Deno.test("agent clears a failed call's output like any other and keeps every parallel output of the newest step", async () => {
+  await withWorkspace(async (dir) => {
+    const replies: ScriptedReply[] = [
+      { toolCalls: [call("e1", 30_000, { fail: true, id: "err" })] },
+      {
+        toolCalls: [
+          call("p1", 30_000, { id: "par1" }),
+          call("p2", 30_000, { id: "par2" }),
+          call("p3", 30_000, { id: "par3" }),
+        ],
+      },
+      { toolCalls: [call("s4", 30_000, { id: "single" })] },
+      { text: "done" },
+    ];
+    await using server = startScriptedServer([{ match: "Fetch", replies }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+      contextTokens: 20_000, // 80,000 characters
+    });
+    const result = await agent.run("Fetch the logs");
+    assert.equal(result.text, "done");
+    assert.deepEqual(result.toolCalls.map((c) => c.isError), [
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    const requests = server.requests;
+    assertAllValid(requests);
+    assert.match(contentText(toolMessages(requests[1])[0].content), /e1:x/);
+    // Three parallel outputs pass the budget on their own: all are sent, the
+    // failed call's long message goes.
+    assert.deepEqual(sent(requests[2]), ["cleared", "p1", "p2", "p3"]);
+    assert.deepEqual(sent(requests[3]), [
+      "cleared",
+      "cleared",
+      "cleared",
+      "cleared",
+      "s4",
+    ]);
+    // Clearing keeps every call's id.
+    assert.deepEqual(toolMessages(requests[3]).map((m) => m.tool_call_id), [
+      "err",
+      "par1",
+      "par2",
+      "par3",
+      "single",
+    ]);
+  });
+});
+
+Deno.test("agent keeps the start of the conversation unchanged between clearings", async () => {
+  await withWorkspace(async (dir) => {
+    const steps = 12;
+    const replies: ScriptedReply[] = [];
+    for (let i = 0; i < steps; i++) {
+      replies.push({ toolCalls: [call(`r${i}`, 25_000)] });
+    }
+    replies.push({ text: "done" });
+    await using server = startScriptedServer([{ match: "Read on", replies }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+      contextTokens: 40_000, // 160,000 characters
+    });
+    assert.equal((await agent.run("Read on")).text, "done");
+    const requests = server.requests;
+    assertAllValid(requests);
+    const json = (r: RecordedRequest) =>
+      r.body.messages.map((m) => JSON.stringify(m));
+    // A request either extends the one before (same prefix, for prompt
+    // caches) or clears; a clearing is followed by steps that only extend.
+    const clearedAt: number[] = [];
+    for (let n = 1; n < requests.length; n++) {
+      const before = json(requests[n - 1]);
+      const now = json(requests[n]);
+      if (before.some((m, i) => now[i] !== m)) clearedAt.push(n);
+    }
+    assert.ok(clearedAt.length >= 2, `clearings at ${clearedAt}`);
+    for (let k = 1; k < clearedAt.length; k++) {
+      assert.ok(
+        clearedAt[k] - clearedAt[k - 1] >= 3,
+        `clearings at ${clearedAt}`,
+      );
+    }
+    for (const request of requests) {
+      assert.ok(JSON.stringify(request.body).length < 160_000 + 30_000);
+      assert.notEqual(sent(request).at(-1), "cleared");
+    }
+  });
+});
+
+Deno.test("each Subagent child clears its own conversation within contextTokens", async () => {
+  await withWorkspace(async (dir) => {
+    const tasks = ["one", "two"].map((name) => ({
+      description: `child ${name}`,
+      prompt: `child ${name}: fetch`,
+    }));
+    const child = (name: string): ScriptedReply[] => [
+      { toolCalls: [call(`${name}A`, 30_000)] },
+      { toolCalls: [call(`${name}B`, 30_000)] },
+      { toolCalls: [call(`${name}C`, 30_000)] },
+      { text: `${name} report` },
+    ];
+    await using server = startScriptedServer([
+      {
+        match: "Delegate",
+        replies: [
+          { toolCalls: [call("P", 30_000)] },
+          { toolCalls: [{ name: "Subagent", arguments: { tasks } }] },
+          { text: "delegated" },
+        ],
+      },
+      { match: "child one", replies: child("one") },
+      { match: "child two", replies: child("two") },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+      contextTokens: 20_000,
+    });
+    assert.equal((await agent.run("Delegate")).text, "delegated");
+    assertAllValid(server.requests);
+    for (const name of ["one", "two"]) {
+      const last = server.requests.findLast((r) =>
+        r.conversation === `child ${name}`
+      )!;
+      assert.deepEqual(sent(last), ["cleared", "cleared", `${name}C`]);
+    }
+    // The parent's own conversation is within its budget: nothing cleared.
+    const parent = server.requests.findLast((r) =>
+      r.conversation === "Delegate"
+    )!;
+    assert.equal(sent(parent)[0], "P");
+    assert.match(sent(parent)[1], /2 tasks: 2 completed/);
+  });
+});
+
+Deno.test("agent aborted during a tool call sends a valid conversation, cleared outputs still cleared, on the next run", async () => {
+  await withWorkspace(async (dir) => {
+    let waiting = () => {};
+    const started = new Promise<void>((resolve) => waiting = resolve);
+    await using server = startScriptedServer([{
+      match: "Fetch three",
+      replies: [
+        { toolCalls: [call("a", 30_000)] },
+        { toolCalls: [call("b", 30_000)] },
+        { toolCalls: [call("c", 30_000)] },
+        {
+          compute: (request) =>
+            request.body.messages.at(-1)?.role === "user"
+              ? { text: "resumed" }
+              : { toolCalls: [call("w", 10, { wait: true })] },
+        },
+      ],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool(() => waiting())],
+      contextTokens: 20_000,
+    });
+    const controller = new AbortController();
+    const run = agent.run("Fetch three", { signal: controller.signal });
+    await started;
+    controller.abort(new Error("stopped by the test"));
+    await assert.rejects(run, /stopped by the test/);
+    assert.equal((await agent.run("Go on")).text, "resumed");
+    assertAllValid(server.requests);
+    const next = server.requests.at(-1)!;
+    assert.equal(contentText(next.body.messages.at(-1)!.content), "Go on");
+    assert.deepEqual(sent(next), ["cleared", "cleared", "c"]);
+  });
+});
+
+Deno.test("agent.reset() forgets which outputs were cleared", async () => {
+  await withWorkspace(async (dir) => {
+    // The same call ids before and after the reset.
+    const ids = ["call_a", "call_b", "call_c"];
+    await using server = startScriptedServer([
+      {
+        match: "Before",
+        replies: [
+          ...ids.map((id) => ({ toolCalls: [call(id, 30_000, { id })] })),
+          { text: "before done" },
+        ],
+      },
+      {
+        match: "After",
+        replies: [
+          { toolCalls: [call("call_a", 30_000, { id: "call_a" })] },
+          { text: "after done" },
+        ],
+      },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+      contextTokens: 20_000,
+    });
+    assert.equal((await agent.run("Before")).text, "before done");
+    assert.deepEqual(sent(server.requests[3]), [
+      "cleared",
+      "cleared",
+      "call_c",
+    ]);
+    agent.reset();
+    assert.equal((await agent.run("After")).text, "after done");
+    assert.deepEqual(sent(server.requests.at(-1)!), ["call_a"]);
+  });
+});
+
+Deno.test("agent with contextTokens below its instructions and tool schemas still sends the newest outputs whole", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "Tiny",
+      replies: [
+        { toolCalls: [call("a", 500)] },
+        { toolCalls: [call("b", 500), call("b2", 500)] },
+        { toolCalls: [call("c", 500)] },
+        { text: "tiny done" },
+        { text: "again" },
+      ],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+      contextTokens: 1,
+    });
+    assert.equal((await agent.run("Tiny")).text, "tiny done");
+    assert.equal((await agent.run("And?")).text, "again");
+    assertAllValid(server.requests);
+    assert.deepEqual(server.requests.map(sent), [
+      [],
+      ["a"],
+      ["cleared", "b", "b2"],
+      ["cleared", "cleared", "cleared", "c"],
+      ["cleared", "cleared", "cleared", "c"],
+    ]);
+  });
+});
+
+Deno.test("agent sends a user prompt longer than contextTokens whole", async () => {
+  await withWorkspace(async (dir) => {
+    const prompt = `Huge: ${"y".repeat(200_000)}`;
+    await using server = startScriptedServer([{
+      match: "Huge:",
+      replies: [{ toolCalls: [call("a", 100)] }, { text: "read it" }],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+      contextTokens: 1_000,
+    });
+    assert.equal((await agent.run(prompt)).text, "read it");
+    for (const request of server.requests) {
+      const user = request.body.messages.find((m) => m.role === "user")!;
+      assert.equal(contentText(user.content) || user.content, prompt);
+    }
+    assert.deepEqual(sent(server.requests[1]), ["a"]);
+  });
+});
