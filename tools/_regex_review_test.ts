@@ -1,0 +1,183 @@
+// Review tests for regex searches in the worker (tools/_regex_scanner.ts): the
+// worker must answer exactly what an in-process scan answers, in walk order,
+// under concurrency, and must not keep a script from exiting. No test here
+// makes a regex backtrack catastrophically: in Deno 2.9.6 a terminated worker
+// thread keeps running, so such a test would burn a core for the whole suite.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { withWorkspace } from "../tests/support/workspace.ts";
+import { createTools } from "./create_tools.ts";
+import { RegexScanner } from "./_regex_scanner.ts";
+import { MAX_LINE_CHARS, scanFile } from "./_search_file.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** Files whose lines are easy to get wrong: line ends, chunk edges, long lines. */
+async function writeTrickyFiles(dir: string): Promise<string[]> {
+  const files: Record<string, string | Uint8Array> = {
+    "crlf.txt": "alpha needle\r\nbeta\r\n\r\nneedle é\r\nlast needle",
+    "cr_only.txt": "one\rneedle two\rthree\n",
+    // Four-byte and two-byte characters straddle the 64 KB read chunks.
+    "utf8.txt": `${"ü€😀x".repeat(5000)}\n`.repeat(4) + "needle😀\n",
+    "bom.txt": "\uFEFFneedle\nz\n",
+    "empty.txt": "",
+    "no_final_newline.txt": "x\nneedle at end",
+    // A line past MAX_LINE_CHARS is searched in its first part only.
+    "long.txt": `${"x".repeat(MAX_LINE_CHARS + 1000)}needle\nneedle short\n` +
+      `needle${"q".repeat(MAX_LINE_CHARS + 10)}\nafter needle\n`,
+    "binary.dat": new Uint8Array([110, 101, 101, 100, 108, 101, 0, 10]),
+    "invalid_utf8.txt": new Uint8Array([
+      0x6e,
+      0x65,
+      0x65,
+      0x64,
+      0x6c,
+      0x65,
+      0xff,
+      0x0a,
+      0xc3,
+      0x0a,
+    ]),
+    "many.txt": "needle\n".repeat(50),
+  };
+  const paths = [];
+  for (const [name, content] of Object.entries(files)) {
+    const path = join(dir, name);
+    if (typeof content === "string") await Deno.writeTextFile(path, content);
+    else await Deno.writeFile(path, content);
+    paths.push(path);
+  }
+  return paths;
+}
+
+Deno.test("RegexScanner answers what an in-process scan answers, file by file", async () => {
+  await withWorkspace(async (dir) => {
+    const paths = await writeTrickyFiles(dir);
+    const patterns = [/needle/gmu, /^$/gmu, /\r/gmu, /.$/gmu, /😀|é/gmu];
+    const scanner = new RegexScanner();
+    try {
+      for (const pattern of patterns) {
+        for (const limit of [1, 3, 1000]) {
+          // All files of a round in flight at once, as search sends them.
+          const inWorker = await Promise.all(
+            paths.map((path) => scanner.scan(path, pattern, { limit })),
+          );
+          for (const [index, path] of paths.entries()) {
+            const local = await scanFile(path, pattern, { limit });
+            assert.deepEqual(inWorker[index], local, `${pattern} ${path}`);
+          }
+        }
+      }
+    } finally {
+      scanner.close();
+    }
+  });
+});
+
+Deno.test("search() with regex answers like the literal search, in walk order, cut at maxResults", async () => {
+  await withWorkspace(async (dir) => {
+    // More files than are scanned at once, with sizes that finish out of order.
+    for (let index = 0; index < 30; index++) {
+      const folder = join(dir, `d${index % 3}`);
+      await Deno.mkdir(folder, { recursive: true });
+      const filler = "filler line\n".repeat(index % 2 === 0 ? 20_000 : 1);
+      await Deno.writeTextFile(
+        join(folder, `f${String(index).padStart(2, "0")}.txt`),
+        `${filler}needle ${index}\nneedle again ${index}\n`,
+      );
+    }
+    const tools = createTools({ cwd: dir, permissionMode: "readOnly" });
+    for (const maxResults of [1, 7, 59, 60, 1000]) {
+      const literal = await tools.search.execute({
+        pattern: "needle",
+        maxResults,
+      });
+      const regex = await tools.search.execute({
+        pattern: "ne+dle",
+        regex: true,
+        maxResults,
+      });
+      assert.deepEqual(
+        { ...regex, pattern: "needle" },
+        literal,
+        `maxResults ${maxResults}`,
+      );
+      assert.equal(literal.truncated, maxResults < 60);
+      assert.equal(literal.matches.length, Math.min(maxResults, 60));
+    }
+  });
+});
+
+Deno.test("search() answers many regex searches at once as it answers them one by one", async () => {
+  await withWorkspace(async (dir) => {
+    await writeTrickyFiles(dir);
+    const tools = createTools({ cwd: dir, permissionMode: "readOnly" });
+    const inputs = ["needle", "^\\w+$", "(?i)NEEDLE\\s", "e{2}", "\\r"].map(
+      (pattern) => ({ pattern, regex: true, maxResults: 1000 }),
+    );
+    const oneByOne = [];
+    for (const input of inputs) {
+      oneByOne.push(await tools.search.execute(input));
+    }
+    const atOnce = await Promise.all(
+      [...inputs, ...inputs].map((input) => tools.search.execute(input)),
+    );
+    assert.deepEqual(atOnce, [...oneByOne, ...oneByOne]);
+  });
+});
+
+/** Runs a regex search in a child `deno run` and reports what it found. */
+const CHILD = `
+import { createTools } from ${JSON.stringify(join(ROOT, "mod.ts"))};
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "readOnly" });
+const found = [];
+for (const pattern of ["needle", "^$", "\\\\r", ".$", "😀|é"]) {
+  found.push(await tools.search.execute({ pattern, regex: true, maxResults: 1000 }));
+}
+console.log(JSON.stringify(found));
+`;
+
+async function runChild(
+  dir: string,
+  allowRead: string,
+): Promise<{ found: unknown; ms: number }> {
+  const started = performance.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--config=${join(ROOT, "deno.json")}`,
+      allowRead,
+      join(dir, "..", "child.js"),
+      dir,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  const ms = performance.now() - started;
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  return { found: JSON.parse(new TextDecoder().decode(output.stdout)), ms };
+}
+
+Deno.test("a script's regex searches answer alike in the worker and in-process, and the script exits at once", async () => {
+  await withWorkspace(async (root) => {
+    const dir = join(root, "ws");
+    await Deno.mkdir(dir);
+    await writeTrickyFiles(dir);
+    await Deno.writeTextFile(join(root, "child.js"), CHILD);
+    // With the package's folder readable, the scans run in the worker;
+    // without it, in-process.
+    const inWorker = await runChild(dir, `--allow-read=${root},${ROOT}`);
+    const inProcess = await runChild(dir, `--allow-read=${root}`);
+    assert.deepEqual(inWorker.found, inProcess.found);
+    // The idle worker is unref'd: the script ends when its work does.
+    // Generous: a few seconds would mean something kept the process alive.
+    assert.ok(
+      inWorker.ms < inProcess.ms + 2_000,
+      `${inWorker.ms} ms against ${inProcess.ms} ms in-process`,
+    );
+  });
+});
