@@ -15,7 +15,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { asToolError } from "../tools/_define.ts";
 import type { Tool, ToolKind } from "../tools/types.ts";
 import { EndpointError } from "./endpoint_error.ts";
-import { ContextBudget } from "./_context_budget.ts";
+import { ContextBudget, estimateTokens } from "./_context_budget.ts";
 import { runInToolCall } from "./_tool_call_scope.ts";
 import type {
   AgentEvent,
@@ -66,7 +66,7 @@ export class Conversation {
   #instructions: string;
   #maxSteps: number;
   #contextTokens: number;
-  #fixedChars: number;
+  #fixedTokens: number;
   #budget: ContextBudget;
   #messages: ModelMessage[] = [];
 
@@ -84,23 +84,23 @@ export class Conversation {
     this.#instructions = options.instructions;
     this.#maxSteps = options.maxSteps;
     const tools: ToolSet = {};
-    let fixedChars = options.instructions.length;
+    let fixedTokens = estimateTokens(options.instructions);
     for (const item of options.tools) {
       tools[item.name] = toSdkTool(item, options.outerToolCallId);
       this.#kinds.set(item.name, item.kind);
-      fixedChars += item.description.length +
-        JSON.stringify(item.inputSchema).length;
+      fixedTokens += estimateTokens(item.description) +
+        estimateTokens(JSON.stringify(item.inputSchema));
     }
     this.#tools = tools;
     this.#contextTokens = options.contextTokens;
-    this.#fixedChars = fixedChars;
-    this.#budget = new ContextBudget(this.#contextTokens, this.#fixedChars);
+    this.#fixedTokens = fixedTokens;
+    this.#budget = new ContextBudget(this.#contextTokens, this.#fixedTokens);
   }
 
   /** Forgets the messages so far. */
   reset(): void {
     this.#messages = [];
-    this.#budget = new ContextBudget(this.#contextTokens, this.#fixedChars);
+    this.#budget = new ContextBudget(this.#contextTokens, this.#fixedTokens);
   }
 
   /**

@@ -1,18 +1,22 @@
-// Keeps a conversation within the model's context. Tool outputs (whole files,
-// long command logs) are most of what a coding agent sends; once the request
-// would pass the budget (estimated at 4 characters a token), the outputs of
-// the oldest calls are replaced by a short note until the estimate is down to
-// half the budget. Outputs the model has not answered yet are always kept.
-// Clearing many at once, rather than one per step, keeps the start of the
-// conversation unchanged for many steps, which endpoints' prompt caches need.
-// Nothing here knows the AI SDK: messages are plain objects of its shape.
+// Keeps a conversation within the model's context. Tool calls carry most of
+// what a coding agent sends: outputs (whole files, long logs) and inputs (a
+// WriteFile's content). Once a request would pass the budget, the oldest calls
+// are cleared (the output becomes a short note, long input strings a mark)
+// until the estimate is down to half the budget. Outputs the model has not
+// answered yet are always sent. Clearing many at once, rather than one per
+// step, keeps the start of the conversation unchanged for many steps, which
+// endpoints' prompt caches need. Nothing here knows the AI SDK: messages are
+// plain objects of its shape.
 
-/** Characters per token in the estimate (code and English average 3-4). */
+/** ASCII characters per token in the estimate (code and English average 3-4). */
 export const CHARS_PER_TOKEN = 4;
 
 /** What a cleared output says instead, to the model. */
 export const CLEARED_OUTPUT =
-  "[This output was cleared to keep the conversation within the model's context. Call the tool again if you need it.]";
+  "[Output cleared to keep the conversation within the model's context. The call did run; if you need what it showed, read it again rather than repeating a write or a command.]";
+
+/** Input strings longer than this are cleared with their call. */
+const LONG_INPUT_CHARS = 200;
 
 /** A message as the AI SDK keeps it (only the parts this file reads). */
 export interface ContextMessage {
@@ -20,106 +24,173 @@ export interface ContextMessage {
   content: unknown;
 }
 
-interface ToolResultPart {
-  type: "tool-result";
+interface ToolPart {
+  type: "tool-call" | "tool-result";
   toolCallId: string;
-  output: unknown;
+  input?: unknown;
+  output?: unknown;
 }
 
-/** Decides which tool outputs a conversation still sends; one per conversation. */
+/**
+ * Decides how much of a conversation's tool calls is still sent; one per
+ * conversation. Calls are cleared oldest first and stay cleared, so the state
+ * is how many: the first `#cleared` calls and results, in conversation order
+ * (by position, not by id: some servers reuse ids from one answer to the
+ * next).
+ */
 export class ContextBudget {
-  readonly #budgetChars: number;
-  readonly #fixedChars: number;
-  /** Calls whose output is cleared: once cleared, always cleared. */
-  readonly #cleared = new Set<string>();
+  readonly #budget: number;
+  readonly #fixed: number;
+  #cleared = 0;
+  /** Token estimates of messages already seen (the SDK passes the same objects each step). */
+  #estimates = new WeakMap<object, number>();
 
   /**
    * @param tokens The budget for a whole request, in tokens.
-   * @param fixedChars What every request sends besides the messages (the
-   * instructions and the tools' descriptions and schemas).
+   * @param fixedTokens What every request sends besides the messages (the
+   * instructions and the tools' descriptions and schemas), estimated with
+   * {@linkcode estimateTokens}.
    */
-  constructor(tokens: number, fixedChars = 0) {
-    this.#budgetChars = tokens * CHARS_PER_TOKEN;
-    this.#fixedChars = fixedChars;
+  constructor(tokens: number, fixedTokens = 0) {
+    this.#budget = tokens;
+    this.#fixed = fixedTokens;
   }
 
-  /** How many outputs were cleared so far. */
-  get clearedOutputs(): number {
-    return this.#cleared.size;
+  /** How many calls were cleared so far. */
+  get clearedCalls(): number {
+    return this.#cleared;
   }
 
   /**
-   * The messages to send: outputs cleared before stay cleared, and when the
+   * The messages to send: calls cleared before stay cleared, and when the
    * estimate passes the budget, more are cleared, oldest first. Returns the
    * same array when nothing changes; never modifies `messages`.
    */
   fit<T extends ContextMessage>(messages: T[]): T[] {
     const fitted = this.#applied(messages);
-    let chars = this.#fixedChars + sumChars(fitted);
-    if (chars <= this.#budgetChars) return fitted;
-    const target = this.#budgetChars / 2;
-    // The last tool message holds outputs the model has not seen yet.
-    const lastTool = fitted.findLastIndex((m) => m.role === "tool");
-    for (let i = 0; i < lastTool && chars > target; i++) {
-      for (const part of toolResults(fitted[i])) {
-        if (this.#cleared.has(part.toolCallId)) continue;
-        this.#cleared.add(part.toolCallId);
-        chars -= JSON.stringify(part.output).length - CLEARED_CHARS;
-        if (chars <= target) break;
-      }
+    let tokens = this.#fixed + this.#sum(fitted);
+    if (tokens <= this.#budget) return fitted;
+    const { calls, results } = answeredParts(fitted);
+    while (this.#cleared < results.length && tokens > this.#budget / 2) {
+      const k = this.#cleared++;
+      tokens -= saving(results[k]) + (calls[k] ? saving(calls[k]) : 0);
     }
     return this.#applied(fitted);
   }
 
-  // Copies the messages that hold a cleared output, with the note instead.
+  #sum(messages: ContextMessage[]): number {
+    let tokens = 0;
+    for (const message of messages) {
+      let estimate = this.#estimates.get(message);
+      if (estimate === undefined) {
+        estimate = estimateTokens(JSON.stringify(message.content) ?? "");
+        this.#estimates.set(message, estimate);
+      }
+      tokens += estimate;
+    }
+    return tokens;
+  }
+
+  // Copies the messages that hold a cleared call not cleared yet in them.
   #applied<T extends ContextMessage>(messages: T[]): T[] {
-    if (this.#cleared.size === 0) return messages;
+    if (this.#cleared === 0) return messages;
+    const seen = { "tool-call": 0, "tool-result": 0 };
     let changed = false;
     const out = messages.map((message) => {
-      const parts = toolResults(message);
-      if (!parts.some((part) => this.#isUncleared(part))) return message;
+      if (!Array.isArray(message.content)) return message;
+      let copied: unknown[] | undefined;
+      message.content.forEach((part, index) => {
+        if (!isToolPart(part) || seen[part.type]++ >= this.#cleared) return;
+        const cleared = clearedPart(part);
+        if (cleared === part) return;
+        copied ??= [...message.content as unknown[]];
+        copied[index] = cleared;
+      });
+      if (copied === undefined) return message;
       changed = true;
-      const content = (message.content as unknown[]).map((part) =>
-        isToolResult(part) && this.#isUncleared(part)
-          ? { ...part, output: CLEARED }
-          : part
-      );
-      return { ...message, content };
+      return { ...message, content: copied };
     });
     return changed ? out : messages;
   }
+}
 
-  // A part whose call is cleared but whose output is not the note yet.
-  #isUncleared(part: ToolResultPart): boolean {
-    return this.#cleared.has(part.toolCallId) && !isClearedOutput(part.output);
+/**
+ * A rough token count: ASCII at {@linkcode CHARS_PER_TOKEN} characters a
+ * token, any other character a token of its own (CJK text takes about one
+ * token a character).
+ */
+export function estimateTokens(text: string): number {
+  let other = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) other++;
   }
+  return (text.length - other) / CHARS_PER_TOKEN + other;
 }
 
 const CLEARED = { type: "text", value: CLEARED_OUTPUT } as const;
-const CLEARED_CHARS = JSON.stringify(CLEARED).length;
+const CLEARED_TOKENS = estimateTokens(JSON.stringify(CLEARED));
 
-function isClearedOutput(output: unknown): boolean {
+// How many tokens clearing the part saves.
+function saving(part: ToolPart): number {
+  const cleared = clearedPart(part);
+  if (cleared === part) return 0;
+  return estimateTokens(JSON.stringify(part)) -
+    estimateTokens(JSON.stringify(cleared));
+}
+
+// The part with its output (or its long input strings) cleared, or the part
+// itself when that would not make it shorter.
+function clearedPart(part: ToolPart): ToolPart {
+  if (part.type === "tool-result") {
+    if (isCleared(part.output)) return part;
+    const tokens = estimateTokens(JSON.stringify(part.output) ?? "");
+    return tokens <= CLEARED_TOKENS ? part : { ...part, output: CLEARED };
+  }
+  const input = clearedInput(part.input);
+  return input === part.input ? part : { ...part, input };
+}
+
+function clearedInput(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return input;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value !== "string" || value.length <= LONG_INPUT_CHARS) continue;
+    copy ??= { ...input };
+    copy[key] = `[cleared: ${value.length} characters]`;
+  }
+  return copy ?? input;
+}
+
+function isCleared(output: unknown): boolean {
   return typeof output === "object" && output !== null &&
     (output as { value?: unknown }).value === CLEARED_OUTPUT;
 }
 
-function toolResults(message: ContextMessage): ToolResultPart[] {
-  if (message.role !== "tool" || !Array.isArray(message.content)) return [];
-  return message.content.filter(isToolResult);
+function isToolPart(part: unknown): part is ToolPart {
+  if (typeof part !== "object" || part === null) return false;
+  const type = (part as { type?: unknown }).type;
+  return type === "tool-call" || type === "tool-result";
 }
 
-function isToolResult(part: unknown): part is ToolResultPart {
-  return typeof part === "object" && part !== null &&
-    (part as { type?: unknown }).type === "tool-result" &&
-    typeof (part as { toolCallId?: unknown }).toolCallId === "string";
-}
-
-function sumChars(messages: ContextMessage[]): number {
-  let chars = 0;
-  for (const message of messages) {
-    chars += typeof message.content === "string"
-      ? message.content.length
-      : JSON.stringify(message.content).length;
+// The tool calls and results the model has answered, each in conversation
+// order. A tool message that ends the conversation is the next step's
+// request: the model has not seen it yet.
+function answeredParts(
+  messages: ContextMessage[],
+): { calls: ToolPart[]; results: ToolPart[] } {
+  const answered = messages.at(-1)?.role === "tool"
+    ? messages.slice(0, -1)
+    : messages;
+  const calls: ToolPart[] = [];
+  const results: ToolPart[] = [];
+  for (const message of answered) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) {
+      if (!isToolPart(part)) continue;
+      (part.type === "tool-call" ? calls : results).push(part);
+    }
   }
-  return chars;
+  return { calls, results };
 }

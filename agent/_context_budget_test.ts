@@ -4,28 +4,39 @@ import {
   CLEARED_OUTPUT,
   ContextBudget,
   type ContextMessage,
+  estimateTokens,
 } from "./_context_budget.ts";
 
-/** One step: the assistant's call and the tool's output of `chars` characters. */
-function step(id: string, chars: number): ContextMessage[] {
+/** One step: the assistant's call and the tool's output, `chars` characters long. */
+function step(
+  label: string,
+  chars: number,
+  options: { id?: string; input?: Record<string, unknown> } = {},
+): ContextMessage[] {
+  const toolCallId = options.id ?? label;
   return [
     {
       role: "assistant",
-      content: [{ type: "tool-call", toolCallId: id, toolName: "ReadFile" }],
+      content: [{
+        type: "tool-call",
+        toolCallId,
+        toolName: "ReadFile",
+        input: options.input ?? { path: label },
+      }],
     },
     {
       role: "tool",
       content: [{
         type: "tool-result",
-        toolCallId: id,
+        toolCallId,
         toolName: "ReadFile",
-        output: { type: "text", value: id.repeat(chars / id.length) },
+        output: { type: "text", value: label.repeat(chars / label.length) },
       }],
     },
   ];
 }
 
-/** The outputs as sent: each call's id, or "cleared". */
+/** The outputs as sent: each one's label, or "cleared". */
 function outputs(messages: ContextMessage[]): string[] {
   return messages.flatMap((message) =>
     message.role !== "tool" ? [] : (message.content as {
@@ -37,17 +48,18 @@ function outputs(messages: ContextMessage[]): string[] {
 }
 
 const user: ContextMessage = { role: "user", content: "Read them all" };
+/** A budget of `chars` ASCII characters. */
+const chars = (count: number) => count / CHARS_PER_TOKEN;
 
 Deno.test("ContextBudget sends everything while the estimate is within the budget", () => {
-  const budget = new ContextBudget(10_000 / CHARS_PER_TOKEN);
+  const budget = new ContextBudget(chars(10_000));
   const messages = [user, ...step("a1", 3000), ...step("b2", 3000)];
   assert.equal(budget.fit(messages), messages);
-  assert.equal(budget.clearedOutputs, 0);
+  assert.equal(budget.clearedCalls, 0);
 });
 
-Deno.test("ContextBudget clears the oldest outputs down to half the budget, never the newest", () => {
-  // 20,000 characters of budget; five outputs of 4,000 pass it.
-  const budget = new ContextBudget(20_000 / CHARS_PER_TOKEN);
+Deno.test("ContextBudget clears the oldest outputs down to half the budget, never an unanswered one", () => {
+  const budget = new ContextBudget(chars(20_000));
   const messages = [
     user,
     ...step("a1", 4000),
@@ -58,7 +70,7 @@ Deno.test("ContextBudget clears the oldest outputs down to half the budget, neve
   ];
   const before = structuredClone(messages);
   const fitted = budget.fit(messages);
-  // Down to 10,000 characters: the three oldest go.
+  // Down to 10,000 characters: the three oldest go; e5 is not answered yet.
   assert.deepEqual(outputs(fitted), [
     "cleared",
     "cleared",
@@ -68,11 +80,11 @@ Deno.test("ContextBudget clears the oldest outputs down to half the budget, neve
   ]);
   assert.ok(JSON.stringify(fitted).length <= 10_000 + 2_000);
   assert.deepEqual(messages, before, "the input is not modified");
-  assert.equal(budget.clearedOutputs, 3);
+  assert.equal(budget.clearedCalls, 3);
 });
 
 Deno.test("ContextBudget keeps what it cleared cleared, and clears again only past the budget", () => {
-  const budget = new ContextBudget(20_000 / CHARS_PER_TOKEN);
+  const budget = new ContextBudget(chars(20_000));
   const history = [user, ...step("a1", 8000), ...step("b2", 8000)];
   const more = [...history, ...step("c3", 8000)];
   assert.deepEqual(outputs(budget.fit(more)), ["cleared", "cleared", "c3"]);
@@ -81,15 +93,76 @@ Deno.test("ContextBudget keeps what it cleared cleared, and clears again only pa
   const next = [...more, ...step("d4", 400)];
   const fitted = budget.fit(next);
   assert.deepEqual(outputs(fitted), ["cleared", "cleared", "c3", "d4"]);
-  assert.equal(budget.clearedOutputs, 2);
+  assert.equal(budget.clearedCalls, 2);
   // Fitting what was fitted changes nothing.
   assert.equal(budget.fit(fitted), fitted);
 });
 
 Deno.test("ContextBudget counts what every request sends besides the messages", () => {
   const messages = [user, ...step("a1", 4000), ...step("b2", 4000)];
-  const roomy = new ContextBudget(20_000 / CHARS_PER_TOKEN);
+  const roomy = new ContextBudget(chars(20_000));
   assert.deepEqual(outputs(roomy.fit(messages)), ["a1", "b2"]);
-  const tools = new ContextBudget(20_000 / CHARS_PER_TOKEN, 15_000);
+  const tools = new ContextBudget(chars(20_000), chars(15_000));
   assert.deepEqual(outputs(tools.fit(messages)), ["cleared", "b2"]);
+});
+
+Deno.test("ContextBudget clears by position, so a server's reused call ids clear nothing new", () => {
+  const budget = new ContextBudget(chars(20_000));
+  const same = { id: "call_0" };
+  const messages = [
+    user,
+    ...step("a1", 8000, same),
+    ...step("b2", 8000, same),
+    ...step("c3", 8000, same),
+  ];
+  assert.deepEqual(outputs(budget.fit(messages)), [
+    "cleared",
+    "cleared",
+    "c3",
+  ]);
+});
+
+Deno.test("ContextBudget clears the long strings of old calls' inputs too", () => {
+  const budget = new ContextBudget(chars(20_000));
+  const write = (label: string) =>
+    step(label, 40, {
+      input: { path: `${label}.txt`, content: "y".repeat(8000) },
+    });
+  const fitted = budget.fit([
+    user,
+    ...write("a1"),
+    ...write("b2"),
+    ...write("c3"),
+  ]);
+  const inputs = fitted.flatMap((message) =>
+    message.role !== "assistant"
+      ? []
+      : (message.content as { input: Record<string, string> }[]).map((p) =>
+        p.input
+      )
+  );
+  assert.deepEqual(inputs, [
+    { path: "a1.txt", content: "[cleared: 8000 characters]" },
+    { path: "b2.txt", content: "[cleared: 8000 characters]" },
+    { path: "c3.txt", content: "y".repeat(8000) },
+  ]);
+  // Outputs shorter than the note are kept: clearing them would add text.
+  assert.deepEqual(outputs(fitted), ["a1", "b2", "c3"]);
+});
+
+Deno.test("ContextBudget does not keep an answered output once the model has replied", () => {
+  const budget = new ContextBudget(chars(20_000));
+  const answered = [
+    user,
+    ...step("a1", 30_000),
+    { role: "assistant", content: "Summarized." },
+    { role: "user", content: "Thanks" },
+  ];
+  assert.deepEqual(outputs(budget.fit(answered)), ["cleared"]);
+});
+
+Deno.test("estimateTokens() counts ASCII at 4 characters a token and other characters one each", () => {
+  assert.equal(estimateTokens("abcd".repeat(100)), 100);
+  assert.equal(estimateTokens("上下文窗口"), 5);
+  assert.equal(estimateTokens("ab上下"), 2.5);
 });

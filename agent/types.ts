@@ -96,9 +96,10 @@ export interface AgentOptions {
   /**
    * How many tokens a request may take: the model's context window, less
    * room for its answer. When the conversation would pass it (estimated at 4
-   * characters a token), the outputs of the oldest tool calls are replaced by
-   * a short note, down to half of it. Defaults to 100 000; set your model's
-   * window (for Ollama, its `num_ctx`).
+   * ASCII characters a token, other characters a token each), the oldest tool
+   * calls are cleared (outputs become a short note, long input strings a
+   * mark), down to half of it. Defaults to 100 000; set your model's window
+   * (for Ollama, its `num_ctx`).
    */
   contextTokens?: number;
   /** Called with the whole plan each time the Plan tool replaces it. */

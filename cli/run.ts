@@ -35,8 +35,9 @@ ${ENDPOINT_USAGE}
   --permission-mode MODE  ask (default: asks you on the terminal), acceptEdits, allow or readOnly
   --cwd DIR               the workspace (default: the current folder)
   --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
-  --context-tokens N      the model's context window: past it, the oldest tool
-                          outputs are cleared (default ${DEFAULT_CONTEXT_TOKENS})
+  --context-tokens N      the model's context window less room for its answer:
+                          past it, the oldest tool calls are cleared (default
+                          ${DEFAULT_CONTEXT_TOKENS})
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
   --json                  print one JSON event per line on stdout, for scripts
   -h, --help              show this help

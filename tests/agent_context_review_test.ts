@@ -73,7 +73,7 @@ function sent(request: RecordedRequest): string[] {
   return toolMessages(request).map((m) => {
     const text = contentText(m.content) ||
       (typeof m.content === "string" ? m.content : "");
-    if (text.startsWith("[This output was cleared")) return "cleared";
+    if (text.startsWith("[Output cleared")) return "cleared";
     return /(\w+):x*$/.exec(text)?.[1] ?? text.slice(0, 60);
   });
 }
@@ -362,7 +362,8 @@ Deno.test("agent with contextTokens below its instructions and tool schemas stil
       ["a"],
       ["cleared", "b", "b2"],
       ["cleared", "cleared", "cleared", "c"],
-      ["cleared", "cleared", "cleared", "c"],
+      // The next run: the model has answered c, so it goes too.
+      ["cleared", "cleared", "cleared", "cleared"],
     ]);
   });
 });

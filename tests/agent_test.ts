@@ -388,7 +388,7 @@ Deno.test("agent clears the oldest tool outputs once the conversation passes con
     assert.equal((await agent.run("Read the three logs")).text, "read them");
     const sent = (turn: number) =>
       toolContents(server.requests[turn]).map((text) =>
-        text.startsWith("[This output was cleared")
+        text.startsWith("[Output cleared")
           ? "cleared"
           : /([abc])-line/.exec(text)?.[1]
       );
