@@ -135,7 +135,9 @@ export class OutlinePool {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(WORKER_URL);
+    // An empty env: copying the process's makes Deno ask for env access, and
+    // the worker reads none (the grammar folder comes with each job).
+    const worker = new Worker(WORKER_URL, { env: {} });
     worker.unref();
     this.#started++;
     const slot: Slot = { worker, jobs: [], modules: new WeakSet() };

@@ -181,3 +181,62 @@ Deno.test("a script's regex searches answer alike in the worker and in-process, 
     );
   });
 });
+
+Deno.test("a script whose stuck regex search was cancelled exits at once", async () => {
+  await withWorkspace(async (dir) => {
+    // In a child process: the stuck worker dies with it.
+    await Deno.writeTextFile(join(dir, "stuck.txt"), `${"a".repeat(40)}\n`);
+    await Deno.writeTextFile(
+      join(dir, "child.js"),
+      `import { createTools } from ${JSON.stringify(join(ROOT, "mod.ts"))};
+const tools = createTools({ cwd: ${
+        JSON.stringify(dir)
+      }, permissionMode: "readOnly" });
+const cancel = new AbortController();
+setTimeout(() => cancel.abort(), 200);
+await tools.search.execute({ pattern: "(a|a)*b", regex: true }, { signal: cancel.signal })
+  .then(() => { throw new Error("not cancelled"); }, (error) => console.log(error.message));
+`,
+    );
+    const started = performance.now();
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `--config=${join(ROOT, "deno.json")}`, "child.js"],
+      cwd: dir,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    }).output();
+    const ms = performance.now() - started;
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    assert.match(new TextDecoder().decode(output.stdout), /was cancelled/);
+    // Generous: the watchdog's timer kept it alive for the 10 s budget before.
+    assert.ok(ms < 6_000, `exited after ${Math.round(ms)} ms`);
+  });
+});
+
+Deno.test("search() cancelled at any moment rejects as cancelled, never unhandled", async () => {
+  await withWorkspace(async (dir) => {
+    for (let i = 0; i < 40; i++) {
+      await Deno.mkdir(join(dir, `d${i}`));
+      await Deno.writeTextFile(
+        join(dir, `d${i}`, "a.ts"),
+        "foo(1)\n".repeat(200),
+      );
+    }
+    const tools = createTools({ cwd: dir, permissionMode: "readOnly" });
+    for (let round = 0; round < 40; round++) {
+      const cancel = new AbortController();
+      const search = tools.search.execute(
+        { pattern: "\\w+\\(", regex: round % 2 === 0, maxResults: 1000 },
+        { signal: cancel.signal },
+      );
+      await new Promise((resolve) => setTimeout(resolve, round % 5));
+      cancel.abort();
+      await search.then(
+        (result) => assert.equal(result.matches.length, 1000),
+        (error) => assert.match(error.message, /was cancelled/),
+      );
+    }
+  });
+});

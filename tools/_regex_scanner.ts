@@ -2,7 +2,14 @@
 // cannot be interrupted, and a pattern that backtracks catastrophically
 // (`(a|a)*b` on a line of `a`s) holds its thread for minutes or more: on the
 // main thread an MCP server or an agent would stop answering. In a worker, a
-// scan that shows no progress for the budget is ended by terminating it.
+// scan that shows no progress for the budget fails the search, and the
+// worker is terminated and never used again.
+//
+// Deno 2.9.6 does not interrupt JavaScript running in a terminated worker: the
+// thread goes on to the end of the match (and of the process, if the match
+// never ends). The process keeps answering and can exit; only that core stays
+// busy. A child process could be killed, at the cost of its own start and of
+// passing permissions on.
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type FileScan, scanFile } from "./_search_file.ts";
@@ -26,6 +33,11 @@ export interface RegexJob {
   limit: number;
   /** An Int32Array's buffer: see PROGRESS_STEPS and PROGRESS_JOB. */
   progress: SharedArrayBuffer;
+}
+
+/** Asks the worker to stop scanning a file whose scan was cancelled. */
+export interface RegexCancel {
+  cancel: number;
 }
 
 /** What the worker answers: the scan, or why it failed. */
@@ -65,7 +77,7 @@ export class RegexScanner {
   #progress = new Int32Array(new SharedArrayBuffer(8));
   #steps = 0;
   #lastStep = 0;
-  #watchdog: number | undefined;
+  #watchdog: { stop(): void; unref(): void } | undefined;
   #closed = false;
   #stopped: Error | undefined;
 
@@ -92,7 +104,11 @@ export class RegexScanner {
     const id = nextId++;
     const { promise, resolve, reject } = Promise.withResolvers<FileScan>();
     const signal = options.signal;
-    const onAbort = () => reject(signal!.reason);
+    const onAbort = () => {
+      reject(signal!.reason);
+      // The worker stops reading the file at its next chunk.
+      this.#worker?.postMessage({ cancel: id } satisfies RegexCancel);
+    };
     signal?.addEventListener("abort", onAbort, { once: true });
     const settle = () => signal?.removeEventListener("abort", onAbort);
     this.#jobs.set(id, {
@@ -125,7 +141,7 @@ export class RegexScanner {
       this.#release();
     } else {
       this.#worker?.unref();
-      if (this.#watchdog !== undefined) Deno.unrefTimer(this.#watchdog);
+      this.#watchdog?.unref();
     }
   }
 
@@ -138,11 +154,13 @@ export class RegexScanner {
     worker.on("error", (error: Error) => this.#lost(error.message));
     worker.on("exit", (code: number) => this.#lost(`exit code ${code}`));
     worker.ref();
-    // Number(): where @types/node is in the type graph, it types the timer
-    // as an object; Deno's timers are numbers.
-    this.#watchdog = Number(
-      setInterval(() => this.#check(), this.#budgetMs / 4),
-    );
+    const timer = setInterval(() => this.#check(), this.#budgetMs / 4);
+    this.#watchdog = {
+      stop: () => clearInterval(timer),
+      // A Timeout object at run time (Deno 2.9.6 once node:* modules load),
+      // typed as a number or a Timeout depending on the type graph.
+      unref: () => Deno.unrefTimer(timer as unknown as number),
+    };
     this.#worker = worker;
     return worker;
   }
@@ -200,7 +218,7 @@ export class RegexScanner {
   }
 
   #detach(): Worker | undefined {
-    clearInterval(this.#watchdog);
+    this.#watchdog?.stop();
     const worker = this.#worker;
     this.#worker = undefined;
     worker?.removeAllListeners();
@@ -223,7 +241,8 @@ function spawn(): Worker | undefined {
     return undefined;
   }
   try {
-    return new Worker(workerUrl(WORKER_MODULE));
+    // An empty env: copying the process's makes Deno ask for env access.
+    return new Worker(workerUrl(WORKER_MODULE), { env: {} });
   } catch {
     return undefined;
   }

@@ -8,13 +8,19 @@ import { scanFile } from "./_search_file.ts";
 import {
   PROGRESS_JOB,
   PROGRESS_STEPS,
+  type RegexCancel,
   type RegexJob,
   type RegexReply,
 } from "./_regex_scanner.ts";
 
 const port = parentPort!;
+/** The scans running, by job id, to stop the cancelled ones. */
+const running = new Map<number, AbortController>();
 
-port.on("message", (job: RegexJob) => run(job));
+port.on("message", (message: RegexJob | RegexCancel) => {
+  if ("cancel" in message) running.get(message.cancel)?.abort();
+  else run(message);
+});
 
 async function run(job: RegexJob): Promise<void> {
   const progress = new Int32Array(job.progress);
@@ -22,16 +28,20 @@ async function run(job: RegexJob): Promise<void> {
     Atomics.add(progress, PROGRESS_STEPS, 1);
     Atomics.store(progress, PROGRESS_JOB, job.id);
   };
+  const cancel = new AbortController();
+  running.set(job.id, cancel);
   let reply: RegexReply;
   try {
     const pattern = new RegExp(job.source, job.flags);
     const scan = await scanFile(job.path, pattern, {
       limit: job.limit,
       onChunk,
+      signal: cancel.signal,
     });
     reply = { id: job.id, kind: "done", scan };
   } catch (error) {
     reply = { id: job.id, kind: "failed", message: String(error) };
   }
+  running.delete(job.id);
   port.postMessage(reply);
 }

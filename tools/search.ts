@@ -299,9 +299,17 @@ async function scanInOrder(
   try {
     for await (const file of files) {
       // One match past the limit tells whether results were cut.
-      pending.push(
-        scanOne(context.workspace, file, options.scan, limit + 1, signal),
+      const outcome = scanOne(
+        context.workspace,
+        file,
+        options.scan,
+        limit + 1,
+        signal,
       );
+      // Awaited in order below; one that rejects early (a cancelled search)
+      // must not count as unhandled meanwhile.
+      outcome.catch(() => {});
+      pending.push(outcome);
       if (pending.length >= PARALLEL_FILES && absorb(await pending.shift()!)) {
         return;
       }
