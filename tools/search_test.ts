@@ -131,7 +131,22 @@ Deno.test("search() stops a regex stuck backtracking with a ToolError naming the
         return true;
       },
     );
-    // The next search runs as usual.
+    // Asked again, it fails at that file at once, without another worker;
+    // leaving the file out, it runs.
+    const started = performance.now();
+    await assert.rejects(
+      () => search.execute({ pattern: "(a|a)*b", regex: true }),
+      /spent 0\.3 s on one part of "b\/stuck\.txt"/,
+    );
+    assert.ok(performance.now() - started < 250);
+    const narrowed = await search.execute({
+      pattern: "(a|a)*b",
+      regex: true,
+      glob: "!stuck.txt",
+    });
+    assert.deepEqual(narrowed.matches, []);
+    assert.equal(narrowed.filesSearched, 1);
+    // Other searches run as usual.
     const result = await search.execute({ pattern: "^f\\w+", regex: true });
     assert.deepEqual(result.matches, [{
       path: "a.txt",
