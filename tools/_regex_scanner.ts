@@ -57,12 +57,23 @@ export class RegexTimeout extends RegexWorkerError {
 
 interface Job {
   path: string;
+  /** The pattern and the file, for {@linkcode stuckScans}. */
+  key: string;
   resolve(scan: FileScan): void;
   reject(error: Error): void;
 }
 
 const idle: Worker[] = [];
 let nextId = 1;
+
+/**
+ * The scans that ran past the budget, by pattern and file: asked again (models
+ * retry), they fail at once. Deno cannot stop a match in a terminated worker,
+ * so each retry would keep one more core busy. A search that leaves the file
+ * out runs.
+ */
+const stuckScans = new Map<string, RegexTimeout>();
+const MAX_STUCK_SCANS = 100;
 
 /**
  * Scans files for one search in a worker of its own (reused from an earlier
@@ -87,8 +98,8 @@ export class RegexScanner {
 
   /**
    * Scans `path` for lines matching `pattern` (a regex with the `g` flag).
-   * A cancelled scan rejects at once; the worker finishes it in the
-   * background, still under the budget.
+   * A cancelled scan rejects at once; the worker stops it at its next chunk
+   * (the budget still applies until then).
    */
   scan(
     path: string,
@@ -99,6 +110,9 @@ export class RegexScanner {
       (this.#closed ? new RegexWorkerError("the scanner is closed") : null);
     if (stopped) return Promise.reject(stopped);
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    const key = `${pattern.flags}/${pattern.source}\0${path}`;
+    const stuck = stuckScans.get(key);
+    if (stuck) return Promise.reject(stuck);
     const worker = this.#start();
     if (worker === undefined) return scanFile(path, pattern, options);
     const id = nextId++;
@@ -113,6 +127,7 @@ export class RegexScanner {
     const settle = () => signal?.removeEventListener("abort", onAbort);
     this.#jobs.set(id, {
       path,
+      key,
       resolve: (scan) => (settle(), resolve(scan)),
       reject: (error) => (settle(), reject(error)),
     });
@@ -189,7 +204,12 @@ export class RegexScanner {
     if (now - this.#lastStep < this.#budgetMs) return;
     const stuck = this.#jobs.get(Atomics.load(this.#progress, PROGRESS_JOB)) ??
       this.#jobs.values().next().value!;
-    this.#stop(new RegexTimeout(stuck.path, this.#budgetMs));
+    const timeout = new RegexTimeout(stuck.path, this.#budgetMs);
+    stuckScans.set(stuck.key, timeout);
+    if (stuckScans.size > MAX_STUCK_SCANS) {
+      stuckScans.delete(stuckScans.keys().next().value!);
+    }
+    this.#stop(timeout);
   }
 
   #lost(why: string): void {

@@ -197,8 +197,7 @@ async function runSearch(
     ? new RegexScanner({ budgetMs: options.regexBudgetMs })
     : undefined;
   const scan: ScanFn = regex
-    ? (file, limit, signal) =>
-      stuckOn(matcher, file) ?? regex.scan(file, matcher, { limit, signal })
+    ? (file, limit, signal) => regex.scan(file, matcher, { limit, signal })
     : (file, limit, signal) => scanFile(file, matcher, { limit, signal });
   try {
     await scanInOrder(files, { scan, limit, signal, result }, context);
@@ -206,7 +205,6 @@ async function runSearch(
     if (signal?.aborted) {
       throw new ToolError(`Search of "${shown}" was cancelled`);
     }
-    if (error instanceof RegexTimeout) rememberStuck(matcher, error);
     if (error instanceof RegexWorkerError) {
       throw regexStopped(input.pattern, context.workspace, error);
     }
@@ -215,31 +213,6 @@ async function runSearch(
     regex?.close();
   }
   return result;
-}
-
-/**
- * The patterns that ran past the budget, with the file: a search that reaches
- * that file again with that pattern (models retry) fails there at once. Deno
- * cannot stop a match in a terminated worker, so each retry would keep one
- * more core busy. A search that leaves the file out runs.
- */
-const stuckScans = new Map<string, RegexTimeout>();
-const MAX_STUCK_SCANS = 100;
-
-function stuckKey(pattern: RegExp, file: string): string {
-  return `${pattern.flags}/${pattern.source}\0${file}`;
-}
-
-function stuckOn(pattern: RegExp, file: string): Promise<never> | undefined {
-  const timeout = stuckScans.get(stuckKey(pattern, file));
-  return timeout && Promise.reject(timeout);
-}
-
-function rememberStuck(pattern: RegExp, timeout: RegexTimeout): void {
-  stuckScans.set(stuckKey(pattern, timeout.path), timeout);
-  if (stuckScans.size > MAX_STUCK_SCANS) {
-    stuckScans.delete(stuckScans.keys().next().value!);
-  }
 }
 
 /** Scans one file, stopping after `limit` matching lines. */
