@@ -20,24 +20,31 @@
 // a fresh pool: Deno's node:worker_threads constructor blocks the main thread
 // 25-45 ms per worker, so the second worker starts 20-60 ms after the first;
 // runtime and grammar instantiation take 10-20 ms per worker; a fresh
-// isolate's first parse and extraction run 10-30 ms slower than later ones.
-// The same costs are why a fresh pool of two is only ~1.6x one fresh worker
-// on the folder while a running pool is ~2x a running worker.
+// isolate's first parse and extraction run 10-30 ms slower than later ones,
+// and V8 compiles its hot code again on background threads (0.1-0.15 s of CPU
+// per fresh worker on the folder). On 2 cores that compiling competes with
+// the other worker, which is why a fresh pool of two is only ~1.55x one fresh
+// worker on the folder while a running pool is ~1.8-2x a running worker.
 //
-// Measured on the shared 2-core machine in three full runs, against the bare
-// parse: cold with the default pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.11-1.17x  1.52-1.60x  0.68-0.70x
-//   generated Python 2 MB      0.96-1.04x  1.43-1.54x  0.58-0.71x
-//   generated C 2 MB           1.30-1.40x  1.68-1.77x  0.72-0.78x
-//   lib.dom.d.ts               1.65-2.07x  1.90-2.20x  0.76-1.13x
-//   typescript.js              1.23-1.33x  1.14-1.38x  1.11-1.17x (not split)
-//   sqlite3.c                  1.20-1.25x  1.15-1.23x  1.13-1.42x (not split)
+// Cold runs are timed as a process's first outline: from the pool's creation
+// to the outline's end, after the previous pool's threads have had 100 ms to
+// exit (timed back to back with the shutdown, as before 2026-11-30, the
+// teardown overlapped the next outline and added 10-30 ms).
+//
+// Measured on the shared 2-core machine in two full runs on 2026-11-30,
+// against the bare parse: cold with the default pool, cold with one worker,
+// warm:
+//   generated TypeScript 2 MB  1.09-1.10x  1.56-1.71x  0.70-0.74x
+//   generated Python 2 MB      0.94-0.98x  1.35-1.40x  0.59-0.63x
+//   generated C 2 MB           1.23-1.24x  1.70-1.73x  0.78-0.79x
+//   lib.dom.d.ts               1.67-1.70x  1.85-1.97x  0.76-0.79x
+//   typescript.js              1.12-1.15x  1.10-1.14x  1.12-1.13x (not split)
+//   sqlite3.c                  1.20x       1.15-1.19x  1.21-1.22x (not split)
 //   cached: over 3,000x faster than cold everywhere
-//   folder, pool / one worker: fresh 1.58x, 1.61x, 1.63x; running 1.80x,
-//   1.82x, 2.06x (and 1.96x, 2.04x when the folder groups run alone)
+//   folder, pool / one worker: fresh 1.53x, 1.57x; running 1.80x, 2.02x
 // This machine drifts by 20% or more between runs: lib.dom.d.ts cold took
-// 1.42-1.97x in five more runs of its group alone, and a median 1.29-1.51x
-// outside the bench harness (25 cold outlines each, at quieter times).
+// 1.55-1.64x when its group ran alone, and 1.37-1.53x (mean of 10) outside
+// the bench harness.
 //
 // Run: deno bench -A bench/outline_bench.ts (the first run fetches sqlite3.c
 // and TypeScript's lib files with `npm pack` into .bench-data/).
