@@ -3,7 +3,7 @@
 // checked to be one an OpenAI-compatible endpoint accepts (each tool call
 // answered by a tool message with its id, right after it; no empty content).
 import assert from "node:assert/strict";
-import { createAgent, type Tool } from "../mod.ts";
+import { type Agent, createAgent, type Tool } from "../mod.ts";
 import {
   type ChatMessage,
   contentText,
@@ -53,6 +53,22 @@ function logTool(onWait: () => void = () => {}): Tool<unknown, unknown> {
     },
     toModelText: (output: unknown) => (output as { text: string }).text,
   };
+}
+
+/** An agent in `dir` with the `fetch_log` tool and a context budget. */
+function logAgent(
+  baseURL: string,
+  dir: string,
+  contextTokens: number,
+  onWait?: () => void,
+): Agent {
+  return createAgent({
+    baseURL,
+    model: "m",
+    cwd: dir,
+    extraTools: [logTool(onWait)],
+    contextTokens,
+  });
 }
 
 function call(
@@ -127,13 +143,7 @@ Deno.test("agent clears a failed call's output like any other and keeps every pa
       { text: "done" },
     ];
     await using server = startScriptedServer([{ match: "Fetch", replies }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      extraTools: [logTool()],
-      contextTokens: 20_000, // 80,000 characters
-    });
+    const agent = logAgent(server.baseURL, dir, 20_000); // 80,000 characters
     const result = await agent.run("Fetch the logs");
     assert.equal(result.text, "done");
     assert.deepEqual(result.toolCalls.map((c) => c.isError), [
@@ -176,13 +186,7 @@ Deno.test("agent keeps the start of the conversation unchanged between clearings
     }
     replies.push({ text: "done" });
     await using server = startScriptedServer([{ match: "Read on", replies }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      extraTools: [logTool()],
-      contextTokens: 40_000, // 160,000 characters
-    });
+    const agent = logAgent(server.baseURL, dir, 40_000); // 160,000 characters
     assert.equal((await agent.run("Read on")).text, "done");
     const requests = server.requests;
     assertAllValid(requests);
@@ -234,13 +238,7 @@ Deno.test("each Subagent child clears its own conversation within contextTokens"
       { match: "child one", replies: child("one") },
       { match: "child two", replies: child("two") },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      extraTools: [logTool()],
-      contextTokens: 20_000,
-    });
+    const agent = logAgent(server.baseURL, dir, 20_000);
     assert.equal((await agent.run("Delegate")).text, "delegated");
     assertAllValid(server.requests);
     for (const name of ["one", "two"]) {
@@ -276,13 +274,7 @@ Deno.test("agent aborted during a tool call sends a valid conversation, cleared 
         },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      extraTools: [logTool(() => waiting())],
-      contextTokens: 20_000,
-    });
+    const agent = logAgent(server.baseURL, dir, 20_000, () => waiting());
     const controller = new AbortController();
     const run = agent.run("Fetch three", { signal: controller.signal });
     await started;
@@ -316,13 +308,7 @@ Deno.test("agent.reset() forgets which outputs were cleared", async () => {
         ],
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      extraTools: [logTool()],
-      contextTokens: 20_000,
-    });
+    const agent = logAgent(server.baseURL, dir, 20_000);
     assert.equal((await agent.run("Before")).text, "before done");
     assert.deepEqual(sent(server.requests[3]), [
       "cleared",
@@ -347,13 +333,7 @@ Deno.test("agent with contextTokens below its instructions and tool schemas stil
         { text: "again" },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      extraTools: [logTool()],
-      contextTokens: 1,
-    });
+    const agent = logAgent(server.baseURL, dir, 1);
     assert.equal((await agent.run("Tiny")).text, "tiny done");
     assert.equal((await agent.run("And?")).text, "again");
     assertAllValid(server.requests);
@@ -375,13 +355,7 @@ Deno.test("agent sends a user prompt longer than contextTokens whole", async () 
       match: "Huge:",
       replies: [{ toolCalls: [call("a", 100)] }, { text: "read it" }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      extraTools: [logTool()],
-      contextTokens: 1_000,
-    });
+    const agent = logAgent(server.baseURL, dir, 1_000);
     assert.equal((await agent.run(prompt)).text, "read it");
     for (const request of server.requests) {
       const user = request.body.messages.find((m) => m.role === "user")!;
