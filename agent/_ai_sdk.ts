@@ -65,8 +65,6 @@ export class Conversation {
   #kinds = new Map<string, ToolKind>();
   #instructions: string;
   #maxSteps: number;
-  #contextTokens: number;
-  #fixedTokens: number;
   #budget: ContextBudget;
   #messages: ModelMessage[] = [];
 
@@ -92,15 +90,13 @@ export class Conversation {
         estimateTokens(JSON.stringify(item.inputSchema));
     }
     this.#tools = tools;
-    this.#contextTokens = options.contextTokens;
-    this.#fixedTokens = fixedTokens;
-    this.#budget = new ContextBudget(this.#contextTokens, this.#fixedTokens);
+    this.#budget = new ContextBudget(options.contextTokens, fixedTokens);
   }
 
   /** Forgets the messages so far. */
   reset(): void {
     this.#messages = [];
-    this.#budget = new ContextBudget(this.#contextTokens, this.#fixedTokens);
+    this.#budget.reset();
   }
 
   /**

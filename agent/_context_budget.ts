@@ -61,6 +61,11 @@ export class ContextBudget {
     return this.#cleared;
   }
 
+  /** Starts over, for a conversation that starts over. */
+  reset(): void {
+    this.#cleared = 0;
+  }
+
   /**
    * The messages to send: calls cleared before stay cleared, and when the
    * estimate passes the budget, more are cleared, oldest first. Returns the
