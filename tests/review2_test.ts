@@ -1,0 +1,293 @@
+// Second review of contextTokens (clearing old tool calls) and of regex
+// searches in a worker: behaviour users rely on, checked over real HTTP (the
+// scripted OpenAI-compatible server) and in a child `deno run` where a regex
+// backtracks catastrophically (the stuck thread dies with the child).
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAgent, type Tool } from "../mod.ts";
+import {
+  CLEARED_OUTPUT,
+  ContextBudget,
+  type ContextMessage,
+} from "../agent/_context_budget.ts";
+import {
+  type ChatMessage,
+  contentText,
+  type RecordedRequest,
+  startScriptedServer,
+} from "./support/scripted_server.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** A tool whose output is `label:` and `size` x's, whatever else its input holds. */
+const logTool: Tool<unknown, unknown> = {
+  name: "fetch_log",
+  kind: "read",
+  description: "Returns a log.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      label: { type: "string" },
+      size: { type: "number" },
+      note: { type: "string" },
+    },
+    required: ["label", "size"],
+  },
+  execute(input: unknown): Promise<unknown> {
+    const { label, size } = input as { label: string; size: number };
+    return Promise.resolve({ text: `${label}:${"x".repeat(size)}` });
+  },
+  toModelText: (output: unknown) => (output as { text: string }).text,
+};
+
+/** Each call and each tool message of a request, in order, as short strings. */
+function transcript(request: RecordedRequest): string[] {
+  const out: string[] = [];
+  for (const message of request.body.messages) {
+    for (const call of message.tool_calls ?? []) {
+      out.push(`call ${call.id} ${call.function.arguments}`);
+    }
+    if (message.role !== "tool") continue;
+    const text = typeof message.content === "string"
+      ? message.content
+      : contentText(message.content);
+    out.push(
+      `result ${message.tool_call_id} ${
+        text.startsWith("[Output cleared") ? "cleared" : text.slice(0, 2)
+      }`,
+    );
+  }
+  return out;
+}
+
+/** Tool messages that do not answer a call of the assistant message before them. */
+function unpaired(messages: ChatMessage[]): string[] {
+  const out: string[] = [];
+  let open: string[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      if (open.length > 0) out.push(`unanswered ${open}`);
+      open = (message.tool_calls ?? []).map((call) => call.id);
+    } else if (message.role === "tool") {
+      if (!open.includes(message.tool_call_id!)) {
+        out.push(`stray ${message.tool_call_id}`);
+      }
+      open = open.filter((id) => id !== message.tool_call_id);
+    }
+  }
+  return out;
+}
+
+Deno.test("agent keeps cleared calls' arguments valid JSON and every call paired, invalid calls included", async () => {
+  await withWorkspace(async (dir) => {
+    const note = "n".repeat(500);
+    await using server = startScriptedServer([{
+      match: "Go",
+      replies: [
+        {
+          toolCalls: [
+            // Invalid JSON: the SDK answers with an error result.
+            { name: "fetch_log", arguments: `{"label": "b${"y".repeat(900)}` },
+            {
+              name: "fetch_log",
+              arguments: { label: "v1", size: 30_000, note },
+            },
+          ],
+        },
+        {
+          toolCalls: [
+            { name: "no_such_tool", arguments: { big: "z".repeat(8000) } },
+            { name: "fetch_log", arguments: { label: "v2", size: 30_000 } },
+          ],
+        },
+        {
+          toolCalls: [{
+            name: "fetch_log",
+            arguments: { label: "v3", size: 30_000, note },
+          }],
+        },
+        { text: "done" },
+      ],
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool],
+      contextTokens: 20_000,
+    });
+    assert.equal((await agent.run("Go")).text, "done");
+    for (const request of server.requests) {
+      assert.deepEqual(unpaired(request.body.messages), []);
+      for (const message of request.body.messages) {
+        for (const call of message.tool_calls ?? []) {
+          const args = JSON.parse(call.function.arguments);
+          assert.equal(typeof args, "object");
+        }
+      }
+    }
+    const last = transcript(server.requests.at(-1)!);
+    // Five calls, five results, in order; the oldest four cleared, the long
+    // strings of their inputs replaced by a mark; the newest sent whole.
+    assert.equal(last.length, 10);
+    assert.match(last[0], /^call \S+ \{\}$/);
+    assert.match(
+      last[1],
+      /^call \S+ \{"label":"v1","size":30000,"note":"\[cleared: 500 characters\]"\}$/,
+    );
+    assert.match(
+      last[4],
+      /^call \S+ \{"big":"\[cleared: 8000 characters\]"\}$/,
+    );
+    assert.match(last[5], /^call \S+ \{"label":"v2","size":30000\}$/);
+    for (const i of [2, 3, 6, 7]) assert.match(last[i], /^result \S+ cleared$/);
+    assert.match(last[9], /^result \S+ v3$/);
+    assert.ok(last.at(-2)!.includes(note), "the newest call's input is whole");
+  });
+});
+
+/** An assistant call with `input` and its result, `chars` x's long. */
+function pair(id: string, input: unknown, chars: number): ContextMessage[] {
+  return [
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: `calling ${id}` },
+        { type: "tool-call", toolCallId: id, toolName: "T", input },
+      ],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: id,
+        toolName: "T",
+        output: { type: "text", value: "x".repeat(chars) },
+      }],
+    },
+  ];
+}
+
+Deno.test("ContextBudget leaves inputs that are not plain objects as they are, clears their outputs, and starts over on reset()", () => {
+  const long = "s".repeat(1000);
+  const messages: ContextMessage[] = [
+    { role: "user", content: "go" },
+    ...pair("str", long, 4000),
+    ...pair("arr", [long, long], 4000),
+    ...pair("nul", null, 4000),
+    ...pair("num", 7, 4000),
+    // Not answered yet: the next request's.
+    ...pair("last", { path: long }, 4000),
+  ];
+  const before = JSON.stringify(messages);
+  const budget = new ContextBudget(3000);
+  const fitted = budget.fit(messages);
+  assert.equal(JSON.stringify(messages), before, "the input is not modified");
+  assert.equal(fitted.length, messages.length);
+  const calls = fitted.flatMap((m) =>
+    Array.isArray(m.content)
+      ? m.content.filter((p) => p.type === "tool-call")
+      : []
+  );
+  assert.deepEqual(calls.slice(0, 4).map((c) => c.input), [
+    long,
+    [long, long],
+    null,
+    7,
+  ]);
+  const outputs = fitted.filter((m) => m.role === "tool").map((m) =>
+    (m.content as { output: { value: string } }[])[0].output.value
+  );
+  assert.equal(budget.clearedCalls, 4);
+  assert.deepEqual(outputs.slice(0, 4), Array(4).fill(CLEARED_OUTPUT));
+  assert.equal(outputs[4], "x".repeat(4000));
+  // The text beside a cleared call stays.
+  assert.deepEqual((fitted[1].content as unknown[])[0], {
+    type: "text",
+    text: "calling str",
+  });
+  // After reset(), the same conversation clears exactly as a new budget does.
+  budget.reset();
+  assert.equal(budget.clearedCalls, 0);
+  assert.deepEqual(budget.fit(messages), new ContextBudget(3000).fit(messages));
+});
+
+Deno.test("ContextBudget never clears the newest outputs of a long conversation", () => {
+  const messages: ContextMessage[] = [{ role: "user", content: "go" }];
+  const budget = new ContextBudget(50_000);
+  for (let i = 0; i < 300; i++) {
+    messages.push(...pair(`c${i}`, { path: `f${i}` }, 4000));
+    const fitted = budget.fit(messages);
+    const last = fitted.at(-1)!.content as { output: { value: string } }[];
+    assert.equal(last[0].output.value.length, 4000, `step ${i}`);
+  }
+  assert.ok(budget.clearedCalls >= 290, `${budget.clearedCalls} cleared`);
+});
+
+/** A script that searches with a regex that backtracks catastrophically on `stuck.txt`. */
+const STUCK_CHILD = `
+import { ToolContext } from ${JSON.stringify(join(ROOT, "tools/_context.ts"))};
+import { createSearch } from ${JSON.stringify(join(ROOT, "tools/search.ts"))};
+import { createLocalFiles } from ${
+  JSON.stringify(join(ROOT, "tools/_local_files.ts"))
+};
+import { createLocalProcesses } from ${
+  JSON.stringify(join(ROOT, "tools/_local_processes.ts"))
+};
+const context = new ToolContext({
+  workspace: Deno.args[0],
+  permissionMode: "readOnly",
+  files: createLocalFiles(),
+  processes: createLocalProcesses(),
+});
+const search = createSearch(context, { regexBudgetMs: 300 });
+const outcome = (input) => search.execute(input).then(
+  (result) => result.matches.map((m) => m.path + ":" + m.line),
+  (error) => "error: " + error.message,
+);
+const out = [];
+out.push(await outcome({ pattern: "(a|a)*b", regex: true }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: true, path: "ok.txt" }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: false }));
+out.push(await outcome({ pattern: "^a+$", regex: true }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: true }));
+console.log(JSON.stringify(out));
+`;
+
+Deno.test("a script whose regex search ran past its budget still searches other files and patterns, and exits at once", async () => {
+  await withWorkspace(async (dir) => {
+    const ws = join(dir, "ws");
+    await Deno.mkdir(ws);
+    // Forty a's: the match never ends, so only the child's exit ends it.
+    await Deno.writeTextFile(join(ws, "stuck.txt"), `${"a".repeat(40)}\n`);
+    await Deno.writeTextFile(join(ws, "ok.txt"), "aab\n");
+    const script = join(dir, "child.js");
+    await Deno.writeTextFile(script, STUCK_CHILD);
+    const started = performance.now();
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", `--config=${join(ROOT, "deno.json")}`, "-A", script, ws],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    }).output();
+    const ms = performance.now() - started;
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    const [first, other, literal, anchored, again] = JSON.parse(
+      new TextDecoder().decode(output.stdout),
+    );
+    assert.match(
+      first,
+      /^error: Search for "\(a\|a\)\*b" stopped: .*"stuck\.txt"/,
+    );
+    assert.match(first, /leave that file out with "path" or "glob"/);
+    assert.deepEqual(other, ["ok.txt:1"]);
+    assert.deepEqual(literal, []);
+    assert.deepEqual(anchored, ["stuck.txt:1"]);
+    assert.equal(again, first);
+    // Generous: the stuck thread must not keep the script alive for long.
+    assert.ok(ms < 20_000, `exited after ${Math.round(ms)} ms`);
+  });
+});
