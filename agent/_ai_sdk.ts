@@ -66,6 +66,8 @@ export class Conversation {
   #instructions: string;
   #maxSteps: number;
   #budget: ContextBudget;
+  /** Counts resets, so a run that a reset overtook does not write its steps back. */
+  #resets = 0;
   #messages: ModelMessage[] = [];
 
   constructor(options: {
@@ -97,6 +99,7 @@ export class Conversation {
   reset(): void {
     this.#messages = [];
     this.#budget.reset();
+    this.#resets++;
   }
 
   /**
@@ -107,6 +110,7 @@ export class Conversation {
   async *run(prompt: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
     const user: ModelMessage = { role: "user", content: prompt };
     const completed: ModelMessage[] = [];
+    const resets = this.#resets;
     const result = streamText({
       model: this.#model.languageModel,
       instructions: this.#instructions,
@@ -133,7 +137,7 @@ export class Conversation {
     } finally {
       // A run that completed no step leaves no trace, so trying the same
       // prompt again does not send it twice.
-      if (completed.length > 0) {
+      if (completed.length > 0 && resets === this.#resets) {
         // Cleared outputs leave memory too, not only the requests.
         this.#messages = this.#budget.fit([
           ...this.#messages,

@@ -17,6 +17,8 @@ export const CLEARED_OUTPUT =
 
 /** Input strings longer than this are cleared with their call. */
 const LONG_INPUT_CHARS = 200;
+/** How deep into an input's objects and arrays clearing looks. */
+const MAX_INPUT_DEPTH = 16;
 
 /** A message as the AI SDK keeps it (only the parts this file reads). */
 export interface ContextMessage {
@@ -155,15 +157,23 @@ function clearedPart(part: ToolPart): ToolPart {
   return input === part.input ? part : { ...part, input };
 }
 
-function clearedInput(input: unknown): unknown {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+// The long strings anywhere in an input's objects and arrays (a Subagent's
+// prompts sit in an array of tasks) become a mark; the input itself when
+// none is long.
+function clearedInput(input: unknown, depth = 0): unknown {
+  if (typeof input !== "object" || input === null || depth > MAX_INPUT_DEPTH) {
     return input;
   }
-  let copy: Record<string, unknown> | undefined;
+  let copy: Record<string, unknown> | unknown[] | undefined;
   for (const [key, value] of Object.entries(input)) {
-    if (typeof value !== "string" || value.length <= LONG_INPUT_CHARS) continue;
-    copy ??= { ...input };
-    copy[key] = `[cleared: ${value.length} characters]`;
+    const cleared = typeof value === "string"
+      ? value.length > LONG_INPUT_CHARS
+        ? `[cleared: ${value.length} characters]`
+        : value
+      : clearedInput(value, depth + 1);
+    if (cleared === value) continue;
+    copy ??= Array.isArray(input) ? [...input] : { ...input };
+    (copy as Record<string, unknown>)[key] = cleared;
   }
   return copy ?? input;
 }
@@ -180,13 +190,16 @@ function isToolPart(part: unknown): part is ToolPart {
 }
 
 // The tool calls and results the model has answered, each in conversation
-// order. A tool message that ends the conversation is the next step's
-// request: the model has not seen it yet.
+// order. A tool message after the last assistant message has not been
+// answered: it is the next step's request, or the end of a run stopped at
+// its step cap or aborted (then a user message follows it).
 function answeredParts(
   messages: ContextMessage[],
 ): { calls: ToolPart[]; results: ToolPart[] } {
-  const answered = messages.at(-1)?.role === "tool"
-    ? messages.slice(0, -1)
+  const lastTool = messages.findLastIndex((m) => m.role === "tool");
+  const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
+  const answered = lastTool > lastAssistant
+    ? messages.slice(0, lastTool)
     : messages;
   const calls: ToolPart[] = [];
   const results: ToolPart[] = [];

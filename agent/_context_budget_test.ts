@@ -166,3 +166,27 @@ Deno.test("estimateTokens() counts ASCII at 4 characters a token and other chara
   assert.equal(estimateTokens("上下文窗口"), 5);
   assert.equal(estimateTokens("ab上下"), 2.5);
 });
+
+Deno.test("ContextBudget keeps outputs the model never answered, after a run cut at its step cap", () => {
+  const budget = new ContextBudget(chars(20_000));
+  // The run stopped right after the tool answered; the next run's prompt follows.
+  const messages = [
+    user,
+    ...step("a1", 12_000),
+    ...step("b2", 12_000),
+    { role: "user", content: "Continue" },
+  ];
+  assert.deepEqual(outputs(budget.fit(messages)), ["cleared", "b2"]);
+});
+
+Deno.test("ContextBudget clears long strings nested in an input's objects and arrays", () => {
+  const budget = new ContextBudget(chars(10_000));
+  const tasks = step("a1", 40, {
+    input: { tasks: [{ description: "short", prompt: "p".repeat(6000) }] },
+  });
+  const fitted = budget.fit([user, ...tasks, ...step("b2", 6000)]);
+  const input = (fitted[1].content as { input: unknown }[])[0].input;
+  assert.deepEqual(input, {
+    tasks: [{ description: "short", prompt: "[cleared: 6000 characters]" }],
+  });
+});

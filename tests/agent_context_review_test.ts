@@ -364,3 +364,34 @@ Deno.test("agent sends a user prompt longer than contextTokens whole", async () 
     assert.deepEqual(sent(server.requests[1]), ["a"]);
   });
 });
+
+Deno.test("agent.reset() during a run forgets that run too", async () => {
+  await withWorkspace(async (dir) => {
+    let waiting = () => {};
+    const started = new Promise<void>((resolve) => waiting = resolve);
+    await using server = startScriptedServer([
+      {
+        match: "First",
+        replies: [
+          { toolCalls: [call("a", 100)] },
+          { toolCalls: [call("w", 10, { wait: true })] },
+        ],
+      },
+      { match: "Second", replies: [{ text: "fresh" }] },
+    ]);
+    const agent = logAgent(server.baseURL, dir, 20_000, () => waiting());
+    const controller = new AbortController();
+    const run = agent.run("First", { signal: controller.signal });
+    await started;
+    agent.reset();
+    controller.abort(new Error("stopped by the test"));
+    await assert.rejects(run, /stopped by the test/);
+    // A run that wrongly still carried "First" would wait on the tool again.
+    const second = await agent.run("Second", {
+      signal: AbortSignal.timeout(20_000),
+    });
+    assert.equal(second.text, "fresh");
+    const roles = server.requests.at(-1)!.body.messages.map((m) => m.role);
+    assert.deepEqual(roles, ["system", "user"]);
+  });
+});
