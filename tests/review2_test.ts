@@ -244,7 +244,7 @@ const context = new ToolContext({
   files: createLocalFiles(),
   processes: createLocalProcesses(),
 });
-const search = createSearch(context, { regexBudgetMs: 300 });
+const search = createSearch(context, { regexBudgetMs: 1_000 });
 const outcome = (input) => search.execute(input).then(
   (result) => result.matches.map((m) => m.path + ":" + m.line),
   (error) => "error: " + error.message,

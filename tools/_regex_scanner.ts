@@ -70,10 +70,23 @@ let nextId = 1;
  * The scans that ran past the budget, by pattern and file: asked again (models
  * retry), they fail at once. Deno cannot stop a match in a terminated worker,
  * so each retry would keep one more core busy. A search that leaves the file
- * out runs.
+ * out runs, and so does one after the file changed or with a longer budget.
  */
-const stuckScans = new Map<string, RegexTimeout>();
+const stuckScans = new Map<string, { timeout: RegexTimeout; stamp: string }>();
 const MAX_STUCK_SCANS = 100;
+
+/**
+ * A file's size and modification time, to tell whether it changed. Read
+ * synchronously: only on a timeout and on a scan that one concerns.
+ */
+function fileStamp(path: string): string {
+  try {
+    const info = Deno.statSync(path);
+    return `${info.size}/${info.mtime?.getTime()}`;
+  } catch {
+    return "";
+  }
+}
 
 /**
  * Scans files for one search in a worker of its own (reused from an earlier
@@ -111,7 +124,7 @@ export class RegexScanner {
     if (stopped) return Promise.reject(stopped);
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const key = `${pattern.flags}/${pattern.source}\0${path}`;
-    const stuck = stuckScans.get(key);
+    const stuck = this.#stuckOn(key, path);
     if (stuck) return Promise.reject(stuck);
     const worker = this.#start();
     if (worker === undefined) return scanFile(path, pattern, options);
@@ -205,11 +218,26 @@ export class RegexScanner {
     const stuck = this.#jobs.get(Atomics.load(this.#progress, PROGRESS_JOB)) ??
       this.#jobs.values().next().value!;
     const timeout = new RegexTimeout(stuck.path, this.#budgetMs);
-    stuckScans.set(stuck.key, timeout);
+    stuckScans.set(stuck.key, { timeout, stamp: fileStamp(stuck.path) });
     if (stuckScans.size > MAX_STUCK_SCANS) {
       stuckScans.delete(stuckScans.keys().next().value!);
     }
     this.#stop(timeout);
+  }
+
+  // The timeout remembered for this pattern on this file, unless the file has
+  // changed since or this scanner's budget is longer.
+  #stuckOn(key: string, path: string): RegexTimeout | undefined {
+    const stuck = stuckScans.get(key);
+    if (stuck === undefined) return undefined;
+    if (
+      stuck.timeout.budgetMs >= this.#budgetMs &&
+      fileStamp(path) === stuck.stamp
+    ) {
+      return stuck.timeout;
+    }
+    stuckScans.delete(key);
+    return undefined;
   }
 
   #lost(why: string): void {
