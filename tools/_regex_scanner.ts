@@ -182,7 +182,7 @@ export class RegexScanner {
     worker.on("error", (error: Error) => this.#lost(error.message));
     worker.on("exit", (code: number) => this.#lost(`exit code ${code}`));
     worker.ref();
-    const timer = setInterval(() => this.#check(), this.#budgetMs / 4);
+    const timer = setInterval(() => this.#check(), this.#budgetMs / 10);
     this.#watchdog = {
       stop: () => clearInterval(timer),
       // A Timeout object at run time (Deno 2.9.6 once node:* modules load),
