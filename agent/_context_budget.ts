@@ -70,7 +70,10 @@ export class ContextBudget {
 
   /**
    * The messages to send: calls cleared before stay cleared, and when the
-   * estimate passes the budget, more are cleared, oldest first. Returns the
+   * estimate passes the budget, more are cleared, oldest first. When the
+   * estimate is still past the budget (a cleared call still costs its name,
+   * id and note), the oldest steps made only of cleared calls are left out
+   * altogether, down to half the budget. Returns the
    * same array when nothing changes; never modifies `messages`.
    */
   fit<T extends ContextMessage>(messages: T[]): T[] {
@@ -82,7 +85,41 @@ export class ContextBudget {
       const k = this.#cleared++;
       tokens -= saving(results[k]) + (calls[k] ? saving(calls[k]) : 0);
     }
-    return this.#applied(fitted);
+    const cleared = this.#applied(fitted);
+    return tokens > this.#budget ? this.#withoutOldSteps(cleared) : cleared;
+  }
+
+  // Leaves out the oldest steps whose calls are all cleared (an assistant
+  // message of tool calls only, and the tool message answering it) until the
+  // estimate is half the budget; nothing when even without all of them the
+  // request would not fit (instructions or unanswered outputs over budget).
+  // The count of cleared calls goes down by the calls left out: they are no
+  // longer in the conversation.
+  #withoutOldSteps<T extends ContextMessage>(messages: T[]): T[] {
+    const steps: { at: number; calls: number; tokens: number }[] = [];
+    let before = 0;
+    for (let i = 0; i + 1 < messages.length; i++) {
+      const calls = callsOnly(messages[i]);
+      const answer = messages[i + 1];
+      if (
+        calls !== undefined && answer.role === "tool" &&
+        toolResultCount(answer) === calls && before + calls <= this.#cleared
+      ) {
+        steps.push({ at: i, calls, tokens: this.#sum([messages[i], answer]) });
+      }
+      before += toolCallCount(messages[i]);
+    }
+    let tokens = this.#fixed + this.#sum(messages);
+    const floor = steps.reduce((rest, step) => rest - step.tokens, tokens);
+    if (steps.length === 0 || floor > this.#budget) return messages;
+    const gone = new Set<number>();
+    for (const step of steps) {
+      if (tokens <= this.#budget / 2) break;
+      gone.add(step.at).add(step.at + 1);
+      tokens -= step.tokens;
+      this.#cleared -= step.calls;
+    }
+    return messages.filter((_, index) => !gone.has(index));
   }
 
   #sum(messages: ContextMessage[]): number {
@@ -90,7 +127,7 @@ export class ContextBudget {
     for (const message of messages) {
       let estimate = this.#estimates.get(message);
       if (estimate === undefined) {
-        estimate = estimateTokens(JSON.stringify(message.content) ?? "");
+        estimate = estimateTokens(JSON.stringify(message));
         this.#estimates.set(message, estimate);
       }
       tokens += estimate;
@@ -187,6 +224,35 @@ function isToolPart(part: unknown): part is ToolPart {
   if (typeof part !== "object" || part === null) return false;
   const type = (part as { type?: unknown }).type;
   return type === "tool-call" || type === "tool-result";
+}
+
+// How many tool calls an assistant message holds when it holds nothing else
+// (no text a later step may build on); undefined otherwise.
+function callsOnly(message: ContextMessage): number | undefined {
+  if (message.role !== "assistant" || !Array.isArray(message.content)) {
+    return undefined;
+  }
+  const parts = message.content;
+  if (parts.length === 0) return undefined;
+  return parts.every((part) => isToolPart(part) && part.type === "tool-call")
+    ? parts.length
+    : undefined;
+}
+
+function toolResultCount(message: ContextMessage): number {
+  return countParts(message, "tool-result");
+}
+
+function toolCallCount(message: ContextMessage): number {
+  return countParts(message, "tool-call");
+}
+
+function countParts(message: ContextMessage, type: ToolPart["type"]): number {
+  if (!Array.isArray(message.content)) return 0;
+  return message.content.filter((part) =>
+    isToolPart(part) && part.type === type
+  )
+    .length;
 }
 
 // The tool calls and results the model has answered, each in conversation

@@ -190,3 +190,32 @@ Deno.test("ContextBudget clears long strings nested in an input's objects and ar
     tasks: [{ description: "short", prompt: "[cleared: 6000 characters]" }],
   });
 });
+
+Deno.test("ContextBudget leaves out the oldest cleared steps when their notes alone pass the budget", () => {
+  // 120 calls of 2,000-character outputs under 8,000 tokens, step by step,
+  // carrying what was sent into the next step as the AI SDK does.
+  const budget = new ContextBudget(8_000, 1_000);
+  let sent: ContextMessage[] = [user];
+  for (let i = 0; i < 120; i++) {
+    sent = budget.fit([...sent, ...step(`s${i}`.padEnd(4, "_"), 2000)]);
+    const tokens = 1_000 + estimateTokens(JSON.stringify(sent));
+    assert.ok(tokens <= 8_000 * 1.1, `step ${i}: ${tokens} tokens`);
+    // The newest output is always sent whole; the prompt is always first.
+    assert.notEqual(outputs(sent).at(-1), "cleared");
+    assert.equal(sent[0], user);
+  }
+  // Every tool message still follows the assistant message that called it.
+  sent.forEach((message, i) => {
+    if (message.role !== "tool") return;
+    const call = (sent[i - 1].content as { toolCallId: string }[])[0];
+    const result = (message.content as { toolCallId: string }[])[0];
+    assert.equal(call.toolCallId, result.toolCallId);
+  });
+});
+
+Deno.test("ContextBudget keeps every step when even without them the request would not fit", () => {
+  // The instructions alone pass the budget: leaving steps out cannot help.
+  const budget = new ContextBudget(1_000, 2_000);
+  const messages = [user, ...step("a1", 4000), ...step("b2", 4000)];
+  assert.deepEqual(outputs(budget.fit(messages)), ["cleared", "b2"]);
+});

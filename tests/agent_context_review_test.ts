@@ -395,3 +395,39 @@ Deno.test("agent.reset() during a run forgets that run too", async () => {
     assert.deepEqual(roles, ["system", "user"]);
   });
 });
+
+Deno.test("agent leaves out the oldest cleared steps of a long session to stay within contextTokens", async () => {
+  await withWorkspace(async (dir) => {
+    // Each reply reads the next log after the last one it was sent, so the
+    // script keeps going however many old steps the requests leave out.
+    const next = (request: RecordedRequest): ScriptedReply => {
+      const last = sent(request).at(-1);
+      const index = last === undefined ? 0 : Number(last.slice(1)) + 1;
+      return index < 100
+        ? { toolCalls: [call(`s${index}`, 2_000)] }
+        : { text: "read them all" };
+    };
+    await using server = startScriptedServer([{
+      match: "Read a hundred",
+      replies: Array.from({ length: 110 }, () => ({ compute: next })),
+    }]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+      contextTokens: 10_000,
+      maxSteps: 110,
+    });
+    assert.equal((await agent.run("Read a hundred")).text, "read them all");
+    assertAllValid(server.requests);
+    for (const request of server.requests) {
+      // The budget, give or take the estimate's error.
+      assert.ok(JSON.stringify(request.body).length / 4 < 10_000 * 1.15);
+    }
+    // The newest output was sent whole every time, and old steps went.
+    const last = server.requests.at(-1)!;
+    assert.equal(sent(last).at(-1), "s99");
+    assert.ok(sent(last).length < 100);
+  });
+});
