@@ -3,9 +3,8 @@
 // checked to be one an OpenAI-compatible endpoint accepts (each tool call
 // answered by a tool message with its id, right after it; no empty content).
 import assert from "node:assert/strict";
-import { type Agent, createAgent, type Tool } from "../mod.ts";
+import { type Agent, createAgent } from "../mod.ts";
 import {
-  type ChatMessage,
   contentText,
   type RecordedRequest,
   type ScriptedReply,
@@ -13,47 +12,8 @@ import {
   startScriptedServer,
   toolMessages,
 } from "./support/scripted_server.ts";
+import { assertAllValid, type LogInput, logTool } from "./support/log_tool.ts";
 import { withWorkspace } from "./support/workspace.ts";
-
-interface LogInput {
-  label: string;
-  size: number;
-  fail?: boolean;
-  wait?: boolean;
-}
-
-/**
- * An extra tool whose output is `label:` and `size` x's; `fail` makes it throw
- * that text, `wait` makes it run until aborted (calling `onWait` first).
- */
-function logTool(onWait: () => void = () => {}): Tool<unknown, unknown> {
-  return {
-    name: "fetch_log",
-    kind: "read",
-    description: "Returns a log.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        label: { type: "string" },
-        size: { type: "number" },
-        fail: { type: "boolean" },
-        wait: { type: "boolean" },
-      },
-      required: ["label", "size"],
-    },
-    execute(input: unknown, { signal } = {}): Promise<unknown> {
-      const { label, size, fail, wait } = input as LogInput;
-      const text = `${label}:${"x".repeat(size)}`;
-      if (fail) return Promise.reject(new Error(text));
-      if (!wait) return Promise.resolve({ text });
-      onWait();
-      return new Promise((_, reject) =>
-        signal?.addEventListener("abort", () => reject(signal.reason))
-      );
-    },
-    toModelText: (output: unknown) => (output as { text: string }).text,
-  };
-}
 
 /** An agent in `dir` with the `fetch_log` tool and a context budget. */
 function logAgent(
@@ -92,40 +52,6 @@ function sent(request: RecordedRequest): string[] {
     if (text.startsWith("[Output cleared")) return "cleared";
     return /(\w+):x*$/.exec(text)?.[1] ?? text.slice(0, 60);
   });
-}
-
-/** What would make an OpenAI-compatible endpoint refuse the messages. */
-function invalidities(messages: ChatMessage[]): string[] {
-  const out: string[] = [];
-  messages.forEach((message, i) => {
-    if (message.role === "tool") {
-      const text = typeof message.content === "string"
-        ? message.content
-        : contentText(message.content);
-      if (!text) out.push(`message ${i}: a tool message without content`);
-      const owner = messages.slice(0, i).findLast((m) =>
-        m.role === "assistant"
-      );
-      if (!owner?.tool_calls?.some((c) => c.id === message.tool_call_id)) {
-        out.push(`message ${i}: answers unknown call ${message.tool_call_id}`);
-      }
-    }
-    if (message.role !== "assistant" || !message.tool_calls?.length) return;
-    const answered: string[] = [];
-    for (let j = i + 1; messages[j]?.role === "tool"; j++) {
-      answered.push(messages[j].tool_call_id!);
-    }
-    for (const { id } of message.tool_calls) {
-      if (!answered.includes(id)) out.push(`message ${i}: ${id} unanswered`);
-    }
-  });
-  return out;
-}
-
-function assertAllValid(requests: RecordedRequest[]): void {
-  requests.forEach((request, n) =>
-    assert.deepEqual(invalidities(request.body.messages), [], `request ${n}`)
-  );
 }
 
 Deno.test("agent clears a failed call's output like any other and keeps every parallel output of the newest step", async () => {

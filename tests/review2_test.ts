@@ -5,42 +5,22 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAgent, type Tool } from "../mod.ts";
+import { createAgent } from "../mod.ts";
 import {
   CLEARED_OUTPUT,
   ContextBudget,
   type ContextMessage,
 } from "../agent/_context_budget.ts";
 import {
-  type ChatMessage,
   contentText,
   type RecordedRequest,
   startScriptedServer,
 } from "./support/scripted_server.ts";
+import { assertAllValid, logTool } from "./support/log_tool.ts";
+import { runDeno } from "./support/run_deno.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-
-/** A tool whose output is `label:` and `size` x's, whatever else its input holds. */
-const logTool: Tool<unknown, unknown> = {
-  name: "fetch_log",
-  kind: "read",
-  description: "Returns a log.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      label: { type: "string" },
-      size: { type: "number" },
-      note: { type: "string" },
-    },
-    required: ["label", "size"],
-  },
-  execute(input: unknown): Promise<unknown> {
-    const { label, size } = input as { label: string; size: number };
-    return Promise.resolve({ text: `${label}:${"x".repeat(size)}` });
-  },
-  toModelText: (output: unknown) => (output as { text: string }).text,
-};
 
 /** Each call and each tool message of a request, in order, as short strings. */
 function transcript(request: RecordedRequest): string[] {
@@ -58,24 +38,6 @@ function transcript(request: RecordedRequest): string[] {
         text.startsWith("[Output cleared") ? "cleared" : text.slice(0, 2)
       }`,
     );
-  }
-  return out;
-}
-
-/** Tool messages that do not answer a call of the assistant message before them. */
-function unpaired(messages: ChatMessage[]): string[] {
-  const out: string[] = [];
-  let open: string[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      if (open.length > 0) out.push(`unanswered ${open}`);
-      open = (message.tool_calls ?? []).map((call) => call.id);
-    } else if (message.role === "tool") {
-      if (!open.includes(message.tool_call_id!)) {
-        out.push(`stray ${message.tool_call_id}`);
-      }
-      open = open.filter((id) => id !== message.tool_call_id);
-    }
   }
   return out;
 }
@@ -115,12 +77,12 @@ Deno.test("agent keeps cleared calls' arguments valid JSON and every call paired
       baseURL: server.baseURL,
       model: "m",
       cwd: dir,
-      extraTools: [logTool],
+      extraTools: [logTool()],
       contextTokens: 20_000,
     });
     assert.equal((await agent.run("Go")).text, "done");
+    assertAllValid(server.requests);
     for (const request of server.requests) {
-      assert.deepEqual(unpaired(request.body.messages), []);
       for (const message of request.body.messages) {
         for (const call of message.tool_calls ?? []) {
           const args = JSON.parse(call.function.arguments);
@@ -267,19 +229,8 @@ Deno.test("a script whose regex search ran past its budget still searches other 
     await Deno.writeTextFile(join(ws, "ok.txt"), "aab\n");
     const script = join(dir, "child.js");
     await Deno.writeTextFile(script, STUCK_CHILD);
-    const started = performance.now();
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", `--config=${join(ROOT, "deno.json")}`, "-A", script, ws],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.timeout(60_000),
-    }).output();
-    const ms = performance.now() - started;
-    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-    const [first, other, literal, anchored, again] = JSON.parse(
-      new TextDecoder().decode(output.stdout),
-    );
+    const { stdout, ms } = await runDeno(["-A"], script, [ws]);
+    const [first, other, literal, anchored, again] = JSON.parse(stdout);
     assert.match(
       first,
       /^error: Search for "\(a\|a\)\*b" stopped: .*"stuck\.txt"/,

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { withWorkspace } from "../tests/support/workspace.ts";
+import { runDeno } from "../tests/support/run_deno.ts";
+import { withWorkspace, writeFiles } from "../tests/support/workspace.ts";
 import { createTools } from "./create_tools.ts";
 import { RegexScanner } from "./_regex_scanner.ts";
 import { MAX_LINE_CHARS, scanFile } from "./_search_file.ts";
@@ -41,14 +42,7 @@ async function writeTrickyFiles(dir: string): Promise<string[]> {
     ]),
     "many.txt": "needle\n".repeat(50),
   };
-  const paths = [];
-  for (const [name, content] of Object.entries(files)) {
-    const path = join(dir, name);
-    if (typeof content === "string") await Deno.writeTextFile(path, content);
-    else await Deno.writeFile(path, content);
-    paths.push(path);
-  }
-  return paths;
+  return await writeFiles(dir, files);
 }
 
 Deno.test("RegexScanner answers what an in-process scan answers, file by file", async () => {
@@ -137,31 +131,6 @@ for (const pattern of ["needle", "^$", "\\\\r", ".$", "😀|é"]) {
 }
 console.log(JSON.stringify(found));
 `;
-
-/** Runs `script` with deno, the package's config and `flags`; fails unless it exits 0. */
-async function runDeno(
-  flags: string[],
-  script: string,
-  args: string[] = [],
-): Promise<{ stdout: string; ms: number }> {
-  const started = performance.now();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      `--config=${join(ROOT, "deno.json")}`,
-      ...flags,
-      script,
-      ...args,
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  const ms = performance.now() - started;
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  return { stdout: new TextDecoder().decode(output.stdout), ms };
-}
 
 async function runChild(
   dir: string,

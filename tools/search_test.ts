@@ -4,6 +4,7 @@ import { ToolContext } from "./_context.ts";
 import { createLocalFiles } from "./_local_files.ts";
 import { createLocalProcesses } from "./_local_processes.ts";
 import { createTools } from "./create_tools.ts";
+import { writeFiles } from "../tests/support/workspace.ts";
 import { createSearch } from "./search.ts";
 import { ToolError } from "./tool_error.ts";
 import type { PermissionRequest } from "./types.ts";
@@ -13,12 +14,7 @@ async function workspace(
   files: Record<string, string | Uint8Array>,
 ): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "search_test_" });
-  for (const [path, content] of Object.entries(files)) {
-    const full = join(root, path);
-    await Deno.mkdir(join(full, ".."), { recursive: true });
-    if (typeof content === "string") await Deno.writeTextFile(full, content);
-    else await Deno.writeFile(full, content);
-  }
+  await writeFiles(root, files);
   return root;
 }
 

@@ -36,3 +36,22 @@ export async function withDirs(
     await fn(dirs);
   });
 }
+
+/**
+ * Writes `files` (a path relative to `root` -> text or bytes) under `root`,
+ * making folders as needed; returns the absolute paths in the same order.
+ */
+export async function writeFiles(
+  root: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<string[]> {
+  const paths: string[] = [];
+  for (const [name, content] of Object.entries(files)) {
+    const path = join(root, name);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(path, content);
+    else await Deno.writeFile(path, content);
+    paths.push(path);
+  }
+  return paths;
+}
