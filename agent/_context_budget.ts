@@ -2,8 +2,9 @@
 // what a coding agent sends: outputs (whole files, long logs) and inputs (a
 // WriteFile's content). Once a request would pass the budget, the oldest calls
 // are cleared (the output becomes a short note, long input strings a mark)
-// until the estimate is down to half the budget. Outputs the model has not
-// answered yet are always sent. Clearing many at once, rather than one per
+// until the estimate is down to half the budget; when even the cleared calls
+// are too many, the oldest steps of them are left out. Outputs the model has
+// not answered yet are always sent. Clearing many at once, rather than one per
 // step, keeps the start of the conversation unchanged for many steps, which
 // endpoints' prompt caches need. Nothing here knows the AI SDK: messages are
 // plain objects of its shape.
@@ -73,8 +74,8 @@ export class ContextBudget {
    * estimate passes the budget, more are cleared, oldest first. When the
    * estimate is still past the budget (a cleared call still costs its name,
    * id and note), the oldest steps made only of cleared calls are left out
-   * altogether, down to half the budget. Returns the
-   * same array when nothing changes; never modifies `messages`.
+   * altogether, down to half the budget. Returns the same array when nothing
+   * changes; never modifies `messages`.
    */
   fit<T extends ContextMessage>(messages: T[]): T[] {
     const fitted = this.#applied(messages);
