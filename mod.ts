@@ -62,6 +62,7 @@ export { EndpointError } from "./agent/endpoint_error.ts";
 export type {
   Agent,
   AgentApprove,
+  AgentContextSummarizedEvent,
   AgentEvent,
   AgentFinishEvent,
   AgentFinishReason,

@@ -16,6 +16,13 @@ import { asToolError } from "../tools/_define.ts";
 import type { Tool, ToolKind } from "../tools/types.ts";
 import { EndpointError } from "./endpoint_error.ts";
 import { ContextBudget, estimateTokens } from "./_context_budget.ts";
+import {
+  clipSummary,
+  SUMMARIZER_INSTRUCTIONS,
+  summaryCut,
+  transcript,
+  withSummary,
+} from "./_context_summary.ts";
 import { runInToolCall } from "./_tool_call_scope.ts";
 import type {
   AgentEvent,
@@ -109,46 +116,125 @@ export class Conversation {
    */
   async *run(prompt: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
     const user: ModelMessage = { role: "user", content: prompt };
-    const completed: ModelMessage[] = [];
     const resets = this.#resets;
+    const clearedBefore = this.#budget.clearedCalls;
+    /** What the current step sent, and the conversation after the last completed step. */
+    let sent: ModelMessage[] = [];
+    let kept: ModelMessage[] | undefined;
+    const fitting: Fitting = { notices: [], summaryFailed: false, signal };
     const result = streamText({
       model: this.#model.languageModel,
       instructions: this.#instructions,
       messages: [...this.#messages, user],
       tools: this.#tools,
       stopWhen: isStepCount(this.#maxSteps),
-      prepareStep: ({ messages }) => {
-        const fitted = this.#budget.fit(messages);
-        return fitted === messages ? undefined : { messages: fitted };
+      // The SDK carries what a step sent into the next step's messages.
+      prepareStep: async ({ messages }) => {
+        sent = await this.#fit(messages, fitting);
+        return sent === messages ? undefined : { messages: sent };
       },
       maxRetries: 0, // the endpoint fetch retries, within its own time budget
       abortSignal: signal,
       onError: () => {}, // errors end the run through the stream; the SDK would also log them
       onStepEnd: (step) => {
-        completed.push(...(step.response.messages as ModelMessage[])); // this step's only
+        // step.response.messages holds this step's messages only.
+        kept = [...sent, ...step.response.messages as ModelMessage[]];
       },
     });
     const state = new RunState();
     try {
       for await (const part of result.stream) {
+        yield* fitting.notices.splice(0);
         const event = this.#toEvent(part as StreamPart, state);
         if (event) yield event;
       }
     } finally {
-      // A run that completed no step leaves no trace, so trying the same
-      // prompt again does not send it twice.
-      if (completed.length > 0 && resets === this.#resets) {
-        // Cleared outputs leave memory too, not only the requests.
-        this.#messages = this.#budget.fit([
-          ...this.#messages,
-          user,
-          ...completed,
-        ]);
+      if (resets === this.#resets) {
+        // Cleared outputs and summaries leave memory too, not only the
+        // requests. A run that completed no step leaves no trace, so trying
+        // the same prompt again does not send it twice.
+        if (kept) this.#messages = this.#budget.fit(kept);
+        else this.#budget.restore(clearedBefore);
       }
     }
     if (state.error !== undefined) throw endpointErrorOf(state.error);
     if (signal?.aborted) throw signal.reason;
+    yield* fitting.notices.splice(0);
     yield { type: "finish", result: state.result() };
+  }
+
+  // The messages to send: old tool calls cleared (ContextBudget), and when
+  // that is not enough, the oldest messages replaced by a summary.
+  async #fit(
+    messages: ModelMessage[],
+    fitting: Fitting,
+  ): Promise<ModelMessage[]> {
+    const fitted = this.#budget.fit(messages);
+    const over = this.#budget.estimate(fitted) > this.#budget.limit;
+    if (!over || fitting.summaryFailed) return fitted;
+    const summarized = await this.#summarized(fitted, fitting);
+    // A summary that failed once fails again (a transcript the endpoint
+    // refuses, say): not again in this run, rather than once a step.
+    fitting.summaryFailed = summarized === undefined;
+    return summarized ?? fitted;
+  }
+
+  // The messages with the oldest ones replaced by the model's summary of
+  // them, down to half the budget; undefined when no cut gets there (a huge
+  // prompt, instructions over budget) or the summary fails, and the request
+  // then goes as it is.
+  async #summarized(
+    messages: ModelMessage[],
+    { notices, signal }: Fitting,
+  ): Promise<ModelMessage[] | undefined> {
+    const budget = this.#budget;
+    const tokens = budget.messageTokens(messages);
+    const cut = summaryCut(
+      messages,
+      tokens,
+      budget.limit / 2 - budget.fixedTokens,
+    );
+    if (cut === undefined) return undefined;
+    // The user's current request stays word for word unless it is huge.
+    const last = messages.findLastIndex((m) => m.role === "user");
+    const request = last >= 0 && last < cut && tokens[last] <= budget.limit / 4
+      ? messages[last]
+      : undefined;
+    const summaryTokens = Math.min(
+      MAX_SUMMARY_TOKENS,
+      Math.floor(budget.limit / 10),
+    );
+    const readable = transcript(
+      messages.slice(0, cut),
+      budget.limit - summaryTokens - estimateTokens(SUMMARIZER_INSTRUCTIONS),
+    );
+    let answer: { text: string; usage: AgentUsage };
+    try {
+      answer = await streamAnswer(this.#model, {
+        instructions: SUMMARIZER_INSTRUCTIONS,
+        messages: [{ role: "user", content: readable }],
+        maxOutputTokens: summaryTokens,
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return undefined;
+    }
+    if (answer.text.trim() === "") return undefined;
+    const summarized = withSummary(
+      clipSummary(answer.text, summaryTokens),
+      messages.slice(cut),
+      request,
+    );
+    budget.forget(messages.slice(0, cut));
+    notices.push({
+      type: "context-summarized",
+      messages: cut,
+      tokensBefore: Math.round(budget.estimate(messages)),
+      tokensAfter: Math.round(budget.estimate(summarized)),
+      usage: answer.usage,
+    });
+    return summarized;
   }
 
   #toEvent(part: StreamPart, state: RunState): AgentEvent | undefined {
@@ -214,6 +300,15 @@ export class Conversation {
       input: part.input,
     };
   }
+}
+
+/** What keeping one run within the budget carries from step to step. */
+interface Fitting {
+  /** Events to yield with the run's own. */
+  notices: AgentEvent[];
+  /** A summary failed (or no cut could help): do not try again this run. */
+  summaryFailed: boolean;
+  signal: AbortSignal | undefined;
 }
 
 /** The stream part fields this file reads (the SDK's union is wider). */
@@ -369,13 +464,8 @@ export async function askAboutImage(
   model: ChatModel,
   question: ImageQuestion,
 ): Promise<string> {
-  // Streamed like the loop's own requests: servers that only stream work, and
-  // those that only answer JSON are replayed as a stream by the endpoint fetch.
-  const result = streamText({
-    model: model.languageModel,
-    maxRetries: 0,
-    abortSignal: question.signal,
-    onError: () => {},
+  const { text } = await streamAnswer(model, {
+    signal: question.signal,
     messages: [{
       role: "user",
       content: [
@@ -384,11 +474,42 @@ export async function askAboutImage(
       ],
     }],
   });
+  return text;
+}
+
+/** The most a summary of the earlier conversation may take, in tokens. */
+const MAX_SUMMARY_TOKENS = 4_000;
+
+/**
+ * One model call without tools, streamed like the loop's own requests:
+ * servers that only stream work, and those that only answer JSON are replayed
+ * as a stream by the endpoint fetch.
+ */
+async function streamAnswer(
+  model: ChatModel,
+  request: {
+    instructions?: string;
+    messages: ModelMessage[];
+    maxOutputTokens?: number;
+    signal?: AbortSignal;
+  },
+): Promise<{ text: string; usage: AgentUsage }> {
+  const result = streamText({
+    model: model.languageModel,
+    instructions: request.instructions,
+    messages: request.messages,
+    maxOutputTokens: request.maxOutputTokens,
+    maxRetries: 0,
+    abortSignal: request.signal,
+    onError: () => {},
+  });
   let text = "";
+  let usage: AgentUsage = {};
   for await (const part of result.stream) {
     if (part.type === "text-delta") text += part.text;
+    if (part.type === "finish") usage = usageOf(part.totalUsage);
     if (part.type === "error") throw endpointErrorOf(part.error);
   }
-  question.signal?.throwIfAborted();
-  return text;
+  request.signal?.throwIfAborted();
+  return { text, usage };
 }

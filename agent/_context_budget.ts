@@ -64,9 +64,43 @@ export class ContextBudget {
     return this.#cleared;
   }
 
+  /** The budget for a whole request, in tokens. */
+  get limit(): number {
+    return this.#budget;
+  }
+
   /** Starts over, for a conversation that starts over. */
   reset(): void {
     this.#cleared = 0;
+  }
+
+  /** Goes back to `clearedCalls` (as read before), for a conversation put back as it was. */
+  restore(clearedCalls: number): void {
+    this.#cleared = clearedCalls;
+  }
+
+  /**
+   * Notes that the first messages of the conversation, `leading`, were
+   * replaced (by a summary): their calls no longer count as cleared ones.
+   */
+  forget(leading: readonly ContextMessage[]): void {
+    const calls = leading.reduce((n, m) => n + toolCallCount(m), 0);
+    this.#cleared = Math.max(0, this.#cleared - calls);
+  }
+
+  /** The estimate of a request carrying `messages`, what every request sends included. */
+  estimate(messages: readonly ContextMessage[]): number {
+    return this.#fixed + this.#sum(messages);
+  }
+
+  /** What every request sends besides the messages, in tokens. */
+  get fixedTokens(): number {
+    return this.#fixed;
+  }
+
+  /** Each message's estimate, in order. */
+  messageTokens(messages: readonly ContextMessage[]): number[] {
+    return messages.map((message) => this.#sum([message]));
   }
 
   /**
@@ -123,7 +157,7 @@ export class ContextBudget {
     return messages.filter((_, index) => !gone.has(index));
   }
 
-  #sum(messages: ContextMessage[]): number {
+  #sum(messages: readonly ContextMessage[]): number {
     let tokens = 0;
     for (const message of messages) {
       let estimate = this.#estimates.get(message);

@@ -98,8 +98,10 @@ export interface AgentOptions {
    * room for its answer. When the conversation would pass it (estimated at 4
    * ASCII characters a token, other characters a token each), the oldest tool
    * calls are cleared (outputs become a short note, long input strings a
-   * mark), down to half of it. Defaults to 100 000; set your model's window
-   * (for Ollama, its `num_ctx`).
+   * mark), down to half of it. When that is not enough (the model's own text
+   * and the user's turns fill it), the model summarizes the oldest messages
+   * and the summary replaces them (a `context-summarized` event). Defaults to
+   * 100 000; set your model's window (for Ollama, its `num_ctx`).
    */
   contextTokens?: number;
   /** Called with the whole plan each time the Plan tool replaces it. */
@@ -459,6 +461,39 @@ export interface AgentStepEvent {
 }
 
 /**
+ * The oldest messages of the conversation were replaced by a summary the
+ * model wrote of them, because even with old tool outputs cleared the request
+ * passed `contextTokens`. The summary is one more model call; its tokens are
+ * in `usage`, not in the run's.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Tell the user the conversation was summarized
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", contextTokens: 32_000 });
+ * for await (const event of agent.stream("Go on with the refactoring")) {
+ *   if (event.type === "context-summarized") {
+ *     console.error(`summarized ${event.messages} messages: ${event.tokensBefore} → ${event.tokensAfter} tokens`);
+ *   }
+ * }
+ * ```
+ */
+export interface AgentContextSummarizedEvent {
+  /** The event kind. */
+  type: "context-summarized";
+  /** How many of the oldest messages the summary replaced. */
+  messages: number;
+  /** The request's estimated size before, in tokens. */
+  tokensBefore: number;
+  /** The request's estimated size after, in tokens. */
+  tokensAfter: number;
+  /** Tokens of the call that wrote the summary. */
+  usage: AgentUsage;
+}
+
+/**
  * The run ended; the last event of a run.
  *
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
@@ -541,6 +576,7 @@ export type AgentEvent =
   | AgentSubagentEvent
   | AgentRetryEvent
   | AgentStepEvent
+  | AgentContextSummarizedEvent
   | AgentFinishEvent;
 
 /**

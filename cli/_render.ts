@@ -84,6 +84,15 @@ export class TranscriptPrinter {
       case "subagent":
         this.#subagent(event);
         break;
+      case "context-summarized":
+        this.#line(this.#paint(
+          "2",
+          `(summarized the oldest ${
+            plural(event.messages, "message")
+          } to stay within the context: about ${event.tokensBefore} → ${event.tokensAfter} tokens)`,
+        ));
+        this.#lastCallId = undefined;
+        break;
       case "finish":
         this.#finish(event.result);
         break;

@@ -182,3 +182,21 @@ Deno.test("TranscriptPrinter counts a Shell output's lines quickly, final newlin
   assert.ok(performance.now() - started < 4_000);
   assert.match(out, /exit 0, 100001 lines of output/);
 });
+
+Deno.test("TranscriptPrinter says on a line of its own that the oldest messages were summarized", () => {
+  const out = render([
+    { type: "text-delta", text: "Going on" },
+    {
+      type: "context-summarized",
+      messages: 14,
+      tokensBefore: 101_200,
+      tokensAfter: 46_000,
+      usage: {},
+    },
+    { type: "text-delta", text: "Done" },
+  ]);
+  assert.equal(
+    out,
+    "Going on\n(summarized the oldest 14 messages to stay within the context: about 101200 → 46000 tokens)\nDone",
+  );
+});

@@ -1,0 +1,245 @@
+// When clearing old tool calls is not enough to keep within contextTokens, the
+// agent has the model summarize the oldest messages. Real HTTP against the
+// scripted server, the real AI SDK client; the summarizer's requests are told
+// apart by the transcript they carry ("## User").
+import assert from "node:assert/strict";
+import { type AgentEvent, createAgent } from "../mod.ts";
+import {
+  type ChatRequest,
+  contentText,
+  type RecordedRequest,
+  type ScriptedReply,
+  startScriptedServer,
+} from "./support/scripted_server.ts";
+import { assertAllValid, logTool } from "./support/log_tool.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+const HEADING = "[Summary of the earlier conversation";
+const BUDGET = 20_000; // tokens: 80,000 ASCII characters
+
+/** Every turn's answer is long: the model's own text fills the context. */
+const longAnswer: ScriptedReply = {
+  compute: (request) => ({
+    text: `Answer to ${lastUserText(request.body)}. ${"words ".repeat(2_000)}`,
+  }),
+};
+
+/** The summarizer answers with the turns its transcript holds. */
+const summarizer = {
+  match: "## User",
+  replies: [{
+    compute: (request: RecordedRequest): ScriptedReply => ({
+      text: `SUMMARY of ${
+        [...userText(request.body).matchAll(/Turn \d+/g)].map((m) => m[0])
+          .join(", ")
+      }`,
+    }),
+  }],
+};
+
+function lastUserText(body: ChatRequest): string {
+  const text = contentText(
+    body.messages.findLast((m) => m.role === "user")?.content,
+  );
+  return /Turn \d+/.exec(text)?.[0] ?? text.slice(0, 40);
+}
+
+function userText(body: ChatRequest): string {
+  return body.messages.filter((m) => m.role === "user")
+    .map((m) => contentText(m.content) || String(m.content)).join("\n");
+}
+
+const isSummarizer = (r: RecordedRequest) => r.conversation === "## User";
+const tokens = (r: RecordedRequest) => JSON.stringify(r.body).length / 4;
+
+Deno.test("agent has the model summarize the oldest turns when its own text fills contextTokens", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([
+      summarizer,
+      // The same computed answer on every turn: after a summary the request
+      // holds fewer assistant messages, so the turn index goes down.
+      { match: "", replies: Array.from({ length: 40 }, () => longAnswer) },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      contextTokens: BUDGET,
+    });
+    const events: AgentEvent[] = [];
+    for (let turn = 1; turn <= 12; turn++) {
+      for await (const event of agent.stream(`Turn ${turn}: go on`)) {
+        events.push(event);
+      }
+    }
+    const main = server.requests.filter((r) => !isSummarizer(r));
+    const summaries = server.requests.filter(isSummarizer);
+    assert.equal(main.length, 12);
+    assert.ok(summaries.length >= 1 && summaries.length <= 3);
+    // Every request the agent sent stayed within the budget, give or take
+    // the estimate's error, and was one an endpoint accepts.
+    for (const request of main) {
+      assert.ok(tokens(request) < BUDGET * 1.1, `${tokens(request)} tokens`);
+    }
+    assertAllValid(main);
+    // The summarizer got the old turns as a transcript, no tools, the
+    // instructions as its system message, and a cap on its answer.
+    const first = summaries[0].body;
+    assert.equal(first.tools, undefined);
+    assert.match(contentText(first.messages[0].content), /^You summarize/);
+    assert.match(userText(first), /## User\nTurn 1: go on/);
+    assert.match(userText(first), /## Assistant\nAnswer to Turn 1\./);
+    assert.equal(first.max_tokens, BUDGET / 10);
+    // The next request starts with the summary in place of those turns, and
+    // still ends with the newest prompt.
+    const after = main.find((r) => userText(r.body).includes(HEADING))!;
+    const firstUser = after.body.messages.find((m) => m.role === "user")!;
+    assert.match(
+      contentText(firstUser.content) || String(firstUser.content),
+      /^\[Summary of the earlier conversation[^\n]*\]\n\nSUMMARY of Turn 1, /,
+    );
+    assert.doesNotMatch(userText(after.body), /^Turn 1: go on/m);
+    assert.match(lastUserText(after.body), /Turn \d+/);
+    // The run reported it.
+    const reported = events.filter((e) => e.type === "context-summarized");
+    assert.equal(reported.length, summaries.length);
+    const event = reported[0];
+    assert.ok(event.type === "context-summarized");
+    assert.ok(event.messages >= 2);
+    assert.ok(event.tokensBefore > BUDGET && event.tokensAfter < BUDGET * 0.7);
+    // The last turn still knows of the first through the summaries.
+    assert.match(userText(main.at(-1)!.body), /SUMMARY of [^\n]*Turn 1\b/);
+  });
+});
+
+Deno.test("agent summarizes in the middle of a run whose steps mix text and tool calls, keeping every call answered", async () => {
+  await withWorkspace(async (dir) => {
+    // Each step says something long and reads the next log after the last
+    // one the request still shows, so the script goes on after a summary.
+    const step = (request: RecordedRequest): ScriptedReply => {
+      const done = [
+        ...JSON.stringify(request.body.messages).matchAll(
+          /"label\\":\\"l(\d+)/g,
+        ),
+      ].map((m) => Number(m[1]));
+      const index = done.length === 0 ? 0 : Math.max(...done) + 1;
+      return index < 30
+        ? {
+          text: `Step ${index}: ${"thinking aloud ".repeat(400)}`,
+          toolCalls: [{
+            name: "fetch_log",
+            arguments: { label: `l${index}`, size: 3_000 },
+          }],
+        }
+        : { text: "all read" };
+    };
+    await using server = startScriptedServer([
+      { match: "## User", replies: [{ text: "SUMMARY: read logs l0 on" }] },
+      {
+        match: "Read the logs",
+        replies: Array.from({ length: 40 }, () => ({ compute: step })),
+      },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+      contextTokens: BUDGET,
+      maxSteps: 40,
+    });
+    const result = await agent.run("Read the logs");
+    assert.equal(result.text, "all read");
+    const main = server.requests.filter((r) => !isSummarizer(r));
+    // Each summary leaves about half the budget; 30 long steps fill it again.
+    assert.ok(server.requests.filter(isSummarizer).length >= 2);
+    assertAllValid(main);
+    for (const request of main) {
+      assert.ok(tokens(request) < BUDGET * 1.1, `${tokens(request)} tokens`);
+    }
+    // The summary went into the prompt's message: the request still starts
+    // with the user's, then the newest steps.
+    const roles = main.at(-1)!.body.messages.map((m) => m.role);
+    assert.deepEqual(roles.slice(0, 3), ["system", "user", "assistant"]);
+    assert.match(userText(main.at(-1)!.body), /SUMMARY: read logs l0 on/);
+    // The next run goes on from the summarized conversation.
+    server.add({ match: "", replies: [{ text: "ok" }] });
+    await agent.run("And now?");
+    const next = server.requests.at(-1)!;
+    assert.match(userText(next.body), /SUMMARY: read logs l0 on/);
+    assert.ok(tokens(next) < BUDGET * 1.1);
+  });
+});
+
+Deno.test("agent sends the conversation as it is when the summary fails, and the run goes on", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([
+      {
+        match: "## User",
+        replies: [{ failures: [{ status: 400 }, { status: 400 }] }],
+      },
+      { match: "", replies: Array.from({ length: 20 }, () => longAnswer) },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      contextTokens: BUDGET,
+    });
+    const events: AgentEvent[] = [];
+    for (let turn = 1; turn <= 8; turn++) {
+      for await (const event of agent.stream(`Turn ${turn}: go on`)) {
+        events.push(event);
+      }
+    }
+    const main = server.requests.filter((r) => !isSummarizer(r));
+    assert.equal(main.length, 8);
+    assert.ok(server.requests.some(isSummarizer));
+    assert.ok(!events.some((e) => e.type === "context-summarized"));
+    // Nothing was lost: the last request still holds the first turn.
+    assert.match(userText(main.at(-1)!.body), /^Turn 1: go on$/m);
+  });
+});
+
+Deno.test("agent aborted while the summary is written rejects with the abort and keeps its conversation", async () => {
+  await withWorkspace(async (dir) => {
+    const controller = new AbortController();
+    // The first summary hangs and the run is aborted meanwhile; later ones
+    // are answered.
+    let summaries = 0;
+    await using server = startScriptedServer([
+      {
+        match: "## User",
+        replies: [{
+          compute: () => {
+            if (summaries++ > 0) return { text: "SUMMARY again" };
+            controller.abort(new Error("stop now"));
+            return { hang: true };
+          },
+        }],
+      },
+      { match: "", replies: Array.from({ length: 20 }, () => longAnswer) },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      contextTokens: BUDGET,
+    });
+    let turn = 1;
+    for (; turn <= 8 && !controller.signal.aborted; turn++) {
+      await agent.run(`Turn ${turn}: go on`, { signal: controller.signal })
+        .catch((error) => assert.equal(error.message, "stop now"));
+    }
+    assert.ok(controller.signal.aborted, "the summarizer was never called");
+    // The aborted run left no trace; the next one sends the same turns again
+    // and summarizes them.
+    const requests = server.requests.length;
+    await agent.run("Last turn");
+    const sent = server.requests.slice(requests);
+    assert.equal(sent.filter((r) => r.conversation === "## User").length, 1);
+    const last = userText(sent.at(-1)!.body);
+    assert.doesNotMatch(last, /Turn 1: go on/);
+    assert.match(last, /SUMMARY again[\s\S]*Last turn$/);
+  });
+});
