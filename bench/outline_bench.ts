@@ -46,6 +46,13 @@
 // 1.55-1.64x when its group ran alone, and 1.37-1.53x (mean of 10) outside
 // the bench harness.
 //
+// Why outside is faster: under `deno bench` (and `deno test`) Deno's
+// node:worker_threads constructor takes 36-41 ms, against 22-29 ms under
+// `deno run` (an empty worker, measured 2026-11-30; a web Worker takes 9-12
+// ms under both). The scripts and the CLI that outline files run under
+// `deno run`. The same hour, lib.dom.d.ts cold was 1.60x here and 1.34-1.46x
+// (median of 10 each, against the same bare parse) in a `deno run` script.
+//
 // Run: deno bench -A bench/outline_bench.ts (the first run fetches sqlite3.c
 // and TypeScript's lib files with `npm pack` into .bench-data/).
 import type { Parser } from "web-tree-sitter";

@@ -29,8 +29,8 @@ ${ENDPOINT_USAGE}
   --permission-mode MODE  ask (default: the editor asks you), acceptEdits, allow or readOnly
   --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
   --context-tokens N      the model's context window less room for its answer:
-                          past it, the oldest tool calls are cleared (default
-                          ${DEFAULT_CONTEXT_TOKENS})
+                          past it, the oldest tool calls are cleared, then the
+                          oldest messages summarized (default ${DEFAULT_CONTEXT_TOKENS})
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
   --cwd DIR               the folder the agent runs in (each session still works
                           in the folder the editor gives it)

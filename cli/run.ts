@@ -36,8 +36,8 @@ ${ENDPOINT_USAGE}
   --cwd DIR               the workspace (default: the current folder)
   --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
   --context-tokens N      the model's context window less room for its answer:
-                          past it, the oldest tool calls are cleared (default
-                          ${DEFAULT_CONTEXT_TOKENS})
+                          past it, the oldest tool calls are cleared, then the
+                          oldest messages summarized (default ${DEFAULT_CONTEXT_TOKENS})
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
   --json                  print one JSON event per line on stdout, for scripts
   -h, --help              show this help
