@@ -66,6 +66,7 @@ export type {
   AgentEvent,
   AgentFinishEvent,
   AgentFinishReason,
+  AgentMessage,
   AgentOptions,
   AgentPermissionRequest,
   AgentPlanEvent,

@@ -27,6 +27,7 @@ import { runInToolCall } from "./_tool_call_scope.ts";
 import type {
   AgentEvent,
   AgentFinishReason,
+  AgentMessage,
   AgentResult,
   AgentToolCallRecord,
   AgentUsage,
@@ -86,6 +87,8 @@ export class Conversation {
     contextTokens: number;
     /** Reports every tool call as this one (a Subagent child's calls as the Subagent call). */
     outerToolCallId?: string;
+    /** The conversation to go on with (checked by the caller). */
+    history?: readonly AgentMessage[];
   }) {
     this.#model = options.model;
     this.#instructions = options.instructions;
@@ -100,6 +103,12 @@ export class Conversation {
     }
     this.#tools = tools;
     this.#budget = new ContextBudget(options.contextTokens, fixedTokens);
+    this.#messages = [...options.history ?? []] as ModelMessage[];
+  }
+
+  /** The conversation as the next run sends it. */
+  get history(): readonly AgentMessage[] {
+    return this.#messages as AgentMessage[];
   }
 
   /** Forgets the messages so far. */

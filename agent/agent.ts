@@ -14,6 +14,7 @@ import type {
 import type { ChatModel, Conversation, ModelEndpoint } from "./_ai_sdk.ts";
 import { Channel } from "./_channel.ts";
 import { createEndpointFetch } from "./_endpoint_fetch.ts";
+import { historyProblem } from "./_history.ts";
 import { buildInstructions } from "./_instructions.ts";
 import { currentToolCallId } from "./_tool_call_scope.ts";
 import { createImageAnalysis } from "./image_analysis.ts";
@@ -26,6 +27,7 @@ import {
 import type {
   Agent,
   AgentEvent,
+  AgentMessage,
   AgentOptions,
   AgentResult,
   RunOptions,
@@ -116,6 +118,8 @@ class AgentSession implements Agent {
   #instructions: string;
   #models: Promise<{ chat: ChatModel; vision: ChatModel }> | undefined;
   #conversation: Conversation | undefined;
+  /** The conversation to start from, until the first run creates #conversation. */
+  #history: AgentMessage[];
   #channel: Channel<AgentEvent> | undefined;
   /** Tool calls whose `tool-call` event the consumer has handled, and who waits for one. */
   #shown = new Set<string>();
@@ -123,6 +127,8 @@ class AgentSession implements Agent {
 
   constructor(options: AgentOptions) {
     this.#options = options;
+    // A copy: the caller's array may change before the first run.
+    this.#history = structuredClone([...options.history ?? []]);
     const builtins = createTools({
       cwd: options.cwd,
       permissionMode: options.permissionMode,
@@ -239,7 +245,12 @@ class AgentSession implements Agent {
   }
 
   reset(): void {
+    this.#history = [];
     this.#conversation?.reset();
+  }
+
+  get history(): AgentMessage[] {
+    return structuredClone([...this.#conversation?.history ?? this.#history]);
   }
 
   /**
@@ -342,6 +353,7 @@ class AgentSession implements Agent {
       instructions: this.#instructions,
       maxSteps: this.#options.maxSteps ?? DEFAULT_MAX_STEPS,
       contextTokens: this.#contextTokens(),
+      history: this.#history,
     });
     return this.#conversation;
   }
@@ -420,6 +432,12 @@ function checkOptions(options: AgentOptions): void {
         `Cannot create the agent: "${key}" must be a whole number of at least 1, not ${value}`,
       );
     }
+  }
+  const problem = options.history && historyProblem(options.history);
+  if (problem) {
+    throw new TypeError(
+      `Cannot create the agent: "history" is not a conversation to go on with: ${problem}; give what an agent's history gave`,
+    );
   }
   if (options.baseURL !== undefined && !URL.canParse(options.baseURL)) {
     throw new TypeError(

@@ -104,6 +104,12 @@ export interface AgentOptions {
    * 100 000; set your model's window (for Ollama, its `num_ctx`).
    */
   contextTokens?: number;
+  /**
+   * The conversation to go on with, as an earlier agent's
+   * {@linkcode Agent.history} gave it (e.g. saved to a file in between).
+   * Checked when the agent is created.
+   */
+  history?: readonly AgentMessage[];
   /** Called with the whole plan each time the Plan tool replaces it. */
   onPlan?: (entries: PlanEntry[]) => void;
   /** Replaces the local disk and subprocesses, e.g. with an editor's over ACP. */
@@ -580,6 +586,33 @@ export type AgentEvent =
   | AgentFinishEvent;
 
 /**
+ * One message of a conversation: the user's prompt, the model's answer (text
+ * and tool calls) or the tools' results, in the shape the AI SDK sends them.
+ * Save it as JSON and give it back; its content is not meant to be edited.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Save a conversation and go on with it in a later process
+ * ```ts ignore
+ * import { type AgentMessage, createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3" });
+ * await agent.run("Read deno.json and remember its tasks");
+ * await Deno.writeTextFile("session.json", JSON.stringify(agent.history));
+ *
+ * const history: AgentMessage[] = JSON.parse(await Deno.readTextFile("session.json"));
+ * const later = createAgent({ model: "qwen3", history });
+ * await later.run("Which task runs the tests?");
+ * ```
+ */
+export interface AgentMessage {
+  /** Who speaks: the user, the model (`assistant`) or the tools (`tool`). */
+  role: "user" | "assistant" | "tool";
+  /** A string, or the message's parts (text, tool calls, tool results). */
+  content: unknown;
+}
+
+/**
  * A conversation with a model that uses the built-in tools.
  *
  * Requires `--allow-net` for the endpoint, plus the permissions of the tools it uses (`--allow-read`, `--allow-write`, `--allow-run`).
@@ -610,6 +643,12 @@ export interface Agent {
   readonly tools: ReadonlyMap<string, Tool<unknown, unknown>>;
   /** The current plan, as the last Plan call left it. */
   readonly plan: readonly PlanEntry[];
+  /**
+   * The conversation so far, as the next run sends it (old tool calls cleared
+   * or summarized): a copy, plain JSON, to save and give back as
+   * `createAgent({ history })`.
+   */
+  readonly history: AgentMessage[];
   /** The permission mode in force; assign to switch it for later tool calls. */
   permissionMode: PermissionMode;
 }

@@ -2,6 +2,7 @@
 // a transcript, or with no prompt on a terminal holds an interactive session.
 // Ctrl-C cancels the running prompt (its model request, Shell processes and
 // subagents); a second Ctrl-C, or one at the idle prompt, quits.
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
   createAgent,
@@ -23,6 +24,12 @@ import {
 import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
 import { readAll, readLine } from "./_stdin_lines.ts";
 import { workspaceFolder } from "./_workspace.ts";
+import {
+  loadSession,
+  type SavedSession,
+  saveSession,
+  workspaceSessionPath,
+} from "./_session_file.ts";
 
 const USAGE = `Usage: fello [run] [options] [prompt...]
 
@@ -39,6 +46,10 @@ ${ENDPOINT_USAGE}
                           past it, the oldest tool calls are cleared, then the
                           oldest messages summarized (default ${DEFAULT_CONTEXT_TOKENS})
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
+  --session FILE          go on with the conversation saved in FILE (if it
+                          exists) and save it there after each prompt
+  -c, --continue          the same with this workspace's own session file
+                          (in $FELLO_STATE_DIR, else ~/.local/state/fello)
   --json                  print one JSON event per line on stdout, for scripts
   -h, --help              show this help
 
@@ -55,6 +66,8 @@ interface RunSettings {
   visionModel?: string;
   json: boolean;
   prompt: string;
+  /** Where the conversation is loaded from and saved to, if anywhere. */
+  sessionPath?: string;
 }
 
 /** Runs the "run" command and resolves to the exit code. */
@@ -74,7 +87,12 @@ async function parse(args: string[]): Promise<RunSettings | number> {
   try {
     parsed = parseArgs({
       args,
-      options: { ...AGENT_FLAGS, json: { type: "boolean" } },
+      options: {
+        ...AGENT_FLAGS,
+        json: { type: "boolean" },
+        session: { type: "string" },
+        continue: { type: "boolean", short: "c" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -91,6 +109,14 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       values,
     );
     const cwd = await workspaceFolder(values.cwd);
+    if (values.session !== undefined && values.continue) {
+      throw new TypeError("give --session FILE or --continue, not both");
+    }
+    const sessionPath = values.continue
+      ? await workspaceSessionPath(cwd)
+      : values.session === undefined
+      ? undefined
+      : resolve(values.session);
     return {
       endpoint: resolveEndpoint(values),
       permissionMode,
@@ -100,6 +126,7 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       visionModel: values["vision-model"],
       json: values.json ?? false,
       prompt: positionals.join(" ").trim(),
+      sessionPath,
     };
   } catch (error) {
     return usageError((error as Error).message);
@@ -110,6 +137,8 @@ async function parse(args: string[]): Promise<RunSettings | number> {
 class CliSession {
   #json: boolean;
   #running: AbortController | undefined;
+  /** Where each prompt's conversation is saved, when --session or --continue asked. */
+  #saving: { path: string; cwd: string; model: string } | undefined;
   #interrupts = 0;
   #onSigint = () => this.#interrupt();
 
@@ -127,13 +156,39 @@ class CliSession {
         'no prompt: give one, e.g. fello run "Explain this project", or pipe it on stdin',
       );
     }
+    let saved: SavedSession | undefined;
+    try {
+      if (settings.sessionPath) saved = await loadSession(settings.sessionPath);
+    } catch (error) {
+      return usageError((error as Error).message);
+    }
     let model: string;
     try {
       model = await resolveModel(settings.endpoint);
     } catch (error) {
       return this.#failed(error);
     }
-    const agent = createAgent({
+    const agent = this.#createAgent(settings, model, saved);
+    if (settings.sessionPath) {
+      this.#saving = { path: settings.sessionPath, cwd: settings.cwd, model };
+    }
+    if (!interactive) return await this.#runOnce(agent, prompt);
+    const continuing = saved?.messages.length
+      ? `; going on with ${saved.messages.length} messages from ${settings.sessionPath}`
+      : "";
+    writeAll(
+      Deno.stderr,
+      `fello: ${model} at ${settings.endpoint.baseURL}, workspace ${settings.cwd} (${settings.permissionMode})${continuing}; /reset starts over, /exit quits\n`,
+    );
+    return await this.#repl(agent);
+  }
+
+  #createAgent(
+    settings: RunSettings,
+    model: string,
+    saved: SavedSession | undefined,
+  ): Agent {
+    return createAgent({
       baseURL: settings.endpoint.baseURL,
       apiKey: settings.endpoint.apiKey,
       model,
@@ -148,13 +203,8 @@ class CliSession {
       maxSteps: settings.maxSteps,
       contextTokens: settings.contextTokens,
       visionModel: settings.visionModel,
+      history: saved?.messages,
     });
-    if (!interactive) return await this.#runOnce(agent, prompt);
-    writeAll(
-      Deno.stderr,
-      `fello: ${model} at ${settings.endpoint.baseURL}, workspace ${settings.cwd} (${settings.permissionMode}); /reset starts over, /exit quits\n`,
-    );
-    return await this.#repl(agent);
   }
 
   close(): void {
@@ -204,6 +254,23 @@ class CliSession {
       return this.#failed(error);
     } finally {
       this.#running = undefined;
+      await this.#save(agent);
+    }
+  }
+
+  // A failed save costs the saved conversation, not this run: say so, go on.
+  async #save(agent: Agent): Promise<void> {
+    if (!this.#saving) return;
+    const { path, ...session } = this.#saving;
+    try {
+      await saveSession(path, { ...session, messages: agent.history });
+    } catch (error) {
+      writeAll(
+        Deno.stderr,
+        `fello: could not save the conversation to "${path}": ${
+          (error as Error).message
+        }\n`,
+      );
     }
   }
 

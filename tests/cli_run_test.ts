@@ -10,52 +10,7 @@ import {
 } from "./support/scripted_server.ts";
 import { waitForPid, waitUntilGone } from "./support/processes.ts";
 import { withWorkspace } from "./support/workspace.ts";
-
-const MOD = new URL("../mod.ts", import.meta.url).pathname;
-
-interface CliOutput {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI to its end; `stdin` text is piped in, else stdin is empty. */
-async function fello(
-  args: string[],
-  options: { cwd: string; env?: Record<string, string>; stdin?: string },
-): Promise<CliOutput> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
-    cwd: options.cwd,
-    // A clean environment, so FELLO_* / OPENAI_* of the machine do not leak in.
-    env: { ...baseEnv(), ...options.env },
-    clearEnv: true,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const output = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
-function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = { NO_COLOR: "1" };
-  for (const name of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
+import { baseEnv, fello, MOD } from "./support/fello_cli.ts";
 
 function readScript(match: string) {
   return {

@@ -1,0 +1,117 @@
+// A conversation saved to a file between `fello run` invocations: --session
+// FILE names the file, --continue uses the workspace's own file in the state
+// folder. The file holds the agent's history as JSON and is replaced
+// atomically after each prompt, so an interrupted save leaves the last one.
+import { dirname, join } from "node:path";
+import { historyProblem } from "../agent/_history.ts";
+import type { AgentMessage } from "../agent/types.ts";
+
+/** What a session file holds. */
+export interface SavedSession {
+  /** The workspace the conversation ran in. */
+  cwd: string;
+  /** The model that answered last. */
+  model: string;
+  /** The agent's history. */
+  messages: AgentMessage[];
+}
+
+const KIND = "fello session";
+const VERSION = 1;
+
+/**
+ * The saved conversation at `path`, or undefined when there is no file yet.
+ * Throws an Error naming the file when it is not one of ours.
+ */
+export async function loadSession(
+  path: string,
+): Promise<SavedSession | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new Error(`Cannot read the session file "${path}": ${reason(error)}`);
+  }
+  let saved: Record<string, unknown>;
+  try {
+    saved = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `Cannot go on with "${path}": it is not JSON (${
+        reason(error)
+      }); give another --session file`,
+    );
+  }
+  if (saved?.kind !== KIND || saved.version !== VERSION) {
+    throw new Error(
+      `Cannot go on with "${path}": it is not a fello session file (version ${VERSION}); give another --session file`,
+    );
+  }
+  const problem = historyProblem(saved.messages);
+  if (problem) {
+    throw new Error(
+      `Cannot go on with "${path}": its conversation is damaged: ${problem}; give another --session file`,
+    );
+  }
+  return {
+    cwd: String(saved.cwd),
+    model: String(saved.model),
+    messages: saved.messages as AgentMessage[],
+  };
+}
+
+/** Saves the conversation to `path`: a new file renamed over the old one. */
+export async function saveSession(
+  path: string,
+  session: SavedSession,
+): Promise<void> {
+  const text = JSON.stringify({
+    kind: KIND,
+    version: VERSION,
+    updated: new Date().toISOString(),
+    ...session,
+  });
+  await Deno.mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    await Deno.writeTextFile(temporary, text);
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * The session file --continue uses for a workspace: one per folder, in
+ * `$FELLO_STATE_DIR`, else `$XDG_STATE_HOME/fello`, else
+ * `~/.local/state/fello` (`%LOCALAPPDATA%\fello` on Windows).
+ */
+export async function workspaceSessionPath(cwd: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(cwd),
+  );
+  const name = Array.from(new Uint8Array(digest).slice(0, 8))
+    .map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return join(stateFolder(), "sessions", `${name}.json`);
+}
+
+function stateFolder(): string {
+  const env = (name: string) => Deno.env.get(name) || undefined;
+  const folder = env("FELLO_STATE_DIR") ??
+    (env("XDG_STATE_HOME") && join(env("XDG_STATE_HOME")!, "fello")) ??
+    (env("LOCALAPPDATA") && join(env("LOCALAPPDATA")!, "fello")) ??
+    (env("HOME") && join(env("HOME")!, ".local", "state", "fello"));
+  if (folder === undefined) {
+    throw new Error(
+      "Cannot find a folder for --continue's session: set FELLO_STATE_DIR (or HOME), or give --session FILE",
+    );
+  }
+  return folder;
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

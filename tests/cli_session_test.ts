@@ -1,0 +1,158 @@
+// `fello run --session FILE` and `--continue`: a conversation that goes on
+// across CLI invocations, run as subprocesses against the scripted server.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { contentText, startScriptedServer } from "./support/scripted_server.ts";
+import { baseEnv, fello, MOD } from "./support/fello_cli.ts";
+import { withDirs, withWorkspace } from "./support/workspace.ts";
+
+/** A server that answers each prompt with the prompts it was sent so far. */
+function echoServer() {
+  return startScriptedServer([{
+    match: "",
+    replies: Array.from({ length: 10 }, () => ({
+      compute: (request) => ({
+        text: `heard: ${
+          request.body.messages.filter((m) => m.role === "user")
+            .map((m) => contentText(m.content) || String(m.content)).join(" | ")
+        }`,
+      }),
+    })),
+  }]);
+}
+
+Deno.test("fello run --session FILE saves the conversation and goes on with it next time", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = echoServer();
+    const run = (prompt: string) =>
+      fello(
+        [
+          "--base-url",
+          server.baseURL,
+          "--model",
+          "m",
+          "--session",
+          "s.json",
+          prompt,
+        ],
+        { cwd: dir },
+      );
+    const first = await run("one");
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, "heard: one\n");
+    const saved = JSON.parse(await Deno.readTextFile(join(dir, "s.json")));
+    assert.equal(saved.kind, "fello session");
+    assert.equal(saved.cwd, dir);
+    assert.equal(saved.model, "m");
+    assert.deepEqual(saved.messages.map((m: { role: string }) => m.role), [
+      "user",
+      "assistant",
+    ]);
+    const second = await run("two");
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.stdout, "heard: one | two\n");
+    // No temporary file is left beside it.
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    assert.deepEqual(names, ["s.json"]);
+  });
+});
+
+Deno.test("fello run --continue keeps one conversation per workspace in the state folder", async () => {
+  await withDirs(async ({ out: state, ws: a }) => {
+    await withWorkspace(async (b) => {
+      await using server = echoServer();
+      const run = (cwd: string, prompt: string) =>
+        fello(["--base-url", server.baseURL, "--model", "m", "-c", prompt], {
+          cwd,
+          env: { FELLO_STATE_DIR: state },
+        });
+      assert.equal((await run(a, "a1")).stdout, "heard: a1\n");
+      assert.equal((await run(b, "b1")).stdout, "heard: b1\n");
+      assert.equal((await run(a, "a2")).stdout, "heard: a1 | a2\n");
+      const files = [...Deno.readDirSync(join(state, "sessions"))];
+      assert.equal(files.length, 2);
+      // Without the flag nothing is read or saved.
+      assert.equal(
+        (await fello(["--base-url", server.baseURL, "--model", "m", "a3"], {
+          cwd: a,
+          env: { FELLO_STATE_DIR: state },
+        })).stdout,
+        "heard: a3\n",
+      );
+    });
+  });
+});
+
+Deno.test("fello run --session refuses a file that is not a saved conversation and leaves it alone", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = echoServer();
+    const cases = {
+      "notes.json": '{"a": 1}',
+      "broken.json": "{",
+      "damaged.json": JSON.stringify({
+        kind: "fello session",
+        version: 1,
+        cwd: dir,
+        model: "m",
+        messages: [{ role: "tool", content: [] }, {
+          role: "robot",
+          content: "",
+        }],
+      }),
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      await Deno.writeTextFile(join(dir, name), text);
+      const out = await fello(
+        ["--base-url", server.baseURL, "--model", "m", "--session", name, "hi"],
+        { cwd: dir },
+      );
+      assert.equal(out.code, 2, name);
+      assert.match(
+        out.stderr,
+        new RegExp(
+          `Cannot go on with "${
+            join(dir, name)
+          }": .*give another --session file`,
+        ),
+      );
+      assert.equal(await Deno.readTextFile(join(dir, name)), text);
+    }
+    assert.match(
+      (await fello(["--session", "x.json", "-c", "hi"], { cwd: dir })).stderr,
+      /give --session FILE or --continue, not both/,
+    );
+    assert.equal(server.requests.length, 0);
+  });
+});
+
+Deno.test("fello run --session says so when it cannot save, and still answers", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = echoServer();
+    // Deno refuses the write: the run may write elsewhere only.
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-net",
+        "--allow-env",
+        "--allow-sys",
+        `--allow-write=${join(dir, "elsewhere")}`,
+        MOD,
+        ...["--base-url", server.baseURL, "--model", "m"],
+        ...["--session", "s.json", "hi"],
+      ],
+      cwd: dir,
+      env: baseEnv(),
+      clearEnv: true,
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, stderr);
+    assert.equal(new TextDecoder().decode(output.stdout), "heard: hi\n");
+    assert.match(
+      stderr,
+      /^fello: could not save the conversation to ".*s\.json": Requires write access/,
+    );
+    assert.deepEqual([...Deno.readDirSync(dir)], []);
+  });
+});

@@ -1,0 +1,50 @@
+// Runs the CLI as a subprocess (deno run -A mod.ts ...), in a clean
+// environment so the machine's FELLO_* / OPENAI_* variables do not leak in.
+
+/** The package's entry, as the CLI tests run it. */
+export const MOD: string = new URL("../../mod.ts", import.meta.url).pathname;
+
+/** What a finished CLI run printed, and its exit code. */
+export interface CliOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to its end; `stdin` text is piped in, else stdin is empty. */
+export async function fello(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+): Promise<CliOutput> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD, ...args],
+    cwd: options.cwd,
+    env: { ...baseEnv(), ...options.env },
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** The environment the CLI runs with: no color, and what Deno needs to run. */
+export function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const name of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
