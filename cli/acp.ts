@@ -1,6 +1,8 @@
 // The "acp" command: runs the agent as an Agent Client Protocol agent on
 // stdio, for editors such as Zed. Stdout belongs to the protocol, so every
 // message here goes to stderr.
+import { join } from "node:path";
+import { stateFolder } from "../agent/_session_file.ts";
 import { parseArgs } from "node:util";
 import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MAX_STEPS } from "../agent/agent.ts";
 import {
@@ -22,7 +24,9 @@ const USAGE = `Usage: fello acp [options]
 Runs the agent as an Agent Client Protocol agent over stdio, so an editor
 (Zed, for one) can use it as an external agent. The editor gives each session
 its folder and MCP servers; files and commands go through the editor when it
-offers them.
+offers them. Each session's conversation is saved after each prompt in
+acp-sessions in $FELLO_STATE_DIR (else ~/.local/state/fello), so the editor
+can open it again (session/load).
 
 Options:
 ${ENDPOINT_USAGE}
@@ -73,8 +77,19 @@ export async function main(args: string[]): Promise<number> {
     maxSteps: flags.maxSteps,
     contextTokens: flags.contextTokens,
     visionModel: values["vision-model"],
+    sessionsDir: acpSessionsDir(),
   });
   return 0;
+}
+
+// Where editors' sessions are saved for session/load; none (and no
+// session/load) when no state folder can be found.
+function acpSessionsDir(): string | undefined {
+  try {
+    return join(stateFolder(), "acp-sessions");
+  } catch {
+    return undefined;
+  }
 }
 
 function usageError(message: string): number {

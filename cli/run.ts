@@ -29,7 +29,7 @@ import {
   type SavedSession,
   saveSession,
   workspaceSessionPath,
-} from "./_session_file.ts";
+} from "../agent/_session_file.ts";
 
 const USAGE = `Usage: fello [run] [options] [prompt...]
 

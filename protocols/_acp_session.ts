@@ -2,12 +2,15 @@
 // client listed, and the translation of the agent's events into session/update
 // notifications, of its permission requests into session/request_permission.
 import * as acp from "@agentclientprotocol/sdk";
+import { join } from "node:path";
 import { createAgent } from "../agent/agent.ts";
 import { currentToolCallId } from "../agent/_tool_call_scope.ts";
+import { saveSession } from "../agent/_session_file.ts";
 import type {
   Agent,
   AgentEvent,
   AgentFinishReason,
+  AgentMessage,
   AgentPermissionRequest,
   AgentToolEventBase,
 } from "../agent/types.ts";
@@ -29,6 +32,7 @@ import {
   type WrittenFile,
 } from "./_acp_backend.ts";
 import { type McpTools, startMcpServers } from "./_acp_mcp.ts";
+import { replayUpdates } from "./_acp_replay.ts";
 import {
   inputPath,
   promptText,
@@ -78,8 +82,10 @@ interface OpenCall {
 
 /** A running ACP session. */
 export class AcpSession {
-  readonly id: string = crypto.randomUUID();
+  readonly id: string;
   readonly cwd: string;
+  /** The file the conversation is saved to after each prompt, if any. */
+  #saveTo: { path: string; model: string } | undefined;
   #client: acp.AgentContext;
   #agent!: Agent;
   #mcpGate!: PermissionGate;
@@ -92,7 +98,8 @@ export class AcpSession {
   /** The last write to each file, for the diff of the call that made it. */
   #writes = new Map<string, WrittenFile>();
 
-  constructor(cwd: string, client: acp.AgentContext) {
+  constructor(cwd: string, client: acp.AgentContext, id?: string) {
+    this.id = id ?? crypto.randomUUID();
     this.cwd = cwd;
     this.#client = client;
   }
@@ -104,9 +111,23 @@ export class AcpSession {
       client: acp.AgentContext;
       capabilities: acp.ClientCapabilities;
       settings: AcpAgentOptions & { model: string };
+      /** The folder each session's conversation is saved in, if any. */
+      sessionsDir?: string;
+      /** A saved session to go on with: its id and conversation. */
+      loaded?: { id: string; history: AgentMessage[] };
     },
   ): Promise<AcpSession> {
-    const session = new AcpSession(request.cwd, setup.client);
+    const session = new AcpSession(
+      request.cwd,
+      setup.client,
+      setup.loaded?.id,
+    );
+    if (setup.sessionsDir) {
+      session.#saveTo = {
+        path: acpSessionFile(setup.sessionsDir, session.id),
+        model: setup.settings.model,
+      };
+    }
     const mode = setup.settings.permissionMode ?? "ask";
     // One mode for the built-in tools and the MCP tools; set_mode switches both.
     session.#mcpGate = new PermissionGate(mode, (r) => session.#askClient(r));
@@ -122,10 +143,11 @@ export class AcpSession {
           alwaysKey: tool,
         }),
     });
-    const { chooseModel: _, ...settings } = setup.settings;
+    const { chooseModel: _, sessionsDir: __, ...settings } = setup.settings;
     try {
       session.#agent = createAgent({
         ...settings,
+        history: setup.loaded?.history,
         cwd: request.cwd,
         permissionMode: mode,
         approve: (r) => session.#askClient(r),
@@ -178,6 +200,38 @@ export class AcpSession {
       );
     } finally {
       this.#running = undefined;
+      await this.#save();
+    }
+  }
+
+  /** Shows the conversation so far in the editor, as session/load asks. */
+  async replay(): Promise<void> {
+    const kinds = new Map(
+      [...this.#agent.tools.values()].map((tool) => [tool.name, tool.kind]),
+    );
+    const updates = replayUpdates(this.#agent.history, {
+      cwd: this.cwd,
+      kinds,
+    });
+    for (const update of updates) await this.#update(update);
+  }
+
+  // A failed save loses the chance to load the session later, not the
+  // session: the editor is told nothing, stderr is.
+  async #save(): Promise<void> {
+    if (!this.#saveTo) return;
+    try {
+      await saveSession(this.#saveTo.path, {
+        cwd: this.cwd,
+        model: this.#saveTo.model,
+        messages: this.#agent.history,
+      });
+    } catch (error) {
+      console.error(
+        `fello acp: could not save session ${this.id}: ${
+          (error as Error).message
+        }`,
+      );
     }
   }
 
@@ -465,4 +519,11 @@ function sameCommand(request: ShellRequest, input: unknown): boolean {
 function resultPath(output: unknown): string | undefined {
   const path = (output as { path?: unknown } | null)?.path;
   return typeof path === "string" && path.startsWith("/") ? path : undefined;
+}
+
+/** The file a session's conversation is saved in. */
+export function acpSessionFile(dir: string, sessionId: string): string {
+  // Ids come from the editor on session/load: keep them to one file name.
+  const name = sessionId.replace(/[^A-Za-z0-9_-]/g, "_");
+  return join(dir, `${name}.json`);
 }

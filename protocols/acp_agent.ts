@@ -7,7 +7,9 @@
 import * as acp from "@agentclientprotocol/sdk";
 import denoJson from "../deno.json" with { type: "json" };
 import type { PermissionMode } from "../tools/types.ts";
-import { AcpSession } from "./_acp_session.ts";
+import { loadSession } from "../agent/_session_file.ts";
+import type { AgentMessage } from "../agent/types.ts";
+import { AcpSession, acpSessionFile } from "./_acp_session.ts";
 
 /** Options for {@linkcode createAcpAgent}: the model endpoint and agent settings. */
 export interface AcpAgentOptions {
@@ -33,6 +35,13 @@ export interface AcpAgentOptions {
   contextTokens?: number;
   /** Added to the built-in system prompt. */
   instructions?: string;
+  /**
+   * A folder to save each session's conversation in after each prompt, so
+   * that `session/load` can open it again (offered only then). `fello acp`
+   * uses `acp-sessions` in the state folder (`$FELLO_STATE_DIR`, else
+   * `~/.local/state/fello`); by default nothing is saved.
+   */
+  sessionsDir?: string;
 }
 
 /**
@@ -67,6 +76,7 @@ export interface AcpAgentOptions {
  */
 export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   const sessions = new Map<string, AcpSession>();
+  const sessionsDir = options.sessionsDir || undefined;
   let capabilities: acp.ClientCapabilities = {};
   let model: Promise<string> | undefined;
 
@@ -94,6 +104,59 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     return session;
   }
 
+  async function start(
+    params: acp.NewSessionRequest,
+    client: acp.AgentContext,
+    loaded?: { id: string; history: AgentMessage[] },
+  ): Promise<AcpSession> {
+    if (!params.cwd.startsWith("/")) {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `cwd must be an absolute path, got "${params.cwd}"`,
+      );
+    }
+    let name: string;
+    try {
+      name = await chooseModel();
+    } catch (error) {
+      throw acp.RequestError.internalError(
+        undefined,
+        `cannot start a session: ${(error as Error).message}`,
+      );
+    }
+    const session = await AcpSession.start(params, {
+      client,
+      capabilities,
+      settings: { ...options, model: name },
+      sessionsDir,
+      loaded,
+    });
+    sessions.set(session.id, session);
+    return session;
+  }
+
+  // The conversation saved for a session id, or a clear error.
+  async function savedHistory(sessionId: string): Promise<AgentMessage[]> {
+    const unknown = (reason: string) =>
+      acp.RequestError.invalidParams(
+        undefined,
+        `cannot load session "${sessionId}": ${reason}; start a new session`,
+      );
+    if (sessionsDir === undefined) throw unknown("sessions are not saved");
+    if (!/^[\w-]{1,200}$/.test(sessionId)) throw unknown("no such session");
+    let saved;
+    try {
+      saved = await loadSession(
+        acpSessionFile(sessionsDir, sessionId),
+        "start a new session",
+      );
+    } catch (error) {
+      throw acp.RequestError.invalidParams(undefined, (error as Error).message);
+    }
+    if (saved === undefined) throw unknown("no such session was saved");
+    return saved.messages;
+  }
+
   let closing: Promise<void> | undefined;
   function closeAll(): Promise<void> {
     closing ??= Promise.allSettled([...sessions.values()].map((s) => s.close()))
@@ -110,7 +173,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
-          loadSession: false,
+          loadSession: sessionsDir !== undefined,
           promptCapabilities: {
             image: false,
             audio: false,
@@ -123,28 +186,23 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-      if (!params.cwd.startsWith("/")) {
-        throw acp.RequestError.invalidParams(
-          undefined,
-          `cwd must be an absolute path, got "${params.cwd}"`,
-        );
-      }
-      let name: string;
-      try {
-        name = await chooseModel();
-      } catch (error) {
-        throw acp.RequestError.internalError(
-          undefined,
-          `cannot start a session: ${(error as Error).message}`,
-        );
-      }
-      const session = await AcpSession.start(params, {
-        client,
-        capabilities,
-        settings: { ...options, model: name },
-      });
-      sessions.set(session.id, session);
+      const session = await start(params, client);
       return { sessionId: session.id, modes: session.modes };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const history = await savedHistory(params.sessionId);
+      if (sessions.has(params.sessionId)) {
+        throw acp.RequestError.invalidRequest(
+          undefined,
+          `session "${params.sessionId}" is open already; close it first`,
+        );
+      }
+      const session = await start(params, client, {
+        id: params.sessionId,
+        history,
+      });
+      await session.replay();
+      return { modes: session.modes };
     })
     .onRequest(acp.methods.agent.session.prompt, ({ params, signal }) => {
       return find(params.sessionId).prompt(params.prompt, signal);

@@ -348,7 +348,7 @@ Deno.test("acp agent over stdio: plan updates and Shell in the client's terminal
   const child = new Deno.Command(Deno.execPath(), {
     // The endpoint from the environment, as for the run command.
     args: ["run", "-A", MOD, "acp", "--model", "m"],
-    env: { FELLO_BASE_URL: server.baseURL },
+    env: { FELLO_BASE_URL: server.baseURL, FELLO_STATE_DIR: dir },
     cwd: REPO,
     stdin: "piped",
     stdout: "piped",
@@ -364,6 +364,8 @@ Deno.test("acp agent over stdio: plan updates and Shell in the client's terminal
       clientCapabilities: client.capabilities,
     });
     assert.equal(init.agentInfo?.name, "fello");
+    // Sessions are saved in the state folder, for session/load.
+    assert.equal(init.agentCapabilities?.loadSession, true);
     const { sessionId } = await connection.agent.request(
       acp.methods.agent.session.new,
       { cwd: dir, mcpServers: [] },
@@ -401,6 +403,11 @@ Deno.test("acp agent over stdio: plan updates and Shell in the client's terminal
       "execute",
     ]]);
     assert.equal(client.text, "All done.");
+    const saved = JSON.parse(
+      await Deno.readTextFile(join(dir, "acp-sessions", `${sessionId}.json`)),
+    );
+    assert.equal(saved.cwd, dir);
+    assert.equal(saved.messages.at(-1).role, "assistant");
     // Closing its stdin ends the agent cleanly.
     connection.close();
     await child.stdin.close();

@@ -327,7 +327,7 @@ Deno.test("acp: initialize, session/new, prompts with tool calls, permissions an
         "acp-model",
       ],
       cwd,
-      env: childEnv(),
+      env: childEnv({ FELLO_STATE_DIR: cwd }),
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
@@ -593,6 +593,7 @@ Deno.test("acp: client fs, edits as diffs, plan updates and an MCP server from s
       env: childEnv({
         FELLO_BASE_URL: server.baseURL,
         FELLO_MODEL: "env-model",
+        FELLO_STATE_DIR: cwd,
       }),
       clearEnv: true,
       stdin: "piped",

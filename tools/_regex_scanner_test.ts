@@ -49,8 +49,14 @@ Deno.test("RegexScanner stops a pattern stuck backtracking and names the file", 
       const outcomes = await Promise.allSettled(
         [big, stuck].map((path) => scanner.scan(path, STUCK, { limit: 10 })),
       );
-      // Both fail: the search cannot go on, and the error names the file stuck.
-      for (const outcome of outcomes) {
+      // The stuck scan fails, naming its file; so does the big one when it
+      // was still being scanned (on a loaded machine it may have finished).
+      const [bigOutcome, stuckOutcome] = outcomes;
+      for (const outcome of [stuckOutcome, bigOutcome]) {
+        if (outcome === bigOutcome && outcome.status === "fulfilled") {
+          assert.deepEqual(outcome.value.matches, []);
+          continue;
+        }
         assert.equal(outcome.status, "rejected");
         assert.ok(outcome.reason instanceof RegexTimeout);
         assert.equal(outcome.reason.path, stuck);

@@ -1,10 +1,11 @@
-// A conversation saved to a file between `fello run` invocations: --session
-// FILE names the file, --continue uses the workspace's own file in the state
-// folder. The file holds the agent's history as JSON and is replaced
-// atomically after each prompt, so an interrupted save leaves the last one.
+// A conversation saved to a file, to go on with later: `fello run --session
+// FILE` or `--continue` (the workspace's own file in the state folder), and
+// ACP sessions an editor loads again. The file holds the agent's history as
+// JSON and is replaced atomically after each prompt, so an interrupted save
+// leaves the last one.
 import { dirname, join } from "node:path";
-import { historyProblem } from "../agent/_history.ts";
-import type { AgentMessage } from "../agent/types.ts";
+import { historyProblem } from "./_history.ts";
+import type { AgentMessage } from "./types.ts";
 
 /** What a session file holds. */
 export interface SavedSession {
@@ -21,10 +22,12 @@ const VERSION = 1;
 
 /**
  * The saved conversation at `path`, or undefined when there is no file yet.
- * Throws an Error naming the file when it is not one of ours.
+ * Throws an Error naming the file when it is not one of ours, ending with
+ * `hint` (what to do instead).
  */
 export async function loadSession(
   path: string,
+  hint = "give another --session file",
 ): Promise<SavedSession | undefined> {
   let text: string;
   try {
@@ -38,20 +41,18 @@ export async function loadSession(
     saved = JSON.parse(text);
   } catch (error) {
     throw new Error(
-      `Cannot go on with "${path}": it is not JSON (${
-        reason(error)
-      }); give another --session file`,
+      `Cannot go on with "${path}": it is not JSON (${reason(error)}); ${hint}`,
     );
   }
   if (saved?.kind !== KIND || saved.version !== VERSION) {
     throw new Error(
-      `Cannot go on with "${path}": it is not a fello session file (version ${VERSION}); give another --session file`,
+      `Cannot go on with "${path}": it is not a fello session file (version ${VERSION}); ${hint}`,
     );
   }
   const problem = historyProblem(saved.messages);
   if (problem) {
     throw new Error(
-      `Cannot go on with "${path}": its conversation is damaged: ${problem}; give another --session file`,
+      `Cannot go on with "${path}": its conversation is damaged: ${problem}; ${hint}`,
     );
   }
   return {
@@ -84,9 +85,8 @@ export async function saveSession(
 }
 
 /**
- * The session file --continue uses for a workspace: one per folder, in
- * `$FELLO_STATE_DIR`, else `$XDG_STATE_HOME/fello`, else
- * `~/.local/state/fello` (`%LOCALAPPDATA%\fello` on Windows).
+ * The session file --continue uses for a workspace: one per folder, in the
+ * state folder's `sessions`.
  */
 export async function workspaceSessionPath(cwd: string): Promise<string> {
   const digest = await crypto.subtle.digest(
@@ -98,7 +98,12 @@ export async function workspaceSessionPath(cwd: string): Promise<string> {
   return join(stateFolder(), "sessions", `${name}.json`);
 }
 
-function stateFolder(): string {
+/**
+ * Where fello keeps its state: `$FELLO_STATE_DIR`, else
+ * `$XDG_STATE_HOME/fello`, else `~/.local/state/fello`
+ * (`%LOCALAPPDATA%\fello` on Windows). Throws when none can be found.
+ */
+export function stateFolder(): string {
   const env = (name: string) => Deno.env.get(name) || undefined;
   const folder = env("FELLO_STATE_DIR") ??
     (env("XDG_STATE_HOME") && join(env("XDG_STATE_HOME")!, "fello")) ??
@@ -106,7 +111,7 @@ function stateFolder(): string {
     (env("HOME") && join(env("HOME")!, ".local", "state", "fello"));
   if (folder === undefined) {
     throw new Error(
-      "Cannot find a folder for --continue's session: set FELLO_STATE_DIR (or HOME), or give --session FILE",
+      "Cannot find a folder for saved conversations: set FELLO_STATE_DIR (or HOME)",
     );
   }
   return folder;

@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { replayUpdates } from "./_acp_replay.ts";
+
+Deno.test("replayUpdates() shows thoughts, failed calls and tools the session no longer has", () => {
+  const updates = replayUpdates([
+    { role: "user", content: [{ type: "text", text: "go" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "reasoning", text: "thinking" },
+        {
+          type: "tool-call",
+          toolCallId: "c1",
+          toolName: "gone_tool",
+          input: { q: 1 },
+        },
+      ],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: "c1",
+        toolName: "gone_tool",
+        output: { type: "error-text", value: "it broke" },
+      }],
+    },
+    { role: "assistant", content: "plain text answer" },
+  ], { cwd: "/w", kinds: new Map() });
+  assert.deepEqual(updates, [
+    {
+      sessionUpdate: "user_message_chunk",
+      content: { type: "text", text: "go" },
+    },
+    {
+      sessionUpdate: "agent_thought_chunk",
+      content: { type: "text", text: "thinking" },
+    },
+    {
+      sessionUpdate: "tool_call",
+      toolCallId: "c1",
+      title: "gone_tool",
+      kind: "other",
+      status: "in_progress",
+      rawInput: { q: 1 },
+      locations: [],
+    },
+    {
+      sessionUpdate: "tool_call_update",
+      toolCallId: "c1",
+      status: "failed",
+      content: [{
+        type: "content",
+        content: { type: "text", text: "it broke" },
+      }],
+    },
+    {
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: "plain text answer" },
+    },
+  ]);
+});

@@ -1,0 +1,149 @@
+// session/load: the ACP agent saves each session's conversation and an editor
+// opens it again in a new connection, seeing it replayed before the answer.
+// The official ACP client app in process, the scripted server over HTTP.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { createAcpAgent } from "../protocols/acp_agent.ts";
+import { TestClient } from "./support/acp_test_client.ts";
+import {
+  contentText,
+  type ScriptedServer,
+  startScriptedServer,
+} from "./support/scripted_server.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+/** A connection of a fresh client to a fresh agent app, initialized. */
+async function connect(server: ScriptedServer, sessionsDir?: string) {
+  const client = new TestClient();
+  const agent = createAcpAgent({
+    baseURL: server.baseURL,
+    model: "test-model",
+    sessionsDir,
+  });
+  const connection = client.app.connect(agent);
+  const init = await connection.agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: client.capabilities,
+  });
+  return { client, connection, init };
+}
+
+Deno.test("acp agent saves each session and session/load replays it, then goes on with it", async () => {
+  await withWorkspace(async (dir) => {
+    const saved = join(dir, ".sessions");
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    await using server = startScriptedServer([{
+      match: "Read the notes",
+      replies: [
+        {
+          text: "Reading.",
+          toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }],
+        },
+        { text: "They say 42." },
+        { text: "You asked about the notes." },
+      ],
+    }]);
+    const first = await connect(server, saved);
+    assert.equal(first.init.agentCapabilities?.loadSession, true);
+    const { sessionId } = await first.connection.agent.request(
+      acp.methods.agent.session.new,
+      { cwd: dir, mcpServers: [] },
+    );
+    await first.connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Read the notes" }],
+    });
+    await first.connection.close();
+
+    // The editor restarts: a new connection to a new agent loads the session.
+    const second = await connect(server, saved);
+    const loaded = await second.connection.agent.request(
+      acp.methods.agent.session.load,
+      { sessionId, cwd: dir, mcpServers: [] },
+    );
+    assert.equal(loaded.modes?.currentModeId, "ask");
+    const replay = second.client.updates.map((n) => n.update);
+    assert.ok(second.client.updates.every((n) => n.sessionId === sessionId));
+    assert.deepEqual(replay.map((u) => u.sessionUpdate), [
+      "user_message_chunk",
+      "agent_message_chunk",
+      "tool_call",
+      "tool_call_update",
+      "agent_message_chunk",
+    ]);
+    const [prompt, reading, call, result, answer] = replay as Record<
+      string,
+      unknown
+    >[];
+    assert.deepEqual(prompt.content, { type: "text", text: "Read the notes" });
+    assert.deepEqual(reading.content, { type: "text", text: "Reading." });
+    assert.equal(call.title, "Read notes.txt");
+    assert.equal(call.kind, "read");
+    assert.deepEqual(call.locations, [{ path: join(dir, "notes.txt") }]);
+    assert.equal(result.toolCallId, call.toolCallId);
+    assert.equal(result.status, "completed");
+    assert.match(JSON.stringify(result.content), /the answer is 42/);
+    assert.deepEqual(answer.content, { type: "text", text: "They say 42." });
+
+    // The conversation goes on where it was.
+    await second.connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "What did I ask?" }],
+    });
+    const sent = server.requests.at(-1)!.body.messages;
+    assert.deepEqual(sent.map((m) => m.role), [
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+    ]);
+    assert.equal(
+      contentText(sent.at(-1)!.content) || sent.at(-1)!.content,
+      "What did I ask?",
+    );
+    await second.connection.close();
+  });
+});
+
+Deno.test("acp agent refuses to load a session it never saved, and offers no loading without a folder", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([]);
+    const withFolder = await connect(server, join(dir, ".sessions"));
+    for (const sessionId of ["never-saved", "../../etc/passwd"]) {
+      await assert.rejects(
+        withFolder.connection.agent.request(acp.methods.agent.session.load, {
+          sessionId,
+          cwd: dir,
+          mcpServers: [],
+        }),
+        /cannot load session .*(no such session|no such session was saved); start a new session/,
+      );
+    }
+    await Deno.mkdir(join(dir, ".sessions"));
+    await Deno.writeTextFile(join(dir, ".sessions", "broken.json"), "{");
+    await assert.rejects(
+      withFolder.connection.agent.request(acp.methods.agent.session.load, {
+        sessionId: "broken",
+        cwd: dir,
+        mcpServers: [],
+      }),
+      /Cannot go on with ".*broken\.json": it is not JSON.*; start a new session/,
+    );
+    await withFolder.connection.close();
+
+    const without = await connect(server);
+    assert.equal(without.init.agentCapabilities?.loadSession, false);
+    await assert.rejects(
+      without.connection.agent.request(acp.methods.agent.session.load, {
+        sessionId: "x",
+        cwd: dir,
+        mcpServers: [],
+      }),
+      /sessions are not saved/,
+    );
+    await without.connection.close();
+  });
+});
