@@ -18,8 +18,10 @@ import { EndpointError } from "./endpoint_error.ts";
 import { ContextBudget, estimateTokens } from "./_context_budget.ts";
 import {
   clipSummary,
+  lastCut,
   SUMMARIZER_INSTRUCTIONS,
   summaryCut,
+  summaryRequest,
   transcript,
   withSummary,
 } from "./_context_summary.ts";
@@ -74,6 +76,7 @@ export class Conversation {
   #instructions: string;
   #maxSteps: number;
   #budget: ContextBudget;
+  #newBudget: () => ContextBudget;
   /** Counts resets, so a run that a reset overtook does not write its steps back. */
   #resets = 0;
   #messages: ModelMessage[] = [];
@@ -102,7 +105,9 @@ export class Conversation {
         estimateTokens(JSON.stringify(item.inputSchema));
     }
     this.#tools = tools;
-    this.#budget = new ContextBudget(options.contextTokens, fixedTokens);
+    this.#newBudget = () =>
+      new ContextBudget(options.contextTokens, fixedTokens);
+    this.#budget = this.#newBudget();
     this.#messages = [...options.history ?? []] as ModelMessage[];
   }
 
@@ -114,7 +119,9 @@ export class Conversation {
   /** Forgets the messages so far. */
   reset(): void {
     this.#messages = [];
-    this.#budget.reset();
+    // A new budget: a run still going keeps the old one, and its later steps
+    // cannot clear calls of the new conversation.
+    this.#budget = this.#newBudget();
     this.#resets++;
   }
 
@@ -126,11 +133,18 @@ export class Conversation {
   async *run(prompt: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
     const user: ModelMessage = { role: "user", content: prompt };
     const resets = this.#resets;
-    const clearedBefore = this.#budget.clearedCalls;
+    const budget = this.#budget;
+    const clearedBefore = budget.clearedCalls;
     /** What the current step sent, and the conversation after the last completed step. */
     let sent: ModelMessage[] = [];
     let kept: ModelMessage[] | undefined;
-    const fitting: Fitting = { notices: [], summaryFailed: false, signal };
+    const fitting: Fitting = {
+      budget,
+      prompt: user,
+      notices: [],
+      summaryFailed: false,
+      signal,
+    };
     const result = streamText({
       model: this.#model.languageModel,
       instructions: this.#instructions,
@@ -162,8 +176,8 @@ export class Conversation {
         // Cleared outputs and summaries leave memory too, not only the
         // requests. A run that completed no step leaves no trace, so trying
         // the same prompt again does not send it twice.
-        if (kept) this.#messages = this.#budget.fit(kept);
-        else this.#budget.restore(clearedBefore);
+        if (kept) this.#messages = budget.fit(kept);
+        else budget.restore(clearedBefore);
       }
     }
     if (state.error !== undefined) throw endpointErrorOf(state.error);
@@ -178,58 +192,68 @@ export class Conversation {
     messages: ModelMessage[],
     fitting: Fitting,
   ): Promise<ModelMessage[]> {
-    const fitted = this.#budget.fit(messages);
-    const over = this.#budget.estimate(fitted) > this.#budget.limit;
-    if (!over || fitting.summaryFailed) return fitted;
-    const summarized = await this.#summarized(fitted, fitting);
-    // A summary that failed once fails again (a transcript the endpoint
-    // refuses, say): not again in this run, rather than once a step.
-    fitting.summaryFailed = summarized === undefined;
-    return summarized ?? fitted;
+    const { budget } = fitting;
+    const fitted = budget.fit(messages);
+    if (budget.estimate(fitted) <= budget.limit || fitting.summaryFailed) {
+      return fitted;
+    }
+    return await this.#summarized(fitted, fitting) ?? fitted;
   }
 
   // The messages with the oldest ones replaced by the model's summary of
-  // them, down to half the budget; undefined when no cut gets there (a huge
-  // prompt, instructions over budget) or the summary fails, and the request
-  // then goes as it is.
+  // them: down to half the budget, or else (a long prompt or output at the
+  // end) as far as the last turn or step, if that fits. Undefined when no cut
+  // helps (instructions over budget, a huge last message) or the summary
+  // fails; the request then goes as it is.
   async #summarized(
     messages: ModelMessage[],
-    { notices, signal }: Fitting,
+    fitting: Fitting,
   ): Promise<ModelMessage[] | undefined> {
-    const budget = this.#budget;
+    const { budget, notices, signal } = fitting;
     const tokens = budget.messageTokens(messages);
-    const cut = summaryCut(
-      messages,
-      tokens,
-      budget.limit / 2 - budget.fixedTokens,
-    );
-    if (cut === undefined) return undefined;
-    // The user's current request stays word for word unless it is huge.
-    const last = messages.findLastIndex((m) => m.role === "user");
-    const request = last >= 0 && last < cut && tokens[last] <= budget.limit / 4
-      ? messages[last]
-      : undefined;
     const summaryTokens = Math.min(
       MAX_SUMMARY_TOKENS,
       Math.floor(budget.limit / 10),
     );
+    const cut =
+      summaryCut(messages, tokens, budget.limit / 2 - budget.fixedTokens) ??
+        lastCut(
+          messages,
+          tokens,
+          budget.limit - budget.fixedTokens - summaryTokens,
+        );
+    if (cut === undefined) return undefined;
+    // The run's own request, when it is among the messages summarized, comes
+    // back word for word after the summary (unless it is huge).
+    const request = messages.findLastIndex((m) => m.role === "user") < cut &&
+        budget.estimate([fitting.prompt]) - budget.fixedTokens <=
+          budget.limit / 4
+      ? fitting.prompt
+      : undefined;
     const readable = transcript(
       messages.slice(0, cut),
-      budget.limit - summaryTokens - estimateTokens(SUMMARIZER_INSTRUCTIONS),
+      budget.limit - 2 * summaryTokens -
+        estimateTokens(SUMMARIZER_INSTRUCTIONS),
     );
-    let answer: { text: string; usage: AgentUsage };
+    let answer: { text: string; usage: AgentUsage } | undefined;
     try {
       answer = await streamAnswer(this.#model, {
         instructions: SUMMARIZER_INSTRUCTIONS,
-        messages: [{ role: "user", content: readable }],
-        maxOutputTokens: summaryTokens,
+        messages: [{
+          role: "user",
+          content: summaryRequest(readable, summaryTokens),
+        }],
         signal,
       });
     } catch (error) {
       if (signal?.aborted) throw error;
+    }
+    if (!answer?.text.trim()) {
+      // It would fail again (an endpoint refusing the transcript, a model
+      // that answers nothing): not again in this run, rather than each step.
+      fitting.summaryFailed = true;
       return undefined;
     }
-    if (answer.text.trim() === "") return undefined;
     const summarized = withSummary(
       clipSummary(answer.text, summaryTokens),
       messages.slice(cut),
@@ -313,9 +337,13 @@ export class Conversation {
 
 /** What keeping one run within the budget carries from step to step. */
 interface Fitting {
+  /** The run's budget (a reset during the run makes a new one for the next). */
+  budget: ContextBudget;
+  /** The run's own user message. */
+  prompt: ModelMessage;
   /** Events to yield with the run's own. */
   notices: AgentEvent[];
-  /** A summary failed (or no cut could help): do not try again this run. */
+  /** A summary call failed or answered nothing: do not try again this run. */
   summaryFailed: boolean;
   signal: AbortSignal | undefined;
 }
@@ -499,7 +527,6 @@ async function streamAnswer(
   request: {
     instructions?: string;
     messages: ModelMessage[];
-    maxOutputTokens?: number;
     signal?: AbortSignal;
   },
 ): Promise<{ text: string; usage: AgentUsage }> {
@@ -507,7 +534,6 @@ async function streamAnswer(
     model: model.languageModel,
     instructions: request.instructions,
     messages: request.messages,
-    maxOutputTokens: request.maxOutputTokens,
     maxRetries: 0,
     abortSignal: request.signal,
     onError: () => {},

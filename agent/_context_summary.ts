@@ -53,6 +53,31 @@ export function summaryCut(
 }
 
 /**
+ * The latest cut, for when no cut reaches the target of
+ * {@linkcode summaryCut} (a long prompt or output at the end): the last user
+ * or assistant message, when the messages from it on estimate at most
+ * `target` tokens.
+ */
+export function lastCut(
+  messages: readonly ContextMessage[],
+  tokens: readonly number[],
+  target: number,
+): number | undefined {
+  let rest = 0;
+  for (let cut = messages.length - 1; cut >= 1; cut--) {
+    rest += tokens[cut];
+    if (messages[cut].role !== "tool") return rest <= target ? cut : undefined;
+  }
+  return undefined;
+}
+
+/** What the summarizer is sent: the transcript and how long to write. */
+export function summaryRequest(transcript: string, maxTokens: number): string {
+  const words = Math.floor(maxTokens * 0.75);
+  return `${transcript}\n\n---\nSummarize the conversation above in at most ${words} words.`;
+}
+
+/**
  * The messages as a plain-text transcript for the summarizer, at most
  * `maxTokens` by {@linkcode estimateTokens}. Long tool inputs, outputs and
  * texts are cut short; when the whole is still too long, the first message
@@ -93,8 +118,7 @@ export function withSummary<T extends ContextMessage>(
   request?: T,
 ): T[] {
   const text = `${SUMMARY_HEADING}\n\n${summary.trim()}\n\n${SUMMARY_END}`;
-  const prompt = request && withoutSummary(request);
-  const [first, ...rest] = prompt ? [prompt, ...kept] : kept;
+  const [first, ...rest] = request ? [request, ...kept] : kept;
   if (first?.role !== "user") {
     return [{ role: "user", content: text } as T, ...kept];
   }
@@ -104,26 +128,8 @@ export function withSummary<T extends ContextMessage>(
   return [{ ...first, content }, ...rest];
 }
 
-/** Where a summary ends, in the message withSummary() put it in. */
+/** Where a summary ends, for the model reading the message it leads. */
 const SUMMARY_END = "[End of the summary]";
-
-// The user's own words in a message, without the summary an earlier
-// withSummary() put in front of them; undefined when it held the summary only.
-function withoutSummary<T extends ContextMessage>(message: T): T | undefined {
-  const { content } = message;
-  if (typeof content === "string") {
-    const end = content.indexOf(SUMMARY_END);
-    if (!content.startsWith(SUMMARY_HEADING) || end < 0) return message;
-    const own = content.slice(end + SUMMARY_END.length).trimStart();
-    return own === "" ? undefined : { ...message, content: own };
-  }
-  const [head, ...own] = asArray(content);
-  const text = (head as { text?: unknown } | undefined)?.text;
-  if (typeof text !== "string" || !text.startsWith(SUMMARY_HEADING)) {
-    return message;
-  }
-  return own.length === 0 ? undefined : { ...message, content: own };
-}
 
 /** The summary cut to `maxTokens`, for a model that wrote more than it was asked. */
 export function clipSummary(summary: string, maxTokens: number): string {

@@ -6,8 +6,10 @@ import {
 } from "./_context_budget.ts";
 import {
   clipSummary,
+  lastCut,
   SUMMARY_HEADING,
   summaryCut,
+  summaryRequest,
   transcript,
   withSummary,
 } from "./_context_summary.ts";
@@ -99,36 +101,36 @@ Deno.test("withSummary() puts the summary first, in the first user message when 
   assert.equal(own[0].content, summary);
 });
 
-Deno.test("withSummary() brings back the user's current request, without an earlier summary in it", () => {
+Deno.test("withSummary() brings back the user's current request right after the summary", () => {
   const kept = [called("1", {}), answered("1", "c")];
-  const [first] = withSummary("S1", kept, user("Fix --- the bug"));
+  const merged = withSummary("S1", kept, user("Fix --- the bug"));
+  assert.deepEqual(merged.map((m) => m.role), ["user", "assistant", "tool"]);
   assert.equal(
-    first.content,
+    merged[0].content,
     `${SUMMARY_HEADING}\n\nS1\n\n[End of the summary]\n\nFix --- the bug`,
   );
-  // Summarized again later: the old summary goes, the request stays.
-  const again = withSummary("S2 --- more", kept, first);
-  assert.equal(
-    again[0].content,
-    `${SUMMARY_HEADING}\n\nS2 --- more\n\n[End of the summary]\n\nFix --- the bug`,
-  );
-  assert.deepEqual(again.slice(1), kept);
-  // A message that held only a summary is no request: it is not brought back.
-  const [alone] = withSummary("S1", kept);
-  const twice = withSummary("S2", kept, alone);
-  assert.deepEqual(twice.map((m) => m.role), ["user", "assistant", "tool"]);
-  assert.equal(
-    twice[0].content,
-    `${SUMMARY_HEADING}\n\nS2\n\n[End of the summary]`,
-  );
-  // Parts: the summary part goes, the request's own parts stay.
+  assert.deepEqual(merged.slice(1), kept);
   const image = { type: "image", image: "data" };
-  const [withParts] = withSummary("S1", kept, user([image]));
-  const [partsAgain] = withSummary("S2", kept, withParts);
-  assert.deepEqual(partsAgain.content, [
+  const [parts] = withSummary("S2", kept, user([image]));
+  assert.deepEqual(parts.content, [
     { type: "text", text: `${SUMMARY_HEADING}\n\nS2\n\n[End of the summary]` },
     image,
   ]);
+});
+
+Deno.test("lastCut() keeps only the last turn or step, when that fits", () => {
+  const messages = [user("a"), said("b"), called("1", {}), answered("1", "c")];
+  assert.equal(lastCut(messages, [10, 10, 50, 50], 100), 2);
+  assert.equal(lastCut(messages, [10, 10, 50, 50], 99), undefined);
+  assert.equal(lastCut([user("a"), user("huge")], [10, 500], 100), undefined);
+  assert.equal(lastCut([user("a")], [10], 100), undefined);
+});
+
+Deno.test("summaryRequest() asks for a summary within its allowance, in words", () => {
+  assert.equal(
+    summaryRequest("## User\nhi", 4_000),
+    "## User\nhi\n\n---\nSummarize the conversation above in at most 3000 words.",
+  );
 });
 
 Deno.test("clipSummary() cuts a summary longer than asked to its token allowance", () => {

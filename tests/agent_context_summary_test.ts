@@ -82,14 +82,17 @@ Deno.test("agent has the model summarize the oldest turns when its own text fill
       assert.ok(tokens(request) < BUDGET * 1.1, `${tokens(request)} tokens`);
     }
     assertAllValid(main);
-    // The summarizer got the old turns as a transcript, no tools, the
-    // instructions as its system message, and a cap on its answer.
+    // The summarizer got the old turns as a transcript, no tools, and the
+    // instructions as its system message.
     const first = summaries[0].body;
     assert.equal(first.tools, undefined);
     assert.match(contentText(first.messages[0].content), /^You summarize/);
     assert.match(userText(first), /## User\nTurn 1: go on/);
     assert.match(userText(first), /## Assistant\nAnswer to Turn 1\./);
-    assert.equal(first.max_tokens, BUDGET / 10);
+    // No max_tokens (reasoning models refuse it, and thinking spends it):
+    // the cap is asked for in words, and a longer answer is cut.
+    assert.equal(first.max_tokens, undefined);
+    assert.match(userText(first), /in at most 1500 words\.$/);
     // The next request starts with the summary in place of those turns, and
     // still ends with the newest prompt.
     const after = main.find((r) => userText(r.body).includes(HEADING))!;
@@ -241,5 +244,161 @@ Deno.test("agent aborted while the summary is written rejects with the abort and
     const last = userText(sent.at(-1)!.body);
     assert.doesNotMatch(last, /Turn 1: go on/);
     assert.match(last, /SUMMARY again[\s\S]*Last turn$/);
+  });
+});
+
+// Regressions from the review of the first version (reproductions by a
+// reviewing helper), each of which failed before its fix.
+
+/** Steps that say something long and read the next log, `size(i)` long. */
+function loggingSteps(steps: number, size: (index: number) => number) {
+  return (request: RecordedRequest): ScriptedReply => {
+    const done = [
+      ...JSON.stringify(request.body.messages).matchAll(
+        /"label\\":\\"l(\d+)/g,
+      ),
+    ].map((m) => Number(m[1]));
+    const index = done.length === 0 ? 0 : Math.max(...done) + 1;
+    return index < steps
+      ? {
+        text: `Step ${index}: ${"thinking aloud ".repeat(400)}`,
+        toolCalls: [{
+          name: "fetch_log",
+          arguments: { label: `l${index}`, size: size(index) },
+        }],
+      }
+      : { text: "all read" };
+  };
+}
+
+function logAgent(baseURL: string, dir: string) {
+  return createAgent({
+    baseURL,
+    model: "m",
+    cwd: dir,
+    extraTools: [logTool()],
+    contextTokens: BUDGET,
+    maxSteps: 40,
+  });
+}
+
+Deno.test("agent still summarizes later in a run after a big new output left no cut that fits", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([
+      { match: "## User", replies: [{ text: "SUMMARY: read logs" }] },
+      {
+        match: "",
+        replies: Array.from({ length: 40 }, () => ({
+          compute: loggingSteps(24, (i) => i === 7 ? 26_000 : 400),
+        })),
+      },
+    ]);
+    await logAgent(server.baseURL, dir).run("Read the logs");
+    const main = server.requests.filter((r) => !isSummarizer(r));
+    // The step that passes the budget carries the big unanswered output; once
+    // answered it is cleared and later steps summarize.
+    assert.ok(server.requests.filter(isSummarizer).length >= 2);
+    assert.ok(main.filter((r) => tokens(r) > BUDGET * 1.1).length <= 1);
+  });
+});
+
+Deno.test("agent summarizes the history before a prompt too long to keep within half the budget", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([
+      { match: "## User", replies: [{ text: "SUMMARY of the turns" }] },
+      { match: "", replies: Array.from({ length: 20 }, () => longAnswer) },
+    ]);
+    const agent = createAgent({
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      contextTokens: BUDGET,
+    });
+    for (let turn = 1; turn <= 4; turn++) {
+      await agent.run(`Turn ${turn}: go on`);
+    }
+    // About a third of the budget, more than half of it less the schemas.
+    const log = "ERROR at module.ts:12 cannot read x\n".repeat(720);
+    await agent.run(`Turn 5: why does this fail?\n${log}`);
+    const last = server.requests.at(-1)!;
+    assert.equal(server.requests.filter(isSummarizer).length, 1);
+    assert.ok(tokens(last) < BUDGET, `${tokens(last)} tokens`);
+    assert.ok(userText(last.body).endsWith(log));
+  });
+});
+
+Deno.test("agent keeps the run's request word for word through several summaries", async () => {
+  await withWorkspace(async (dir) => {
+    const mark = "END-OF-THE-USER-REQUEST";
+    // A request of about 3,600 tokens, and summaries of about 2,000 (the
+    // summary and the request together pass a quarter of the budget).
+    const prompt = `Read the logs. ${
+      "Constraint: keep the API stable. ".repeat(440)
+    }${mark}`;
+    let summaries = 0;
+    await using server = startScriptedServer([
+      {
+        match: "## User",
+        replies: [{
+          compute: () => ({
+            text: `SUMMARY ${++summaries}: ${"facts ".repeat(1_300)}`,
+          }),
+        }],
+      },
+      {
+        match: "",
+        replies: Array.from({ length: 40 }, () => ({
+          compute: loggingSteps(30, () => 400),
+        })),
+      },
+    ]);
+    await logAgent(server.baseURL, dir).run(prompt);
+    assert.ok(summaries >= 2, `${summaries} summaries`);
+    for (const request of server.requests.filter((r) => !isSummarizer(r))) {
+      const text = userText(request.body);
+      assert.equal(text.split(mark).length, 2, "the request, once");
+      assert.ok(text.split("SUMMARY ").length <= 2, "one summary");
+    }
+  });
+});
+
+Deno.test("agent.reset() during a run leaves the new conversation's outputs uncleared", async () => {
+  await withWorkspace(async (dir) => {
+    const labels = (r: RecordedRequest) =>
+      [...JSON.stringify(r.body.messages).matchAll(/"label\\":\\"l\d+/g)]
+        .length;
+    const made: { agent?: ReturnType<typeof createAgent> } = {};
+    const read = (size: number, stopAt: number) => (r: RecordedRequest) => {
+      const done = labels(r);
+      if (size > 10_000 && done === 1) made.agent!.reset(); // the old run goes on
+      return done < stopAt
+        ? {
+          toolCalls: [{
+            name: "fetch_log",
+            arguments: { label: `l${done}`, size },
+          }],
+        }
+        : { text: "done" };
+    };
+    await using server = startScriptedServer([
+      {
+        match: "New task",
+        replies: Array.from({ length: 5 }, () => ({ compute: read(2_000, 2) })),
+      },
+      {
+        match: "Old task",
+        replies: Array.from(
+          { length: 6 },
+          () => ({ compute: read(50_000, 4) }),
+        ),
+      },
+    ]);
+    const agent = made.agent = logAgent(server.baseURL, dir);
+    await agent.run("Old task");
+    const before = server.requests.length;
+    await agent.run("New task");
+    const second = server.requests[before + 1];
+    const tool = second.body.messages.find((m) => m.role === "tool")!;
+    assert.match(contentText(tool.content) || String(tool.content), /^l0:x+$/);
   });
 });
