@@ -31,17 +31,18 @@
 // exit (timed back to back with the shutdown, as before 2026-11-30, the
 // teardown overlapped the next outline and added 10-30 ms).
 //
-// Measured on the shared 2-core machine in two full runs on 2026-11-30,
-// against the bare parse: cold with the default pool, cold with one worker,
-// warm:
-//   generated TypeScript 2 MB  1.09-1.10x  1.56-1.71x  0.70-0.74x
-//   generated Python 2 MB      0.94-0.98x  1.35-1.40x  0.59-0.63x
-//   generated C 2 MB           1.23-1.24x  1.70-1.73x  0.78-0.79x
-//   lib.dom.d.ts               1.67-1.70x  1.85-1.97x  0.76-0.79x
-//   typescript.js              1.12-1.15x  1.10-1.14x  1.12-1.13x (not split)
-//   sqlite3.c                  1.20x       1.15-1.19x  1.21-1.22x (not split)
-//   cached: over 3,000x faster than cold everywhere
-//   folder, pool / one worker: fresh 1.53x, 1.57x; running 1.80x, 2.02x
+// Measured on the shared 2-core machine, quiet, in two full runs on
+// 2026-11-30 (the second session of the day), against the bare parse: cold
+// with the default pool, cold with one worker, warm:
+//   generated TypeScript 2 MB  1.08-1.10x  1.55-1.56x  0.70-0.73x
+//   generated Python 2 MB      1.05-1.06x  1.38x       0.61x
+//   generated C 2 MB           1.22-1.24x  1.66-1.68x  0.77x
+//   lib.dom.d.ts               1.59-1.63x  1.80-1.81x  0.76-0.78x
+//   typescript.js              1.13-1.15x  1.11x       1.13x (not split)
+//   sqlite3.c                  1.18-1.20x  1.15-1.18x  1.21-1.22x (not split)
+//   cached: over 1,400x faster than cold everywhere (2,800x-50,000x but one)
+//   folder, pool / one worker: fresh 1.55x, 1.61x; running 1.89x, 2.00x
+//   (1.70x fresh and 1.88x running in a run of the folder groups alone)
 // This machine drifts by 20% or more between runs: lib.dom.d.ts cold took
 // 1.55-1.64x when its group ran alone, and 1.37-1.53x (mean of 10) outside
 // the bench harness.
