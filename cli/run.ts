@@ -221,6 +221,7 @@ class CliSession {
       }
       if (line.trim() === "/reset") {
         agent.reset();
+        await this.#save(agent); // a later --continue starts over too
         writeAll(Deno.stderr, "(conversation cleared)\n");
       } else if (line.trim() !== "") {
         await this.#runOnce(agent, line);

@@ -5,7 +5,14 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentMessage } from "../agent/types.ts";
 import type { ToolKind } from "../tools/types.ts";
-import { textContent, toolLocations, toolTitle } from "./_acp_updates.ts";
+import {
+  proposedDiff,
+  textContent,
+  toolLocations,
+  toolTitle,
+} from "./_acp_updates.ts";
+
+const EDITS = new Set(["EditFile", "WriteFile"]);
 
 interface Part {
   type?: unknown;
@@ -53,6 +60,8 @@ function partUpdate(
       };
     case "tool-call": {
       const name = String(part.toolName);
+      // An edit shows as the diff its input asked for, as it did live.
+      const diff = proposedDiff(name, part.input, cwd);
       return {
         sessionUpdate: "tool_call",
         toolCallId: String(part.toolCallId),
@@ -61,15 +70,25 @@ function partUpdate(
         status: "in_progress",
         rawInput: part.input,
         locations: toolLocations(name, part.input, cwd),
+        ...(diff ? { content: [diff] } : {}),
       };
     }
     case "tool-result": {
+      const toolCallId = String(part.toolCallId);
       const failed = String(part.output?.type ?? "").startsWith("error");
+      // A done edit keeps the diff its call showed.
+      if (!failed && EDITS.has(String(part.toolName))) {
+        return {
+          sessionUpdate: "tool_call_update",
+          toolCallId,
+          status: "completed",
+        };
+      }
       const value = part.output?.value;
       const text = typeof value === "string" ? value : JSON.stringify(value);
       return {
         sessionUpdate: "tool_call_update",
-        toolCallId: String(part.toolCallId),
+        toolCallId,
         status: failed ? "failed" : "completed",
         content: [textContent(text ?? "")],
       };

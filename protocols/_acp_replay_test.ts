@@ -60,3 +60,40 @@ Deno.test("replayUpdates() shows thoughts, failed calls and tools the session no
     },
   ]);
 });
+
+Deno.test("replayUpdates() shows an edit as the diff its call asked for", () => {
+  const input = { path: "a.ts", oldText: "x", newText: "y" };
+  const updates = replayUpdates([
+    {
+      role: "assistant",
+      content: [{
+        type: "tool-call",
+        toolCallId: "e",
+        toolName: "EditFile",
+        input,
+      }],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: "e",
+        toolName: "EditFile",
+        output: { type: "text", value: "Edited a.ts" },
+      }],
+    },
+  ], { cwd: "/w", kinds: new Map([["EditFile", "edit"]]) });
+  assert.deepEqual(updates, [
+    {
+      sessionUpdate: "tool_call",
+      toolCallId: "e",
+      title: "Edit a.ts",
+      kind: "edit",
+      status: "in_progress",
+      rawInput: input,
+      locations: [{ path: "/w/a.ts" }],
+      content: [{ type: "diff", path: "/w/a.ts", oldText: "x", newText: "y" }],
+    },
+    { sessionUpdate: "tool_call_update", toolCallId: "e", status: "completed" },
+  ]);
+});
