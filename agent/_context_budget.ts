@@ -16,6 +16,17 @@ export const CHARS_PER_TOKEN = 4;
 export const CLEARED_OUTPUT =
   "[Output cleared to keep the conversation within the model's context. The call did run; if you need what it showed, read it again rather than repeating a write or a command.]";
 
+/** What a cleared input string says instead. */
+function clearedMark(length: number): string {
+  return `[cleared: ${length} characters]`;
+}
+
+/** Whether `value` is an input string that clearing replaced. */
+export function isClearedInput(value: unknown): boolean {
+  return typeof value === "string" &&
+    /^\[cleared: \d+ characters\]$/.test(value);
+}
+
 /** Input strings longer than this are cleared with their call. */
 const LONG_INPUT_CHARS = 200;
 /** How deep into an input's objects and arrays clearing looks. */
@@ -239,9 +250,7 @@ function clearedInput(input: unknown, depth = 0): unknown {
   let copy: Record<string, unknown> | unknown[] | undefined;
   for (const [key, value] of Object.entries(input)) {
     const cleared = typeof value === "string"
-      ? value.length > LONG_INPUT_CHARS
-        ? `[cleared: ${value.length} characters]`
-        : value
+      ? value.length > LONG_INPUT_CHARS ? clearedMark(value.length) : value
       : clearedInput(value, depth + 1);
     if (cleared === value) continue;
     copy ??= Array.isArray(input) ? [...input] : { ...input };

@@ -131,6 +131,22 @@ export function withSummary<T extends ContextMessage>(
 /** Where a summary ends, for the model reading the message it leads. */
 const SUMMARY_END = "[End of the summary]";
 
+/**
+ * A message text that withSummary() made, split into the summary and the
+ * user's own words after it; undefined for any other text.
+ */
+export function splitSummary(
+  text: string,
+): { summary: string; own: string } | undefined {
+  if (!text.startsWith(SUMMARY_HEADING)) return undefined;
+  const end = text.indexOf(SUMMARY_END);
+  if (end < 0) return { summary: text, own: "" };
+  return {
+    summary: text.slice(0, end).trimEnd(),
+    own: text.slice(end + SUMMARY_END.length).trimStart(),
+  };
+}
+
 /** The summary cut to `maxTokens`, for a model that wrote more than it was asked. */
 export function clipSummary(summary: string, maxTokens: number): string {
   if (estimateTokens(summary) <= maxTokens) return summary;

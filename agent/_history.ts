@@ -47,14 +47,45 @@ function messageProblem(message: unknown): string | undefined {
   if (typeof role !== "string" || !ROLES.has(role)) {
     return `has role ${JSON.stringify(role)}, not user, assistant or tool`;
   }
-  if (
-    Array.isArray(content) || (typeof content === "string" && role !== "tool")
-  ) {
-    return undefined;
+  if (typeof content === "string" && role !== "tool") return undefined;
+  if (!Array.isArray(content)) {
+    return role === "tool"
+      ? "has no array of tool results as its content"
+      : "has no content (a string or an array of parts)";
   }
-  return role === "tool"
-    ? "has no array of tool results as its content"
-    : "has no content (a string or an array of parts)";
+  for (const [index, part] of content.entries()) {
+    const problem = partProblem(part);
+    if (problem) return `has part ${index} ${problem}`;
+  }
+  return undefined;
+}
+
+// The fields the AI SDK reads of each kind of part. Kinds this file does not
+// know (a later SDK's) pass: refusing them would refuse the agent's own.
+function partProblem(part: unknown): string | undefined {
+  if (typeof part !== "object" || part === null) return "that is not an object";
+  const p = part as Record<string, unknown>;
+  const named = typeof p.toolCallId === "string" &&
+    typeof p.toolName === "string";
+  switch (p.type) {
+    case "text":
+    case "reasoning":
+      return typeof p.text === "string"
+        ? undefined
+        : `of type ${p.type} without text`;
+    case "tool-call":
+      return named
+        ? undefined
+        : "of type tool-call without toolCallId or toolName";
+    case "tool-result": {
+      const output = p.output as { type?: unknown } | null | undefined;
+      return named && typeof output?.type === "string"
+        ? undefined
+        : "of type tool-result without toolCallId, toolName or output";
+    }
+    default:
+      return typeof p.type === "string" ? undefined : "without a type";
+  }
 }
 
 function partIds(content: unknown, type: string): string[] {

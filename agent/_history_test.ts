@@ -54,6 +54,46 @@ Deno.test("historyProblem() names the message at fault", () => {
     "message 0 has no content (a string or an array of parts)",
   );
   assert.equal(
+    historyProblem([{ role: "user", content: [{ type: "text" }] }]),
+    "message 0 has part 0 of type text without text",
+  );
+  assert.equal(
+    historyProblem([{ role: "user", content: [null] }]),
+    "message 0 has part 0 that is not an object",
+  );
+  assert.equal(
+    historyProblem([
+      call("1"),
+      {
+        role: "tool",
+        content: [{
+          type: "tool-result",
+          toolCallId: "1",
+          toolName: "ReadFile",
+        }],
+      },
+    ]),
+    "message 1 has part 0 of type tool-result without toolCallId, toolName or output",
+  );
+  assert.equal(
+    historyProblem([{
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: 1 }],
+    }]),
+    "message 0 has part 0 of type tool-call without toolCallId or toolName",
+  );
+  assert.equal(
+    historyProblem([{ role: "assistant", content: [{ text: "no type" }] }]),
+    "message 0 has part 0 without a type",
+  );
+  assert.equal(
+    historyProblem([{
+      role: "assistant",
+      content: [{ type: "future-kind", data: 1 }],
+    }]),
+    undefined,
+  );
+  assert.equal(
     historyProblem([call("1"), { role: "tool", content: "x" }]),
     "message 1 has no array of tool results as its content",
   );

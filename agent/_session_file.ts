@@ -73,10 +73,11 @@ export async function saveSession(
     updated: new Date().toISOString(),
     ...session,
   });
-  await Deno.mkdir(dirname(path), { recursive: true });
+  // Conversations hold file contents and command output: the user's alone.
+  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    await Deno.writeTextFile(temporary, text);
+    await Deno.writeTextFile(temporary, text, { mode: 0o600 });
     await Deno.rename(temporary, path);
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
@@ -85,13 +86,14 @@ export async function saveSession(
 }
 
 /**
- * The session file --continue uses for a workspace: one per folder, in the
- * state folder's `sessions`.
+ * The session file --continue uses for a workspace: one per folder (its real
+ * path, so a symlink to it finds the same), in the state folder's `sessions`.
  */
 export async function workspaceSessionPath(cwd: string): Promise<string> {
+  const real = await Deno.realPath(cwd).catch(() => cwd);
   const digest = await crypto.subtle.digest(
     "SHA-256",
-    new TextEncoder().encode(cwd),
+    new TextEncoder().encode(real),
   );
   const name = Array.from(new Uint8Array(digest).slice(0, 8))
     .map((byte) => byte.toString(16).padStart(2, "0")).join("");

@@ -3,6 +3,8 @@
 // model's text and thoughts, each tool call with its outcome) before it
 // answers. This file turns a saved history into those updates.
 import type * as acp from "@agentclientprotocol/sdk";
+import { isClearedInput } from "../agent/_context_budget.ts";
+import { splitSummary } from "../agent/_context_summary.ts";
 import type { AgentMessage } from "../agent/types.ts";
 import type { ToolKind } from "../tools/types.ts";
 import {
@@ -11,8 +13,6 @@ import {
   toolLocations,
   toolTitle,
 } from "./_acp_updates.ts";
-
-const EDITS = new Set(["EditFile", "WriteFile"]);
 
 interface Part {
   type?: unknown;
@@ -31,70 +31,92 @@ export function replayUpdates(
   history: readonly AgentMessage[],
   setup: { cwd: string; kinds: ReadonlyMap<string, ToolKind> },
 ): acp.SessionUpdate[] {
-  const updates: acp.SessionUpdate[] = [];
+  const replay = new Replay(setup.cwd, setup.kinds);
   for (const message of history) {
-    for (const part of parts(message.content)) {
-      const update = partUpdate(message.role, part, setup);
-      if (update) updates.push(update);
-    }
+    for (const part of parts(message.content)) replay.add(message.role, part);
   }
-  return updates;
+  return replay.updates;
 }
 
-function partUpdate(
-  role: AgentMessage["role"],
-  part: Part,
-  { cwd, kinds }: { cwd: string; kinds: ReadonlyMap<string, ToolKind> },
-): acp.SessionUpdate | undefined {
-  switch (part.type) {
-    case "text": {
-      const content = { type: "text" as const, text: String(part.text ?? "") };
-      return role === "user"
-        ? { sessionUpdate: "user_message_chunk", content }
-        : { sessionUpdate: "agent_message_chunk", content };
+class Replay {
+  readonly updates: acp.SessionUpdate[] = [];
+  /** Calls shown with a diff: done, they keep it. */
+  #diffs = new Set<string>();
+
+  constructor(
+    readonly cwd: string,
+    readonly kinds: ReadonlyMap<string, ToolKind>,
+  ) {}
+
+  add(role: AgentMessage["role"], part: Part): void {
+    switch (part.type) {
+      case "text":
+        return this.#text(role, String(part.text ?? ""));
+      case "reasoning":
+        return this.#push("agent_thought_chunk", String(part.text ?? ""));
+      case "tool-call":
+        return this.#call(part);
+      case "tool-result":
+        return this.#result(part);
     }
-    case "reasoning":
-      return {
-        sessionUpdate: "agent_thought_chunk",
-        content: { type: "text", text: String(part.text ?? "") },
-      };
-    case "tool-call": {
-      const name = String(part.toolName);
-      // An edit shows as the diff its input asked for, as it did live.
-      const diff = proposedDiff(name, part.input, cwd);
-      return {
-        sessionUpdate: "tool_call",
-        toolCallId: String(part.toolCallId),
-        title: toolTitle(name, part.input),
-        kind: kinds.get(name) ?? "other",
-        status: "in_progress",
-        rawInput: part.input,
-        locations: toolLocations(name, part.input, cwd),
-        ...(diff ? { content: [diff] } : {}),
-      };
-    }
-    case "tool-result": {
-      const toolCallId = String(part.toolCallId);
-      const failed = String(part.output?.type ?? "").startsWith("error");
-      // A done edit keeps the diff its call showed.
-      if (!failed && EDITS.has(String(part.toolName))) {
-        return {
-          sessionUpdate: "tool_call_update",
-          toolCallId,
-          status: "completed",
-        };
-      }
-      const value = part.output?.value;
-      const text = typeof value === "string" ? value : JSON.stringify(value);
-      return {
+  }
+
+  #text(role: AgentMessage["role"], text: string): void {
+    if (role !== "user") return this.#push("agent_message_chunk", text);
+    // A summary that replaced the earliest messages is the agent's, not the
+    // user's; the user's own request may follow it.
+    const split = splitSummary(text);
+    if (!split) return this.#push("user_message_chunk", text);
+    this.#push("agent_message_chunk", split.summary);
+    if (split.own) this.#push("user_message_chunk", split.own);
+  }
+
+  #push(
+    kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk",
+    text: string,
+  ): void {
+    this.updates.push({ sessionUpdate: kind, content: { type: "text", text } });
+  }
+
+  #call(part: Part): void {
+    const name = String(part.toolName);
+    const toolCallId = String(part.toolCallId);
+    // An edit shows as the diff its input asked for, as it did live, unless
+    // clearing took its text.
+    const cleared = Object.values(part.input ?? {}).some(isClearedInput);
+    const diff = cleared ? undefined : proposedDiff(name, part.input, this.cwd);
+    if (diff) this.#diffs.add(toolCallId);
+    this.updates.push({
+      sessionUpdate: "tool_call",
+      toolCallId,
+      title: toolTitle(name, part.input),
+      kind: this.kinds.get(name) ?? "other",
+      status: "in_progress",
+      rawInput: part.input,
+      locations: toolLocations(name, part.input, this.cwd),
+      ...(diff ? { content: [diff] } : {}),
+    });
+  }
+
+  #result(part: Part): void {
+    const toolCallId = String(part.toolCallId);
+    const failed = String(part.output?.type ?? "").startsWith("error");
+    if (!failed && this.#diffs.has(toolCallId)) {
+      this.updates.push({
         sessionUpdate: "tool_call_update",
         toolCallId,
-        status: failed ? "failed" : "completed",
-        content: [textContent(text ?? "")],
-      };
+        status: "completed",
+      });
+      return;
     }
-    default:
-      return undefined;
+    const value = part.output?.value;
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    this.updates.push({
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      status: failed ? "failed" : "completed",
+      content: [textContent(text ?? "")],
+    });
   }
 }
 

@@ -97,3 +97,44 @@ Deno.test("replayUpdates() shows an edit as the diff its call asked for", () => 
     { sessionUpdate: "tool_call_update", toolCallId: "e", status: "completed" },
   ]);
 });
+
+Deno.test("replayUpdates() shows a summary as the agent's and a cleared edit as text", () => {
+  const summary =
+    "[Summary of the earlier conversation, written to keep it within the model's context]\n\nS\n\n[End of the summary]";
+  const input = { path: "a.ts", content: "[cleared: 2000 characters]" };
+  const updates = replayUpdates([
+    { role: "user", content: `${summary}\n\nGo on` },
+    {
+      role: "assistant",
+      content: [{
+        type: "tool-call",
+        toolCallId: "w",
+        toolName: "WriteFile",
+        input,
+      }],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: "w",
+        toolName: "WriteFile",
+        output: { type: "text", value: "[Output cleared …]" },
+      }],
+    },
+  ], { cwd: "/w", kinds: new Map([["WriteFile", "edit"]]) });
+  assert.deepEqual(updates.map((u) => u.sessionUpdate), [
+    "agent_message_chunk",
+    "user_message_chunk",
+    "tool_call",
+    "tool_call_update",
+  ]);
+  const [said, asked, call, done] = updates as Record<string, unknown>[];
+  assert.deepEqual(said.content, { type: "text", text: summary.slice(0, -22) });
+  assert.deepEqual(asked.content, { type: "text", text: "Go on" });
+  assert.equal(call.content, undefined); // no diff of a cleared text
+  assert.deepEqual(done.content, [{
+    type: "content",
+    content: { type: "text", text: "[Output cleared …]" },
+  }]);
+});

@@ -91,6 +91,8 @@ export class AcpSession {
   #mcpGate!: PermissionGate;
   #mcp: McpTools | undefined;
   #running: AbortController | undefined;
+  /** The last prompt turn, settled when its conversation is saved. */
+  #turn: Promise<unknown> | undefined;
   /** Tool calls announced and not finished, by id. */
   #calls = new Map<string, OpenCall>();
   /** Terminals created before their Shell call was announced. */
@@ -166,16 +168,26 @@ export class AcpSession {
   }
 
   /** Runs a prompt turn, streaming its updates; resolves to why it stopped. */
-  async prompt(
+  prompt(
     blocks: acp.ContentBlock[],
     requestSignal: AbortSignal,
   ): Promise<acp.PromptResponse> {
     if (this.#running) {
-      throw acp.RequestError.invalidRequest(
+      return Promise.reject(acp.RequestError.invalidRequest(
         undefined,
         "a prompt is already running in this session; cancel it first",
-      );
+      ));
     }
+    const turn = this.#prompt(blocks, requestSignal);
+    // close() waits for it: its completed steps are saved before an exit.
+    this.#turn = turn.catch(() => {});
+    return turn;
+  }
+
+  async #prompt(
+    blocks: acp.ContentBlock[],
+    requestSignal: AbortSignal,
+  ): Promise<acp.PromptResponse> {
     const controller = new AbortController();
     this.#running = controller;
     const signal = AbortSignal.any([controller.signal, requestSignal]);
@@ -245,7 +257,13 @@ export class AcpSession {
   /** Cancels the prompt and stops the MCP servers. */
   async close(): Promise<void> {
     this.cancel();
+    await this.#turn;
     await this.#mcp?.close();
+  }
+
+  /** Whether a prompt is running. */
+  get busy(): boolean {
+    return this.#running !== undefined;
   }
 
   #backend(capabilities: acp.ClientCapabilities): Partial<Backend> {

@@ -77,6 +77,8 @@ export interface AcpAgentOptions {
 export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   const sessions = new Map<string, AcpSession>();
   const sessionsDir = options.sessionsDir || undefined;
+  /** Ids of sessions being loaded, so that two loads of one do not race. */
+  const loading = new Set<string>();
   let capabilities: acp.ClientCapabilities = {};
   let model: Promise<string> | undefined;
 
@@ -190,19 +192,34 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       return { sessionId: session.id, modes: session.modes };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      const history = await savedHistory(params.sessionId);
-      if (sessions.has(params.sessionId)) {
+      const id = params.sessionId;
+      const open = sessions.get(id);
+      if (open) {
+        // The editor shows the thread again: replay what this agent holds.
+        if (open.busy) {
+          throw acp.RequestError.invalidRequest(
+            undefined,
+            `session "${id}" is running a prompt; cancel it first`,
+          );
+        }
+        await open.replay();
+        return { modes: open.modes };
+      }
+      if (loading.has(id)) {
         throw acp.RequestError.invalidRequest(
           undefined,
-          `session "${params.sessionId}" is open already; close it first`,
+          `session "${id}" is being loaded already`,
         );
       }
-      const session = await start(params, client, {
-        id: params.sessionId,
-        history,
-      });
-      await session.replay();
-      return { modes: session.modes };
+      loading.add(id);
+      try {
+        const history = await savedHistory(id);
+        const session = await start(params, client, { id, history });
+        await session.replay();
+        return { modes: session.modes };
+      } finally {
+        loading.delete(id);
+      }
     })
     .onRequest(acp.methods.agent.session.prompt, ({ params, signal }) => {
       return find(params.sessionId).prompt(params.prompt, signal);

@@ -147,3 +147,60 @@ Deno.test("acp agent refuses to load a session it never saved, and offers no loa
     await without.connection.close();
   });
 });
+
+Deno.test("acp agent answers session/close after the prompt it cancelled is saved, and loads each session once", async () => {
+  await withWorkspace(async (dir) => {
+    const saved = join(dir, ".sessions");
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    await using server = startScriptedServer([{
+      match: "Read, then wait",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }] },
+        { hang: true },
+      ],
+    }]);
+    const first = await connect(server, saved);
+    const { sessionId } = await first.connection.agent.request(
+      acp.methods.agent.session.new,
+      { cwd: dir, mcpServers: [] },
+    );
+    const prompt = first.connection.agent.request(
+      acp.methods.agent.session.prompt,
+      { sessionId, prompt: [{ type: "text", text: "Read, then wait" }] },
+    );
+    // Close while the second model call hangs: the read step is saved first.
+    while (server.requests.length < 2) await delay(10);
+    await first.connection.agent.request(acp.methods.agent.session.close, {
+      sessionId,
+    });
+    assert.equal((await prompt).stopReason, "cancelled");
+    const second = await connect(server, saved);
+    const load = () =>
+      second.connection.agent.request(acp.methods.agent.session.load, {
+        sessionId,
+        cwd: dir,
+        mcpServers: [],
+      });
+    // Two loads at once: one opens the session, the other is refused.
+    const outcomes = await Promise.allSettled([load(), load()]);
+    assert.deepEqual(outcomes.map((o) => o.status).sort(), [
+      "fulfilled",
+      "rejected",
+    ]);
+    const kinds = second.client.updates.map((n) => n.update.sessionUpdate);
+    assert.deepEqual(kinds, [
+      "user_message_chunk",
+      "tool_call",
+      "tool_call_update",
+    ]);
+    // Loading the open, idle session again replays it from memory.
+    await load();
+    assert.equal(second.client.updates.length, 6);
+    await first.connection.close();
+    await second.connection.close();
+  });
+});
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -71,13 +71,21 @@ Deno.test("fello run --continue keeps one conversation per workspace in the stat
       assert.equal((await run(a, "a2")).stdout, "heard: a1 | a2\n");
       const files = [...Deno.readDirSync(join(state, "sessions"))];
       assert.equal(files.length, 2);
+      // Conversations hold file contents: readable by their user alone.
+      const file = join(state, "sessions", files[0].name);
+      assert.equal(Deno.statSync(file).mode! & 0o777, 0o600);
+      assert.equal(Deno.statSync(join(state, "sessions")).mode! & 0o777, 0o700);
+      // The same folder through a symlink goes on with the same conversation.
+      const link = join(state, "link");
+      await Deno.symlink(a, link);
+      assert.equal((await run(link, "a3")).stdout, "heard: a1 | a2 | a3\n");
       // Without the flag nothing is read or saved.
       assert.equal(
-        (await fello(["--base-url", server.baseURL, "--model", "m", "a3"], {
+        (await fello(["--base-url", server.baseURL, "--model", "m", "a4"], {
           cwd: a,
           env: { FELLO_STATE_DIR: state },
         })).stdout,
-        "heard: a3\n",
+        "heard: a4\n",
       );
     });
   });
