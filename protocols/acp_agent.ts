@@ -57,6 +57,8 @@ export interface AcpAgentOptions {
  * - `session/cancel` stops the run and its processes; the prompt answers `cancelled`.
  * - The permission modes are the session's modes; `session/set_mode` switches
  *   them while the conversation goes on.
+ * - With `sessionsDir`, each session's conversation is saved after each
+ *   prompt, and `session/load` replays it and goes on with it.
  *
  * Requires `--allow-net` for the endpoint, `--allow-sys=hostname`, and the
  * read, write and run permissions the tools use.
