@@ -80,6 +80,9 @@ interface OpenCall {
   terminalId?: string;
 }
 
+/** How long closing waits for a cancelled prompt to end and save. */
+const CLOSE_WAIT_MS = 5_000;
+
 /** A running ACP session. */
 export class AcpSession {
   readonly id: string;
@@ -257,7 +260,13 @@ export class AcpSession {
   /** Cancels the prompt and stops the MCP servers. */
   async close(): Promise<void> {
     this.cancel();
-    await this.#turn;
+    // A tool that ignores the cancel must not keep the agent from exiting.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.#turn,
+      new Promise((resolve) => timer = setTimeout(resolve, CLOSE_WAIT_MS)),
+    ]);
+    clearTimeout(timer);
     await this.#mcp?.close();
   }
 
