@@ -296,11 +296,10 @@ class AgentSession implements Agent {
     let result: AgentResult | undefined;
     for await (const event of conversation.run(task.prompt, options.signal)) {
       if (event.type === "finish") result = event.result;
-      const shown = event.type === "tool-call" ||
+      const isToolEvent = event.type === "tool-call" ||
         event.type === "tool-result" ||
-        event.type === "tool-error" ||
-        event.type === "context-summarized";
-      if (shown && outerToolCallId !== undefined) {
+        event.type === "tool-error";
+      if (isToolEvent && outerToolCallId !== undefined) {
         this.#channel?.push({
           type: "subagent",
           toolCallId: outerToolCallId,

@@ -522,8 +522,7 @@ export interface AgentFinishEvent {
 }
 
 /**
- * A tool event of a Subagent's child, or a summary of its conversation, to
- * show the child's progress.
+ * A tool event of a Subagent's child, to show the child's progress.
  *
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
@@ -548,12 +547,8 @@ export interface AgentSubagentEvent {
   task: number;
   /** The task's description. */
   description: string;
-  /** The child's own tool event, or a summary of its oldest messages. */
-  event:
-    | AgentToolCallEvent
-    | AgentToolResultEvent
-    | AgentToolErrorEvent
-    | AgentContextSummarizedEvent;
+  /** The child's own tool event. */
+  event: AgentToolCallEvent | AgentToolResultEvent | AgentToolErrorEvent;
 }
 
 /**

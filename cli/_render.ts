@@ -2,7 +2,6 @@
 // tool call one line with its main argument and one with its outcome. Plans
 // and the step cap get a short line too.
 import type {
-  AgentContextSummarizedEvent,
   AgentEvent,
   AgentResult,
   AgentRetryEvent,
@@ -86,7 +85,12 @@ export class TranscriptPrinter {
         this.#subagent(event);
         break;
       case "context-summarized":
-        this.#line(this.#paint("2", summarizedNote(event)));
+        this.#line(this.#paint(
+          "2",
+          `(summarized the oldest ${
+            plural(event.messages, "message")
+          } to stay within the context: about ${event.tokensBefore} → ${event.tokensAfter} tokens)`,
+        ));
         this.#lastCallId = undefined;
         break;
       case "finish":
@@ -123,8 +127,6 @@ export class TranscriptPrinter {
           this.#paint("31", `error: ${firstLine(child.error, 120)}`)
         }`,
       );
-    } else if (child.type === "context-summarized") {
-      this.#line(`${tag} ${this.#paint("2", summarizedNote(child))}`);
     }
     this.#lastCallId = undefined;
   }
@@ -240,12 +242,6 @@ function outcome(toolName: string, output: unknown, modelText: string): string {
 }
 
 // "1 line", "2 lines".
-function summarizedNote(event: AgentContextSummarizedEvent): string {
-  return `(summarized the oldest ${
-    plural(event.messages, "message")
-  } to stay within the context: about ${event.tokensBefore} → ${event.tokensAfter} tokens)`;
-}
-
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

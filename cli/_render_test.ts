@@ -193,23 +193,10 @@ Deno.test("TranscriptPrinter says on a line of its own that the oldest messages 
       tokensAfter: 46_000,
       usage: {},
     },
-    {
-      type: "subagent",
-      toolCallId: "s",
-      task: 1,
-      description: "d",
-      event: {
-        type: "context-summarized",
-        messages: 1,
-        tokensBefore: 9,
-        tokensAfter: 4,
-        usage: {},
-      },
-    },
     { type: "text-delta", text: "Done" },
   ]);
   assert.equal(
     out,
-    "Going on\n(summarized the oldest 14 messages to stay within the context: about 101200 → 46000 tokens)\n  ↳ [2] (summarized the oldest 1 message to stay within the context: about 9 → 4 tokens)\nDone",
+    "Going on\n(summarized the oldest 14 messages to stay within the context: about 101200 → 46000 tokens)\nDone",
   );
 });
