@@ -86,6 +86,36 @@ export async function saveSession(
 }
 
 /**
+ * Holds the session file at `path` for this process, so that two runs do not
+ * go on with one conversation and lose each other's turns: an OS lock on
+ * `path.lock`, released when the returned file is closed or the process ends
+ * (a crash leaves nothing stale). Undefined when the lock file cannot be
+ * written (saving will say why); throws, ending with `hint`, when another
+ * process holds it.
+ */
+export async function holdSession(
+  path: string,
+  hint = "wait for it to end, or give another --session file",
+): Promise<Deno.FsFile | undefined> {
+  let lock: Deno.FsFile;
+  try {
+    await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    lock = await Deno.open(`${path}.lock`, {
+      create: true,
+      write: true,
+      mode: 0o600,
+    });
+  } catch {
+    return undefined;
+  }
+  if (await lock.tryLock(true)) return lock;
+  lock.close();
+  throw new Error(
+    `Cannot go on with "${path}": another fello process is using it; ${hint}`,
+  );
+}
+
+/**
  * The session file --continue uses for a workspace: one per folder (its real
  * path, so a symlink to it finds the same), in the state folder's `sessions`.
  */

@@ -25,6 +25,7 @@ import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
 import { readAll, readLine } from "./_stdin_lines.ts";
 import { workspaceFolder } from "./_workspace.ts";
 import {
+  holdSession,
   loadSession,
   type SavedSession,
   saveSession,
@@ -139,6 +140,8 @@ class CliSession {
   #running: AbortController | undefined;
   /** Where each prompt's conversation is saved, when --session or --continue asked. */
   #saving: { path: string; cwd: string; model: string } | undefined;
+  /** The lock on the session file, held while this process runs. */
+  #lock: Deno.FsFile | undefined;
   #interrupts = 0;
   #onSigint = () => this.#interrupt();
 
@@ -158,7 +161,10 @@ class CliSession {
     }
     let saved: SavedSession | undefined;
     try {
-      if (settings.sessionPath) saved = await loadSession(settings.sessionPath);
+      if (settings.sessionPath) {
+        this.#lock = await holdSession(settings.sessionPath);
+        saved = await loadSession(settings.sessionPath);
+      }
     } catch (error) {
       return usageError((error as Error).message);
     }
@@ -208,6 +214,7 @@ class CliSession {
   }
 
   close(): void {
+    this.#lock?.close();
     Deno.removeSignalListener("SIGINT", this.#onSigint);
   }
 

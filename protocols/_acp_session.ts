@@ -5,7 +5,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { join } from "node:path";
 import { createAgent } from "../agent/agent.ts";
 import { currentToolCallId } from "../agent/_tool_call_scope.ts";
-import { saveSession } from "../agent/_session_file.ts";
+import { holdSession, saveSession } from "../agent/_session_file.ts";
 import type {
   Agent,
   AgentEvent,
@@ -89,6 +89,8 @@ export class AcpSession {
   readonly cwd: string;
   /** The file the conversation is saved to after each prompt, if any. */
   #saveTo: { path: string; model: string } | undefined;
+  /** The lock on that file, held while the session is open. */
+  #lock: Deno.FsFile | undefined;
   #client: acp.AgentContext;
   #agent!: Agent;
   #mcpGate!: PermissionGate;
@@ -128,19 +130,40 @@ export class AcpSession {
       setup.loaded?.id,
     );
     if (setup.sessionsDir) {
-      session.#saveTo = {
-        path: acpSessionFile(setup.sessionsDir, session.id),
-        model: setup.settings.model,
-      };
+      const path = acpSessionFile(setup.sessionsDir, session.id);
+      session.#saveTo = { path, model: setup.settings.model };
+      // Another fello acp (a second editor window) may have it open.
+      try {
+        session.#lock = await holdSession(path, "close it there first");
+      } catch (error) {
+        throw acp.RequestError.invalidRequest(
+          undefined,
+          (error as Error).message,
+        );
+      }
     }
+    try {
+      await session.#open(request, setup);
+    } catch (error) {
+      session.#lock?.close();
+      throw error;
+    }
+    return session;
+  }
+
+  // The MCP servers and the agent of a session being started.
+  async #open(
+    request: acp.NewSessionRequest,
+    setup: Parameters<typeof AcpSession.start>[1],
+  ): Promise<void> {
     const mode = setup.settings.permissionMode ?? "ask";
     // One mode for the built-in tools and the MCP tools; set_mode switches both.
-    session.#mcpGate = new PermissionGate(mode, (r) => session.#askClient(r));
-    session.#mcp = await startMcpServers(request.mcpServers, {
+    this.#mcpGate = new PermissionGate(mode, (r) => this.#askClient(r));
+    this.#mcp = await startMcpServers(request.mcpServers, {
       cwd: request.cwd,
       reserved: builtinToolNames(request.cwd),
       gate: (tool, description) =>
-        session.#mcpGate.check({
+        this.#mcpGate.check({
           tool,
           action: "execute",
           outsideWorkspace: false,
@@ -150,24 +173,23 @@ export class AcpSession {
     });
     const { chooseModel: _, sessionsDir: __, ...settings } = setup.settings;
     try {
-      session.#agent = createAgent({
+      this.#agent = createAgent({
         ...settings,
         history: setup.loaded?.history,
         cwd: request.cwd,
         permissionMode: mode,
-        approve: (r) => session.#askClient(r),
-        backend: session.#backend(setup.capabilities),
-        extraTools: session.#mcp.tools,
+        approve: (r) => this.#askClient(r),
+        backend: this.#backend(setup.capabilities),
+        extraTools: this.#mcp.tools,
       });
     } catch (error) {
       // No session, so no servers left running.
-      await session.#mcp.close();
+      await this.#mcp.close();
       throw acp.RequestError.invalidParams(
         undefined,
         `cannot start a session: ${(error as Error).message}`,
       );
     }
-    return session;
   }
 
   /** Runs a prompt turn, streaming its updates; resolves to why it stopped. */
@@ -267,6 +289,7 @@ export class AcpSession {
       new Promise((resolve) => timer = setTimeout(resolve, CLOSE_WAIT_MS)),
     ]);
     clearTimeout(timer);
+    this.#lock?.close();
     await this.#mcp?.close();
   }
 

@@ -54,6 +54,10 @@ Deno.test("acp agent saves each session and session/load replays it, then goes o
       sessionId,
       prompt: [{ type: "text", text: "Read the notes" }],
     });
+    // Closed by the editor (which also frees it for another agent).
+    await first.connection.agent.request(acp.methods.agent.session.close, {
+      sessionId,
+    });
     await first.connection.close();
 
     // The editor restarts: a new connection to a new agent loads the session.
@@ -204,3 +208,44 @@ Deno.test("acp agent answers session/close after the prompt it cancelled is save
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+Deno.test("acp agent refuses to load a session another connection has open, until it is closed", async () => {
+  await withWorkspace(async (dir) => {
+    const saved = join(dir, ".sessions");
+    await using server = startScriptedServer([{
+      match: "Hello",
+      replies: [{ text: "Hi." }],
+    }]);
+    const first = await connect(server, saved);
+    const { sessionId } = await first.connection.agent.request(
+      acp.methods.agent.session.new,
+      { cwd: dir, mcpServers: [] },
+    );
+    await first.connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Hello" }],
+    });
+    // A second editor window (its own agent, as another fello acp would be).
+    const second = await connect(server, saved);
+    const load = () =>
+      second.connection.agent.request(acp.methods.agent.session.load, {
+        sessionId,
+        cwd: dir,
+        mcpServers: [],
+      });
+    await assert.rejects(
+      load(),
+      /another fello process is using it; close it there first/,
+    );
+    await first.connection.agent.request(acp.methods.agent.session.close, {
+      sessionId,
+    });
+    await load();
+    assert.deepEqual(
+      second.client.updates.map((n) => n.update.sessionUpdate),
+      ["user_message_chunk", "agent_message_chunk"],
+    );
+    await first.connection.close();
+    await second.connection.close();
+  });
+});

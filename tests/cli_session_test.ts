@@ -51,9 +51,9 @@ Deno.test("fello run --session FILE saves the conversation and goes on with it n
     const second = await run("two");
     assert.equal(second.code, 0, second.stderr);
     assert.equal(second.stdout, "heard: one | two\n");
-    // No temporary file is left beside it.
+    // No temporary file is left beside it, only the lock's.
     const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-    assert.deepEqual(names, ["s.json"]);
+    assert.deepEqual(names, ["s.json", "s.json.lock"]);
   });
 });
 
@@ -69,7 +69,8 @@ Deno.test("fello run --continue keeps one conversation per workspace in the stat
       assert.equal((await run(a, "a1")).stdout, "heard: a1\n");
       assert.equal((await run(b, "b1")).stdout, "heard: b1\n");
       assert.equal((await run(a, "a2")).stdout, "heard: a1 | a2\n");
-      const files = [...Deno.readDirSync(join(state, "sessions"))];
+      const files = [...Deno.readDirSync(join(state, "sessions"))]
+        .filter((entry) => entry.name.endsWith(".json"));
       assert.equal(files.length, 2);
       // Conversations hold file contents: readable by their user alone.
       const file = join(state, "sessions", files[0].name);
@@ -164,3 +165,31 @@ Deno.test("fello run --session says so when it cannot save, and still answers", 
     assert.deepEqual([...Deno.readDirSync(dir)], []);
   });
 });
+
+Deno.test("fello run --session refuses a session another fello run is using", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "",
+      replies: [{ text: "slow done", delayMs: 3_000 }, { text: "fast done" }],
+    }]);
+    const args = ["--base-url", server.baseURL, "--model", "m", "-c"];
+    const env = { FELLO_STATE_DIR: join(dir, ".state") };
+    const slow = fello([...args, "slow"], { cwd: dir, env });
+    while (server.requests.length === 0) await delay(20);
+    const refused = await fello([...args, "fast"], { cwd: dir, env });
+    assert.equal(refused.code, 2);
+    assert.match(
+      refused.stderr,
+      /Cannot go on with ".*\.json": another fello process is using it; wait for it to end, or give another --session file/,
+    );
+    assert.equal((await slow).stdout, "slow done\n");
+    // Once it ended, the session is free and holds its turn.
+    const next = await fello([...args, "fast"], { cwd: dir, env });
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(server.requests.at(-1)!.body.messages.length, 4);
+  });
+});
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -354,6 +354,7 @@ Deno.test("fello run --session keeps the steps a Ctrl-C'd run completed, and the
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
       "notes.txt",
       "s.json",
+      "s.json.lock",
     ]);
 
     const next = await fello([...args, "--session", "s.json", "And?"], {
@@ -439,6 +440,10 @@ Deno.test("acp session/load after a cancelled prompt replays its completed step,
         .map((u) => `${u.toolCallId} ${u.status}`).sort();
     const liveOutcomes = outcomes(live.client);
     assert.equal(liveOutcomes.length, 2);
+    // Closed first, which frees its file for another agent.
+    await live.connection.agent.request(acp.methods.agent.session.close, {
+      sessionId,
+    });
     live.connection.close();
 
     const reopened = await connect(server, sessionsDir);
