@@ -15,7 +15,11 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { asToolError } from "../tools/_define.ts";
 import type { Tool, ToolKind } from "../tools/types.ts";
 import { EndpointError } from "./endpoint_error.ts";
-import { ContextBudget, estimateTokens } from "./_context_budget.ts";
+import {
+  CHARS_PER_TOKEN,
+  ContextBudget,
+  estimateTokens,
+} from "./_context_budget.ts";
 import {
   clipSummary,
   lastCut,
@@ -215,21 +219,12 @@ export class Conversation {
       MAX_SUMMARY_TOKENS,
       Math.floor(budget.limit / 10),
     );
-    const cut =
-      summaryCut(messages, tokens, budget.limit / 2 - budget.fixedTokens) ??
-        lastCut(
-          messages,
-          tokens,
-          budget.limit - budget.fixedTokens - summaryTokens,
-        );
+    const { cut, request } = this.#summaryCut(messages, tokens, {
+      budget,
+      prompt: fitting.prompt,
+      summaryTokens,
+    }) ?? {};
     if (cut === undefined) return undefined;
-    // The run's own request, when it is among the messages summarized, comes
-    // back word for word after the summary (unless it is huge).
-    const request = messages.findLastIndex((m) => m.role === "user") < cut &&
-        budget.estimate([fitting.prompt]) - budget.fixedTokens <=
-          budget.limit / 4
-      ? fitting.prompt
-      : undefined;
     const readable = transcript(
       messages.slice(0, cut),
       budget.limit - 2 * summaryTokens -
@@ -243,6 +238,8 @@ export class Conversation {
           role: "user",
           content: summaryRequest(readable, summaryTokens),
         }],
+        // A model that writes on and on is cut off (and clipped below).
+        maxChars: summaryTokens * CHARS_PER_TOKEN * 1.5,
         signal,
       });
     } catch (error) {
@@ -268,6 +265,39 @@ export class Conversation {
       usage: answer.usage,
     });
     return summarized;
+  }
+
+  // Where to cut for a summary, and whether the run's own request comes back
+  // word for word after it (when it is among the messages summarized and not
+  // huge): down to half the budget, or else at the last turn or step, with
+  // the request put back only if the result still fits.
+  #summaryCut(
+    messages: ModelMessage[],
+    tokens: number[],
+    { budget, prompt, summaryTokens }: {
+      budget: ContextBudget;
+      prompt: ModelMessage;
+      summaryTokens: number;
+    },
+  ): { cut: number; request?: ModelMessage } | undefined {
+    const promptTokens = budget.estimate([prompt]) - budget.fixedTokens;
+    const lastUser = messages.findLastIndex((m) => m.role === "user");
+    const withRequest = (cut: number) =>
+      lastUser < cut && promptTokens <= budget.limit / 4
+        ? { cut, request: prompt }
+        : { cut };
+    const half = summaryCut(
+      messages,
+      tokens,
+      budget.limit / 2 - budget.fixedTokens,
+    );
+    if (half !== undefined) return withRequest(half);
+    // The summary's heading and end mark take a few tokens more.
+    const room = budget.limit - budget.fixedTokens - summaryTokens - 50;
+    const last = lastCut(messages, tokens, room - promptTokens);
+    if (last !== undefined) return withRequest(last);
+    const bare = lastCut(messages, tokens, room);
+    return bare === undefined ? undefined : { cut: bare };
   }
 
   #toEvent(part: StreamPart, state: RunState): AgentEvent | undefined {
@@ -527,15 +557,20 @@ async function streamAnswer(
   request: {
     instructions?: string;
     messages: ModelMessage[];
+    /** Stop reading (and stop the request) once the text is this long. */
+    maxChars?: number;
     signal?: AbortSignal;
   },
 ): Promise<{ text: string; usage: AgentUsage }> {
+  const enough = new AbortController();
   const result = streamText({
     model: model.languageModel,
     instructions: request.instructions,
     messages: request.messages,
     maxRetries: 0,
-    abortSignal: request.signal,
+    abortSignal: request.signal
+      ? AbortSignal.any([request.signal, enough.signal])
+      : enough.signal,
     onError: () => {},
   });
   let text = "";
@@ -543,7 +578,13 @@ async function streamAnswer(
   for await (const part of result.stream) {
     if (part.type === "text-delta") text += part.text;
     if (part.type === "finish") usage = usageOf(part.totalUsage);
-    if (part.type === "error") throw endpointErrorOf(part.error);
+    if (part.type === "error" && !enough.signal.aborted) {
+      throw endpointErrorOf(part.error);
+    }
+    if (text.length > (request.maxChars ?? Infinity)) {
+      enough.abort(new Error("the answer is long enough"));
+      break;
+    }
   }
   request.signal?.throwIfAborted();
   return { text, usage };

@@ -19,9 +19,9 @@ export const SUMMARY_HEADING =
 export const SUMMARIZER_INSTRUCTIONS =
   `You summarize the first part of a conversation between a user and a coding agent, so that the agent can go on without it. The agent will see your summary in place of those messages. Write it for the agent, in the language of the conversation, in short sections:
 - The user's requests and constraints, in the user's own words where they matter.
+- Where things stand: what is finished, what is in progress, what is left to do.
 - What was done: files read, created or changed (with their paths), commands run and what they showed, decisions taken and why.
 - Errors met, and whether and how they were solved.
-- Where things stand: what is finished, what is in progress, what is left to do.
 Keep exact names: paths, identifiers, commands, error messages, numbers. If the text holds an earlier summary, carry over what still matters in it. Leave out greetings and whatever no longer matters. Answer with the summary only.`;
 
 /** At most this many characters of one tool input or output reach the summarizer. */
@@ -71,9 +71,13 @@ export function lastCut(
   return undefined;
 }
 
-/** What the summarizer is sent: the transcript and how long to write. */
+/**
+ * What the summarizer is sent: the transcript and how long to write. Words
+ * are asked at half the token allowance: paths and identifiers make long
+ * words, and a summary past the allowance loses its end to clipSummary().
+ */
 export function summaryRequest(transcript: string, maxTokens: number): string {
-  const words = Math.floor(maxTokens * 0.75);
+  const words = Math.floor(maxTokens / 2);
   return `${transcript}\n\n---\nSummarize the conversation above in at most ${words} words.`;
 }
 
@@ -117,7 +121,13 @@ export function withSummary<T extends ContextMessage>(
   kept: readonly T[],
   request?: T,
 ): T[] {
-  const text = `${SUMMARY_HEADING}\n\n${summary.trim()}\n\n${SUMMARY_END}`;
+  // A summarizer may echo the marks it read in an earlier summary.
+  const own = summary.replaceAll(SUMMARY_END, "").replaceAll(
+    SUMMARY_HEADING,
+    "",
+  )
+    .trim();
+  const text = `${SUMMARY_HEADING}\n\n${own}\n\n${SUMMARY_END}`;
   const [first, ...rest] = request ? [request, ...kept] : kept;
   if (first?.role !== "user") {
     return [{ role: "user", content: text } as T, ...kept];

@@ -118,6 +118,16 @@ Deno.test("withSummary() brings back the user's current request right after the 
   ]);
 });
 
+Deno.test("withSummary() drops the marks a summarizer echoed from an earlier summary", () => {
+  const echoed =
+    `${SUMMARY_HEADING}\n\nold\n\n[End of the summary]\n\nnew facts`;
+  const [first] = withSummary(echoed, [user("go on")]);
+  assert.equal(
+    first.content,
+    `${SUMMARY_HEADING}\n\nold\n\n\n\nnew facts\n\n[End of the summary]\n\ngo on`,
+  );
+});
+
 Deno.test("lastCut() keeps only the last turn or step, when that fits", () => {
   const messages = [user("a"), said("b"), called("1", {}), answered("1", "c")];
   assert.equal(lastCut(messages, [10, 10, 50, 50], 100), 2);
@@ -129,7 +139,7 @@ Deno.test("lastCut() keeps only the last turn or step, when that fits", () => {
 Deno.test("summaryRequest() asks for a summary within its allowance, in words", () => {
   assert.equal(
     summaryRequest("## User\nhi", 4_000),
-    "## User\nhi\n\n---\nSummarize the conversation above in at most 3000 words.",
+    "## User\nhi\n\n---\nSummarize the conversation above in at most 2000 words.",
   );
 });
 

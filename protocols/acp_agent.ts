@@ -195,6 +195,12 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const id = params.sessionId;
+      if (loading.has(id)) {
+        throw acp.RequestError.invalidRequest(
+          undefined,
+          `session "${id}" is being loaded already`,
+        );
+      }
       const open = sessions.get(id);
       if (open) {
         // The editor shows the thread again: replay what this agent holds.
@@ -206,12 +212,6 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
         }
         await open.replay();
         return { modes: open.modes };
-      }
-      if (loading.has(id)) {
-        throw acp.RequestError.invalidRequest(
-          undefined,
-          `session "${id}" is being loaded already`,
-        );
       }
       loading.add(id);
       try {

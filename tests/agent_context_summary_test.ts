@@ -92,7 +92,7 @@ Deno.test("agent has the model summarize the oldest turns when its own text fill
     // No max_tokens (reasoning models refuse it, and thinking spends it):
     // the cap is asked for in words, and a longer answer is cut.
     assert.equal(first.max_tokens, undefined);
-    assert.match(userText(first), /in at most 1500 words\.$/);
+    assert.match(userText(first), /in at most 1000 words\.$/);
     // The next request starts with the summary in place of those turns, and
     // still ends with the newest prompt.
     const after = main.find((r) => userText(r.body).includes(HEADING))!;
@@ -401,4 +401,124 @@ Deno.test("agent.reset() during a run leaves the new conversation's outputs uncl
     const tool = second.body.messages.find((m) => m.role === "tool")!;
     assert.match(contentText(tool.content) || String(tool.content), /^l0:x+$/);
   });
+});
+
+// From the third review (reproductions by a reviewing helper).
+
+Deno.test("agent's summary at the last step keeps the request within the budget, summarizing a prompt that cannot come back whole", async () => {
+  await withWorkspace(async (dir) => {
+    const last = (r: RecordedRequest) => r.body.messages.at(-1)!;
+    await using server = startScriptedServer([
+      { match: "## User", replies: [{ text: "SUMMARY of the turns" }] },
+      {
+        match: "",
+        replies: Array.from({ length: 20 }, () => ({
+          compute: (r: RecordedRequest): ScriptedReply => {
+            if (last(r).role === "tool") return { text: "Done." };
+            if (JSON.stringify(last(r).content).includes("Turn 4")) {
+              return {
+                toolCalls: [{
+                  name: "fetch_log",
+                  arguments: { label: "big", size: 50_000 },
+                }],
+              };
+            }
+            return longAnswer.compute!(r);
+          },
+        })),
+      },
+    ]);
+    const agent = logAgent(server.baseURL, dir);
+    for (let turn = 1; turn <= 3; turn++) {
+      await agent.run(`Turn ${turn}: go on`);
+    }
+    // A prompt of about 4,500 tokens, then an output of 12,500.
+    await agent.run(
+      `Turn 4: look at this\n${"context line ...\n".repeat(1_100)}`,
+    );
+    const summaries = server.requests.filter(isSummarizer);
+    assert.equal(summaries.length, 1);
+    const after = server.requests.at(-1)!;
+    assert.ok(tokens(after) < BUDGET, `${tokens(after)} tokens`);
+    // With the output, the request cannot come back whole: it is summarized.
+    assert.match(userText(summaries[0].body), /Turn 4: look at this/);
+    assert.doesNotMatch(userText(after.body), /Turn 4: look at this/);
+  });
+});
+
+Deno.test("agent stops reading a summarizer that writes on and on", async () => {
+  const encoder = new TextEncoder();
+  const chunk = (content: string, finish: string | null = null) =>
+    encoder.encode(`data: ${
+      JSON.stringify({
+        id: "c",
+        object: "chat.completion.chunk",
+        created: 0,
+        model: "m",
+        choices: [{
+          index: 0,
+          delta: finish ? {} : { role: "assistant", content },
+          finish_reason: finish,
+        }],
+      })
+    }\n\n`);
+  let streamed = 0;
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      const body = await request.json();
+      if (
+        JSON.stringify(body.messages).includes("Summarize the conversation")
+      ) {
+        let timer: ReturnType<typeof setInterval> | undefined;
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              timer = setInterval(() => {
+                const piece = "the agent read files and ran commands; ".repeat(
+                  50,
+                );
+                streamed += piece.length;
+                try {
+                  controller.enqueue(chunk(piece));
+                } catch {
+                  clearInterval(timer);
+                }
+              }, 2);
+            },
+            cancel: () => clearInterval(timer),
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        );
+      }
+      const parts = [
+        chunk(`Answer. ${"words ".repeat(2_000)}`),
+        chunk("", "stop"),
+        encoder.encode("data: [DONE]\n\n"),
+      ];
+      return new Response(new Blob(parts).stream(), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    },
+  );
+  try {
+    await withWorkspace(async (dir) => {
+      const agent = createAgent({
+        baseURL: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/v1`,
+        model: "m",
+        cwd: dir,
+        contextTokens: BUDGET,
+      });
+      for (let turn = 1; turn <= 10; turn++) {
+        await agent.run(`Turn ${turn}: go on`);
+      }
+      // Read up to 1.5 times the allowance, kept clipped to it.
+      assert.ok(streamed < 100_000, `${streamed} characters streamed`);
+      const summary = JSON.stringify(agent.history[0]);
+      assert.match(summary, /^\{"role":"user","content":"\[Summary of/);
+      assert.ok(summary.length < 9_000, `${summary.length}`);
+    });
+  } finally {
+    await server.shutdown();
+  }
 });
