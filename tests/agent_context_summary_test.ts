@@ -13,6 +13,7 @@ import {
 } from "./support/scripted_server.ts";
 import { assertAllValid, logTool } from "./support/log_tool.ts";
 import { withWorkspace } from "./support/workspace.ts";
+import { isSummarizer, logStep, userText } from "./support/summary_script.ts";
 
 const HEADING = "[Summary of the earlier conversation";
 const BUDGET = 20_000; // tokens: 80,000 ASCII characters
@@ -44,12 +45,6 @@ function lastUserText(body: ChatRequest): string {
   return /Turn \d+/.exec(text)?.[0] ?? text.slice(0, 40);
 }
 
-function userText(body: ChatRequest): string {
-  return body.messages.filter((m) => m.role === "user")
-    .map((m) => contentText(m.content) || String(m.content)).join("\n");
-}
-
-const isSummarizer = (r: RecordedRequest) => r.conversation === "## User";
 const tokens = (r: RecordedRequest) => JSON.stringify(r.body).length / 4;
 
 Deno.test("agent has the model summarize the oldest turns when its own text fills contextTokens", async () => {
@@ -119,23 +114,8 @@ Deno.test("agent summarizes in the middle of a run whose steps mix text and tool
   await withWorkspace(async (dir) => {
     // Each step says something long and reads the next log after the last
     // one the request still shows, so the script goes on after a summary.
-    const step = (request: RecordedRequest): ScriptedReply => {
-      const done = [
-        ...JSON.stringify(request.body.messages).matchAll(
-          /"label\\":\\"l(\d+)/g,
-        ),
-      ].map((m) => Number(m[1]));
-      const index = done.length === 0 ? 0 : Math.max(...done) + 1;
-      return index < 30
-        ? {
-          text: `Step ${index}: ${"thinking aloud ".repeat(400)}`,
-          toolCalls: [{
-            name: "fetch_log",
-            arguments: { label: `l${index}`, size: 3_000 },
-          }],
-        }
-        : { text: "all read" };
-    };
+    const step = (request: RecordedRequest) =>
+      logStep(request, { size: () => 3_000 });
     await using server = startScriptedServer([
       { match: "## User", replies: [{ text: "SUMMARY: read logs l0 on" }] },
       {
@@ -143,14 +123,7 @@ Deno.test("agent summarizes in the middle of a run whose steps mix text and tool
         replies: Array.from({ length: 40 }, () => ({ compute: step })),
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      extraTools: [logTool()],
-      contextTokens: BUDGET,
-      maxSteps: 40,
-    });
+    const agent = logAgent(server.baseURL, dir);
     const result = await agent.run("Read the logs");
     assert.equal(result.text, "all read");
     const main = server.requests.filter((r) => !isSummarizer(r));
@@ -250,27 +223,6 @@ Deno.test("agent aborted while the summary is written rejects with the abort and
 // Regressions from the review of the first version (reproductions by a
 // reviewing helper), each of which failed before its fix.
 
-/** Steps that say something long and read the next log, `size(i)` long. */
-function loggingSteps(steps: number, size: (index: number) => number) {
-  return (request: RecordedRequest): ScriptedReply => {
-    const done = [
-      ...JSON.stringify(request.body.messages).matchAll(
-        /"label\\":\\"l(\d+)/g,
-      ),
-    ].map((m) => Number(m[1]));
-    const index = done.length === 0 ? 0 : Math.max(...done) + 1;
-    return index < steps
-      ? {
-        text: `Step ${index}: ${"thinking aloud ".repeat(400)}`,
-        toolCalls: [{
-          name: "fetch_log",
-          arguments: { label: `l${index}`, size: size(index) },
-        }],
-      }
-      : { text: "all read" };
-  };
-}
-
 function logAgent(baseURL: string, dir: string) {
   return createAgent({
     baseURL,
@@ -289,7 +241,8 @@ Deno.test("agent still summarizes later in a run after a big new output left no 
       {
         match: "",
         replies: Array.from({ length: 40 }, () => ({
-          compute: loggingSteps(24, (i) => i === 7 ? 26_000 : 400),
+          compute: (r: RecordedRequest) =>
+            logStep(r, { steps: 24, size: (i) => i === 7 ? 26_000 : 400 }),
         })),
       },
     ]);
@@ -348,7 +301,7 @@ Deno.test("agent keeps the run's request word for word through several summaries
       {
         match: "",
         replies: Array.from({ length: 40 }, () => ({
-          compute: loggingSteps(30, () => 400),
+          compute: (r: RecordedRequest) => logStep(r),
         })),
       },
     ]);

@@ -15,19 +15,14 @@ import {
 import { assertAllValid, logTool } from "./support/log_tool.ts";
 import { fello } from "./support/fello_cli.ts";
 import { withWorkspace } from "./support/workspace.ts";
+import { isSummarizer, logStep, userText } from "./support/summary_script.ts";
 
 const BUDGET = 20_000; // tokens
 const HEADING = "[Summary of the earlier conversation";
 const END = "[End of the summary]";
 
-const isSummarizer = (r: RecordedRequest) => r.conversation === "## User";
 /** The request's size by the agent's own estimate. */
 const size = (r: RecordedRequest) => estimateTokens(JSON.stringify(r.body));
-
-function userText(r: RecordedRequest): string {
-  return r.body.messages.filter((m) => m.role === "user")
-    .map((m) => contentText(m.content) || String(m.content)).join("\n");
-}
 
 /** Every turn's answer is long: the model's own text fills the context. */
 const longAnswers = (): ScriptedConversation => ({
@@ -36,26 +31,6 @@ const longAnswers = (): ScriptedConversation => ({
     text: `Answer. ${"words ".repeat(2_000)}`,
   })),
 });
-
-/**
- * A step of a long run: says something long and reads the log after the
- * newest one the request still shows, so the script goes on after a summary.
- */
-function logStep(request: RecordedRequest, steps = 30): ScriptedReply {
-  const done = [
-    ...JSON.stringify(request.body.messages).matchAll(/"label\\":\\"l(\d+)/g),
-  ].map((m) => Number(m[1]));
-  const index = done.length === 0 ? 0 : Math.max(...done) + 1;
-  return index < steps
-    ? {
-      text: `Step ${index}: ${"thinking aloud ".repeat(400)}`,
-      toolCalls: [{
-        name: "fetch_log",
-        arguments: { label: `l${index}`, size: 400 },
-      }],
-    }
-    : { text: "all read" };
-}
 
 /** The summary text of the request's first user message, or undefined. */
 function summaryIn(r: RecordedRequest): string | undefined {
@@ -174,7 +149,7 @@ function delegation(summarizer: ScriptedReply): ScriptedConversation[] {
   const child = (match: string) => ({
     match,
     replies: Array.from({ length: 30 }, () => ({
-      compute: (r: RecordedRequest) => logStep(r, 16),
+      compute: (r: RecordedRequest) => logStep(r, { steps: 16 }),
     })),
   });
   return [
