@@ -21,10 +21,9 @@ import {
   estimateTokens,
 } from "./_context_budget.ts";
 import {
+  chooseCut,
   clipSummary,
-  lastCut,
   SUMMARIZER_INSTRUCTIONS,
-  summaryCut,
   summaryRequest,
   transcript,
   withSummary,
@@ -219,10 +218,13 @@ export class Conversation {
       MAX_SUMMARY_TOKENS,
       Math.floor(budget.limit / 10),
     );
-    const { cut, request } = this.#summaryCut(messages, tokens, {
-      budget,
-      prompt: fitting.prompt,
+    const { cut, request } = chooseCut(messages, {
+      tokens,
+      limit: budget.limit,
+      fixedTokens: budget.fixedTokens,
       summaryTokens,
+      prompt: fitting.prompt,
+      promptTokens: budget.estimate([fitting.prompt]) - budget.fixedTokens,
     }) ?? {};
     if (cut === undefined) return undefined;
     const readable = transcript(
@@ -265,39 +267,6 @@ export class Conversation {
       usage: answer.usage,
     });
     return summarized;
-  }
-
-  // Where to cut for a summary, and whether the run's own request comes back
-  // word for word after it (when it is among the messages summarized and not
-  // huge): down to half the budget, or else at the last turn or step, with
-  // the request put back only if the result still fits.
-  #summaryCut(
-    messages: ModelMessage[],
-    tokens: number[],
-    { budget, prompt, summaryTokens }: {
-      budget: ContextBudget;
-      prompt: ModelMessage;
-      summaryTokens: number;
-    },
-  ): { cut: number; request?: ModelMessage } | undefined {
-    const promptTokens = budget.estimate([prompt]) - budget.fixedTokens;
-    const lastUser = messages.findLastIndex((m) => m.role === "user");
-    const withRequest = (cut: number) =>
-      lastUser < cut && promptTokens <= budget.limit / 4
-        ? { cut, request: prompt }
-        : { cut };
-    const half = summaryCut(
-      messages,
-      tokens,
-      budget.limit / 2 - budget.fixedTokens,
-    );
-    if (half !== undefined) return withRequest(half);
-    // The summary's heading and end mark take a few tokens more.
-    const room = budget.limit - budget.fixedTokens - summaryTokens - 50;
-    const last = lastCut(messages, tokens, room - promptTokens);
-    if (last !== undefined) return withRequest(last);
-    const bare = lastCut(messages, tokens, room);
-    return bare === undefined ? undefined : { cut: bare };
   }
 
   #toEvent(part: StreamPart, state: RunState): AgentEvent | undefined {

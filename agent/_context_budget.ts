@@ -80,11 +80,6 @@ export class ContextBudget {
     return this.#budget;
   }
 
-  /** Starts over, for a conversation that starts over. */
-  reset(): void {
-    this.#cleared = 0;
-  }
-
   /** Goes back to `clearedCalls` (as read before), for a conversation put back as it was. */
   restore(clearedCalls: number): void {
     this.#cleared = clearedCalls;

@@ -72,6 +72,42 @@ export function lastCut(
 }
 
 /**
+ * Where to cut `messages` for a summary, and whether the run's own `prompt`
+ * comes back word for word after it (when it is among the messages summarized
+ * and at most a quarter of the budget): down to half the budget
+ * ({@linkcode summaryCut}), or else at the last turn or step
+ * ({@linkcode lastCut}), with the prompt put back only if the result still
+ * fits. Undefined when no cut helps.
+ */
+export function chooseCut<T extends ContextMessage>(
+  messages: readonly T[],
+  budget: {
+    /** Each message's estimate, in order. */
+    tokens: readonly number[];
+    limit: number;
+    fixedTokens: number;
+    summaryTokens: number;
+    prompt: T;
+    promptTokens: number;
+  },
+): { cut: number; request?: T } | undefined {
+  const { tokens, limit, fixedTokens, prompt, promptTokens } = budget;
+  const lastUser = messages.findLastIndex((m) => m.role === "user");
+  const withRequest = (cut: number) =>
+    lastUser < cut && promptTokens <= limit / 4
+      ? { cut, request: prompt }
+      : { cut };
+  const half = summaryCut(messages, tokens, limit / 2 - fixedTokens);
+  if (half !== undefined) return withRequest(half);
+  // The summary's heading and end mark take a few tokens more.
+  const room = limit - fixedTokens - budget.summaryTokens - 50;
+  const last = lastCut(messages, tokens, room - promptTokens);
+  if (last !== undefined) return withRequest(last);
+  const bare = lastCut(messages, tokens, room);
+  return bare === undefined ? undefined : { cut: bare };
+}
+
+/**
  * What the summarizer is sent: the transcript and how long to write. Words
  * are asked at half the token allowance: paths and identifiers make long
  * words, and a summary past the allowance loses its end to clipSummary().

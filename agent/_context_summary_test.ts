@@ -5,6 +5,7 @@ import {
   estimateTokens,
 } from "./_context_budget.ts";
 import {
+  chooseCut,
   clipSummary,
   lastCut,
   SUMMARY_HEADING,
@@ -134,6 +135,44 @@ Deno.test("lastCut() keeps only the last turn or step, when that fits", () => {
   assert.equal(lastCut(messages, [10, 10, 50, 50], 99), undefined);
   assert.equal(lastCut([user("a"), user("huge")], [10, 500], 100), undefined);
   assert.equal(lastCut([user("a")], [10], 100), undefined);
+});
+
+Deno.test("chooseCut() puts the prompt back only where the result fits", () => {
+  const prompt = user("do it");
+  const messages = [
+    user("old"),
+    said("old answer"),
+    prompt,
+    called("1", {}),
+    answered("1", "big"),
+  ];
+  const budget = {
+    limit: 1_000,
+    fixedTokens: 100,
+    summaryTokens: 100,
+    prompt,
+    promptTokens: 200,
+  };
+  // Half the budget reached by cutting before the prompt: it stays in place.
+  assert.deepEqual(
+    chooseCut(messages, { ...budget, tokens: [300, 300, 200, 20, 100] }),
+    { cut: 2 },
+  );
+  // Only the last step fits: the prompt comes back when there is room...
+  assert.deepEqual(
+    chooseCut(messages, { ...budget, tokens: [10, 10, 200, 20, 500] }),
+    { cut: 3, request: prompt },
+  );
+  // ...and is summarized with the rest when there is not.
+  assert.deepEqual(
+    chooseCut(messages, { ...budget, tokens: [10, 10, 200, 20, 600] }),
+    { cut: 3 },
+  );
+  // Not even the last step fits.
+  assert.equal(
+    chooseCut(messages, { ...budget, tokens: [10, 10, 200, 20, 800] }),
+    undefined,
+  );
 });
 
 Deno.test("summaryRequest() asks for a summary within its allowance, in words", () => {
