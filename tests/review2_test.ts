@@ -172,8 +172,9 @@ Deno.test("ContextBudget leaves inputs that are not objects or arrays as they ar
     type: "text",
     text: "calling str",
   });
-  // After reset(), the same conversation clears exactly as a new budget does.
-  budget.reset();
+  // Put back to no cleared calls, the same conversation clears exactly as a
+  // new budget does.
+  budget.restore(0);
   assert.equal(budget.clearedCalls, 0);
   assert.deepEqual(budget.fit(messages), new ContextBudget(3000).fit(messages));
 });
