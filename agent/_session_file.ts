@@ -116,6 +116,44 @@ export async function holdSession(
 }
 
 /**
+ * Removes the oldest session files of `dir` beyond the newest `keep` (by
+ * modification time), with their lock files, skipping any a process holds.
+ * Resolves to how many were removed; a folder it cannot read removes none.
+ */
+export async function pruneSessions(
+  dir: string,
+  keep: number,
+): Promise<number> {
+  const files: { path: string; mtime: number }[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      const path = join(dir, entry.name);
+      const info = await Deno.stat(path).catch(() => undefined);
+      files.push({ path, mtime: info?.mtime?.getTime() ?? 0 });
+    }
+  } catch {
+    return 0;
+  }
+  files.sort((a, b) => b.mtime - a.mtime);
+  let removed = 0;
+  for (const { path } of files.slice(keep)) {
+    const lock = await holdSession(path).catch(() => undefined);
+    if (lock === undefined) continue; // in use, or not ours to lock
+    try {
+      await Deno.remove(path);
+      await Deno.remove(`${path}.lock`).catch(() => {});
+      removed++;
+    } catch {
+      // Gone already, or not ours to remove.
+    } finally {
+      lock.close();
+    }
+  }
+  return removed;
+}
+
+/**
  * The session file --continue uses for a workspace: one per folder (its real
  * path, so a symlink to it finds the same), in the state folder's `sessions`.
  */

@@ -7,9 +7,12 @@
 import * as acp from "@agentclientprotocol/sdk";
 import denoJson from "../deno.json" with { type: "json" };
 import type { PermissionMode } from "../tools/types.ts";
-import { loadSession } from "../agent/_session_file.ts";
+import { loadSession, pruneSessions } from "../agent/_session_file.ts";
 import type { AgentMessage } from "../agent/types.ts";
 import { AcpSession, acpSessionFile } from "./_acp_session.ts";
+
+/** How many saved sessions are kept: the newest, by when they were last saved. */
+const SAVED_SESSIONS = 200;
 
 /** Options for {@linkcode createAcpAgent}: the model endpoint and agent settings. */
 export interface AcpAgentOptions {
@@ -37,9 +40,10 @@ export interface AcpAgentOptions {
   instructions?: string;
   /**
    * A folder to save each session's conversation in after each prompt, so
-   * that `session/load` can open it again (offered only then). `fello acp`
-   * uses `acp-sessions` in the state folder (`$FELLO_STATE_DIR`, else
-   * `~/.local/state/fello`); by default nothing is saved.
+   * that `session/load` can open it again (offered only then); the newest
+   * 200 are kept. `fello acp` uses `acp-sessions` in the state folder
+   * (`$FELLO_STATE_DIR`, else `~/.local/state/fello`); by default nothing is
+   * saved.
    */
   sessionsDir?: string;
 }
@@ -191,6 +195,8 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const session = await start(params, client);
+      // Old sessions go as new ones come, so the folder stays bounded.
+      if (sessionsDir) await pruneSessions(sessionsDir, SAVED_SESSIONS);
       return { sessionId: session.id, modes: session.modes };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {

@@ -249,3 +249,33 @@ Deno.test("acp agent refuses to load a session another connection has open, unti
     await second.connection.close();
   });
 });
+
+Deno.test("acp agent keeps the newest 200 saved sessions as new ones start", async () => {
+  await withWorkspace(async (dir) => {
+    const saved = join(dir, ".sessions");
+    await Deno.mkdir(saved);
+    const file = JSON.stringify({
+      kind: "fello session",
+      version: 1,
+      cwd: dir,
+      model: "m",
+      messages: [],
+    });
+    for (let i = 0; i < 205; i++) {
+      const path = join(saved, `old-${i}.json`);
+      await Deno.writeTextFile(path, file);
+      await Deno.utime(path, 1_000 + i, 1_000 + i);
+    }
+    await using server = startScriptedServer([]);
+    const editor = await connect(server, saved);
+    await editor.connection.agent.request(acp.methods.agent.session.new, {
+      cwd: dir,
+      mcpServers: [],
+    });
+    const left = [...Deno.readDirSync(saved)]
+      .map((e) => e.name).filter((name) => name.endsWith(".json"));
+    assert.equal(left.length, 200);
+    assert.ok(!left.includes("old-0.json") && left.includes("old-204.json"));
+    await editor.connection.close();
+  });
+});
