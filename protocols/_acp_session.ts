@@ -571,9 +571,10 @@ function resultPath(output: unknown): string | undefined {
   return typeof path === "string" && path.startsWith("/") ? path : undefined;
 }
 
-/** The file a session's conversation is saved in. */
+/**
+ * The file a session's conversation is saved in. Ids are this agent's UUIDs,
+ * or checked to be one file name (`[\w-]`) when an editor loads one.
+ */
 export function acpSessionFile(dir: string, sessionId: string): string {
-  // Ids come from the editor on session/load: keep them to one file name.
-  const name = sessionId.replace(/[^A-Za-z0-9_-]/g, "_");
-  return join(dir, `${name}.json`);
+  return join(dir, `${sessionId}.json`);
 }

@@ -151,7 +151,10 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
         `cannot load session "${sessionId}": ${reason}; start a new session`,
       );
     if (sessionsDir === undefined) throw unknown("sessions are not saved");
-    if (!/^[\w-]{1,200}$/.test(sessionId)) throw unknown("no such session");
+    // Ids name files: nothing else (no "../") is one of ours.
+    if (!/^[\w-]{1,200}$/.test(sessionId)) {
+      throw unknown("no such session was saved");
+    }
     let saved;
     try {
       saved = await loadSession(
