@@ -18,6 +18,9 @@ export interface SavedSession {
 }
 
 const KIND = "fello session";
+/** How often, and how far apart, a held session file is tried again. */
+const LOCK_ATTEMPTS = 5;
+const LOCK_RETRY_MS = 50;
 const VERSION = 1;
 
 /**
@@ -91,11 +94,19 @@ export async function saveSession(
  * `path.lock`, released when the returned file is closed or the process ends
  * (a crash leaves nothing stale). Undefined when the lock file cannot be
  * written (saving will say why); throws, ending with `hint`, when another
- * process holds it.
+ * process still holds it after `attempts` tries (200 ms by default).
  */
 export async function holdSession(
   path: string,
-  hint = "wait for it to end, or give another --session file",
+  {
+    hint = "wait for it to end, or give another --session file",
+    attempts = LOCK_ATTEMPTS,
+  }: {
+    /** What to do instead, for the error. */
+    hint?: string;
+    /** How many times to try, 50 ms apart. */
+    attempts?: number;
+  } = {},
 ): Promise<Deno.FsFile | undefined> {
   let lock: Deno.FsFile;
   try {
@@ -108,7 +119,13 @@ export async function holdSession(
   } catch {
     return undefined;
   }
-  if (await lock.tryLock(true)) return lock;
+  // A holder that is just letting go (a process exiting, a session being
+  // closed) gets a moment to do so.
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    if (await lock.tryLock(true)) return lock;
+    if (attempt === attempts) break;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+  }
   lock.close();
   throw new Error(
     `Cannot go on with "${path}": another fello process is using it; ${hint}`,
@@ -138,7 +155,10 @@ export async function pruneSessions(
   files.sort((a, b) => b.mtime - a.mtime);
   let removed = 0;
   for (const { path } of files.slice(keep)) {
-    const lock = await holdSession(path).catch(() => undefined);
+    // Once: one in use is skipped, not waited for.
+    const lock = await holdSession(path, { attempts: 1 }).catch(() =>
+      undefined
+    );
     if (lock === undefined) continue; // in use, or not ours to lock
     try {
       await Deno.remove(path);

@@ -134,7 +134,9 @@ export class AcpSession {
       session.#saveTo = { path, model: setup.settings.model };
       // Another fello acp (a second editor window) may have it open.
       try {
-        session.#lock = await holdSession(path, "close it there first");
+        session.#lock = await holdSession(path, {
+          hint: "close it there first",
+        });
       } catch (error) {
         throw acp.RequestError.invalidRequest(
           undefined,
