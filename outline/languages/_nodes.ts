@@ -59,9 +59,9 @@ export function isComment(node: Node): boolean {
 }
 
 /**
- * The comments directly above `node`: consecutive comment siblings with no
- * blank line between them and the node, excluding a trailing comment that
- * shares its line with the code before it.
+ * The texts of the comments directly above `node`, top down: consecutive
+ * comment siblings with no blank line between them and the node, excluding a
+ * trailing comment that shares its line with the code before it.
  *
  * Pass the named `siblings` array the caller iterates (and the node's `index`
  * in it) to avoid `previousSibling`, which tree-sitter answers by scanning the
@@ -72,7 +72,7 @@ export function precedingComments(
   siblings?: readonly Node[],
   index?: number,
   types?: readonly string[],
-): Node[] {
+): string[] {
   const previousOf = siblings === undefined || index === undefined
     ? (n: Node) => n.previousSibling
     : _arrayPrevious(siblings, index);
@@ -83,30 +83,45 @@ export function precedingComments(
     types !== undefined && siblings !== undefined
       ? types[at].includes("comment")
       : isComment(n);
-  const comments: Node[] = [];
-  let current = node;
+  const texts: string[] = [];
+  let currentRow = node.startPosition.row;
   let previous = previousOf(node);
   at--;
-  while (
-    previous !== null && commentAt(previous) &&
-    previous.endPosition.row >= current.startPosition.row - 1
-  ) {
+  while (previous !== null && commentAt(previous)) {
+    // The end row from the text (rows are counted at "\n", as tree-sitter
+    // counts them): one call into WASM fewer than `endPosition`, and the
+    // text of a doc comment is needed anyway.
+    const text = previous.text;
+    const startRow = previous.startPosition.row;
+    if (startRow + _newlines(text) < currentRow - 1) break;
     const before = previousOf(previous);
     at--;
     if (
       before !== null &&
-      before.endPosition.row === previous.startPosition.row &&
+      before.endPosition.row === startRow &&
       !commentAt(before)
     ) {
       break;
     }
-    comments.push(previous);
-    current = previous;
+    texts.push(text);
+    currentRow = startRow;
     previous = before;
   }
   // Collected bottom up (push, then one reverse: unshift is quadratic in a
   // run of thousands of comment lines).
-  return comments.reverse();
+  return texts.reverse();
+}
+
+function _newlines(text: string): number {
+  let count = 0;
+  for (
+    let at = text.indexOf("\n");
+    at !== -1;
+    at = text.indexOf("\n", at + 1)
+  ) {
+    count++;
+  }
+  return count;
 }
 
 // Walks back through an array of siblings, starting from `index`.
@@ -147,15 +162,13 @@ export function docComment(
   options: DocCommentOptions = {},
 ): string | undefined {
   const accept = options.accept ?? isDocMarker;
-  const comments = precedingComments(
+  const texts = precedingComments(
     node,
     options.siblings,
     options.index,
     options.types,
   );
-  if (comments.length === 0) return undefined;
-  // Each `.text` is a call into WASM: read every comment's text once.
-  const texts = comments.map((comment) => comment.text);
+  if (texts.length === 0) return undefined;
   const last = texts[texts.length - 1];
   if (last.startsWith("/*")) {
     return accept(last) ? firstMeaningfulLine(last) : undefined;
