@@ -421,6 +421,12 @@ async function _stat(
       `Cannot outline "${path}": it is a folder; outline the files inside it one by one`,
     );
   }
+  // A pipe would block the worker's read until something writes to it.
+  if (!info.isFile) {
+    throw new ToolError(
+      `Cannot outline "${path}": it is not a regular file (a device, socket or pipe)`,
+    );
+  }
   return Object.assign(info, { mtimeMs: info.mtime?.getTime() ?? null });
 }
 

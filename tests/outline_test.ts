@@ -266,6 +266,25 @@ Deno.test("fileOutline() names the path of a missing, binary or folder path", as
   });
 });
 
+Deno.test({
+  name: "fileOutline() refuses a pipe rather than wait for a writer",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const made = await new Deno.Command("mkfifo", {
+        args: [`${dir}/pipe.ts`],
+      })
+        .output();
+      assert.ok(made.success, new TextDecoder().decode(made.stderr));
+      await assert.rejects(fileOutline("pipe.ts", { cwd: dir }), {
+        name: "ToolError",
+        message:
+          'Cannot outline "pipe.ts": it is not a regular file (a device, socket or pipe)',
+      });
+    });
+  },
+});
+
 Deno.test("outlineSymbols() outlines the body of a bundle's wrapping function in place", async () => {
   await withWorkspace(async (dir) => {
     await Deno.writeTextFile(
