@@ -37,23 +37,32 @@ import {
 
 /**
  * Where pieces 2..count of `bytes` start: one boundary in the first half of
- * each even share after the first, or fewer (none) when no line there can
- * start a piece. A boundary further on would leave the pieces too uneven to
- * gain from. The language says which of its lines go on with what is above
- * them, and what nests (braces, `#if` blocks): no piece starts inside.
+ * each share after the first, or fewer (none) when no line there can start a
+ * piece. A boundary further on would leave the pieces too uneven to gain
+ * from. Shares are even, except that a piece whose worker has yet to start is
+ * `headStart` bytes smaller. The language says which of its lines go on with
+ * what is above them, and what nests (braces, `#if` blocks): no piece starts
+ * inside.
  */
 export function pieceStarts(
   bytes: Uint8Array,
   count: number,
   language: Pick<LanguageSpec, "continuation" | "braces" | "preprocessor"> = {},
+  { running = count, headStart = 0 }: PieceShares = {},
 ): number[] {
   const share = bytes.length / count;
   const nesting = language.braces || language.preprocessor
     ? new Nesting(bytes, language)
     : undefined;
+  // The pieces after the first `running` ones are `headStart` bytes smaller
+  // than those (and still at least half an even share).
+  const early = Math.min(count, Math.max(1, running));
+  const late = count - early;
+  const shorter = Math.min(headStart, bytes.length / (2 * early));
+  const size = share + late * shorter / count;
   const starts: number[] = [];
   for (let i = 1; i < count; i++) {
-    const from = Math.floor(share * i);
+    const from = Math.floor(size * i - shorter * Math.max(0, i - early));
     const start = nextPieceStart(bytes, {
       from,
       to: Math.floor(from + share / 2),
@@ -95,6 +104,14 @@ export function joinPieces(
     totalLines: pieces.reduce((sum, piece) => sum + piece.totalLines, 0),
     symbols: spec.join ? spec.join(symbols) : symbols.flat(),
   };
+}
+
+/** How {@linkcode pieceStarts} shares a file between workers. */
+export interface PieceShares {
+  /** How many workers are running; the others start later. Defaults to all. */
+  running?: number;
+  /** How many bytes fewer a worker yet to start gets. */
+  headStart?: number;
 }
 
 /** Options for {@linkcode nextPieceStart}. */

@@ -115,6 +115,35 @@ Deno.test("pieceStarts() finds one start in the first half of each share, or non
   assert.deepEqual(pieceStarts(encode(late), 2), []);
 });
 
+Deno.test("pieceStarts() makes the pieces of workers yet to start smaller by the head start", () => {
+  const text = "const x = 1;\n\n".repeat(1000);
+  const bytes = encode(text);
+  const share = bytes.length / 2;
+  const [even] = pieceStarts(bytes, 2);
+  // One worker running, one to start: the running one gets half the head
+  // start more, the new one half of it less.
+  const [uneven] = pieceStarts(bytes, 2, {}, { running: 1, headStart: 2000 });
+  assert.ok(uneven >= share + 1000 && uneven < share + 1000 + share / 2);
+  assert.ok(uneven > even);
+  assert.equal(text.slice(uneven, uneven + 5), "const");
+  // All running: even shares, as without the option.
+  assert.deepEqual(
+    pieceStarts(bytes, 2, {}, { running: 2, headStart: 2000 }),
+    [even],
+  );
+  // Three pieces, one running: both later pieces are smaller, alike.
+  const [a, b] = pieceStarts(bytes, 3, {}, { running: 1, headStart: 3000 });
+  const third = bytes.length / 3;
+  assert.ok(a >= third + 2000 && a < third + 2000 + third / 2);
+  assert.ok(b - a >= third - 1000 - third / 2 && b - a <= third - 1000 + 16);
+  // A head start larger than the file leaves the late piece half a share.
+  const [clamped] = pieceStarts(bytes, 2, {}, {
+    running: 1,
+    headStart: 10 * bytes.length,
+  });
+  assert.ok(clamped >= share * 1.5 && clamped < share * 2);
+});
+
 Deno.test("pieceStarts() never starts a piece inside an #if block of a language that has them", () => {
   const body = "int f(void);\n\nint g(void);\n\n".repeat(50);
   const guarded = encode(`#ifndef A_H\n#define A_H\n\n${body}#endif\n`);

@@ -61,6 +61,11 @@ export class OutlinePool {
     return this.#started;
   }
 
+  /** How many started workers have no job (booting ones included). */
+  get idle(): number {
+    return this.#slots.filter((slot) => slot.jobs.length === 0).length;
+  }
+
   /** Runs a job on the first free worker. Rejects only if the worker dies. */
   run(job: PoolJob): Promise<WorkerReply> {
     const request: OutlineRequest = {
