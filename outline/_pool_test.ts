@@ -21,8 +21,14 @@ Deno.test("OutlinePool answers queued jobs in order and requeues the ones behind
       assert.equal(reply.type, "result");
       return reply.type === "result" ? reply.outline.strings[1] : undefined;
     };
+    assert.equal(pool.idle, 0);
+    pool.warm();
+    assert.equal(pool.idle, 1, "a started worker without a job is idle");
     // Six jobs at once on one worker: two in flight, the rest queued.
-    const titles = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => title(i)));
+    const all = Promise.all([0, 1, 2, 3, 4, 5].map((i) => title(i)));
+    assert.equal(pool.idle, 0);
+    const titles = await all;
+    assert.equal(pool.idle, 1);
     assert.deepEqual(titles, [0, 1, 2, 3, 4, 5].map((i) => `Title ${i}`));
     // A crash fails its own job only; the job posted behind it still runs.
     const [crashed, after] = await Promise.allSettled([
