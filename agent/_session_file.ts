@@ -13,11 +13,32 @@ export interface SavedSession {
   cwd: string;
   /** The model that answered last. */
   model: string;
+  /** What the conversation is about: its first request, clipped. */
+  title?: string;
   /** The agent's history. */
   messages: AgentMessage[];
 }
 
+/** A saved conversation as {@linkcode listSessions} finds it. */
+export interface SessionListing {
+  /** The session file. */
+  path: string;
+  /** The workspace the conversation ran in. */
+  cwd: string;
+  /** What the conversation is about, when the file says. */
+  title?: string;
+  /** When it was last saved (ISO 8601). */
+  updated: string;
+}
+
 const KIND = "fello session";
+/**
+ * A listing reads this much of each file: everything before the messages
+ * (saved last), unless the workspace path is absurdly long.
+ */
+const HEADER_BYTES = 16 * 1024;
+/** The field that follows the header in a saved file. */
+const MESSAGES_KEY = ',"messages":';
 /** How often, and how far apart, a held session file is tried again. */
 const LOCK_ATTEMPTS = 5;
 const LOCK_RETRY_MS = 50;
@@ -61,6 +82,7 @@ export async function loadSession(
   return {
     cwd: String(saved.cwd),
     model: String(saved.model),
+    ...(typeof saved.title === "string" ? { title: saved.title } : {}),
     messages: saved.messages as AgentMessage[],
   };
 }
@@ -70,11 +92,14 @@ export async function saveSession(
   path: string,
   session: SavedSession,
 ): Promise<void> {
+  // The messages go last: a listing reads only what comes before them.
+  const { messages, ...header } = session;
   const text = JSON.stringify({
     kind: KIND,
     version: VERSION,
     updated: new Date().toISOString(),
-    ...session,
+    ...header,
+    messages,
   });
   // Conversations hold file contents and command output: the user's alone.
   await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -156,21 +181,97 @@ export async function pruneSessions(
   let removed = 0;
   for (const { path } of files.slice(keep)) {
     // Once: one in use is skipped, not waited for.
-    const lock = await holdSession(path, { attempts: 1 }).catch(() =>
-      undefined
-    );
-    if (lock === undefined) continue; // in use, or not ours to lock
-    try {
-      await Deno.remove(path);
-      await Deno.remove(`${path}.lock`).catch(() => {});
+    if (await removeSession(path, { attempts: 1 }).catch(() => false)) {
       removed++;
-    } catch {
-      // Gone already, or not ours to remove.
-    } finally {
-      lock.close();
     }
   }
   return removed;
+}
+
+/**
+ * Removes the session file at `path` and its lock file, once no other
+ * process holds it. Resolves to false when there was no such file; throws,
+ * ending with `hint`, when another process still holds it after `attempts`
+ * tries, or when the file cannot be removed.
+ */
+export async function removeSession(
+  path: string,
+  { hint, attempts }: { hint?: string; attempts?: number } = {},
+): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  const lock = await holdSession(path, { hint, attempts });
+  if (lock === undefined) {
+    throw new Error(`Cannot remove "${path}": its folder cannot be written`);
+  }
+  try {
+    await Deno.remove(path);
+    await Deno.remove(`${path}.lock`).catch(() => {});
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw new Error(`Cannot remove "${path}": ${reason(error)}`);
+  } finally {
+    lock.close();
+  }
+}
+
+/**
+ * The conversations saved in `dir`, newest first, read from the start of
+ * each file only. Files that are not fello sessions are left out; a folder
+ * that does not exist lists none.
+ */
+export async function listSessions(dir: string): Promise<SessionListing[]> {
+  const listings: SessionListing[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      const path = join(dir, entry.name);
+      const header = await readHeader(path).catch(() => undefined);
+      if (header?.kind !== KIND || typeof header.cwd !== "string") continue;
+      listings.push({
+        path,
+        cwd: header.cwd,
+        ...(typeof header.title === "string" ? { title: header.title } : {}),
+        updated: typeof header.updated === "string" ? header.updated : "",
+      });
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  return listings.sort((a, b) => b.updated.localeCompare(a.updated));
+}
+
+// The fields of a session file before its messages. A `,"messages":` cannot
+// occur inside a JSON string (its quote would be escaped), so the first one
+// ends the header. An older or odd file is parsed whole.
+async function readHeader(
+  path: string,
+): Promise<Record<string, unknown> | undefined> {
+  const file = await Deno.open(path);
+  let text: string;
+  let whole: boolean;
+  try {
+    const buffer = new Uint8Array(HEADER_BYTES);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const read = await file.read(buffer.subarray(filled));
+      if (read === null) break;
+      filled += read;
+    }
+    whole = filled < buffer.length;
+    text = new TextDecoder().decode(buffer.subarray(0, filled));
+  } finally {
+    file.close();
+  }
+  const end = text.indexOf(MESSAGES_KEY);
+  if (end !== -1) return JSON.parse(`${text.slice(0, end)}}`);
+  return JSON.parse(whole ? text : await Deno.readTextFile(path));
 }
 
 /**
@@ -205,6 +306,23 @@ export function stateFolder(): string {
     );
   }
   return folder;
+}
+
+/** How long a session's title is at most. */
+const TITLE_LENGTH = 80;
+
+/**
+ * A conversation's title from its first request: the first line that says
+ * something, spaces collapsed, cut to 80 characters. Undefined for a blank
+ * request.
+ */
+export function sessionTitle(request: string): string | undefined {
+  const line = request.split("\n").map((l) => l.replace(/\s+/g, " ").trim())
+    .find((l) => l !== "");
+  if (line === undefined) return undefined;
+  return line.length > TITLE_LENGTH
+    ? `${line.slice(0, TITLE_LENGTH - 1)}…`
+    : line;
 }
 
 function reason(error: unknown): string {

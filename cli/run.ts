@@ -29,6 +29,7 @@ import {
   loadSession,
   type SavedSession,
   saveSession,
+  sessionTitle,
   workspaceSessionPath,
 } from "../agent/_session_file.ts";
 
@@ -139,7 +140,9 @@ class CliSession {
   #json: boolean;
   #running: AbortController | undefined;
   /** Where each prompt's conversation is saved, when --session or --continue asked. */
-  #saving: { path: string; cwd: string; model: string } | undefined;
+  #saving:
+    | { path: string; cwd: string; model: string; title?: string }
+    | undefined;
   /** The lock on the session file, held while this process runs. */
   #lock: Deno.FsFile | undefined;
   #interrupts = 0;
@@ -176,7 +179,12 @@ class CliSession {
     }
     const agent = this.#createAgent(settings, model, saved);
     if (settings.sessionPath) {
-      this.#saving = { path: settings.sessionPath, cwd: settings.cwd, model };
+      this.#saving = {
+        path: settings.sessionPath,
+        cwd: settings.cwd,
+        model,
+        title: saved?.title,
+      };
     }
     if (!interactive) return await this.#runOnce(agent, prompt);
     const continuing = saved?.messages.length
@@ -237,6 +245,7 @@ class CliSession {
   }
 
   async #runOnce(agent: Agent, prompt: string): Promise<number> {
+    if (this.#saving) this.#saving.title ??= sessionTitle(prompt);
     const controller = new AbortController();
     this.#running = controller;
     this.#interrupts = 0;

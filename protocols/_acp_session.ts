@@ -5,7 +5,11 @@ import * as acp from "@agentclientprotocol/sdk";
 import { join } from "node:path";
 import { createAgent } from "../agent/agent.ts";
 import { currentToolCallId } from "../agent/_tool_call_scope.ts";
-import { holdSession, saveSession } from "../agent/_session_file.ts";
+import {
+  holdSession,
+  saveSession,
+  sessionTitle,
+} from "../agent/_session_file.ts";
 import type {
   Agent,
   AgentEvent,
@@ -89,6 +93,8 @@ export class AcpSession {
   readonly cwd: string;
   /** The file the conversation is saved to after each prompt, if any. */
   #saveTo: { path: string; model: string } | undefined;
+  /** What the conversation is about: its first request, clipped. */
+  #title: string | undefined;
   /** The lock on that file, held while the session is open. */
   #lock: Deno.FsFile | undefined;
   #client: acp.AgentContext;
@@ -120,8 +126,8 @@ export class AcpSession {
       settings: AcpAgentOptions & { model: string };
       /** The folder each session's conversation is saved in, if any. */
       sessionsDir?: string;
-      /** A saved session to go on with: its id and conversation. */
-      loaded?: { id: string; history: AgentMessage[] };
+      /** A saved session to go on with: its id, conversation and title. */
+      loaded?: { id: string; history: AgentMessage[]; title?: string };
     },
   ): Promise<AcpSession> {
     const session = new AcpSession(
@@ -129,6 +135,7 @@ export class AcpSession {
       setup.client,
       setup.loaded?.id,
     );
+    session.#title = setup.loaded?.title;
     if (setup.sessionsDir) {
       const path = acpSessionFile(setup.sessionsDir, session.id);
       session.#saveTo = { path, model: setup.settings.model };
@@ -218,10 +225,21 @@ export class AcpSession {
     const controller = new AbortController();
     this.#running = controller;
     const signal = AbortSignal.any([controller.signal, requestSignal]);
+    const request = promptText(blocks);
     try {
+      if (this.#title === undefined) {
+        this.#title = sessionTitle(request);
+        // The editor's list of saved threads can name this one now.
+        if (this.#title !== undefined && this.#saveTo) {
+          await this.#update({
+            sessionUpdate: "session_info_update",
+            title: this.#title,
+          });
+        }
+      }
       let finish: AgentFinishReason = "stop";
       for await (
-        const event of this.#agent.stream(promptText(blocks), { signal })
+        const event of this.#agent.stream(request, { signal })
       ) {
         if (event.type === "finish") finish = event.result.finishReason;
         await this.#forward(event);
@@ -263,6 +281,7 @@ export class AcpSession {
       await saveSession(this.#saveTo.path, {
         cwd: this.cwd,
         model: this.#saveTo.model,
+        title: this.#title,
         messages: this.#agent.history,
       });
     } catch (error) {

@@ -5,14 +5,25 @@
  * @module
  */
 import * as acp from "@agentclientprotocol/sdk";
+import { basename } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
 import type { PermissionMode } from "../tools/types.ts";
-import { loadSession, pruneSessions } from "../agent/_session_file.ts";
+import {
+  listSessions,
+  loadSession,
+  pruneSessions,
+  removeSession,
+  type SavedSession,
+} from "../agent/_session_file.ts";
 import type { AgentMessage } from "../agent/types.ts";
 import { AcpSession, acpSessionFile } from "./_acp_session.ts";
 
 /** How many saved sessions are kept: the newest, by when they were last saved. */
 const SAVED_SESSIONS = 200;
+/** How many sessions one `session/list` page holds. */
+const LIST_PAGE = 50;
+/** What a session id may be: ids name files, so nothing else (no "../") is one of ours. */
+const SESSION_ID = /^[\w-]{1,200}$/;
 
 /** Options for {@linkcode createAcpAgent}: the model endpoint and agent settings. */
 export interface AcpAgentOptions {
@@ -40,8 +51,8 @@ export interface AcpAgentOptions {
   instructions?: string;
   /**
    * A folder to save each session's conversation in after each prompt, so
-   * that `session/load` can open it again (offered only then); the newest
-   * 200 are kept. `fello acp` uses `acp-sessions` in the state folder
+   * that `session/load` can open it again and `session/list` and
+   * `session/delete` find it (offered only then); the newest 200 are kept. `fello acp` uses `acp-sessions` in the state folder
    * (`$FELLO_STATE_DIR`, else `~/.local/state/fello`); by default nothing is
    * saved.
    */
@@ -62,7 +73,9 @@ export interface AcpAgentOptions {
  * - The permission modes are the session's modes; `session/set_mode` switches
  *   them while the conversation goes on.
  * - With `sessionsDir`, each session's conversation is saved after each
- *   prompt, and `session/load` replays it and goes on with it.
+ *   prompt, and `session/load` replays it and goes on with it;
+ *   `session/list` pages through the saved ones (titled by their first
+ *   request), and `session/delete` removes one.
  *
  * Requires `--allow-net` for the endpoint, `--allow-sys=hostname`, and the
  * read, write and run permissions the tools use.
@@ -115,7 +128,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   async function start(
     params: acp.NewSessionRequest,
     client: acp.AgentContext,
-    loaded?: { id: string; history: AgentMessage[] },
+    loaded?: { id: string; history: AgentMessage[]; title?: string },
   ): Promise<AcpSession> {
     if (!params.cwd.startsWith("/")) {
       throw acp.RequestError.invalidParams(
@@ -144,17 +157,14 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   }
 
   // The conversation saved for a session id, or a clear error.
-  async function savedHistory(sessionId: string): Promise<AgentMessage[]> {
+  async function savedSession(sessionId: string): Promise<SavedSession> {
     const unknown = (reason: string) =>
       acp.RequestError.invalidParams(
         undefined,
         `cannot load session "${sessionId}": ${reason}; start a new session`,
       );
     if (sessionsDir === undefined) throw unknown("sessions are not saved");
-    // Ids name files: nothing else (no "../") is one of ours.
-    if (!/^[\w-]{1,200}$/.test(sessionId)) {
-      throw unknown("no such session was saved");
-    }
+    if (!SESSION_ID.test(sessionId)) throw unknown("no such session was saved");
     let saved;
     try {
       saved = await loadSession(
@@ -165,7 +175,73 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       throw acp.RequestError.invalidParams(undefined, (error as Error).message);
     }
     if (saved === undefined) throw unknown("no such session was saved");
-    return saved.messages;
+    return saved;
+  }
+
+  // One page of the saved sessions, newest first, those of `cwd` alone when
+  // it is given. The cursor is the offset of the page.
+  async function listPage(
+    params: acp.ListSessionsRequest,
+  ): Promise<acp.ListSessionsResponse> {
+    if (params.cwd && !params.cwd.startsWith("/")) {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `cwd must be an absolute path, got "${params.cwd}"`,
+      );
+    }
+    const offset = params.cursor ? Number(params.cursor) : 0;
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `unknown cursor "${params.cursor}"; list again without one`,
+      );
+    }
+    const listings = sessionsDir === undefined
+      ? []
+      : await listSessions(sessionsDir);
+    const matching = listings.flatMap((listing) => {
+      const sessionId = basename(listing.path, ".json");
+      if (!SESSION_ID.test(sessionId)) return [];
+      if (params.cwd && listing.cwd !== params.cwd) return [];
+      const info: acp.SessionInfo = { sessionId, cwd: listing.cwd };
+      if (listing.title !== undefined) info.title = listing.title;
+      if (listing.updated) info.updatedAt = listing.updated;
+      return [info];
+    });
+    const end = offset + LIST_PAGE;
+    return {
+      sessions: matching.slice(offset, end),
+      ...(end < matching.length ? { nextCursor: String(end) } : {}),
+    };
+  }
+
+  // Removes a saved session, closing it first when it is open here.
+  async function deleteSaved(sessionId: string): Promise<void> {
+    const refuse = (reason: string) =>
+      acp.RequestError.invalidParams(
+        undefined,
+        `cannot delete session "${sessionId}": ${reason}`,
+      );
+    if (sessionsDir === undefined) throw refuse("sessions are not saved");
+    if (!SESSION_ID.test(sessionId)) throw refuse("no such session was saved");
+    if (loading.has(sessionId)) throw refuse("it is being loaded");
+    const open = sessions.get(sessionId);
+    if (open) {
+      sessions.delete(sessionId);
+      await open.close();
+    }
+    let removed: boolean;
+    try {
+      removed = await removeSession(acpSessionFile(sessionsDir, sessionId), {
+        hint: "close it there first",
+      });
+    } catch (error) {
+      throw acp.RequestError.invalidRequest(
+        undefined,
+        (error as Error).message,
+      );
+    }
+    if (!removed && !open) throw refuse("no such session was saved");
   }
 
   let closing: Promise<void> | undefined;
@@ -185,6 +261,9 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: sessionsDir !== undefined,
+          ...(sessionsDir === undefined
+            ? {}
+            : { sessionCapabilities: { list: {}, delete: {} } }),
           promptCapabilities: {
             image: false,
             audio: false,
@@ -224,13 +303,18 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       }
       loading.add(id);
       try {
-        const history = await savedHistory(id);
-        const session = await start(params, client, { id, history });
+        const { messages: history, title } = await savedSession(id);
+        const session = await start(params, client, { id, history, title });
         await session.replay();
         return { modes: session.modes };
       } finally {
         loading.delete(id);
       }
+    })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => listPage(params))
+    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      await deleteSaved(params.sessionId);
+      return {};
     })
     .onRequest(acp.methods.agent.session.prompt, ({ params, signal }) => {
       return find(params.sessionId).prompt(params.prompt, signal);

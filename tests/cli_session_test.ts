@@ -48,9 +48,13 @@ Deno.test("fello run --session FILE saves the conversation and goes on with it n
       "user",
       "assistant",
     ]);
+    // The first request names the conversation, for lists of them.
+    assert.equal(saved.title, "one");
     const second = await run("two");
     assert.equal(second.code, 0, second.stderr);
     assert.equal(second.stdout, "heard: one | two\n");
+    const after = JSON.parse(await Deno.readTextFile(join(dir, "s.json")));
+    assert.equal(after.title, "one");
     // No temporary file is left beside it, only the lock's.
     const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
     assert.deepEqual(names, ["s.json", "s.json.lock"]);
