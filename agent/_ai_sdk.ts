@@ -22,6 +22,7 @@ import {
 } from "./_context_budget.ts";
 import {
   chooseCut,
+  cleanSummary,
   clipSummary,
   SUMMARIZER_INSTRUCTIONS,
   summaryRequest,
@@ -253,11 +254,8 @@ export class Conversation {
       fitting.summaryFailed = true;
       return undefined;
     }
-    const summarized = withSummary(
-      clipSummary(answer.text, summaryTokens),
-      messages.slice(cut),
-      request,
-    );
+    const summary = cleanSummary(clipSummary(answer.text, summaryTokens));
+    const summarized = withSummary(summary, messages.slice(cut), request);
     budget.forget(messages.slice(0, cut));
     notices.push({
       type: "context-summarized",
@@ -265,6 +263,7 @@ export class Conversation {
       tokensBefore: Math.round(budget.estimate(messages)),
       tokensAfter: Math.round(budget.estimate(summarized)),
       usage: answer.usage,
+      summary,
     });
     return summarized;
   }

@@ -157,13 +157,9 @@ export function withSummary<T extends ContextMessage>(
   kept: readonly T[],
   request?: T,
 ): T[] {
-  // A summarizer may echo the marks it read in an earlier summary.
-  const own = summary.replaceAll(SUMMARY_END, "").replaceAll(
-    SUMMARY_HEADING,
-    "",
-  )
-    .trim();
-  const text = `${SUMMARY_HEADING}\n\n${own}\n\n${SUMMARY_END}`;
+  const text = `${SUMMARY_HEADING}\n\n${
+    cleanSummary(summary)
+  }\n\n${SUMMARY_END}`;
   const [first, ...rest] = request ? [request, ...kept] : kept;
   if (first?.role !== "user") {
     return [{ role: "user", content: text } as T, ...kept];
@@ -172,6 +168,15 @@ export function withSummary<T extends ContextMessage>(
     ? `${text}\n\n${first.content}`
     : [{ type: "text", text }, ...asArray(first.content)];
   return [{ ...first, content }, ...rest];
+}
+
+/**
+ * A summary as the model reads it: without the marks a summarizer may echo
+ * from an earlier summary it read, trimmed.
+ */
+export function cleanSummary(summary: string): string {
+  return summary.replaceAll(SUMMARY_END, "").replaceAll(SUMMARY_HEADING, "")
+    .trim();
 }
 
 /** Where a summary ends, for the model reading the message it leads. */

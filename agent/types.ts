@@ -497,6 +497,8 @@ export interface AgentContextSummarizedEvent {
   tokensAfter: number;
   /** Tokens of the call that wrote the summary. */
   usage: AgentUsage;
+  /** The summary, as the model now reads it in place of those messages. */
+  summary: string;
 }
 
 /**

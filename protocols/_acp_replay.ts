@@ -4,7 +4,7 @@
 // answers. This file turns a saved history into those updates.
 import type * as acp from "@agentclientprotocol/sdk";
 import { isClearedInput } from "../agent/_context_budget.ts";
-import { splitSummary } from "../agent/_context_summary.ts";
+import { cleanSummary, splitSummary } from "../agent/_context_summary.ts";
 import type { AgentMessage } from "../agent/types.ts";
 import type { ToolKind } from "../tools/types.ts";
 import {
@@ -25,13 +25,19 @@ interface Part {
 
 /**
  * The updates that show `history` in an editor, in order. `kinds` gives each
- * tool's kind (other for tools the session no longer has).
+ * tool's kind (other for tools the session no longer has). A summary of
+ * earlier messages shows as a compaction to a client that has them, else as
+ * the agent's message.
  */
 export function replayUpdates(
   history: readonly AgentMessage[],
-  setup: { cwd: string; kinds: ReadonlyMap<string, ToolKind> },
+  setup: {
+    cwd: string;
+    kinds: ReadonlyMap<string, ToolKind>;
+    compaction?: boolean;
+  },
 ): acp.SessionUpdate[] {
-  const replay = new Replay(setup.cwd, setup.kinds);
+  const replay = new Replay(setup.cwd, setup.kinds, setup.compaction ?? false);
   for (const message of history) {
     for (const part of parts(message.content)) replay.add(message.role, part);
   }
@@ -46,6 +52,7 @@ class Replay {
   constructor(
     readonly cwd: string,
     readonly kinds: ReadonlyMap<string, ToolKind>,
+    readonly compaction: boolean,
   ) {}
 
   add(role: AgentMessage["role"], part: Part): void {
@@ -67,7 +74,14 @@ class Replay {
     // user's; the user's own request may follow it.
     const split = splitSummary(text);
     if (!split) return this.#push("user_message_chunk", text);
-    this.#push("agent_message_chunk", split.summary);
+    if (this.compaction) {
+      this.updates.push({
+        sessionUpdate: "compaction_update",
+        compactionId: `summary-${this.updates.length}`,
+        status: "completed",
+        summary: [{ type: "text", text: cleanSummary(split.summary) }],
+      });
+    } else this.#push("agent_message_chunk", split.summary);
     if (split.own) this.#push("user_message_chunk", split.own);
   }
 

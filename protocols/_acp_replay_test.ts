@@ -138,3 +138,28 @@ Deno.test("replayUpdates() shows a summary as the agent's and a cleared edit as 
     content: { type: "text", text: "[Output cleared …]" },
   }]);
 });
+
+Deno.test("replayUpdates() shows a summary as a compaction to a client that has them", () => {
+  const summary =
+    "[Summary of the earlier conversation, written to keep it within the model's context]\n\nThe user asked for X.\n\n[End of the summary]";
+  const updates = replayUpdates([
+    { role: "user", content: `${summary}\n\nGo on` },
+    { role: "assistant", content: "Going on." },
+  ], { cwd: "/w", kinds: new Map(), compaction: true });
+  assert.deepEqual(updates, [
+    {
+      sessionUpdate: "compaction_update",
+      compactionId: "summary-0",
+      status: "completed",
+      summary: [{ type: "text", text: "The user asked for X." }],
+    },
+    {
+      sessionUpdate: "user_message_chunk",
+      content: { type: "text", text: "Go on" },
+    },
+    {
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: "Going on." },
+    },
+  ]);
+});

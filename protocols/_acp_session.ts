@@ -12,6 +12,7 @@ import {
 } from "../agent/_session_file.ts";
 import type {
   Agent,
+  AgentContextSummarizedEvent,
   AgentEvent,
   AgentFinishReason,
   AgentMessage,
@@ -95,6 +96,8 @@ export class AcpSession {
   #saveTo: { path: string; model: string } | undefined;
   /** What the conversation is about: its first request, clipped. */
   #title: string | undefined;
+  /** How a context summary is shown: as a compaction, a notice, or not. */
+  #summaries: "compaction" | "notice" | undefined;
   /** The lock on that file, held while the session is open. */
   #lock: Deno.FsFile | undefined;
   #client: acp.AgentContext;
@@ -136,6 +139,12 @@ export class AcpSession {
       setup.loaded?.id,
     );
     session.#title = setup.loaded?.title;
+    const client = setup.capabilities.session;
+    session.#summaries = client?.compaction
+      ? "compaction"
+      : client?.notices
+      ? "notice"
+      : undefined;
     if (setup.sessionsDir) {
       const path = acpSessionFile(setup.sessionsDir, session.id);
       session.#saveTo = { path, model: setup.settings.model };
@@ -269,6 +278,7 @@ export class AcpSession {
     const updates = replayUpdates(this.#agent.history, {
       cwd: this.cwd,
       kinds,
+      compaction: this.#summaries === "compaction",
     });
     for (const update of updates) await this.#update(update);
   }
@@ -428,8 +438,31 @@ export class AcpSession {
           sessionUpdate: "plan",
           entries: event.entries.map((e) => ({ ...e })),
         });
+      case "context-summarized":
+        return await this.#summarized(event);
       default:
         return;
+    }
+  }
+
+  // ACP lets an agent show a summary only to a client that asked for it.
+  async #summarized(event: AgentContextSummarizedEvent): Promise<void> {
+    if (this.#summaries === "compaction") {
+      await this.#update({
+        sessionUpdate: "compaction_update",
+        compactionId: crypto.randomUUID(),
+        status: "completed",
+        summary: [{ type: "text", text: event.summary }],
+      });
+    } else if (this.#summaries === "notice") {
+      await this.#update({
+        sessionUpdate: "notice",
+        severity: "info",
+        title:
+          `Summarized the oldest ${event.messages} messages to fit the context`,
+        description:
+          `About ${event.tokensBefore} → ${event.tokensAfter} tokens.`,
+      });
     }
   }
 

@@ -105,6 +105,9 @@ Deno.test("agent has the model summarize the oldest turns when its own text fill
     assert.ok(event.type === "context-summarized");
     assert.ok(event.messages >= 2);
     assert.ok(event.tokensBefore > BUDGET && event.tokensAfter < BUDGET * 0.7);
+    // With the summary the model now reads in place of those messages.
+    assert.match(event.summary, /^SUMMARY of Turn 1, /);
+    assert.ok(contentText(firstUser.content).includes(event.summary));
     // The last turn still knows of the first through the summaries.
     assert.match(userText(main.at(-1)!.body), /SUMMARY of [^\n]*Turn 1\b/);
   });

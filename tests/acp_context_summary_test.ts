@@ -1,0 +1,126 @@
+// A context summary in an editor: ACP lets an agent show one only to a client
+// that advertised compactions (shown with the summary) or notices (a line
+// saying so). The official ACP client app in process, the scripted server
+// over HTTP; the summarizer's requests carry a transcript ("## User").
+import assert from "node:assert/strict";
+import * as acp from "@agentclientprotocol/sdk";
+import { createAcpAgent } from "../protocols/acp_agent.ts";
+import { TestClient } from "./support/acp_test_client.ts";
+import {
+  contentText,
+  type ScriptedServer,
+  startScriptedServer,
+} from "./support/scripted_server.ts";
+import { isSummarizer, userText } from "./support/summary_script.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+const TURNS = 8;
+
+/** Each answer is long (3,000 tokens): the model's own text fills the context. */
+function server(): ScriptedServer {
+  return startScriptedServer([
+    {
+      match: "## User",
+      replies: Array.from({ length: 4 }, () => ({
+        compute: (request) => ({
+          text: `SUMMARY of ${
+            [...userText(request.body).matchAll(/Turn \d+/g)].length
+          } turns`,
+        }),
+      })),
+    },
+    {
+      match: "",
+      replies: Array.from({ length: 40 }, () => ({
+        compute: (request) => ({
+          text: `Answer to ${
+            contentText(
+              request.body.messages.findLast((m) => m.role === "user")
+                ?.content,
+            ).slice(-7)
+          }. ${"words ".repeat(2_000)}`,
+        }),
+      })),
+    },
+  ]);
+}
+
+/** Runs TURNS prompts in one session of a client with `session` capabilities. */
+async function converse(
+  baseURL: string,
+  cwd: string,
+  session?: acp.ClientSessionCapabilities,
+): Promise<acp.SessionUpdate[]> {
+  const client = new TestClient();
+  const connection = client.app.connect(createAcpAgent({
+    baseURL,
+    model: "test-model",
+    contextTokens: 20_000,
+  }));
+  await connection.agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { ...client.capabilities, session },
+  });
+  const { sessionId } = await connection.agent.request(
+    acp.methods.agent.session.new,
+    { cwd, mcpServers: [] },
+  );
+  for (let turn = 1; turn <= TURNS; turn++) {
+    await connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: `Go on, Turn ${turn}` }],
+    });
+  }
+  await connection.close();
+  return client.updates.map((n) => n.update);
+}
+
+Deno.test("acp agent shows a context summary as a compaction to a client that has them", async () => {
+  await withWorkspace(async (dir) => {
+    await using scripted = server();
+    const updates = await converse(scripted.baseURL, dir, { compaction: {} });
+    const compactions = updates.filter((u) =>
+      u.sessionUpdate === "compaction_update"
+    );
+    const summaries = scripted.requests.filter(isSummarizer);
+    assert.ok(summaries.length >= 1, "the conversation was summarized");
+    assert.equal(compactions.length, summaries.length);
+    const [first] = compactions as (acp.CompactionUpdate & {
+      sessionUpdate: "compaction_update";
+    })[];
+    assert.equal(first.status, "completed");
+    assert.match(first.compactionId, /\S/);
+    assert.deepEqual(first.summary?.map((b) => b.type), ["text"]);
+    const text = (first.summary?.[0] as { text: string }).text;
+    assert.match(text, /^SUMMARY of \d+ turns$/);
+    // Shown before the answer of the turn whose request it shortened.
+    const at = updates.indexOf(first);
+    assert.ok(
+      at > 0 && updates[at + 1]?.sessionUpdate === "agent_message_chunk",
+    );
+    assert.ok(!updates.some((u) => u.sessionUpdate === "notice"));
+  });
+});
+
+Deno.test("acp agent tells a client with notices that it summarized, and others nothing", async () => {
+  await withWorkspace(async (dir) => {
+    await using scripted = server();
+    const withNotices = await converse(scripted.baseURL, dir, { notices: {} });
+    const notices = withNotices.filter((u) => u.sessionUpdate === "notice");
+    assert.ok(notices.length >= 1);
+    const [notice] = notices as (acp.Notice & { sessionUpdate: "notice" })[];
+    assert.equal(notice.severity, "info");
+    assert.match(
+      notice.title,
+      /^Summarized the oldest \d+ messages to fit the context$/,
+    );
+    assert.match(notice.description ?? "", /^About \d+ → \d+ tokens\.$/);
+    assert.ok(
+      !withNotices.some((u) => u.sessionUpdate === "compaction_update"),
+    );
+
+    const plain = await converse(scripted.baseURL, dir);
+    const kinds = new Set(plain.map((u) => u.sessionUpdate));
+    assert.deepEqual([...kinds], ["agent_message_chunk"]);
+  });
+});
