@@ -74,6 +74,7 @@ export type {
   AgentResult,
   AgentRetryEvent,
   AgentStepEvent,
+  AgentSubagentContextSummarizedEvent,
   AgentSubagentEvent,
   AgentTextEvent,
   AgentToolCallEvent,

@@ -299,13 +299,20 @@ class AgentSession implements Agent {
       const isToolEvent = event.type === "tool-call" ||
         event.type === "tool-result" ||
         event.type === "tool-error";
-      if (isToolEvent && outerToolCallId !== undefined) {
+      if (outerToolCallId === undefined) continue;
+      const child = {
+        toolCallId: outerToolCallId,
+        task: options.index,
+        description: task.description,
+      };
+      if (isToolEvent) {
+        this.#channel?.push({ type: "subagent", ...child, event });
+      }
+      if (event.type === "context-summarized") {
         this.#channel?.push({
-          type: "subagent",
-          toolCallId: outerToolCallId,
-          task: options.index,
-          description: task.description,
-          event,
+          ...event,
+          type: "subagent-context-summarized",
+          ...child,
         });
       }
     }

@@ -554,6 +554,37 @@ export interface AgentSubagentEvent {
 }
 
 /**
+ * A Subagent's child summarized the oldest messages of its own conversation
+ * (as {@linkcode AgentContextSummarizedEvent} says of the parent's). The
+ * parent's conversation is unchanged.
+ *
+ * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
+ *
+ * @example Tell the user a helper summarized
+ * ```ts ignore
+ * import { createAgent } from "@fello/agent";
+ *
+ * const agent = createAgent({ model: "qwen3", contextTokens: 32_000 });
+ * for await (const event of agent.stream("Review every module")) {
+ *   if (event.type === "subagent-context-summarized") {
+ *     console.error(`task ${event.task} summarized ${event.messages} messages`);
+ *   }
+ * }
+ * ```
+ */
+export interface AgentSubagentContextSummarizedEvent
+  extends Omit<AgentContextSummarizedEvent, "type"> {
+  /** The event kind. */
+  type: "subagent-context-summarized";
+  /** The id of the Subagent call the child works for. */
+  toolCallId: string;
+  /** The task's position in that call, 0-based. */
+  task: number;
+  /** The task's description. */
+  description: string;
+}
+
+/**
  * What {@linkcode Agent.stream} yields.
  *
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
@@ -585,6 +616,7 @@ export type AgentEvent =
   | AgentRetryEvent
   | AgentStepEvent
   | AgentContextSummarizedEvent
+  | AgentSubagentContextSummarizedEvent
   | AgentFinishEvent;
 
 /**

@@ -85,12 +85,15 @@ export class TranscriptPrinter {
         this.#subagent(event);
         break;
       case "context-summarized":
-        this.#line(this.#paint(
-          "2",
-          `(summarized the oldest ${
-            plural(event.messages, "message")
-          } to stay within the context: about ${event.tokensBefore} → ${event.tokensAfter} tokens)`,
-        ));
+        this.#line(this.#paint("2", `(${summarized(event)})`));
+        this.#lastCallId = undefined;
+        break;
+      case "subagent-context-summarized":
+        this.#line(
+          `${this.#paint("2", `  ↳ [${event.task + 1}]`)} ${
+            this.#paint("2", `(${summarized(event)})`)
+          }`,
+        );
         this.#lastCallId = undefined;
         break;
       case "finish":
@@ -261,4 +264,13 @@ function firstLine(text: string, max: number): string {
 function clip(text: string, max: number): string {
   const flat = text.replaceAll(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+// What a summary of the oldest messages did, for one line.
+function summarized(
+  event: { messages: number; tokensBefore: number; tokensAfter: number },
+): string {
+  return `summarized the oldest ${
+    plural(event.messages, "message")
+  } to stay within the context: about ${event.tokensBefore} → ${event.tokensAfter} tokens`;
 }

@@ -192,11 +192,32 @@ Deno.test("TranscriptPrinter says on a line of its own that the oldest messages 
       tokensBefore: 101_200,
       tokensAfter: 46_000,
       usage: {},
+      summary: "S",
     },
     { type: "text-delta", text: "Done" },
   ]);
   assert.equal(
     out,
     "Going on\n(summarized the oldest 14 messages to stay within the context: about 101200 → 46000 tokens)\nDone",
+  );
+});
+
+Deno.test("TranscriptPrinter shows a Subagent task's summary under its call", () => {
+  const out = render([
+    {
+      type: "subagent-context-summarized",
+      toolCallId: "c1",
+      task: 1,
+      description: "read the logs",
+      messages: 6,
+      tokensBefore: 30_000,
+      tokensAfter: 12_000,
+      usage: {},
+      summary: "S",
+    },
+  ]);
+  assert.equal(
+    out,
+    "  ↳ [2] (summarized the oldest 6 messages to stay within the context: about 30000 → 12000 tokens)\n",
   );
 });

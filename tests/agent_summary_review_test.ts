@@ -198,11 +198,32 @@ Deno.test("agent's parallel Subagent children each summarize their own conversat
       contextTokens: BUDGET,
       subagentMaxSteps: 30,
     });
-    const result = await agent.run("Delegate the reading");
-    assert.match(result.text, /2 tasks: 2 completed/);
-    assert.match(result.text, /Task 1: A \(completed\)\nall read/);
+    const events: AgentEvent[] = [];
+    for await (const event of agent.stream("Delegate the reading")) {
+      events.push(event);
+    }
+    const result = events.findLast((e) => e.type === "finish")!;
+    assert.ok(result.type === "finish");
+    assert.match(result.result.text, /2 tasks: 2 completed/);
+    assert.match(result.result.text, /Task 1: A \(completed\)\nall read/);
     const summaries = server.requests.filter(isSummarizer);
     assert.equal(summaries.length, 2);
+    // Each child's summary is reported under its Subagent call and task;
+    // the parent's own conversation was not summarized.
+    const call = events.find((e) =>
+      e.type === "tool-call" && e.toolName === "Subagent"
+    );
+    assert.ok(call?.type === "tool-call");
+    const reported = events.flatMap((e) =>
+      e.type === "subagent-context-summarized"
+        ? [[e.toolCallId, e.task, e.description, e.summary].join(" ")]
+        : []
+    ).sort();
+    assert.deepEqual(reported, [
+      `${call.toolCallId} 0 A SUMMARY of Child A`,
+      `${call.toolCallId} 1 B SUMMARY of Child B`,
+    ]);
+    assert.ok(!events.some((e) => e.type === "context-summarized"));
     // Each summarizer read one child's conversation, not its sibling's.
     const read = summaries.map((r) =>
       [...new Set(userText(r).match(/Child [AB]/g))].join()
