@@ -48,6 +48,8 @@ class Replay {
   readonly updates: acp.SessionUpdate[] = [];
   /** Calls shown with a diff: done, they keep it. */
   #diffs = new Set<string>();
+  /** The entries of Plan calls, shown as the plan once they succeed. */
+  #plans = new Map<string, acp.PlanEntry[]>();
 
   constructor(
     readonly cwd: string,
@@ -100,6 +102,10 @@ class Replay {
     const cleared = Object.values(part.input ?? {}).some(isClearedInput);
     const diff = cleared ? undefined : proposedDiff(name, part.input, this.cwd);
     if (diff) this.#diffs.add(toolCallId);
+    if (name === "Plan") {
+      const entries = planEntries(part.input);
+      if (entries) this.#plans.set(toolCallId, entries);
+    }
     this.updates.push({
       sessionUpdate: "tool_call",
       toolCallId,
@@ -115,6 +121,11 @@ class Replay {
   #result(part: Part): void {
     const toolCallId = String(part.toolCallId);
     const failed = String(part.output?.type ?? "").startsWith("error");
+    const plan = this.#plans.get(toolCallId);
+    // The plan panel shows the last plan set, as it did live.
+    if (plan && !failed) {
+      this.updates.push({ sessionUpdate: "plan", entries: plan });
+    }
     if (!failed && this.#diffs.has(toolCallId)) {
       this.updates.push({
         sessionUpdate: "tool_call_update",
@@ -141,4 +152,24 @@ function parts(content: unknown): Part[] {
       typeof part === "object" && part !== null
     )
     : [];
+}
+
+// The entries a Plan call set, if its input still holds them as the Plan
+// tool checked them (a saved file may hold anything). The Plan tool's
+// priorities and statuses are ACP's own.
+function planEntries(input: unknown): acp.PlanEntry[] | undefined {
+  const entries = (input as { entries?: unknown } | undefined)?.entries;
+  if (!Array.isArray(entries)) return undefined;
+  const valid = entries.every((entry) =>
+    typeof entry?.content === "string" &&
+    ["high", "medium", "low"].includes(entry.priority) &&
+    ["pending", "in_progress", "completed"].includes(entry.status)
+  );
+  return valid
+    ? entries.map(({ content, priority, status }) => ({
+      content,
+      priority,
+      status,
+    }))
+    : undefined;
 }

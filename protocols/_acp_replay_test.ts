@@ -163,3 +163,39 @@ Deno.test("replayUpdates() shows a summary as a compaction to a client that has 
     },
   ]);
 });
+
+Deno.test("replayUpdates() shows the plan each successful Plan call set", () => {
+  const entries = [
+    { content: "Read the test", priority: "high", status: "completed" },
+    { content: "Fix it", priority: "medium", status: "in_progress" },
+  ];
+  const call = (id: string, input: unknown) => ({
+    role: "assistant" as const,
+    content: [{ type: "tool-call", toolCallId: id, toolName: "Plan", input }],
+  });
+  const result = (id: string, type = "text") => ({
+    role: "tool" as const,
+    content: [{
+      type: "tool-result",
+      toolCallId: id,
+      toolName: "Plan",
+      output: { type, value: "Plan updated" },
+    }],
+  });
+  const updates = replayUpdates([
+    call("p1", { entries }),
+    result("p1"),
+    call("p2", { entries: [{ content: "x", priority: "urgent" }] }),
+    result("p2", "error-text"),
+    call("p3", { entries: [] }),
+    result("p3", "error-text"),
+  ], { cwd: "/w", kinds: new Map([["Plan", "think"]]) });
+  const plans = updates.filter((u) => u.sessionUpdate === "plan");
+  assert.deepEqual(plans, [{ sessionUpdate: "plan", entries }]);
+  // Shown before the call's outcome, as live.
+  assert.deepEqual(updates.slice(0, 3).map((u) => u.sessionUpdate), [
+    "tool_call",
+    "plan",
+    "tool_call_update",
+  ]);
+});
