@@ -4,6 +4,7 @@
 // JSON and is replaced atomically after each prompt, so an interrupted save
 // leaves the last one.
 import { dirname, join } from "node:path";
+import { exists } from "../tools/_exists.ts";
 import { historyProblem } from "./_history.ts";
 import type { AgentMessage } from "./types.ts";
 
@@ -39,6 +40,8 @@ const KIND = "fello session";
 const HEADER_BYTES = 16 * 1024;
 /** The field that follows the header in a saved file. */
 const MESSAGES_KEY = ',"messages":';
+/** How every session file this code saves starts. */
+const FILE_START = `{"kind":${JSON.stringify(KIND)},`;
 /** How often, and how far apart, a held session file is tried again. */
 const LOCK_ATTEMPTS = 5;
 const LOCK_RETRY_MS = 50;
@@ -147,7 +150,18 @@ export async function holdSession(
   // A holder that is just letting go (a process exiting, a session being
   // closed) gets a moment to do so.
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    if (await lock.tryLock(true)) return lock;
+    if (await lock.tryLock(true)) {
+      if (await isAtPath(lock, `${path}.lock`)) return lock;
+      // The holder removed the lock file (with its session) while this one
+      // waited on it: lock the file at the path now, if any.
+      lock.close();
+      lock = await Deno.open(`${path}.lock`, {
+        create: true,
+        write: true,
+        mode: 0o600,
+      });
+      continue;
+    }
     if (attempt === attempts) break;
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
@@ -155,6 +169,16 @@ export async function holdSession(
   throw new Error(
     `Cannot go on with "${path}": another fello process is using it; ${hint}`,
   );
+}
+
+// Whether an open file is still the one at `path` (not removed or replaced).
+async function isAtPath(file: Deno.FsFile, path: string): Promise<boolean> {
+  const [open, named] = await Promise.all([
+    file.stat(),
+    Deno.stat(path).catch(() => undefined),
+  ]);
+  return named !== undefined && open.ino === named.ino &&
+    open.dev === named.dev;
 }
 
 /**
@@ -167,8 +191,12 @@ export async function pruneSessions(
   keep: number,
 ): Promise<number> {
   const files: { path: string; mtime: number }[] = [];
+  const locks: string[] = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
+      if (entry.isFile && entry.name.endsWith(".json.lock")) {
+        locks.push(join(dir, entry.name.slice(0, -".lock".length)));
+      }
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
       const path = join(dir, entry.name);
       const info = await Deno.stat(path).catch(() => undefined);
@@ -185,6 +213,12 @@ export async function pruneSessions(
       removed++;
     }
   }
+  // The lock files of sessions that were never saved, left by a crash.
+  for (const path of locks) {
+    if (!await exists(path)) {
+      await removeSession(path, { attempts: 1 }).catch(() => false);
+    }
+  }
   return removed;
 }
 
@@ -198,23 +232,36 @@ export async function removeSession(
   path: string,
   { hint, attempts }: { hint?: string; attempts?: number } = {},
 ): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
+  if (!await exists(path) && !await exists(`${path}.lock`)) return false;
   const lock = await holdSession(path, { hint, attempts });
   if (lock === undefined) {
     throw new Error(`Cannot remove "${path}": its folder cannot be written`);
   }
   try {
-    await Deno.remove(path);
+    // Held, the lock file is ours to remove: a waiter on it tries again on
+    // the path (see holdSession), so no two processes ever both hold one.
     await Deno.remove(`${path}.lock`).catch(() => {});
+    await Deno.remove(path);
     return true;
   } catch (error) {
+    // Removed by another holder meanwhile, or never saved.
     if (error instanceof Deno.errors.NotFound) return false;
     throw new Error(`Cannot remove "${path}": ${reason(error)}`);
+  } finally {
+    lock.close();
+  }
+}
+
+/**
+ * Removes the lock file of a session file that was never saved, while
+ * `lock` (from {@linkcode holdSession}) holds it, then lets go of it.
+ */
+export async function releaseSession(
+  path: string,
+  lock: Deno.FsFile,
+): Promise<void> {
+  try {
+    if (!await exists(path)) await Deno.remove(`${path}.lock`).catch(() => {});
   } finally {
     lock.close();
   }
@@ -232,7 +279,12 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
       const path = join(dir, entry.name);
       const header = await readHeader(path).catch(() => undefined);
-      if (header?.kind !== KIND || typeof header.cwd !== "string") continue;
+      if (
+        header?.kind !== KIND || header.version !== VERSION ||
+        typeof header.cwd !== "string"
+      ) {
+        continue;
+      }
       listings.push({
         path,
         cwd: header.cwd,
@@ -249,7 +301,8 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
 
 // The fields of a session file before its messages. A `,"messages":` cannot
 // occur inside a JSON string (its quote would be escaped), so the first one
-// ends the header. An older or odd file is parsed whole.
+// ends the header. Only files that start as ours are read further, and
+// parsed whole when the header is longer than the bytes read.
 async function readHeader(
   path: string,
 ): Promise<Record<string, unknown> | undefined> {
@@ -269,6 +322,7 @@ async function readHeader(
   } finally {
     file.close();
   }
+  if (!text.startsWith(FILE_START)) return undefined;
   const end = text.indexOf(MESSAGES_KEY);
   if (end !== -1) return JSON.parse(`${text.slice(0, end)}}`);
   return JSON.parse(whole ? text : await Deno.readTextFile(path));
@@ -320,9 +374,13 @@ export function sessionTitle(request: string): string | undefined {
   const line = request.split("\n").map((l) => l.replace(/\s+/g, " ").trim())
     .find((l) => l !== "");
   if (line === undefined) return undefined;
-  return line.length > TITLE_LENGTH
-    ? `${line.slice(0, TITLE_LENGTH - 1)}…`
-    : line;
+  if (line.length <= TITLE_LENGTH) return line;
+  // Never between the halves of an emoji: a lone one is not a character,
+  // and strict JSON readers refuse it.
+  let end = TITLE_LENGTH - 1;
+  const last = line.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${line.slice(0, end)}…`;
 }
 
 function reason(error: unknown): string {

@@ -21,20 +21,26 @@ Deno.test("pruneSessions() removes the oldest saved sessions beyond the newest o
       await Deno.utime(path, 1_000 + i, 1_000 + i);
     }
     await Deno.writeTextFile(join(dir, "notes.txt"), "not a session");
+    // Lock files of sessions never saved: one left by a crash, one open.
+    await Deno.writeTextFile(join(dir, "crashed.json.lock"), "");
+    const open = await holdSession(join(dir, "open.json"));
     const held = await holdSession(join(dir, "a.json"));
     try {
       assert.equal(await pruneSessions(dir, 2), 2);
     } finally {
       held?.close();
+      open?.close();
     }
     const left = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-    // a is in use and stays (with its lock file); b and c go.
+    // a is in use and stays (with its lock file); b and c go, and so does
+    // the crashed session's lock file.
     assert.deepEqual(left, [
       "a.json",
       "a.json.lock",
       "d.json",
       "e.json",
       "notes.txt",
+      "open.json.lock",
     ]);
     assert.equal(await pruneSessions(join(dir, "missing"), 2), 0);
   });
@@ -42,6 +48,15 @@ Deno.test("pruneSessions() removes the oldest saved sessions beyond the newest o
 
 Deno.test("listSessions() reads each file's header only, newest first, and skips what is not a session", async () => {
   await withWorkspace(async (dir) => {
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    // Ours, with a header longer than a listing reads: parsed whole.
+    const deep = `/work/${"d/".repeat(10_000)}c`;
+    await saveSession(join(dir, "deep.json"), {
+      cwd: deep,
+      model: "m",
+      messages: [],
+    });
+    await pause();
     const big = "x".repeat(100_000);
     const messages = [{ role: "user" as const, content: big }];
     // A title that spells the key the header ends at, escaped in JSON.
@@ -52,23 +67,20 @@ Deno.test("listSessions() reads each file's header only, newest first, and skips
       title: tricky,
       messages,
     });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await pause();
     await saveSession(join(dir, "new.json"), {
       cwd: "/work/b",
       model: "m",
       messages: [],
     });
-    // Written with the messages first, as no version of ours does: read whole.
+    // Not ours (messages first, a later version, broken, another kind): left out.
     await Deno.writeTextFile(
       join(dir, "odd.json"),
-      JSON.stringify({
-        messages: [],
-        kind: "fello session",
-        version: 1,
-        updated: "2000-01-01T00:00:00.000Z",
-        cwd: "/work/c",
-        model: "m",
-      }),
+      JSON.stringify({ messages: [], kind: "fello session", version: 1 }),
+    );
+    await Deno.writeTextFile(
+      join(dir, "later.json"),
+      JSON.stringify({ kind: "fello session", version: 2, cwd: "/x" }),
     );
     await Deno.writeTextFile(join(dir, "broken.json"), "{ not json");
     await Deno.writeTextFile(join(dir, "other.json"), '{"kind":"other"}');
@@ -79,7 +91,7 @@ Deno.test("listSessions() reads each file's header only, newest first, and skips
       [
         { path: join(dir, "new.json"), cwd: "/work/b", title: undefined },
         { path: join(dir, "old.json"), cwd: "/work/a", title: tricky },
-        { path: join(dir, "odd.json"), cwd: "/work/c", title: undefined },
+        { path: join(dir, "deep.json"), cwd: deep, title: undefined },
       ],
     );
     assert.ok(!Number.isNaN(Date.parse(listed[0].updated)));
@@ -119,4 +131,36 @@ Deno.test("sessionTitle() takes the first line that says something, cut to 80 ch
   assert.equal(sessionTitle(" \n\t"), undefined);
   const long = sessionTitle("a".repeat(200));
   assert.equal(long, `${"a".repeat(79)}…`);
+  // An emoji across the cut goes whole, not halved.
+  const emoji = sessionTitle(`${"a".repeat(78)}😀${"b".repeat(20)}`);
+  assert.equal(emoji, `${"a".repeat(78)}…`);
+});
+
+Deno.test("holdSession() waiting on a session that is removed meanwhile locks the new file, never the old", async () => {
+  await withWorkspace(async (dir) => {
+    const path = join(dir, "s.json");
+    await saveSession(path, { cwd: dir, model: "m", messages: [] });
+    const first = await holdSession(path);
+    assert.ok(first);
+    // A waiter opens the lock file, then the holder removes the session
+    // (lock file first) and lets go.
+    const waiting = holdSession(path, { attempts: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Deno.remove(`${path}.lock`);
+    await Deno.remove(path);
+    first.close();
+    const second = await waiting;
+    assert.ok(second);
+    try {
+      // The waiter holds the file now at the path: a third process is kept out.
+      const info = await Deno.stat(`${path}.lock`);
+      assert.equal((await second.stat()).ino, info.ino);
+      await assert.rejects(
+        holdSession(path, { attempts: 1 }),
+        /another fello process is using it/,
+      );
+    } finally {
+      second.close();
+    }
+  });
 });

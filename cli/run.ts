@@ -236,7 +236,9 @@ class CliSession {
       }
       if (line.trim() === "/reset") {
         agent.reset();
-        await this.#save(agent); // a later --continue starts over too
+        // A later --continue starts over too, titled by its next request.
+        if (this.#saving) this.#saving.title = undefined;
+        await this.#save(agent);
         writeAll(Deno.stderr, "(conversation cleared)\n");
       } else if (line.trim() !== "") {
         await this.#runOnce(agent, line);

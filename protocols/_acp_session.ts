@@ -7,6 +7,7 @@ import { createAgent } from "../agent/agent.ts";
 import { currentToolCallId } from "../agent/_tool_call_scope.ts";
 import {
   holdSession,
+  releaseSession,
   saveSession,
   sessionTitle,
 } from "../agent/_session_file.ts";
@@ -96,6 +97,8 @@ export class AcpSession {
   #saveTo: { path: string; model: string } | undefined;
   /** What the conversation is about: its first request, clipped. */
   #title: string | undefined;
+  /** Set by close(): nothing is saved after it. */
+  #closed = false;
   /** How a context summary is shown: as a compaction, a notice, or not. */
   #summaries: "compaction" | "notice" | undefined;
   /** The lock on that file, held while the session is open. */
@@ -163,7 +166,9 @@ export class AcpSession {
     try {
       await session.#open(request, setup);
     } catch (error) {
-      session.#lock?.close();
+      if (session.#lock) {
+        await releaseSession(session.#saveTo!.path, session.#lock);
+      }
       throw error;
     }
     return session;
@@ -237,7 +242,9 @@ export class AcpSession {
     const request = promptText(blocks);
     try {
       if (this.#title === undefined) {
-        this.#title = sessionTitle(request);
+        // The user's words, not the files attached before them.
+        const words = blocks.flatMap((b) => b.type === "text" ? [b.text] : []);
+        this.#title = sessionTitle(words.join("\n")) ?? sessionTitle(request);
         // The editor's list of saved threads can name this one now.
         if (this.#title !== undefined && this.#saveTo) {
           await this.#update({
@@ -286,7 +293,9 @@ export class AcpSession {
   // A failed save loses the chance to load the session later, not the
   // session: the editor is told nothing, stderr is.
   async #save(): Promise<void> {
-    if (!this.#saveTo) return;
+    // Closed, the session no longer holds its file: another agent may have
+    // opened it, or it was deleted.
+    if (!this.#saveTo || this.#closed) return;
     try {
       await saveSession(this.#saveTo.path, {
         cwd: this.cwd,
@@ -320,7 +329,9 @@ export class AcpSession {
       new Promise((resolve) => timer = setTimeout(resolve, CLOSE_WAIT_MS)),
     ]);
     clearTimeout(timer);
-    this.#lock?.close();
+    this.#closed = true;
+    // A session never saved leaves no lock file behind.
+    if (this.#lock) await releaseSession(this.#saveTo!.path, this.#lock);
     await this.#mcp?.close();
   }
 

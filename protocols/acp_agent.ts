@@ -5,7 +5,8 @@
  * @module
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
+import { exists } from "../tools/_exists.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import type { PermissionMode } from "../tools/types.ts";
 import {
@@ -98,6 +99,8 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   const sessionsDir = options.sessionsDir || undefined;
   /** Ids of sessions being loaded, so that two loads of one do not race. */
   const loading = new Set<string>();
+  /** Ids of sessions being deleted, which no load may open meanwhile. */
+  const deleting = new Set<string>();
   let capabilities: acp.ClientCapabilities = {};
   let model: Promise<string> | undefined;
 
@@ -190,7 +193,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       );
     }
     const offset = params.cursor ? Number(params.cursor) : 0;
-    if (!Number.isSafeInteger(offset) || offset < 0) {
+    if (params.cursor && !/^\d{1,9}$/.test(params.cursor)) {
       throw acp.RequestError.invalidParams(
         undefined,
         `unknown cursor "${params.cursor}"; list again without one`,
@@ -199,10 +202,12 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     const listings = sessionsDir === undefined
       ? []
       : await listSessions(sessionsDir);
+    // "/a/b/" and "/a/b" are one folder.
+    const folder = params.cwd ? resolve(params.cwd) : undefined;
     const matching = listings.flatMap((listing) => {
       const sessionId = basename(listing.path, ".json");
       if (!SESSION_ID.test(sessionId)) return [];
-      if (params.cwd && listing.cwd !== params.cwd) return [];
+      if (folder && resolve(listing.cwd) !== folder) return [];
       const info: acp.SessionInfo = { sessionId, cwd: listing.cwd };
       if (listing.title !== undefined) info.title = listing.title;
       if (listing.updated) info.updatedAt = listing.updated;
@@ -225,23 +230,29 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     if (sessionsDir === undefined) throw refuse("sessions are not saved");
     if (!SESSION_ID.test(sessionId)) throw refuse("no such session was saved");
     if (loading.has(sessionId)) throw refuse("it is being loaded");
-    const open = sessions.get(sessionId);
-    if (open) {
-      sessions.delete(sessionId);
-      await open.close();
-    }
-    let removed: boolean;
+    if (deleting.has(sessionId)) throw refuse("no such session was saved");
+    deleting.add(sessionId);
     try {
-      removed = await removeSession(acpSessionFile(sessionsDir, sessionId), {
-        hint: "close it there first",
-      });
-    } catch (error) {
-      throw acp.RequestError.invalidRequest(
-        undefined,
-        (error as Error).message,
-      );
+      const open = sessions.get(sessionId);
+      if (open) {
+        sessions.delete(sessionId);
+        await open.close();
+      }
+      let removed: boolean;
+      try {
+        removed = await removeSession(acpSessionFile(sessionsDir, sessionId), {
+          hint: "close it there first",
+        });
+      } catch (error) {
+        throw acp.RequestError.invalidRequest(
+          undefined,
+          (error as Error).message,
+        );
+      }
+      if (!removed && !open) throw refuse("no such session was saved");
+    } finally {
+      deleting.delete(sessionId);
     }
-    if (!removed && !open) throw refuse("no such session was saved");
   }
 
   let closing: Promise<void> | undefined;
@@ -283,6 +294,12 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const id = params.sessionId;
+      if (deleting.has(id)) {
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `cannot load session "${id}": it is being deleted; start a new session`,
+        );
+      }
       if (loading.has(id)) {
         throw acp.RequestError.invalidRequest(
           undefined,
@@ -305,6 +322,15 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       try {
         const { messages: history, title } = await savedSession(id);
         const session = await start(params, client, { id, history, title });
+        // Another agent may have deleted it between the read and the lock.
+        if (!await exists(acpSessionFile(sessionsDir!, id))) {
+          sessions.delete(id);
+          await session.close();
+          throw acp.RequestError.invalidParams(
+            undefined,
+            `cannot load session "${id}": no such session was saved; start a new session`,
+          );
+        }
         await session.replay();
         return { modes: session.modes };
       } finally {

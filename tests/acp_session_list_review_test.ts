@@ -122,13 +122,12 @@ Deno.test("acp session title: a blank first prompt leaves it to the next, announ
   });
 });
 
-// FAULT: sessionTitle() cuts at 79 UTF-16 code units, so an emoji (a
+// Fixed fault: sessionTitle() cuts at 79 UTF-16 code units, so an emoji (a
 // surrogate pair) at the cut leaves a lone high surrogate in the title. It is
 // saved as "\ud83d" and sent in session_info_update and session/list; Zed
 // (serde_json) rejects a lone surrogate escape, so the whole list fails.
 Deno.test({
   name: "acp session title keeps an emoji at the 80-character cut whole",
-  ignore: true,
   fn: async () => {
     const text = `${"a".repeat(78)}😀${"b".repeat(20)}`;
     await withAgent([{ match: "aaaa", replies: [{ text: "Ok." }] }], async (
@@ -150,14 +149,13 @@ Deno.test({
   },
 });
 
-// FAULT: the title is the first line of promptText(), which renders an
+// Fixed fault: the title is the first line of promptText(), which renders an
 // embedded resource as `<context uri="...">`: a prompt that starts with an
 // @-mentioned file (as Zed sends it, the resource block first) is titled
 // `<context uri="file:///.../main.ts">` instead of by what the user asked.
 Deno.test({
   name:
     "acp session title of a prompt starting with an embedded file is what the user asked",
-  ignore: true,
   fn: async () => {
     await withAgent([{ match: "Explain", replies: [{ text: "Ok." }] }], async (
       agent,
@@ -240,13 +238,12 @@ Deno.test("acp session/list pages end cleanly: a cursor at the end gives an empt
   });
 });
 
-// FAULT (minor): the commit says a cursor it never gave is refused, but the
+// Fixed fault: the commit says a cursor it never gave is refused, but the
 // cursor is read with Number(), so "1e3", "0x32", " 50 " and "50.0" are taken
 // as offsets (1e3 answers an empty page instead of an error).
 Deno.test({
   name:
     "acp session/list refuses cursors it never gave, even numeric-looking ones",
-  ignore: true,
   fn: async () => {
     await withAgent([], async (agent) => {
       for (const cursor of ["1e3", "0x32", " 50 ", "50.0"]) {
@@ -260,12 +257,11 @@ Deno.test({
   },
 });
 
-// FAULT (minor): the cwd filter compares strings exactly, so the same folder
+// Fixed fault: the cwd filter compares strings exactly, so the same folder
 // given with a trailing slash lists nothing.
 Deno.test({
   name:
     "acp session/list finds a folder's sessions when the folder ends in a slash",
-  ignore: true,
   fn: async () => {
     await withAgent([], async (agent, { dir, saved }) => {
       await saveSession(join(saved, "s.json"), {
@@ -299,15 +295,14 @@ Deno.test("acp session/delete during a running prompt cancels it, and the sessio
   });
 });
 
-// FAULT: a session that was opened but never prompted has a lock file and no
-// session file. session/delete succeeds (it closes the session) but
-// removeSession() returns early when the .json is missing, so
-// `<id>.json.lock` stays behind. pruneSessions() only looks at .json files, so
-// these are never cleaned up.
+// Fixed fault: a session that was opened but never prompted has a lock file and
+// no session file. session/delete succeeds (it closes the session) but
+// removeSession() returns early when the .json is missing, so `<id>.json.lock`
+// stays behind. pruneSessions() only looks at .json files, so these are never
+// cleaned up.
 Deno.test({
   name:
     "acp session/delete of an open session that never saved leaves no lock file",
-  ignore: true,
   fn: async () => {
     await withAgent([], async (agent, { dir, saved }) => {
       const id = await agent.newSession(dir);
@@ -317,13 +312,12 @@ Deno.test({
   },
 });
 
-// FAULT: every session/new takes a lock file at once; closing a session that
-// never saved leaves `<id>.json.lock`, and nothing ever removes it (pruning
-// counts .json files only), so an editor opening threads it never uses fills
-// the sessions folder with empty lock files.
+// Fixed fault: every session/new takes a lock file at once; closing a session
+// that never saved leaves `<id>.json.lock`, and nothing ever removes it
+// (pruning counts .json files only), so an editor opening threads it never uses
+// fills the sessions folder with empty lock files.
 Deno.test({
   name: "acp session/close of a session that never saved leaves no file behind",
-  ignore: true,
   fn: async () => {
     await withAgent([], async (agent, { dir, saved }) => {
       for (let i = 0; i < 3; i++) {
@@ -337,16 +331,15 @@ Deno.test({
   },
 });
 
-// FAULT: two session/delete requests of one saved session at once (one
-// editor retrying, or two windows) can leave `<id>.json.lock` behind: both
-// pass removeSession()'s lstat, the first removes the file and its lock file,
-// then holdSession() of the second creates the lock file anew, finds the
-// session gone and returns false without removing it. Timing-dependent: six
-// rounds hit it nearly always here.
+// Fixed fault: two session/delete requests of one saved session at once (one
+// editor retrying, or two windows) can leave `<id>.json.lock` behind: both pass
+// removeSession()'s lstat, the first removes the file and its lock file, then
+// holdSession() of the second creates the lock file anew, finds the session
+// gone and returns false without removing it. Timing-dependent: six rounds hit
+// it nearly always here.
 Deno.test({
   name:
     "acp session/delete twice at once removes the session once and leaves nothing",
-  ignore: true,
   fn: async () => {
     await withAgent([], async (agent, { dir, saved, server }) => {
       const other = await connect(server, saved);
@@ -380,14 +373,13 @@ Deno.test({
   },
 });
 
-// FAULT: the same stale `<id>.json.lock` as above when the session is open
-// here: the first request closes it (releasing its lock), the second slips
-// into removeSession() and re-creates the lock file after the first removed
-// it. Timing-dependent; five rounds hit it most runs.
+// Fixed fault: the same stale `<id>.json.lock` as above when the session is
+// open here: the first request closes it (releasing its lock), the second slips
+// into removeSession() and re-creates the lock file after the first removed it.
+// Timing-dependent; five rounds hit it most runs.
 Deno.test({
   name:
     "acp session/delete twice at once of a session open here closes and removes it once",
-  ignore: true,
   fn: async () => {
     await withAgent([], async (agent, { dir, saved }) => {
       for (let round = 0; round < 5; round++) {
@@ -416,17 +408,16 @@ Deno.test({
   },
 });
 
-// FAULT: session/delete does not keep out a session/load of the same id that
-// starts while it runs (only the reverse is guarded). The load reads the file
-// before it is removed, then waits for the lock removeSession() holds and gets
-// it on the unlinked lock file: both requests succeed, the "deleted" session
-// is open, and its next prompt writes the file back, so it reappears in
+// Fixed fault: session/delete does not keep out a session/load of the same id
+// that starts while it runs (only the reverse is guarded). The load reads the
+// file before it is removed, then waits for the lock removeSession() holds and
+// gets it on the unlinked lock file: both requests succeed, the "deleted"
+// session is open, and its next prompt writes the file back, so it reappears in
 // session/list (and its lock is no longer the file another agent checks).
 // Timing-dependent: about half the rounds hit it here, so five are run.
 Deno.test({
   name:
     "acp session/load racing session/delete never leaves an open session whose file is gone",
-  ignore: true,
   fn: async () => {
     await withAgent([
       { match: "Hello", replies: [{ text: "Hi." }, { text: "Again." }] },
