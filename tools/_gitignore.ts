@@ -86,5 +86,17 @@ async function readLayer(
     // Missing, unreadable or not permitted: no rules from this file.
     return undefined;
   }
-  return { base: folder, rules: ignore().add(text) };
+  return { base: folder, rules: ignore().add(collapseStars(text)) };
+}
+
+/**
+ * The rules with each run of `**` segments written once (`a/**\/**\/b` is
+ * `a/**\/b`): the same matches, while the matcher's time grows
+ * exponentially with the run's length (8 in a row took 1.7 s per path).
+ */
+export function collapseStars(text: string): string {
+  return text.replace(/(^|\/)\*\*\/(?:\*\*\/)+/gm, "$1**/").replace(
+    /(^|\/)\*\*(?:\/\*\*)+(?=\s*$)/gm,
+    "$1**",
+  );
 }
