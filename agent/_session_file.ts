@@ -108,7 +108,21 @@ export async function saveSession(
   await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    await Deno.writeTextFile(temporary, text, { mode: 0o600 });
+    const file = await Deno.open(temporary, {
+      write: true,
+      createNew: true,
+      mode: 0o600,
+    });
+    try {
+      const data = new TextEncoder().encode(text);
+      for (let at = 0; at < data.length;) {
+        at += await file.write(data.subarray(at));
+      }
+      // On disk before the rename, so a crash leaves the last save whole.
+      await file.syncData();
+    } finally {
+      file.close();
+    }
     await Deno.rename(temporary, path);
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});

@@ -1,7 +1,8 @@
 // The local disk as a FileBackend. Every operation first asks Deno's
 // permission for its exact path (the second gate), so a missing grant becomes a
-// clear ToolError. Writes are atomic: a temp file in the same folder, renamed
-// over the target, so a crash leaves the old or the new file, never a mix.
+// clear ToolError. Writes are atomic: a temp file in the same folder, flushed
+// and renamed over the target, so a crash leaves the old or the new file,
+// never a mix.
 import { basename, dirname, join } from "node:path";
 import { requireDenoPermission } from "./_deno_permission.ts";
 import { isWithin, realPathOrNearest } from "./_paths.ts";
@@ -202,6 +203,9 @@ async function writeTemp(
     while (written < data.length) {
       written += await file.write(data.subarray(written));
     }
+    // On disk before the rename: after a crash or power loss the file is
+    // the old one or the new one, never a renamed empty or partial one.
+    await file.syncData();
   } finally {
     file.close();
   }
