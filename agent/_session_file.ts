@@ -5,6 +5,7 @@
 // leaves the last one.
 import { dirname, join } from "node:path";
 import { exists } from "../tools/_exists.ts";
+import { readHead } from "../tools/_read_head.ts";
 import { historyProblem } from "./_history.ts";
 import type { AgentMessage } from "./types.ts";
 
@@ -320,22 +321,9 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
 async function readHeader(
   path: string,
 ): Promise<Record<string, unknown> | undefined> {
-  const file = await Deno.open(path);
-  let text: string;
-  let whole: boolean;
-  try {
-    const buffer = new Uint8Array(HEADER_BYTES);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const read = await file.read(buffer.subarray(filled));
-      if (read === null) break;
-      filled += read;
-    }
-    whole = filled < buffer.length;
-    text = new TextDecoder().decode(buffer.subarray(0, filled));
-  } finally {
-    file.close();
-  }
+  const head = await readHead(path, HEADER_BYTES);
+  const whole = head.length < HEADER_BYTES;
+  const text = new TextDecoder().decode(head);
   if (!text.startsWith(FILE_START)) return undefined;
   const end = text.indexOf(MESSAGES_KEY);
   if (end !== -1) return JSON.parse(`${text.slice(0, end)}}`);

@@ -7,6 +7,7 @@
 // - `.js` is JavaScript, but a file whose leading comment says `@flow` has
 //   Flow type annotations, which the JavaScript grammar reads as errors. It
 //   is outlined with the TSX grammar (see languages/flow.ts).
+import { readHead } from "../tools/_read_head.ts";
 import { FLOW_KEY, languageForExtension } from "./languages/_registry.ts";
 
 /** How much of a header is looked at: its includes and first declarations. */
@@ -72,21 +73,10 @@ export async function dialectExtension(
 
 // The first `bytes` bytes of a file as text, or undefined when unreadable.
 async function _head(path: string, bytes: number): Promise<string | undefined> {
-  let file: Deno.FsFile | undefined;
   try {
-    file = await Deno.open(path);
-    const buffer = new Uint8Array(bytes);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const read = await file.read(buffer.subarray(filled));
-      if (read === null) break;
-      filled += read;
-    }
-    return new TextDecoder().decode(buffer.subarray(0, filled));
+    return new TextDecoder().decode(await readHead(path, bytes));
   } catch {
     return undefined;
-  } finally {
-    file?.close();
   }
 }
 

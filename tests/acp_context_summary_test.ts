@@ -4,8 +4,7 @@
 // over HTTP; the summarizer's requests carry a transcript ("## User").
 import assert from "node:assert/strict";
 import * as acp from "@agentclientprotocol/sdk";
-import { createAcpAgent } from "../protocols/acp_agent.ts";
-import { TestClient } from "./support/acp_test_client.ts";
+import { connect } from "./support/acp_connect.ts";
 import {
   contentText,
   type ScriptedServer,
@@ -47,19 +46,13 @@ function server(): ScriptedServer {
 
 /** Runs TURNS prompts in one session of a client with `session` capabilities. */
 async function converse(
-  baseURL: string,
+  scripted: ScriptedServer,
   cwd: string,
   session?: acp.ClientSessionCapabilities,
 ): Promise<acp.SessionUpdate[]> {
-  const client = new TestClient();
-  const connection = client.app.connect(createAcpAgent({
-    baseURL,
-    model: "test-model",
+  const { client, connection } = await connect(scripted, undefined, {
     contextTokens: 20_000,
-  }));
-  await connection.agent.request(acp.methods.agent.initialize, {
-    protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { ...client.capabilities, session },
+    session,
   });
   const { sessionId } = await connection.agent.request(
     acp.methods.agent.session.new,
@@ -78,7 +71,7 @@ async function converse(
 Deno.test("acp agent shows a context summary as a compaction to a client that has them", async () => {
   await withWorkspace(async (dir) => {
     await using scripted = server();
-    const updates = await converse(scripted.baseURL, dir, { compaction: {} });
+    const updates = await converse(scripted, dir, { compaction: {} });
     const compactions = updates.filter((u) =>
       u.sessionUpdate === "compaction_update"
     );
@@ -105,7 +98,7 @@ Deno.test("acp agent shows a context summary as a compaction to a client that ha
 Deno.test("acp agent tells a client with notices that it summarized, and others nothing", async () => {
   await withWorkspace(async (dir) => {
     await using scripted = server();
-    const withNotices = await converse(scripted.baseURL, dir, { notices: {} });
+    const withNotices = await converse(scripted, dir, { notices: {} });
     const notices = withNotices.filter((u) => u.sessionUpdate === "notice");
     assert.ok(notices.length >= 1);
     const [notice] = notices as (acp.Notice & { sessionUpdate: "notice" })[];
@@ -119,7 +112,7 @@ Deno.test("acp agent tells a client with notices that it summarized, and others 
       !withNotices.some((u) => u.sessionUpdate === "compaction_update"),
     );
 
-    const plain = await converse(scripted.baseURL, dir);
+    const plain = await converse(scripted, dir);
     const kinds = new Set(plain.map((u) => u.sessionUpdate));
     assert.deepEqual([...kinds], ["agent_message_chunk"]);
   });

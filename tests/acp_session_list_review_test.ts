@@ -5,8 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { loadSession, saveSession } from "../agent/_session_file.ts";
-import { createAcpAgent } from "../protocols/acp_agent.ts";
-import { TestClient } from "./support/acp_test_client.ts";
+import { connect } from "./support/acp_connect.ts";
 import {
   type ScriptedConversation,
   type ScriptedServer,
@@ -14,19 +13,9 @@ import {
 } from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
-/** A connection of a fresh client to a fresh agent app, initialized. */
-async function connect(server: ScriptedServer, sessionsDir: string) {
-  const client = new TestClient();
-  const agent = createAcpAgent({
-    baseURL: server.baseURL,
-    model: "test-model",
-    sessionsDir,
-  });
-  const connection = client.app.connect(agent);
-  await connection.agent.request(acp.methods.agent.initialize, {
-    protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: client.capabilities,
-  });
+/** A connection of a fresh client to a fresh agent app, with shorthands. */
+async function connectAgent(server: ScriptedServer, sessionsDir: string) {
+  const { client, connection } = await connect(server, sessionsDir);
   const request = connection.agent.request.bind(connection.agent);
   const m = acp.methods.agent.session;
   return {
@@ -60,14 +49,14 @@ async function connect(server: ScriptedServer, sessionsDir: string) {
 function withAgent(
   script: ScriptedConversation[],
   fn: (
-    agent: Awaited<ReturnType<typeof connect>>,
+    agent: Awaited<ReturnType<typeof connectAgent>>,
     dirs: { dir: string; saved: string; server: ScriptedServer },
   ) => Promise<void>,
 ): Promise<void> {
   return withWorkspace(async (dir) => {
     const saved = join(dir, ".sessions");
     await using server = startScriptedServer(script);
-    const agent = await connect(server, saved);
+    const agent = await connectAgent(server, saved);
     try {
       await fn(agent, { dir, saved, server });
     } finally {
@@ -342,7 +331,7 @@ Deno.test({
     "acp session/delete twice at once removes the session once and leaves nothing",
   fn: async () => {
     await withAgent([], async (agent, { dir, saved, server }) => {
-      const other = await connect(server, saved);
+      const other = await connectAgent(server, saved);
       try {
         for (let round = 0; round < 6; round++) {
           const id = `twice-${round}`;

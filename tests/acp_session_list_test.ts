@@ -5,29 +5,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { saveSession } from "../agent/_session_file.ts";
-import { createAcpAgent } from "../protocols/acp_agent.ts";
-import { TestClient } from "./support/acp_test_client.ts";
-import {
-  type ScriptedServer,
-  startScriptedServer,
-} from "./support/scripted_server.ts";
+import { connect } from "./support/acp_connect.ts";
+import { startScriptedServer } from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
-
-/** A connection of a fresh client to a fresh agent app, initialized. */
-async function connect(server: ScriptedServer, sessionsDir?: string) {
-  const client = new TestClient();
-  const agent = createAcpAgent({
-    baseURL: server.baseURL,
-    model: "test-model",
-    sessionsDir,
-  });
-  const connection = client.app.connect(agent);
-  const init = await connection.agent.request(acp.methods.agent.initialize, {
-    protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: client.capabilities,
-  });
-  return { client, connection, init };
-}
 
 Deno.test("acp agent lists saved sessions newest first, named by their first request, by folder", async () => {
   await withWorkspace(async (dir) => {
