@@ -3,7 +3,16 @@
 // plan updates). Tests marked `ignore` reproduce a fault; see their comments.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { withSummary } from "../agent/_context_summary.ts";
+import { saveSession } from "../agent/_session_file.ts";
+import type { AgentMessage } from "../agent/types.ts";
 import { Outliner } from "../outline/_outliner.ts";
+import { replayUpdates } from "../protocols/_acp_replay.ts";
+import { createTools } from "../tools/create_tools.ts";
+import type { PlanEntry } from "../tools/plan.ts";
+import { connect } from "./support/acp_connect.ts";
+import { startScriptedServer } from "./support/scripted_server.ts";
 import { pieceStarts } from "../outline/_pieces.ts";
 import { languageForExtension } from "../outline/languages/_registry.ts";
 import { collapseStars, GitIgnore } from "../tools/_gitignore.ts";
@@ -286,4 +295,127 @@ Deno.test("collapseStars() keeps what git ignores, for negations, escapes, class
       );
     }
   });
+});
+
+Deno.test("session/load replays a summary only as the client's capabilities allow, and the plan to all", async () => {
+  await withWorkspace(async (dir) => {
+    const saved = join(dir, ".sessions");
+    const entries = [
+      { content: "Read it", priority: "high", status: "completed" },
+      { content: "Fix it", priority: "low", status: "pending" },
+    ];
+    const messages = [
+      ...withSummary("SUMMARY of 3 turns", [], {
+        role: "user",
+        content: "Go on",
+      }),
+      {
+        role: "assistant",
+        content: [{
+          type: "tool-call",
+          toolCallId: "p1",
+          toolName: "Plan",
+          input: { entries },
+        }],
+      },
+      {
+        role: "tool",
+        content: [{
+          type: "tool-result",
+          toolCallId: "p1",
+          toolName: "Plan",
+          output: { type: "text", value: "Plan updated" },
+        }],
+      },
+      { role: "assistant", content: "Done." },
+    ] as AgentMessage[];
+    await saveSession(join(saved, "s1.json"), {
+      cwd: dir,
+      model: "m",
+      messages,
+    });
+    await using server = startScriptedServer([]);
+    const load = async (session?: acp.ClientSessionCapabilities) => {
+      const { client, connection } = await connect(server, saved, { session });
+      await connection.agent.request(acp.methods.agent.session.load, {
+        sessionId: "s1",
+        cwd: dir,
+        mcpServers: [],
+      });
+      await connection.close();
+      return client.updates.map((n) => n.update);
+    };
+    for (const session of [undefined, { notices: {} }, { compaction: {} }]) {
+      const updates = await load(session);
+      const kinds = updates.map((u) => u.sessionUpdate);
+      const label = JSON.stringify(session);
+      assert.ok(!kinds.includes("notice"), label);
+      assert.equal(
+        kinds.includes("compaction_update"),
+        session?.compaction !== undefined,
+        label,
+      );
+      const plans = updates.filter((u) => u.sessionUpdate === "plan");
+      assert.deepEqual(plans, [{ sessionUpdate: "plan", entries }], label);
+      const texts = updates.flatMap((u) =>
+        u.sessionUpdate === "compaction_update"
+          ? u.summary?.map((b) => b.type === "text" ? b.text : "") ?? []
+          : u.sessionUpdate === "agent_message_chunk" &&
+              u.content.type === "text"
+          ? [u.content.text]
+          : []
+      );
+      // The summary comes first, then the answer; its text is clean for a
+      // compaction.
+      assert.equal(texts.at(-1), "Done.", label);
+      assert.match(texts[0], /SUMMARY of 3 turns$/, label);
+      if (session?.compaction) assert.equal(texts[0], "SUMMARY of 3 turns");
+    }
+  });
+});
+
+Deno.test({
+  name: "session/load replays the plan the Plan tool set, not the raw input",
+  // FAULT (e85a7df): the Plan tool trims each entry's content (zod
+  // `.trim()`), and the live `plan` update carries the trimmed entries; the
+  // replay sends the saved raw input instead, so an entry the model wrote as
+  // "  Fix it\n" shows as "Fix it" live and as "  Fix it\n" after
+  // session/load. Expected: the replay shows the plan as the tool set it
+  // (trimmed), e.g. by parsing the input with the Plan tool's own schema.
+  ignore: true,
+  async fn() {
+    const input = {
+      entries: [{ content: "  Fix it\n", priority: "low", status: "pending" }],
+    };
+    const live: PlanEntry[][] = [];
+    const tools = createTools({ onPlan: (entries) => void live.push(entries) });
+    await tools.Plan.execute(input as Parameters<typeof tools.Plan.execute>[0]);
+    const replayed = replayUpdates([
+      {
+        role: "assistant",
+        content: [{
+          type: "tool-call",
+          toolCallId: "p1",
+          toolName: "Plan",
+          input,
+        }],
+      },
+      {
+        role: "tool",
+        content: [{
+          type: "tool-result",
+          toolCallId: "p1",
+          toolName: "Plan",
+          output: { type: "text", value: "Plan updated" },
+        }],
+      },
+    ] as AgentMessage[], { cwd: "/w", kinds: new Map([["Plan", "think"]]) });
+    const plan = replayed.find((u) => u.sessionUpdate === "plan");
+    assert.deepEqual(live, [[{
+      content: "Fix it",
+      priority: "low",
+      status: "pending",
+    }]]);
+    assert.deepEqual(plan, { sessionUpdate: "plan", entries: live[0] });
+  },
 });
