@@ -41,10 +41,12 @@ Deno.test({
   // later with a blocking Deno.readFileSync. A file renamed over by a FIFO
   // between the stat and the worker's read (the worker boots in 40-60 ms, a
   // wide window) blocks the worker thread until some process opens the FIFO
-  // for writing: the outline never settles, the worker's queued job waits
-  // with it, terminate() cannot interrupt the read, and the busy worker is
-  // ref'd, so the process cannot exit. Expected: a clear ToolError (open
-  // with O_NONBLOCK / fstat the opened file, or read asynchronously).
+  // for writing: the outline never settles (no timeout covers the read), a
+  // second job posted to that worker waits behind it, and the busy worker is
+  // ref'd, so a script that outlined the file never exits (only terminate()
+  // or a writer ends it). The commit's "cannot hang on a pipe" does not hold.
+  // Expected: a clear ToolError within a bounded time (e.g. the pool retires
+  // a worker whose job outlives its budget; opening a FIFO blocks as well).
   ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
@@ -173,7 +175,7 @@ Deno.test("A fresh pool's pieces outline a file exactly as one whole parse does"
           const text = _declarations(ext, count, eol);
           await Deno.writeTextFile(path, text);
           const expected = await whole.outline(path);
-          for (const workers of [2, 3, 4]) {
+          for (const workers of [2, 4]) {
             // Just over the split size for `workers` pieces: a fresh pool
             // (one worker booting) each time, so the head start applies.
             const pool = new Outliner({
