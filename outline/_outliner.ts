@@ -61,9 +61,10 @@ export interface OutlinerOptions {
   recycleBytes?: number;
   /**
    * Split a file of at least this many bytes (default 1 MiB) into pieces
-   * that the workers parse side by side, one per worker, each at least half
-   * this size; the outline is the same as from a whole parse (see
-   * _pieces.ts). `Infinity` never splits.
+   * that the workers parse side by side, one per worker, each at least a
+   * quarter of this size (a worker yet to start gets a smaller one); the
+   * outline is the same as from a whole parse (see _pieces.ts). `Infinity`
+   * never splits.
    */
   splitBytes?: number;
 }

@@ -35,13 +35,23 @@ interface Slot {
   jobs: Pending[];
   /** The compiled modules this worker already has. */
   modules: WeakSet<WebAssembly.Module>;
+  /** Ends the running job if the worker never answers it. */
+  watchdog?: ReturnType<typeof setTimeout>;
 }
 
 /** Options for {@linkcode OutlinePool}. */
 export interface OutlinePoolOptions {
   /** How many workers at most; defaults to the number of cores. */
   size?: number;
+  /**
+   * How long past its parse budget a job may run before its worker is taken
+   * for stuck (a read that never returns) and replaced; default 10 s.
+   */
+  stallMs?: number;
 }
+
+/** See {@linkcode OutlinePoolOptions.stallMs}. */
+const STALL_MS = 10_000;
 
 /** A pool of outline workers. Idle workers never keep the process alive. */
 export class OutlinePool {
@@ -52,8 +62,11 @@ export class OutlinePool {
   #nextId = 1;
   #started = 0;
 
+  readonly #stallMs: number;
+
   constructor(options: OutlinePoolOptions = {}) {
     this.size = Math.max(1, options.size ?? navigator.hardwareConcurrency ?? 2);
+    this.#stallMs = options.stallMs ?? STALL_MS;
   }
 
   /** How many workers this pool has started so far (replacements included). */
@@ -94,6 +107,7 @@ export class OutlinePool {
     const error = new Error("the outline pool was shut down");
     for (const pending of this.#queue.splice(0)) pending.reject(error);
     for (const slot of slots) {
+      clearTimeout(slot.watchdog);
       for (const pending of slot.jobs.splice(0)) pending.reject(error);
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
@@ -112,7 +126,34 @@ export class OutlinePool {
       }
       slot.worker.ref();
       slot.worker.postMessage(_once(slot, pending.request));
+      if (slot.jobs.length === 1) this.#watch(slot);
     }
+  }
+
+  // Times the job a worker is running: a worker that never answers (stuck
+  // in a read of a pipe, say) is replaced, and its job fails.
+  #watch(slot: Slot): void {
+    clearTimeout(slot.watchdog);
+    const running = slot.jobs[0];
+    if (running === undefined) return;
+    const limit = running.request.budgetMs + this.#stallMs;
+    const watchdog = setTimeout(() => {
+      if (slot.jobs[0] !== running) return;
+      slot.jobs.shift();
+      this.#retire(slot);
+      const wait = limit < 1000
+        ? `${limit} ms`
+        : `${Math.round(limit / 1000)} s`;
+      running.reject(
+        new Error(
+          `the parser worker did not answer in ${wait} (is the file a pipe, or on a stalled disk?)`,
+        ),
+      );
+      this.#dispatch();
+    }, limit);
+    // A busy worker keeps the process alive already; the timer must not.
+    Deno.unrefTimer(watchdog);
+    slot.watchdog = watchdog;
   }
 
   // The worker that last outlined `path` keeps its tree for an incremental
@@ -160,6 +201,7 @@ export class OutlinePool {
     const pending = slot.jobs[0];
     if (pending === undefined || pending.request.id !== reply.id) return;
     slot.jobs.shift();
+    this.#watch(slot);
     if (reply.recycle) this.#retire(slot);
     else if (slot.jobs.length === 0) slot.worker.unref();
     pending.resolve(reply);
@@ -182,6 +224,7 @@ export class OutlinePool {
   // Removes a worker from the pool; the next job starts a fresh one. Jobs
   // posted to it but not started go back to the front of the queue.
   #retire(slot: Slot): void {
+    clearTimeout(slot.watchdog);
     this.#queue.unshift(...slot.jobs.splice(0));
     this.#slots = this.#slots.filter((s) => s !== slot);
     slot.worker.removeAllListeners();

@@ -44,3 +44,37 @@ Deno.test("OutlinePool answers queued jobs in order and requeues the ones behind
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("OutlinePool replaces a worker that never answers and fails only its job", async () => {
+  const dir = await Deno.makeTempDir();
+  const pool = new OutlinePool({ size: 1, stallMs: 300 });
+  try {
+    const path = join(dir, "d.md");
+    await Deno.writeTextFile(path, "# Title\n");
+    const job = {
+      path,
+      extension: ".md",
+      budgetMs: 100,
+      recycleBytes: 1 << 30,
+    };
+    const started = performance.now();
+    const [stuck, after] = await Promise.allSettled([
+      pool.run({ ...job, stall: true }),
+      pool.run(job),
+    ]);
+    assert.equal(stuck.status, "rejected");
+    assert.match(
+      String(stuck.reason),
+      /the parser worker did not answer in 400 ms \(is the file a pipe, or on a stalled disk\?\)/,
+    );
+    // The job queued behind it ran on a new worker.
+    assert.equal(after.status, "fulfilled");
+    assert.equal(pool.workersStarted, 2);
+    // Not before its budget and the stall allowance (400 ms), and not long after.
+    const waited = performance.now() - started;
+    assert.ok(waited >= 390 && waited < 10_000, `${waited} ms`);
+  } finally {
+    await pool.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

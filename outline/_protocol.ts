@@ -36,6 +36,8 @@ export interface OutlineRequest {
   hash?: boolean;
   /** Test seam: the worker dies with an uncaught error instead of answering. */
   crash?: boolean;
+  /** Test seam: the worker blocks for good, as in a read that never returns. */
+  stall?: boolean;
 }
 
 /** Where a piece sits in its file. */

@@ -268,11 +268,20 @@ function _parseWithin(
 
 // A blocking read: the worker has nothing else to do meanwhile, and it costs
 // a tenth of an async one (a folder of 500 small files read in 10 ms, not
-// 65-120 ms). The pool sends only regular files, so it cannot hang on a pipe.
+// 65-120 ms). The outliner sends only regular files; one replaced by a pipe
+// since is caught here (opening a pipe blocks too), and in the instant
+// between the two the pool's watchdog ends a read that never returns.
 function _read(path: string): Uint8Array<ArrayBuffer> {
   try {
+    if (!Deno.statSync(path).isFile) {
+      throw new Failure(
+        "read",
+        "it is not a regular file (a device, socket or pipe)",
+      );
+    }
     return Deno.readFileSync(path);
   } catch (error) {
+    if (error instanceof Failure) throw error;
     const reason = error instanceof Deno.errors.NotFound
       ? "the file does not exist"
       : error instanceof Deno.errors.IsADirectory
@@ -348,6 +357,10 @@ async function _serve(request: WorkerRequest): Promise<void> {
       throw new Error("outline worker crashed on request");
     });
     return new Promise(() => {}); // the jobs after it never start
+  }
+  if (request.stall) {
+    // Blocks this thread, as a blocking read of a pipe does.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   }
   const { reply, cleanup } = await _handle(request);
   parentPort?.postMessage(
