@@ -91,12 +91,12 @@ async function readLayer(
 
 /**
  * The rules with each run of `**` segments written once (`a/**\/**\/b` is
- * `a/**\/b`): the same matches, while the matcher's time grows
- * exponentially with the run's length (8 in a row took 1.7 s per path).
+ * `a/**\/b`, and git reads `***` as `**`): the same matches, while the
+ * matcher's time grows exponentially with the run's length (8 in a row took
+ * 1.7 s per path).
  */
 export function collapseStars(text: string): string {
-  return text.replace(/(^|\/)\*\*\/(?:\*\*\/)+/gm, "$1**/").replace(
-    /(^|\/)\*\*(?:\/\*\*)+(?=\s*$)/gm,
-    "$1**",
-  );
+  return text.replace(/(^|\/)\*{3,}(?=\/|\s*$)/gm, "$1**")
+    .replace(/(^|\/)\*\*\/(?:\*\*\/)+/gm, "$1**/")
+    .replace(/(^|\/)\*\*(?:\/\*\*)+(?=\s*$)/gm, "$1**");
 }

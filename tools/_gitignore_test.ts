@@ -7,6 +7,8 @@ Deno.test("collapseStars() writes each run of ** segments once, and nothing else
   assert.equal(collapseStars("a/**/**/**/b"), "a/**/b");
   assert.equal(collapseStars("**/**/x\n/**/**/y"), "**/x\n/**/y");
   assert.equal(collapseStars("a/**/**\n**/**"), "a/**\n**");
+  // Git reads a segment of three or more stars as **.
+  assert.equal(collapseStars("a/***/****/b\n***"), "a/**/b\n**");
   // Not ** segments: a star run inside a name, and separate runs.
   assert.equal(collapseStars("x**/**/y"), "x**/**/y");
   assert.equal(collapseStars("a/**/b/**/c"), "a/**/b/**/c");
