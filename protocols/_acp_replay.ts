@@ -6,6 +6,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { isClearedInput } from "../agent/_context_budget.ts";
 import { cleanSummary, splitSummary } from "../agent/_context_summary.ts";
 import type { AgentMessage } from "../agent/types.ts";
+import { plannedEntries } from "../tools/plan.ts";
 import type { ToolKind } from "../tools/types.ts";
 import {
   proposedDiff,
@@ -103,7 +104,7 @@ class Replay {
     const diff = cleared ? undefined : proposedDiff(name, part.input, this.cwd);
     if (diff) this.#diffs.add(toolCallId);
     if (name === "Plan") {
-      const entries = planEntries(part.input);
+      const entries = plannedEntries(part.input);
       if (entries) this.#plans.set(toolCallId, entries);
     }
     this.updates.push({
@@ -152,24 +153,4 @@ function parts(content: unknown): Part[] {
       typeof part === "object" && part !== null
     )
     : [];
-}
-
-// The entries a Plan call set, if its input still holds them as the Plan
-// tool checked them (a saved file may hold anything). The Plan tool's
-// priorities and statuses are ACP's own.
-function planEntries(input: unknown): acp.PlanEntry[] | undefined {
-  const entries = (input as { entries?: unknown } | undefined)?.entries;
-  if (!Array.isArray(entries)) return undefined;
-  const valid = entries.every((entry) =>
-    typeof entry?.content === "string" &&
-    ["high", "medium", "low"].includes(entry.priority) &&
-    ["pending", "in_progress", "completed"].includes(entry.status)
-  );
-  return valid
-    ? entries.map(({ content, priority, status }) => ({
-      content,
-      priority,
-      status,
-    }))
-    : undefined;
 }

@@ -1,6 +1,7 @@
 // Review of recent commits (doc comments from text, blocking worker reads,
 // the head start of a fresh pool's pieces, collapsed ** runs, ACP summary and
-// plan updates). Tests marked `ignore` reproduce a fault; see their comments.
+// plan updates). Tests whose comments say "Was a fault" reproduced one,
+// fixed since.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
@@ -37,17 +38,11 @@ function _within<T>(promise: Promise<T>, ms: number): Promise<T | "pending"> {
 Deno.test({
   name:
     "Outliner.outline() does not hang when a regular file is replaced by a FIFO after its stat",
-  // FAULT (717ef7a): _stat() refuses a FIFO, but the worker reads the path
-  // later with a blocking Deno.readFileSync. A file renamed over by a FIFO
-  // between the stat and the worker's read (the worker boots in 40-60 ms, a
-  // wide window) blocks the worker thread until some process opens the FIFO
-  // for writing: the outline never settles (no timeout covers the read), a
-  // second job posted to that worker waits behind it, and the busy worker is
-  // ref'd, so a script that outlined the file never exits (only terminate()
-  // or a writer ends it). The commit's "cannot hang on a pipe" does not hold.
-  // Expected: a clear ToolError within a bounded time (e.g. the pool retires
-  // a worker whose job outlives its budget; opening a FIFO blocks as well).
-  ignore: true,
+  // Was a fault (717ef7a): _stat() refused a FIFO, but the worker read the
+  // path later with a blocking read, and a file renamed over by a FIFO in
+  // between (the worker boots in 40-60 ms) hung the worker and the script.
+  // The worker now checks the file itself before it opens it, and the pool
+  // replaces a worker whose job never answers.
   async fn() {
     await withWorkspace(async (dir) => {
       const path = join(dir, "a.ts");
@@ -59,11 +54,18 @@ Deno.test({
       while (outliner.parses === 0) await new Promise((r) => setTimeout(r, 0));
       await Deno.rename(join(dir, "pipe"), path);
       const settled = await _within(outlined.catch((e) => e), 3000);
-      // Release the blocked read (EOF) so the test can end either way.
-      (await Deno.open(path, { write: true })).close();
+      // Release a blocked read (EOF) so the test can end either way.
+      if (settled === "pending") {
+        (await Deno.open(path, { write: true })).close();
+      }
       await outlined.catch(() => {});
       await outliner.terminate();
       assert.notEqual(settled, "pending", "the outline hung on the FIFO");
+      assert.equal(
+        (settled as Error).message,
+        'Cannot outline "a.ts": it is not a regular file (a device, socket or pipe)'
+          .replace("a.ts", path),
+      );
     });
   },
 });
@@ -227,7 +229,7 @@ Deno.test("pieceStarts() with a head start keeps its starts in order, at line st
 
 Deno.test({
   name: "GitIgnore matches a run of *** segments (git's **) at once",
-  // FAULT (846149c): git reads a segment of three or more stars as `**`
+  // Was a fault (846149c), fixed: git reads a segment of three or more stars as `**`
   // (`git check-ignore` ignores a/x/y/b for both `a/***/b` and
   // `a/***/***/b`), but collapseStars() only collapses runs of exactly `**/`,
   // and the ignore package still takes time exponential in the run: 6
@@ -235,7 +237,6 @@ Deno.test({
   // A repository's .gitignore holding `a/***/***/***/***/***/***/***/***/b`
   // still stalls every search and outline of the folder. Expected: a run of
   // star-only segments (`**`, `***`, ...) collapsed to one `**`.
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(
@@ -378,13 +379,12 @@ Deno.test("session/load replays a summary only as the client's capabilities allo
 
 Deno.test({
   name: "session/load replays the plan the Plan tool set, not the raw input",
-  // FAULT (e85a7df): the Plan tool trims each entry's content (zod
+  // Was a fault (e85a7df), fixed: the Plan tool trims each entry's content (zod
   // `.trim()`), and the live `plan` update carries the trimmed entries; the
   // replay sends the saved raw input instead, so an entry the model wrote as
   // "  Fix it\n" shows as "Fix it" live and as "  Fix it\n" after
   // session/load. Expected: the replay shows the plan as the tool set it
   // (trimmed), e.g. by parsing the input with the Plan tool's own schema.
-  ignore: true,
   async fn() {
     const input = {
       entries: [{ content: "  Fix it\n", priority: "low", status: "pending" }],

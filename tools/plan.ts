@@ -167,6 +167,22 @@ export function createPlan(
   return { tool, entries: () => current };
 }
 
+/**
+ * The plan a Plan call with `input` sets, as the tool stores it (contents
+ * trimmed), or undefined when the tool would refuse the input. For showing a
+ * saved conversation's plans again.
+ */
+export function plannedEntries(input: unknown): PlanEntry[] | undefined {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return undefined;
+  try {
+    checkSingleInProgress(parsed.data.entries);
+  } catch {
+    return undefined;
+  }
+  return parsed.data.entries.map(copyEntry);
+}
+
 function copyEntry(entry: PlanEntry): PlanEntry {
   return {
     content: entry.content,
