@@ -16,9 +16,11 @@
 // Files of 1 MiB or more are parsed in pieces, one per worker, side by side
 // (outline/_pieces.ts); a file that cannot be cut between top-level blocks
 // (typescript.js is one function, the middle of sqlite3.c is inside some
-// `#if`) is parsed whole. What the pieces cannot remove is the fixed cost of
-// a fresh pool: Deno's node:worker_threads constructor blocks the main thread
-// 25-45 ms per worker, so the second worker starts 20-60 ms after the first;
+// `#if`) is parsed whole. A fresh pool gives the piece of its second worker
+// 8,000 lines less, as that worker starts later. What the pieces cannot
+// remove is the fixed cost of a fresh pool: Deno's node:worker_threads
+// constructor blocks the main thread 25-45 ms per worker, so the second
+// worker starts 40-60 ms after the first;
 // runtime and grammar instantiation take 10-20 ms per worker; a fresh
 // isolate's first parse and extraction run 10-30 ms slower than later ones,
 // and V8 compiles its hot code again on background threads (0.1-0.15 s of CPU
@@ -31,21 +33,25 @@
 // exit (timed back to back with the shutdown, as before 2026-11-30, the
 // teardown overlapped the next outline and added 10-30 ms).
 //
-// Measured on the shared 2-core machine, quiet, in two full runs on
-// 2026-11-30 (the second session of the day), against the bare parse: cold
-// with the default pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.08-1.10x  1.55-1.56x  0.70-0.73x
-//   generated Python 2 MB      1.05-1.06x  1.38x       0.61x
-//   generated C 2 MB           1.22-1.24x  1.66-1.68x  0.77x
-//   lib.dom.d.ts               1.59-1.63x  1.80-1.81x  0.76-0.78x
-//   typescript.js              1.13-1.15x  1.11x       1.13x (not split)
-//   sqlite3.c                  1.18-1.20x  1.15-1.18x  1.21-1.22x (not split)
-//   cached: over 1,400x faster than cold everywhere (2,800x-50,000x but one)
-//   folder, pool / one worker: fresh 1.55x, 1.61x; running 1.89x, 2.00x
-//   (1.70x fresh and 1.88x running in a run of the folder groups alone)
-// This machine drifts by 20% or more between runs: lib.dom.d.ts cold took
-// 1.55-1.64x when its group ran alone, and 1.37-1.53x (mean of 10) outside
-// the bench harness.
+// Measured on the shared 2-core machine, quiet, in a full run on 2026-11-30
+// (the third session of the day), against the bare parse: cold with the
+// default pool, cold with one worker, warm:
+//   generated TypeScript 2 MB  1.07x  1.55x  0.71x
+//   generated Python 2 MB      0.93x  1.44x  0.61x
+//   generated C 2 MB           1.25x  1.70x  0.77x
+//   lib.dom.d.ts               1.59x  1.83x  0.75x
+//   typescript.js              1.13x  1.14x  1.11x (not split)
+//   sqlite3.c                  1.18x  1.18x  1.20x (not split)
+//   cached: over 1,900x faster than cold everywhere
+//   folder, pool / one worker: fresh 1.48x, running 1.82x (both workers
+//   read files with a blocking read now: a single worker outlines the
+//   folder in 1.2 s, against 1.3-1.5 s before, so the fixed cost of the
+//   second isolate weighs more in the fresh pool's ratio)
+// This machine drifts by 20% or more between runs (two full runs the same
+// hour, during a noisy spell, read lib.dom.d.ts cold at 1.93x and 2.14x, and
+// its cached re-outline 3x slower). lib.dom.d.ts cold took 1.52-1.55x when
+// its group ran alone, and 1.42-1.47x in 15 runs interleaved with the bare
+// parse, against 1.56-1.59x with even pieces.
 //
 // Why outside is faster: under `deno bench` (and `deno test`) Deno's
 // node:worker_threads constructor takes 36-41 ms, against 22-29 ms under
