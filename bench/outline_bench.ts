@@ -50,8 +50,9 @@
 // This machine drifts by 20% or more between runs (two full runs the same
 // hour, during a noisy spell, read lib.dom.d.ts cold at 1.93x and 2.14x, and
 // its cached re-outline 3x slower). lib.dom.d.ts cold took 1.52-1.55x when
-// its group ran alone, and 1.42-1.47x in 15 runs interleaved with the bare
-// parse, against 1.56-1.59x with even pieces.
+// its group ran alone. Four runs of 15 fresh-pool outlines interleaved with
+// the bare parse, head start against even pieces: 1.47x/1.59x, 1.27x/1.38x,
+// 1.42x/1.56x, 1.61x/1.67x.
 //
 // Why outside is faster: under `deno bench` (and `deno test`) Deno's
 // node:worker_threads constructor takes 36-41 ms, against 22-29 ms under
