@@ -1,6 +1,7 @@
 // Tree helpers shared by the language extractors: line ranges, names, doc
 // comments. Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
+import { countChar } from "../../tools/_count_char.ts";
 import type { OutlineSymbol } from "../types.ts";
 
 /** The 1-based first line of a node. */
@@ -93,7 +94,7 @@ export function precedingComments(
     // text of a doc comment is needed anyway.
     const text = previous.text;
     const startRow = previous.startPosition.row;
-    if (startRow + _newlines(text) < currentRow - 1) break;
+    if (startRow + countChar(text, "\n") < currentRow - 1) break;
     const before = previousOf(previous);
     at--;
     if (
@@ -110,18 +111,6 @@ export function precedingComments(
   // Collected bottom up (push, then one reverse: unshift is quadratic in a
   // run of thousands of comment lines).
   return texts.reverse();
-}
-
-function _newlines(text: string): number {
-  let count = 0;
-  for (
-    let at = text.indexOf("\n");
-    at !== -1;
-    at = text.indexOf("\n", at + 1)
-  ) {
-    count++;
-  }
-  return count;
 }
 
 // Walks back through an array of siblings, starting from `index`.
