@@ -53,9 +53,9 @@ export interface AcpAgentOptions {
   /**
    * A folder to save each session's conversation in after each prompt, so
    * that `session/load` can open it again and `session/list` and
-   * `session/delete` find it (offered only then); the newest 200 are kept. `fello acp` uses `acp-sessions` in the state folder
-   * (`$FELLO_STATE_DIR`, else `~/.local/state/fello`); by default nothing is
-   * saved.
+   * `session/delete` find it (offered only then); the newest 200 are kept.
+   * `fello acp` uses `acp-sessions` in the state folder (`$FELLO_STATE_DIR`,
+   * else `~/.local/state/fello`); by default nothing is saved.
    */
   sessionsDir?: string;
 }
