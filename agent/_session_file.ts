@@ -187,6 +187,8 @@ export async function holdSession(
 }
 
 // Whether an open file is still the one at `path` (not removed or replaced).
+// Windows reports no inode numbers, so there it always is; Windows does not
+// remove a file another process has open anyway.
 async function isAtPath(file: Deno.FsFile, path: string): Promise<boolean> {
   const [open, named] = await Promise.all([
     file.stat(),
