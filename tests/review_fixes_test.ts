@@ -45,6 +45,16 @@ async function run(line) {
       lock.close();
       return "unlinked";
     }
+    // removeSession()'s two steps under the lock, one at a time.
+    if (command === "unlink") {
+      await Deno.remove(path + ".lock");
+      return "unlinked";
+    }
+    if (command === "finish") {
+      await Deno.remove(path);
+      lock.close();
+      return "finished";
+    }
     if (command === "close") {
       lock.close();
       return "closed";
@@ -164,6 +174,35 @@ Deno.test({
       await sleep(25);
       assert.equal(await a.send("unlink-close"), "unlinked");
       assert.equal(await bHeld, "held");
+    });
+  },
+});
+
+Deno.test({
+  name: "holdSession() is refused while removeSession() is between its steps",
+  // FAULT (narrow window): removeSession() unlinks the lock file first and
+  // the session file second, still holding the unlinked lock. A process
+  // arriving in between creates a fresh lock file, locks it, and finds the
+  // session file still there: two holders at once, and the newcomer (a
+  // `fello run --session`, or an ACP load whose exists-check runs then)
+  // goes on with a conversation that is deleted a moment later, and its
+  // next save brings it back. Reproduced step by step: a holds s.json and
+  // unlinks s.json.lock; c's holdSession(attempts 1) -> "held" while a
+  // still holds, s.json still present. Expected: c is refused. Removing
+  // the session file before the lock file closes the window (a waiter on
+  // the old lock file re-opens, see holdSession).
+  ignore: true,
+  fn: async () => {
+    await withWorkspace(async (dir) => {
+      const path = join(dir, "s.json");
+      await using a = new Holder(path);
+      await using c = new Holder(path);
+      assert.equal(await a.send("hold 1"), "held");
+      assert.equal(await a.send("save 1"), "saved");
+      assert.equal(await a.send("unlink"), "unlinked");
+      const answer = await c.send("hold 1");
+      assert.equal(await a.send("finish"), "finished");
+      assert.match(answer, /another fello process is using it/);
     });
   },
 });
