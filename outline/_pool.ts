@@ -52,6 +52,8 @@ export interface OutlinePoolOptions {
 
 /** See {@linkcode OutlinePoolOptions.stallMs}. */
 const STALL_MS = 10_000;
+/** The longest delay setTimeout takes; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A pool of outline workers. Idle workers never keep the process alive. */
 export class OutlinePool {
@@ -137,6 +139,8 @@ export class OutlinePool {
     const running = slot.jobs[0];
     if (running === undefined) return;
     const limit = running.request.budgetMs + this.#stallMs;
+    // A budget past what a timer can count (about 24.8 days) has no watchdog.
+    if (!(limit <= MAX_TIMER_MS)) return;
     const watchdog = setTimeout(() => {
       if (slot.jobs[0] !== running) return;
       slot.jobs.shift();
