@@ -47,6 +47,10 @@ const FILE_START = `{"kind":${JSON.stringify(KIND)},`;
 const LOCK_ATTEMPTS = 5;
 const LOCK_RETRY_MS = 50;
 const VERSION = 1;
+/** A save's temporary file: `<session>.json.<random>.tmp`. */
+const TEMP_FILE = /\.json\.[0-9a-f]{8}\.tmp$/;
+/** How old a temporary file must be to be taken for a crashed save's. */
+const STALE_TEMP_MS = 10 * 60_000;
 
 /**
  * The saved conversation at `path`, or undefined when there is no file yet.
@@ -151,33 +155,32 @@ export async function holdSession(
     attempts?: number;
   } = {},
 ): Promise<Deno.FsFile | undefined> {
+  const open = () =>
+    Deno.open(`${path}.lock`, { create: true, write: true, mode: 0o600 });
   let lock: Deno.FsFile;
   try {
     await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    lock = await Deno.open(`${path}.lock`, {
-      create: true,
-      write: true,
-      mode: 0o600,
-    });
+    lock = await open();
   } catch {
     return undefined;
   }
   // A holder that is just letting go (a process exiting, a session being
   // closed) gets a moment to do so.
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  for (let attempt = 1, reopened = 0; attempt <= attempts;) {
     if (await lock.tryLock(true)) {
       if (await isAtPath(lock, `${path}.lock`)) return lock;
       // The holder removed the lock file (with its session) while this one
-      // waited on it: lock the file at the path now, if any.
+      // waited on it: lock the file at the path now (not an attempt used).
       lock.close();
-      lock = await Deno.open(`${path}.lock`, {
-        create: true,
-        write: true,
-        mode: 0o600,
-      });
+      if (++reopened > LOCK_ATTEMPTS) break;
+      try {
+        lock = await open();
+      } catch {
+        return undefined;
+      }
       continue;
     }
-    if (attempt === attempts) break;
+    if (attempt++ === attempts) break;
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
   lock.close();
@@ -209,10 +212,14 @@ export async function pruneSessions(
 ): Promise<number> {
   const files: { path: string; mtime: number }[] = [];
   const locks: string[] = [];
+  const temps: string[] = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (entry.isFile && entry.name.endsWith(".json.lock")) {
         locks.push(join(dir, entry.name.slice(0, -".lock".length)));
+      }
+      if (entry.isFile && TEMP_FILE.test(entry.name)) {
+        temps.push(join(dir, entry.name));
       }
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
       const path = join(dir, entry.name);
@@ -236,6 +243,12 @@ export async function pruneSessions(
       await removeSession(path, { attempts: 1 }).catch(() => false);
     }
   }
+  // Temporary files of saves a crash interrupted (a save takes milliseconds).
+  for (const path of temps) {
+    const info = await Deno.stat(path).catch(() => undefined);
+    const age = Date.now() - (info?.mtime?.getTime() ?? Date.now());
+    if (age > STALE_TEMP_MS) await Deno.remove(path).catch(() => {});
+  }
   return removed;
 }
 
@@ -255,15 +268,16 @@ export async function removeSession(
     throw new Error(`Cannot remove "${path}": its folder cannot be written`);
   }
   try {
+    // The session first: from then on whoever locks the path finds none.
     // Held, the lock file is ours to remove: a waiter on it tries again on
     // the path (see holdSession), so no two processes ever both hold one.
+    const removed = await Deno.remove(path).then(() => true, (error) => {
+      // Removed by another holder meanwhile, or never saved.
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw new Error(`Cannot remove "${path}": ${reason(error)}`);
+    });
     await Deno.remove(`${path}.lock`).catch(() => {});
-    await Deno.remove(path);
-    return true;
-  } catch (error) {
-    // Removed by another holder meanwhile, or never saved.
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw new Error(`Cannot remove "${path}": ${reason(error)}`);
+    return removed;
   } finally {
     lock.close();
   }

@@ -23,6 +23,10 @@ Deno.test("pruneSessions() removes the oldest saved sessions beyond the newest o
     await Deno.writeTextFile(join(dir, "notes.txt"), "not a session");
     // Lock files of sessions never saved: one left by a crash, one open.
     await Deno.writeTextFile(join(dir, "crashed.json.lock"), "");
+    // Temporary files of saves: one a crash left an hour ago, one under way.
+    await Deno.writeTextFile(join(dir, "d.json.0123abcd.tmp"), "{");
+    await Deno.utime(join(dir, "d.json.0123abcd.tmp"), 1_000, 1_000);
+    await Deno.writeTextFile(join(dir, "e.json.89abcdef.tmp"), "{");
     const open = await holdSession(join(dir, "open.json"));
     const held = await holdSession(join(dir, "a.json"));
     try {
@@ -32,13 +36,14 @@ Deno.test("pruneSessions() removes the oldest saved sessions beyond the newest o
       open?.close();
     }
     const left = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-    // a is in use and stays (with its lock file); b and c go, and so does
-    // the crashed session's lock file.
+    // a is in use and stays (with its lock file); b and c go, and so do
+    // the crashed session's lock file and the crashed save's temporary file.
     assert.deepEqual(left, [
       "a.json",
       "a.json.lock",
       "d.json",
       "e.json",
+      "e.json.89abcdef.tmp",
       "notes.txt",
       "open.json.lock",
     ]);

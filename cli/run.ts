@@ -27,6 +27,7 @@ import { workspaceFolder } from "./_workspace.ts";
 import {
   holdSession,
   loadSession,
+  releaseSession,
   type SavedSession,
   saveSession,
   sessionTitle,
@@ -80,7 +81,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     return await session.start(settings);
   } finally {
-    session.close();
+    await session.close();
   }
 }
 
@@ -145,6 +146,7 @@ class CliSession {
     | undefined;
   /** The lock on the session file, held while this process runs. */
   #lock: Deno.FsFile | undefined;
+  #lockedPath: string | undefined;
   #interrupts = 0;
   #onSigint = () => this.#interrupt();
 
@@ -166,6 +168,7 @@ class CliSession {
     try {
       if (settings.sessionPath) {
         this.#lock = await holdSession(settings.sessionPath);
+        this.#lockedPath = settings.sessionPath;
         saved = await loadSession(settings.sessionPath);
       }
     } catch (error) {
@@ -221,9 +224,10 @@ class CliSession {
     });
   }
 
-  close(): void {
-    this.#lock?.close();
+  async close(): Promise<void> {
     Deno.removeSignalListener("SIGINT", this.#onSigint);
+    // A conversation never saved (the run ended first) leaves no lock file.
+    if (this.#lock) await releaseSession(this.#lockedPath!, this.#lock);
   }
 
   async #repl(agent: Agent): Promise<number> {

@@ -89,6 +89,12 @@ interface OpenCall {
 /** How long closing waits for a cancelled prompt to end and save. */
 const CLOSE_WAIT_MS = 5_000;
 
+/** A saved session's conversation and title, as a load reads them. */
+export interface SavedConversation {
+  history: AgentMessage[];
+  title?: string;
+}
+
 /** A running ACP session. */
 export class AcpSession {
   readonly id: string;
@@ -132,8 +138,12 @@ export class AcpSession {
       settings: AcpAgentOptions & { model: string };
       /** The folder each session's conversation is saved in, if any. */
       sessionsDir?: string;
-      /** A saved session to go on with: its id, conversation and title. */
-      loaded?: { id: string; history: AgentMessage[]; title?: string };
+      /**
+       * A saved session to go on with: its id, and how to read its
+       * conversation and title (once the session's file is held, so that no
+       * other agent's last save is missed).
+       */
+      loaded?: { id: string; read(): Promise<SavedConversation> };
     },
   ): Promise<AcpSession> {
     const session = new AcpSession(
@@ -141,7 +151,6 @@ export class AcpSession {
       setup.client,
       setup.loaded?.id,
     );
-    session.#title = setup.loaded?.title;
     const client = setup.capabilities.session;
     session.#summaries = client?.compaction
       ? "compaction"
@@ -164,7 +173,9 @@ export class AcpSession {
       }
     }
     try {
-      await session.#open(request, setup);
+      const saved = await setup.loaded?.read();
+      session.#title = saved?.title;
+      await session.#open(request, setup, saved?.history);
     } catch (error) {
       if (session.#lock) {
         await releaseSession(session.#saveTo!.path, session.#lock);
@@ -178,6 +189,7 @@ export class AcpSession {
   async #open(
     request: acp.NewSessionRequest,
     setup: Parameters<typeof AcpSession.start>[1],
+    history: AgentMessage[] | undefined,
   ): Promise<void> {
     const mode = setup.settings.permissionMode ?? "ask";
     // One mode for the built-in tools and the MCP tools; set_mode switches both.
@@ -198,7 +210,7 @@ export class AcpSession {
     try {
       this.#agent = createAgent({
         ...settings,
-        history: setup.loaded?.history,
+        history,
         cwd: request.cwd,
         permissionMode: mode,
         approve: (r) => this.#askClient(r),
@@ -242,9 +254,7 @@ export class AcpSession {
     const request = promptText(blocks);
     try {
       if (this.#title === undefined) {
-        // The user's words, not the files attached before them.
-        const words = blocks.flatMap((b) => b.type === "text" ? [b.text] : []);
-        this.#title = sessionTitle(words.join("\n")) ?? sessionTitle(request);
+        this.#title = sessionTitle(titleText(blocks));
         // The editor's list of saved threads can name this one now.
         if (this.#title !== undefined && this.#saveTo) {
           await this.#update({
@@ -592,6 +602,19 @@ export class AcpSession {
   }
 }
 
+// What names a session: the user's words, not the files attached before
+// them; the files' names when there are no words.
+function titleText(blocks: acp.ContentBlock[]): string {
+  const words = blocks.flatMap((b) => b.type === "text" ? [b.text] : []);
+  if (words.some((text) => text.trim() !== "")) return words.join("\n");
+  return blocks.flatMap((block) => {
+    if (block.type === "resource_link") return [block.name];
+    if (block.type !== "resource") return [];
+    const uri = (block.resource as { uri: string }).uri;
+    return [uri.slice(uri.replace(/\/+$/, "").lastIndexOf("/") + 1)];
+  }).join(", ");
+}
+
 /** The names the agent's own tools take, which MCP tools must not. */
 function builtinToolNames(cwd: string): Set<string> {
   // Creating tools starts nothing; the agent adds Subagent and ImageAnalysis.
@@ -641,5 +664,9 @@ function resultPath(output: unknown): string | undefined {
  * or checked to be one file name (`[\w-]`) when an editor loads one.
  */
 export function acpSessionFile(dir: string, sessionId: string): string {
+  // Never a path elsewhere, whatever a caller forgot to check.
+  if (!/^[\w-]{1,200}$/.test(sessionId)) {
+    throw new TypeError(`"${sessionId}" is not a session id`);
+  }
   return join(dir, `${sessionId}.json`);
 }

@@ -6,7 +6,6 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { basename, resolve } from "node:path";
-import { exists } from "../tools/_exists.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import type { PermissionMode } from "../tools/types.ts";
 import {
@@ -16,8 +15,11 @@ import {
   removeSession,
   type SavedSession,
 } from "../agent/_session_file.ts";
-import type { AgentMessage } from "../agent/types.ts";
-import { AcpSession, acpSessionFile } from "./_acp_session.ts";
+import {
+  AcpSession,
+  acpSessionFile,
+  type SavedConversation,
+} from "./_acp_session.ts";
 
 /** How many saved sessions are kept: the newest, by when they were last saved. */
 const SAVED_SESSIONS = 200;
@@ -131,7 +133,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   async function start(
     params: acp.NewSessionRequest,
     client: acp.AgentContext,
-    loaded?: { id: string; history: AgentMessage[]; title?: string },
+    loaded?: { id: string; read(): Promise<SavedConversation> },
   ): Promise<AcpSession> {
     if (!params.cwd.startsWith("/")) {
       throw acp.RequestError.invalidParams(
@@ -161,24 +163,29 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
 
   // The conversation saved for a session id, or a clear error.
   async function savedSession(sessionId: string): Promise<SavedSession> {
-    const unknown = (reason: string) =>
-      acp.RequestError.invalidParams(
-        undefined,
-        `cannot load session "${sessionId}": ${reason}; start a new session`,
-      );
-    if (sessionsDir === undefined) throw unknown("sessions are not saved");
-    if (!SESSION_ID.test(sessionId)) throw unknown("no such session was saved");
     let saved;
     try {
-      saved = await loadSession(
-        acpSessionFile(sessionsDir, sessionId),
-        "start a new session",
-      );
+      saved = await loadSession(savedFile(sessionId), "start a new session");
     } catch (error) {
+      if (error instanceof acp.RequestError) throw error;
       throw acp.RequestError.invalidParams(undefined, (error as Error).message);
     }
-    if (saved === undefined) throw unknown("no such session was saved");
+    if (saved === undefined) {
+      throw cannotLoad(sessionId, "no such session was saved");
+    }
     return saved;
+  }
+
+  // The file a session id's conversation would be saved in, or a clear
+  // error when there can be none. Checked before anything touches the path.
+  function savedFile(sessionId: string): string {
+    if (sessionsDir === undefined) {
+      throw cannotLoad(sessionId, "sessions are not saved");
+    }
+    if (!SESSION_ID.test(sessionId)) {
+      throw cannotLoad(sessionId, "no such session was saved");
+    }
+    return acpSessionFile(sessionsDir, sessionId);
   }
 
   // One page of the saved sessions, newest first, those of `cwd` alone when
@@ -320,17 +327,16 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       }
       loading.add(id);
       try {
-        const { messages: history, title } = await savedSession(id);
-        const session = await start(params, client, { id, history, title });
-        // Another agent may have deleted it between the read and the lock.
-        if (!await exists(acpSessionFile(sessionsDir!, id))) {
-          sessions.delete(id);
-          await session.close();
-          throw acp.RequestError.invalidParams(
-            undefined,
-            `cannot load session "${id}": no such session was saved; start a new session`,
-          );
-        }
+        savedFile(id); // a name the lock may take (no "../")
+        // Read once its file is held: another agent may save or delete it
+        // until then.
+        const session = await start(params, client, {
+          id,
+          read: async () => {
+            const { messages, title } = await savedSession(id);
+            return { history: messages, title };
+          },
+        });
         await session.replay();
         return { modes: session.modes };
       } finally {
@@ -360,6 +366,13 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     });
   closers.set(app, closeAll);
   return app;
+}
+
+function cannotLoad(sessionId: string, reason: string): acp.RequestError {
+  return acp.RequestError.invalidParams(
+    undefined,
+    `cannot load session "${sessionId}": ${reason}; start a new session`,
+  );
 }
 
 /** Stops an app's sessions (their runs and MCP servers) after its connection closed. */

@@ -22,6 +22,7 @@ Deno.test("acp agent lists saved sessions newest first, named by their first req
         replies: [{ text: "A parser." }, { text: "Done." }, { text: "Ok." }],
       },
       { match: "Rename", replies: [{ text: "Renamed." }] },
+      { match: "main.ts", replies: [{ text: "Read." }] },
     ]);
     const { client, connection, init } = await connect(server, saved);
     assert.deepEqual(init.agentCapabilities?.sessionCapabilities, {
@@ -52,7 +53,29 @@ Deno.test("acp agent lists saved sessions newest first, named by their first req
       prompt: [{ type: "text", text: "Then write tests" }],
     });
     const second = await start(b, "Rename the module");
-    assert.equal(client.updatesOf("session_info_update").length, 2);
+    // A prompt of attached files alone is titled by their names.
+    const { sessionId: files } = await connection.agent.request(
+      acp.methods.agent.session.new,
+      { cwd: b, mcpServers: [] },
+    );
+    await connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId: files,
+      prompt: [
+        { type: "resource_link", name: "main.ts", uri: `file://${b}/main.ts` },
+        {
+          type: "resource",
+          resource: { uri: `file://${b}/lib/util.ts`, text: "export {}" },
+        },
+      ],
+    });
+    assert.deepEqual(
+      client.updatesOf("session_info_update").at(-1)?.title,
+      "main.ts, util.ts",
+    );
+    await connection.agent.request(acp.methods.agent.session.delete, {
+      sessionId: files,
+    });
+    assert.equal(client.updatesOf("session_info_update").length, 3);
 
     const all = await connection.agent.request(
       acp.methods.agent.session.list,

@@ -105,7 +105,13 @@ Deno.test("acp agent refuses to load a session it never saved, and offers no loa
         /cannot load session .*(no such session|no such session was saved); start a new session/,
       );
     }
-    await Deno.mkdir(join(dir, ".sessions"));
+    // Nothing is left behind, in the folder or outside it.
+    await Deno.mkdir(join(dir, ".sessions"), { recursive: true });
+    assert.deepEqual([...Deno.readDirSync(join(dir, ".sessions"))], []);
+    await assert.rejects(
+      Deno.stat(join(dir, ".sessions", "../../etc")),
+      Deno.errors.NotFound,
+    );
     await Deno.writeTextFile(join(dir, ".sessions", "broken.json"), "{");
     await assert.rejects(
       withFolder.connection.agent.request(acp.methods.agent.session.load, {

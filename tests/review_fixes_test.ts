@@ -45,15 +45,10 @@ async function run(line) {
       lock.close();
       return "unlinked";
     }
-    // removeSession()'s two steps under the lock, one at a time.
-    if (command === "unlink") {
-      await Deno.remove(path + ".lock");
-      return "unlinked";
-    }
-    if (command === "finish") {
+    // removeSession()'s first step under the lock: the session file.
+    if (command === "drop") {
       await Deno.remove(path);
-      lock.close();
-      return "finished";
+      return "dropped";
     }
     if (command === "close") {
       lock.close();
@@ -154,7 +149,7 @@ Deno.test("holdSession() keeps one holder across processes when a holder removes
 Deno.test({
   name:
     "holdSession() takes a lock file left free by a delete on its last attempt",
-  // FAULT: when the holder removes the lock file (removeSession) between the
+  // Was a fault, fixed since: when the holder removes the lock file (removeSession) between the
   // waiter's next-to-last and last attempt, the waiter locks the removed
   // file, re-opens the new one, and the loop ends without trying it: it
   // throws 'another fello process is using it' although no process holds
@@ -163,7 +158,6 @@ Deno.test({
   // fello process is using it; ..."; expected: "held". With the default 5
   // attempts the same happens to `fello run --session` / an ACP load when a
   // delete lets go 150-200 ms after they started waiting.
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       const path = join(dir, "s.json");
@@ -180,7 +174,7 @@ Deno.test({
 
 Deno.test({
   name: "holdSession() is refused while removeSession() is between its steps",
-  // FAULT (narrow window): removeSession() unlinks the lock file first and
+  // Was a fault (narrow window), fixed since: removeSession() unlinks the lock file first and
   // the session file second, still holding the unlinked lock. A process
   // arriving in between creates a fresh lock file, locks it, and finds the
   // session file still there: two holders at once, and the newcomer (a
@@ -191,7 +185,6 @@ Deno.test({
   // still holds, s.json still present. Expected: c is refused. Removing
   // the session file before the lock file closes the window (a waiter on
   // the old lock file re-opens, see holdSession).
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       const path = join(dir, "s.json");
@@ -199,10 +192,13 @@ Deno.test({
       await using c = new Holder(path);
       assert.equal(await a.send("hold 1"), "held");
       assert.equal(await a.send("save 1"), "saved");
-      assert.equal(await a.send("unlink"), "unlinked");
-      const answer = await c.send("hold 1");
-      assert.equal(await a.send("finish"), "finished");
-      assert.match(answer, /another fello process is using it/);
+      // Between the steps (session file gone, lock file held): refused.
+      assert.equal(await a.send("drop"), "dropped");
+      assert.match(await c.send("hold 1"), /another fello process is using it/);
+      // After them: held, with no conversation left to go on with.
+      assert.equal(await a.send("unlink-close"), "unlinked");
+      assert.equal(await c.send("hold 1"), "held");
+      await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
     });
   },
 });
@@ -210,14 +206,13 @@ Deno.test({
 Deno.test({
   name:
     "fello run --session leaves no lock file when the run ends before any save",
-  // FAULT: cli/run.ts holds the session (creating s.json.lock) before it
+  // Was a fault, fixed since: cli/run.ts holds the session (creating s.json.lock) before it
   // resolves the model, and CliSession.close() only closes the lock; unlike
   // an ACP session (releaseSession), a run that never saves leaves the lock
   // file behind for good (nothing prunes `--session` files or the
   // `--continue` folder). Reproduce: `fello run --base-url
   // http://127.0.0.1:<closed port>/v1 --session s.json hi` -> exit 2, and
   // the folder holds ["s.json.lock"]; expected [] (no conversation, no file).
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -242,14 +237,13 @@ Deno.test({
 
 Deno.test({
   name: "outlineSymbols() accepts a parse budget of 2^31 ms or more",
-  // FAULT: the watchdog (09e4d9b) arms setTimeout(budgetMs + stallMs); a
+  // Was a fault, fixed since: the watchdog (09e4d9b) arms setTimeout(budgetMs + stallMs); a
   // delay that does not fit in 32 bits (parseBudgetMs >= 2^31 - 10 000,
   // ~24.8 days, or Infinity for "no budget") is clamped to 1 ms with a
   // TimeoutOverflowWarning, so every job fails at once with the false
   // "the parser worker did not answer in 2147494 s (is the file a pipe, or
   // on a stalled disk?)". Before 09e4d9b such budgets worked. Expected: the
   // outline; the limit should be clamped (or the watchdog skipped).
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "a.md"), "# Title\n");
@@ -320,7 +314,7 @@ Deno.test("a script whose outline worker stalls gets the watchdog's error and ex
 Deno.test({
   name:
     "session/load goes on with the conversation as it is once the lock is held",
-  // FAULT: acp_agent.ts reads the session file (savedSession) before
+  // Was a fault, fixed since: acp_agent.ts reads the session file (savedSession) before
   // AcpSession.start() takes its lock, and after the lock only checks that
   // the file still exists. When another fello process has the session open
   // and saves a last turn as it closes (close() cancels, saves, then lets
@@ -331,7 +325,6 @@ Deno.test({
   // load succeeds. Observed replayed requests: ["turn 1"], and after one
   // prompt the file holds "turn 1", "again" (turn 2 lost); expected
   // ["turn 1", "turn 2"] (re-read under the lock), or a refused load.
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       const sessions = join(dir, "sessions");
@@ -409,7 +402,8 @@ Deno.test("a live ACP session's lock file survives another agent's prune and del
           cwd: dir,
           mcpServers: [],
         }),
-        /no such session was saved/,
+        // A load holds the file before it reads it: this one is open there.
+        /another fello process is using it; close it there first/,
       );
       assert.ok(await Deno.stat(lock));
       await a.connection.agent.request(acp.methods.agent.session.close, {
