@@ -665,8 +665,13 @@ function resultPath(output: unknown): string | undefined {
  */
 export function acpSessionFile(dir: string, sessionId: string): string {
   // Never a path elsewhere, whatever a caller forgot to check.
-  if (!/^[\w-]{1,200}$/.test(sessionId)) {
+  if (!isSessionId(sessionId)) {
     throw new TypeError(`"${sessionId}" is not a session id`);
   }
   return join(dir, `${sessionId}.json`);
+}
+
+/** Whether `id` can be a saved session's id: one file name, no "../". */
+export function isSessionId(id: string): boolean {
+  return /^[\w-]{1,200}$/.test(id);
 }

@@ -18,6 +18,7 @@ import {
 import {
   AcpSession,
   acpSessionFile,
+  isSessionId,
   type SavedConversation,
 } from "./_acp_session.ts";
 
@@ -25,8 +26,6 @@ import {
 const SAVED_SESSIONS = 200;
 /** How many sessions one `session/list` page holds. */
 const LIST_PAGE = 50;
-/** What a session id may be: ids name files, so nothing else (no "../") is one of ours. */
-const SESSION_ID = /^[\w-]{1,200}$/;
 
 /** Options for {@linkcode createAcpAgent}: the model endpoint and agent settings. */
 export interface AcpAgentOptions {
@@ -182,7 +181,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     if (sessionsDir === undefined) {
       throw cannotLoad(sessionId, "sessions are not saved");
     }
-    if (!SESSION_ID.test(sessionId)) {
+    if (!isSessionId(sessionId)) {
       throw cannotLoad(sessionId, "no such session was saved");
     }
     return acpSessionFile(sessionsDir, sessionId);
@@ -213,7 +212,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     const folder = params.cwd ? resolve(params.cwd) : undefined;
     const matching = listings.flatMap((listing) => {
       const sessionId = basename(listing.path, ".json");
-      if (!SESSION_ID.test(sessionId)) return [];
+      if (!isSessionId(sessionId)) return [];
       if (folder && resolve(listing.cwd) !== folder) return [];
       const info: acp.SessionInfo = { sessionId, cwd: listing.cwd };
       if (listing.title !== undefined) info.title = listing.title;
@@ -235,7 +234,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
         `cannot delete session "${sessionId}": ${reason}`,
       );
     if (sessionsDir === undefined) throw refuse("sessions are not saved");
-    if (!SESSION_ID.test(sessionId)) throw refuse("no such session was saved");
+    if (!isSessionId(sessionId)) throw refuse("no such session was saved");
     if (loading.has(sessionId)) throw refuse("it is being loaded");
     if (deleting.has(sessionId)) throw refuse("no such session was saved");
     deleting.add(sessionId);
