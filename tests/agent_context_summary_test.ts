@@ -3,7 +3,7 @@
 // scripted server, the real AI SDK client; the summarizer's requests are told
 // apart by the transcript they carry ("## User").
 import assert from "node:assert/strict";
-import { type AgentEvent, createAgent } from "../mod.ts";
+import { createAgent } from "../mod.ts";
 import {
   type ChatRequest,
   contentText,
@@ -13,7 +13,13 @@ import {
 } from "./support/scripted_server.ts";
 import { assertAllValid, logTool } from "./support/log_tool.ts";
 import { withWorkspace } from "./support/workspace.ts";
-import { isSummarizer, logStep, userText } from "./support/summary_script.ts";
+import {
+  budgetAgent,
+  goOn,
+  isSummarizer,
+  logStep,
+  userText,
+} from "./support/summary_script.ts";
 
 const HEADING = "[Summary of the earlier conversation";
 const BUDGET = 20_000; // tokens: 80,000 ASCII characters
@@ -55,18 +61,8 @@ Deno.test("agent has the model summarize the oldest turns when its own text fill
       // holds fewer assistant messages, so the turn index goes down.
       { match: "", replies: Array.from({ length: 40 }, () => longAnswer) },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: BUDGET,
-    });
-    const events: AgentEvent[] = [];
-    for (let turn = 1; turn <= 12; turn++) {
-      for await (const event of agent.stream(`Turn ${turn}: go on`)) {
-        events.push(event);
-      }
-    }
+    const agent = budgetAgent(server.baseURL, dir, BUDGET);
+    const events = await goOn(agent, 12);
     const main = server.requests.filter((r) => !isSummarizer(r));
     const summaries = server.requests.filter(isSummarizer);
     assert.equal(main.length, 12);
@@ -159,18 +155,8 @@ Deno.test("agent sends the conversation as it is when the summary fails, and the
       },
       { match: "", replies: Array.from({ length: 20 }, () => longAnswer) },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: BUDGET,
-    });
-    const events: AgentEvent[] = [];
-    for (let turn = 1; turn <= 8; turn++) {
-      for await (const event of agent.stream(`Turn ${turn}: go on`)) {
-        events.push(event);
-      }
-    }
+    const agent = budgetAgent(server.baseURL, dir, BUDGET);
+    const events = await goOn(agent, 8);
     const main = server.requests.filter((r) => !isSummarizer(r));
     assert.equal(main.length, 8);
     assert.ok(server.requests.some(isSummarizer));
@@ -199,12 +185,7 @@ Deno.test("agent aborted while the summary is written rejects with the abort and
       },
       { match: "", replies: Array.from({ length: 20 }, () => longAnswer) },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: BUDGET,
-    });
+    const agent = budgetAgent(server.baseURL, dir, BUDGET);
     let turn = 1;
     for (; turn <= 8 && !controller.signal.aborted; turn++) {
       await agent.run(`Turn ${turn}: go on`, { signal: controller.signal })
@@ -264,15 +245,8 @@ Deno.test("agent summarizes the history before a prompt too long to keep within 
       { match: "## User", replies: [{ text: "SUMMARY of the turns" }] },
       { match: "", replies: Array.from({ length: 20 }, () => longAnswer) },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: BUDGET,
-    });
-    for (let turn = 1; turn <= 4; turn++) {
-      await agent.run(`Turn ${turn}: go on`);
-    }
+    const agent = budgetAgent(server.baseURL, dir, BUDGET);
+    await goOn(agent, 4);
     // About a third of the budget, more than half of it less the schemas.
     const log = "ERROR at module.ts:12 cannot read x\n".repeat(720);
     await agent.run(`Turn 5: why does this fail?\n${log}`);
@@ -385,9 +359,7 @@ Deno.test("agent's summary at the last step keeps the request within the budget,
       },
     ]);
     const agent = logAgent(server.baseURL, dir);
-    for (let turn = 1; turn <= 3; turn++) {
-      await agent.run(`Turn ${turn}: go on`);
-    }
+    await goOn(agent, 3);
     // A prompt of about 4,500 tokens, then an output of 12,500.
     await agent.run(
       `Turn 4: look at this\n${"context line ...\n".repeat(1_100)}`,
@@ -465,9 +437,7 @@ Deno.test("agent stops reading a summarizer that writes on and on", async () => 
         cwd: dir,
         contextTokens: BUDGET,
       });
-      for (let turn = 1; turn <= 10; turn++) {
-        await agent.run(`Turn ${turn}: go on`);
-      }
+      await goOn(agent, 10);
       // Read up to 1.5 times the allowance, kept clipped to it.
       assert.ok(streamed < 100_000, `${streamed} characters streamed`);
       const summary = JSON.stringify(agent.history[0]);

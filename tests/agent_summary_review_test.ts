@@ -15,7 +15,13 @@ import {
 import { assertAllValid, logTool } from "./support/log_tool.ts";
 import { fello } from "./support/fello_cli.ts";
 import { withWorkspace } from "./support/workspace.ts";
-import { isSummarizer, logStep, userText } from "./support/summary_script.ts";
+import {
+  budgetAgent,
+  goOn,
+  isSummarizer,
+  logStep,
+  userText,
+} from "./support/summary_script.ts";
 
 const BUDGET = 20_000; // tokens
 const HEADING = "[Summary of the earlier conversation";
@@ -53,18 +59,8 @@ Deno.test("agent asks an unusable summarizer (empty, reasoning only, tool calls)
         { match: "## User", replies: [reply] },
         longAnswers(),
       ]);
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
-        contextTokens: BUDGET,
-      });
-      const events: AgentEvent[] = [];
-      for (let turn = 1; turn <= 8; turn++) {
-        for await (const event of agent.stream(`Turn ${turn}: go on`)) {
-          events.push(event);
-        }
-      }
+      const agent = budgetAgent(server.baseURL, dir, BUDGET);
+      const events = await goOn(agent, 8);
       const kinds = server.requests.map((r) => isSummarizer(r) ? "S" : "m");
       // Each run is one step: at most one summary request before it.
       assert.match(kinds.join(""), /^m+(S?m)+$/);
@@ -89,15 +85,8 @@ Deno.test("agent cuts a summary longer than asked, ASCII or Chinese, to a tenth 
         { match: "## User", replies: [{ text }] },
         longAnswers(),
       ]);
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
-        contextTokens: BUDGET,
-      });
-      for (let turn = 1; turn <= 7; turn++) {
-        await agent.run(`Turn ${turn}: go on`);
-      }
+      const agent = budgetAgent(server.baseURL, dir, BUDGET);
+      await goOn(agent, 7);
       const last = server.requests.at(-1)!;
       const summary = summaryIn(last);
       assert.ok(summary?.startsWith(text.slice(0, 8)), userText(last));
@@ -126,12 +115,7 @@ Deno.test("agent.reset() while a summary is written: the next run starts over wi
       { match: "New task", replies: [{ text: "fresh start" }] },
       longAnswers(),
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: BUDGET,
-    });
+    const agent = budgetAgent(server.baseURL, dir, BUDGET);
     holder.agent = agent;
     for (let turn = 1; turn <= 10 && !reset; turn++) {
       await agent.run(`Turn ${turn}: go on`);
@@ -279,20 +263,9 @@ Deno.test("agent retries the summarizer's request like any other and reports the
       },
       longAnswers(),
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: BUDGET,
-    });
-    const kinds: string[] = [];
-    for (let turn = 1; turn <= 7; turn++) {
-      for await (const event of agent.stream(`Turn ${turn}: go on`)) {
-        if (event.type === "retry" || event.type === "context-summarized") {
-          kinds.push(event.type);
-        }
-      }
-    }
+    const agent = budgetAgent(server.baseURL, dir, BUDGET);
+    const kinds = (await goOn(agent, 7)).map((event) => event.type)
+      .filter((type) => type === "retry" || type === "context-summarized");
     assert.deepEqual(kinds, ["retry", "context-summarized"]);
     assert.equal(server.requests.filter(isSummarizer).length, 2);
     assert.equal(summaryIn(server.requests.at(-1)!), "SUMMARY after a retry");
@@ -315,12 +288,7 @@ Deno.test("agent stacks summaries over many Chinese turns: one summary message, 
         })),
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: BUDGET,
-    });
+    const agent = budgetAgent(server.baseURL, dir, BUDGET);
     for (let turn = 1; turn <= 14; turn++) {
       await agent.run(`第${turn}轮：请继续。${"说明".repeat(200)}`);
     }
@@ -488,9 +456,7 @@ Deno.test("agent whose contextTokens are below its instructions and tools never 
       cwd: dir,
       contextTokens: 2_048,
     });
-    for (let turn = 1; turn <= 3; turn++) {
-      await agent.run(`Turn ${turn}: go on`);
-    }
+    await goOn(agent, 3);
     assert.equal(server.requests.filter(isSummarizer).length, 0);
     assert.match(userText(server.requests.at(-1)!), /^Turn 1: go on$/m);
   });

@@ -1,6 +1,7 @@
 // Scripts for the context-summary tests: how the scripted server tells the
 // summarizer's requests apart (their transcript starts "## User"), and a long
 // run of steps that goes on however many of its steps a summary took away.
+import { type Agent, type AgentEvent, createAgent } from "../../mod.ts";
 import {
   type ChatRequest,
   contentText,
@@ -50,4 +51,24 @@ export function logStep(
       }],
     }
     : { text: "all read" };
+}
+
+/** An agent for the scripted server at `baseURL`, its context `contextTokens`. */
+export function budgetAgent(
+  baseURL: string,
+  cwd: string,
+  contextTokens: number,
+): Agent {
+  return createAgent({ baseURL, model: "m", cwd, contextTokens });
+}
+
+/** Prompts "Turn 1: go on" to "Turn `turns`: go on"; resolves to every event. */
+export async function goOn(agent: Agent, turns: number): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for (let turn = 1; turn <= turns; turn++) {
+    for await (const event of agent.stream(`Turn ${turn}: go on`)) {
+      events.push(event);
+    }
+  }
+  return events;
 }
