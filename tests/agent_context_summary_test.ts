@@ -208,12 +208,8 @@ Deno.test("agent aborted while the summary is written rejects with the abort and
 // reviewing helper), each of which failed before its fix.
 
 function logAgent(baseURL: string, dir: string) {
-  return createAgent({
-    baseURL,
-    model: "m",
-    cwd: dir,
+  return budgetAgent(baseURL, dir, BUDGET, {
     extraTools: [logTool()],
-    contextTokens: BUDGET,
     maxSteps: 40,
   });
 }
@@ -431,12 +427,11 @@ Deno.test("agent stops reading a summarizer that writes on and on", async () => 
   );
   try {
     await withWorkspace(async (dir) => {
-      const agent = createAgent({
-        baseURL: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/v1`,
-        model: "m",
-        cwd: dir,
-        contextTokens: BUDGET,
-      });
+      const agent = budgetAgent(
+        `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/v1`,
+        dir,
+        BUDGET,
+      );
       await goOn(agent, 10);
       // Read up to 1.5 times the allowance, kept clipped to it.
       assert.ok(streamed < 100_000, `${streamed} characters streamed`);

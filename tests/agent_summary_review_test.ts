@@ -174,12 +174,8 @@ Deno.test("agent's parallel Subagent children each summarize their own conversat
         }),
       }),
     );
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = budgetAgent(server.baseURL, dir, BUDGET, {
       extraTools: [logTool()],
-      contextTokens: BUDGET,
       subagentMaxSteps: 30,
     });
     const events: AgentEvent[] = [];
@@ -232,12 +228,8 @@ Deno.test("agent aborted while a Subagent child writes its summary rejects with 
       },
     }));
     server.add({ match: "After", replies: [{ text: "after ok" }] });
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = budgetAgent(server.baseURL, dir, BUDGET, {
       extraTools: [logTool()],
-      contextTokens: BUDGET,
       subagentMaxSteps: 30,
     });
     await assert.rejects(
@@ -319,12 +311,8 @@ Deno.test("agent summarizing one run several times sends one summary and the use
         replies: Array.from({ length: 40 }, () => ({ compute: logStep })),
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = budgetAgent(server.baseURL, dir, BUDGET, {
       extraTools: [logTool()],
-      contextTokens: BUDGET,
       maxSteps: 40,
     });
     assert.equal((await agent.run("Read the logs, all 30")).text, "all read");
@@ -361,12 +349,8 @@ Deno.test("agent aborted in the model call right after a summary keeps its compl
         replies: Array.from({ length: 40 }, () => ({ compute: step })),
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = budgetAgent(server.baseURL, dir, BUDGET, {
       extraTools: [logTool()],
-      contextTokens: BUDGET,
       maxSteps: 40,
     });
     await assert.rejects(
@@ -414,12 +398,8 @@ Deno.test("agent stopped by its step cap right after a summary goes on from the 
         })),
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = budgetAgent(server.baseURL, dir, BUDGET, {
       extraTools: [logTool()],
-      contextTokens: BUDGET,
       maxSteps: 12,
     });
     const first = await agent.run("Read the logs");
@@ -450,12 +430,7 @@ Deno.test("agent whose contextTokens are below its instructions and tools never 
       { match: "## User", replies: [{ text: "SUMMARY" }] },
       longAnswers(),
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: 2_048,
-    });
+    const agent = budgetAgent(server.baseURL, dir, 2_048);
     await goOn(agent, 3);
     assert.equal(server.requests.filter(isSummarizer).length, 0);
     assert.match(userText(server.requests.at(-1)!), /^Turn 1: go on$/m);

@@ -1,7 +1,12 @@
 // Scripts for the context-summary tests: how the scripted server tells the
 // summarizer's requests apart (their transcript starts "## User"), and a long
 // run of steps that goes on however many of its steps a summary took away.
-import { type Agent, type AgentEvent, createAgent } from "../../mod.ts";
+import {
+  type Agent,
+  type AgentEvent,
+  type AgentOptions,
+  createAgent,
+} from "../../mod.ts";
 import {
   type ChatRequest,
   contentText,
@@ -53,13 +58,17 @@ export function logStep(
     : { text: "all read" };
 }
 
-/** An agent for the scripted server at `baseURL`, its context `contextTokens`. */
+/**
+ * An agent for the scripted server at `baseURL`, its context
+ * `contextTokens`, with `more` options if given.
+ */
 export function budgetAgent(
   baseURL: string,
   cwd: string,
   contextTokens: number,
+  more: Partial<AgentOptions> = {},
 ): Agent {
-  return createAgent({ baseURL, model: "m", cwd, contextTokens });
+  return createAgent({ baseURL, model: "m", cwd, contextTokens, ...more });
 }
 
 /** Prompts "Turn 1: go on" to "Turn `turns`: go on"; resolves to every event. */
