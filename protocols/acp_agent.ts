@@ -134,12 +134,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     client: acp.AgentContext,
     loaded?: { id: string; read(): Promise<SavedConversation> },
   ): Promise<AcpSession> {
-    if (!params.cwd.startsWith("/")) {
-      throw acp.RequestError.invalidParams(
-        undefined,
-        `cwd must be an absolute path, got "${params.cwd}"`,
-      );
-    }
+    requireAbsolute(params.cwd);
     let name: string;
     try {
       name = await chooseModel();
@@ -192,12 +187,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   async function listPage(
     params: acp.ListSessionsRequest,
   ): Promise<acp.ListSessionsResponse> {
-    if (params.cwd && !params.cwd.startsWith("/")) {
-      throw acp.RequestError.invalidParams(
-        undefined,
-        `cwd must be an absolute path, got "${params.cwd}"`,
-      );
-    }
+    if (params.cwd) requireAbsolute(params.cwd);
     const offset = params.cursor ? Number(params.cursor) : 0;
     if (params.cursor && !/^\d{1,9}$/.test(params.cursor)) {
       throw acp.RequestError.invalidParams(
@@ -365,6 +355,15 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     });
   closers.set(app, closeAll);
   return app;
+}
+
+function requireAbsolute(cwd: string): void {
+  if (!cwd.startsWith("/")) {
+    throw acp.RequestError.invalidParams(
+      undefined,
+      `cwd must be an absolute path, got "${cwd}"`,
+    );
+  }
 }
 
 function cannotLoad(sessionId: string, reason: string): acp.RequestError {
