@@ -3,7 +3,7 @@
 // scripted server, the real AI SDK client; the summarizer's requests are told
 // apart by the transcript they carry ("## User").
 import assert from "node:assert/strict";
-import { createAgent } from "../mod.ts";
+import type { Agent } from "../mod.ts";
 import {
   type ChatRequest,
   contentText,
@@ -293,7 +293,7 @@ Deno.test("agent.reset() during a run leaves the new conversation's outputs uncl
     const labels = (r: RecordedRequest) =>
       [...JSON.stringify(r.body.messages).matchAll(/"label\\":\\"l\d+/g)]
         .length;
-    const made: { agent?: ReturnType<typeof createAgent> } = {};
+    const made: { agent?: Agent } = {};
     const read = (size: number, stopAt: number) => (r: RecordedRequest) => {
       const done = labels(r);
       if (size > 10_000 && done === 1) made.agent!.reset(); // the old run goes on

@@ -3,7 +3,7 @@
 // the real AI SDK client. The summarizer's requests are told apart by the
 // transcript they carry ("## User"). Each test checks what an endpoint gets.
 import assert from "node:assert/strict";
-import { type AgentEvent, createAgent } from "../mod.ts";
+import type { Agent, AgentEvent } from "../mod.ts";
 import { estimateTokens } from "../agent/_context_budget.ts";
 import {
   contentText,
@@ -100,7 +100,7 @@ Deno.test("agent cuts a summary longer than asked, ASCII or Chinese, to a tenth 
 Deno.test("agent.reset() while a summary is written: the next run starts over without the old turns or the summary", async () => {
   await withWorkspace(async (dir) => {
     let reset = false;
-    const holder: { agent?: ReturnType<typeof createAgent> } = {};
+    const holder: { agent?: Agent } = {};
     await using server = startScriptedServer([
       {
         match: "## User",
