@@ -5,7 +5,6 @@
  * @module
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { basename, resolve } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
 import type { PermissionMode } from "../tools/types.ts";
 import {
@@ -21,11 +20,10 @@ import {
   isSessionId,
   type SavedConversation,
 } from "./_acp_session.ts";
+import { listPage } from "./_acp_list.ts";
 
 /** How many saved sessions are kept: the newest, by when they were last saved. */
 const SAVED_SESSIONS = 200;
-/** How many sessions one `session/list` page holds. */
-const LIST_PAGE = 50;
 
 /** Options for {@linkcode createAcpAgent}: the model endpoint and agent settings. */
 export interface AcpAgentOptions {
@@ -183,37 +181,15 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   }
 
   // One page of the saved sessions, newest first, those of `cwd` alone when
-  // it is given. The cursor is the offset of the page.
-  async function listPage(
+  // it is given.
+  async function listSaved(
     params: acp.ListSessionsRequest,
   ): Promise<acp.ListSessionsResponse> {
     if (params.cwd) requireAbsolute(params.cwd);
-    const offset = params.cursor ? Number(params.cursor) : 0;
-    if (params.cursor && !/^\d{1,9}$/.test(params.cursor)) {
-      throw acp.RequestError.invalidParams(
-        undefined,
-        `unknown cursor "${params.cursor}"; list again without one`,
-      );
-    }
     const listings = sessionsDir === undefined
       ? []
       : await listSessions(sessionsDir);
-    // "/a/b/" and "/a/b" are one folder.
-    const folder = params.cwd ? resolve(params.cwd) : undefined;
-    const matching = listings.flatMap((listing) => {
-      const sessionId = basename(listing.path, ".json");
-      if (!isSessionId(sessionId)) return [];
-      if (folder && resolve(listing.cwd) !== folder) return [];
-      const info: acp.SessionInfo = { sessionId, cwd: listing.cwd };
-      if (listing.title !== undefined) info.title = listing.title;
-      if (listing.updated) info.updatedAt = listing.updated;
-      return [info];
-    });
-    const end = offset + LIST_PAGE;
-    return {
-      sessions: matching.slice(offset, end),
-      ...(end < matching.length ? { nextCursor: String(end) } : {}),
-    };
+    return listPage(listings, params);
   }
 
   // Removes a saved session, closing it first when it is open here.
@@ -332,7 +308,10 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
         loading.delete(id);
       }
     })
-    .onRequest(acp.methods.agent.session.list, ({ params }) => listPage(params))
+    .onRequest(
+      acp.methods.agent.session.list,
+      ({ params }) => listSaved(params),
+    )
     .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
       await deleteSaved(params.sessionId);
       return {};
