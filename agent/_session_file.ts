@@ -185,7 +185,7 @@ export async function holdSession(
   }
   lock.close();
   throw new Error(
-    `Cannot go on with "${path}": another fello process is using it; ${hint}`,
+    `Cannot go on with "${path}": another fello agent is using it; ${hint}`,
   );
 }
 

@@ -117,7 +117,7 @@ Deno.test("removeSession() removes a session and its lock, not one another proce
     try {
       await assert.rejects(
         removeSession(path, { hint: "close it there first", attempts: 1 }),
-        /another fello process is using it; close it there first/,
+        /another fello agent is using it; close it there first/,
       );
     } finally {
       held?.close();
@@ -170,7 +170,7 @@ async function waitOnRemovedSession(): Promise<void> {
       assert.equal((await second.stat()).ino, info.ino);
       await assert.rejects(
         holdSession(path, { attempts: 1 }),
-        /another fello process is using it/,
+        /another fello agent is using it/,
       );
     } finally {
       second.close();

@@ -198,7 +198,7 @@ Deno.test("acp agent deletes a saved session, closing it when open, never one an
       other.connection.agent.request(acp.methods.agent.session.delete, {
         sessionId,
       }),
-      /another fello process is using it; close it there first/,
+      /another fello agent is using it; close it there first/,
     );
     assert.ok((await Deno.stat(file)).isFile);
 

@@ -184,7 +184,7 @@ Deno.test("fello run --session refuses a session another fello run is using", as
     assert.equal(refused.code, 2);
     assert.match(
       refused.stderr,
-      /Cannot go on with ".*\.json": another fello process is using it; wait for it to end, or give another --session file/,
+      /Cannot go on with ".*\.json": another fello agent is using it; wait for it to end, or give another --session file/,
     );
     assert.equal((await slow).stdout, "slow done\n");
     // Once it ended, the session is free and holds its turn.

@@ -133,9 +133,9 @@ Deno.test("holdSession() keeps one holder across processes when a holder removes
     // b holds the file now at the path: nobody else gets it, nor removes it.
     assert.match(
       await c.send("hold 1"),
-      /^error Cannot go on with ".*s\.json": another fello process is using it/,
+      /^error Cannot go on with ".*s\.json": another fello agent is using it/,
     );
-    assert.match(await c.send("remove 1"), /another fello process is using it/);
+    assert.match(await c.send("remove 1"), /another fello agent is using it/);
     assert.ok(await Deno.stat(`${path}.lock`));
     // A delete waiting for b removes both files once b lets go.
     const removed = c.send("remove 40");
@@ -152,10 +152,10 @@ Deno.test({
   // Was a fault, fixed since: when the holder removes the lock file (removeSession) between the
   // waiter's next-to-last and last attempt, the waiter locks the removed
   // file, re-opens the new one, and the loop ends without trying it: it
-  // throws 'another fello process is using it' although no process holds
+  // throws 'another fello agent is using it' although no process holds
   // the session any more. The re-open uses up an attempt (`continue` at
   // attempt === attempts). Observed: "error Cannot go on with ...: another
-  // fello process is using it; ..."; expected: "held". With the default 5
+  // fello agent is using it; ..."; expected: "held". With the default 5
   // attempts the same happens to `fello run --session` / an ACP load when a
   // delete lets go 150-200 ms after they started waiting.
   fn: async () => {
@@ -194,7 +194,7 @@ Deno.test({
       assert.equal(await a.send("save 1"), "saved");
       // Between the steps (session file gone, lock file held): refused.
       assert.equal(await a.send("drop"), "dropped");
-      assert.match(await c.send("hold 1"), /another fello process is using it/);
+      assert.match(await c.send("hold 1"), /another fello agent is using it/);
       // After them: held, with no conversation left to go on with.
       assert.equal(await a.send("unlink-close"), "unlinked");
       assert.equal(await c.send("hold 1"), "held");
@@ -394,7 +394,7 @@ Deno.test("a live ACP session's lock file survives another agent's prune and del
         b.connection.agent.request(acp.methods.agent.session.delete, {
           sessionId,
         }),
-        /another fello process is using it; close it there first/,
+        /another fello agent is using it; close it there first/,
       );
       await assert.rejects(
         b.connection.agent.request(acp.methods.agent.session.load, {
@@ -403,7 +403,7 @@ Deno.test("a live ACP session's lock file survives another agent's prune and del
           mcpServers: [],
         }),
         // A load holds the file before it reads it: this one is open there.
-        /another fello process is using it; close it there first/,
+        /another fello agent is using it; close it there first/,
       );
       assert.ok(await Deno.stat(lock));
       await a.connection.agent.request(acp.methods.agent.session.close, {
