@@ -100,6 +100,8 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
   const loading = new Set<string>();
   /** Ids of sessions being deleted, which no load may open meanwhile. */
   const deleting = new Set<string>();
+  /** Set once the connection closed: every session is being closed. */
+  let closing: Promise<void> | undefined;
   let capabilities: acp.ClientCapabilities = {};
   let model: Promise<string> | undefined;
 
@@ -149,6 +151,15 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       sessionsDir,
       loaded,
     });
+    // The connection closed while the session started: nobody would close
+    // it (and free its saved file and MCP servers) later.
+    if (closing) {
+      await session.close();
+      throw acp.RequestError.internalError(
+        undefined,
+        "the connection closed while the session started",
+      );
+    }
     sessions.set(session.id, session);
     return session;
   }
@@ -227,7 +238,6 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     }
   }
 
-  let closing: Promise<void> | undefined;
   function closeAll(): Promise<void> {
     closing ??= Promise.allSettled([...sessions.values()].map((s) => s.close()))
       .then(() => sessions.clear());

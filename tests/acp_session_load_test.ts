@@ -220,7 +220,7 @@ Deno.test("acp agent refuses to load a session another connection has open, unti
       });
     await assert.rejects(
       load(),
-      /another fello process is using it; close it there first/,
+      /another fello agent is using it; close it there first/,
     );
     await first.connection.agent.request(acp.methods.agent.session.close, {
       sessionId,
@@ -232,6 +232,55 @@ Deno.test("acp agent refuses to load a session another connection has open, unti
     );
     await first.connection.close();
     await second.connection.close();
+  });
+});
+
+Deno.test("acp agent closes a session whose load ends after the connection closed", async () => {
+  await withWorkspace(async (dir) => {
+    const saved = join(dir, ".sessions");
+    await using server = startScriptedServer([{
+      match: "Hello",
+      replies: [{ text: "Hi." }],
+    }]);
+    const first = await connect(server, saved);
+    const { sessionId } = await first.connection.agent.request(
+      acp.methods.agent.session.new,
+      { cwd: dir, mcpServers: [] },
+    );
+    await first.connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Hello" }],
+    });
+    await first.connection.close();
+    // An editor window that closes while its load waits for the model.
+    const model = Promise.withResolvers<string>();
+    const asked = Promise.withResolvers<void>();
+    const closing = await connect(server, saved, {
+      model: undefined,
+      chooseModel: () => (asked.resolve(), model.promise),
+    });
+    const params = { sessionId, cwd: dir, mcpServers: [] };
+    closing.connection.agent.request(acp.methods.agent.session.load, params)
+      .catch(() => {});
+    await asked.promise;
+    await closing.connection.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    model.resolve("test-model");
+    // The load went on and must let go of the session: a new window loads it.
+    const next = await connect(server, saved);
+    for (let attempt = 1;; attempt++) {
+      try {
+        await next.connection.agent.request(
+          acp.methods.agent.session.load,
+          params,
+        );
+        break;
+      } catch (error) {
+        if (attempt === 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    await next.connection.close();
   });
 });
 
