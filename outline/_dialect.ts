@@ -3,12 +3,18 @@
 // - `.h` is C by the specification's table, but C++ projects use it too, and
 //   the C grammar reads a class, a namespace or a template as errors, leaving
 //   symbols without names. A header whose start shows C++ beyond doubt is
-//   outlined as C++; any other stays C.
+//   outlined as C++; any other stays C. An Objective-C header (an
+//   `@interface`, `@protocol` or `@implementation` line) is outlined as
+//   Objective-C (see languages/objc.ts): the C grammar alone loses it.
 // - `.js` is JavaScript, but a file whose leading comment says `@flow` has
 //   Flow type annotations, which the JavaScript grammar reads as errors. It
 //   is outlined with the TSX grammar (see languages/flow.ts).
 import { readHead } from "../tools/_read_head.ts";
-import { FLOW_KEY, languageForExtension } from "./languages/_registry.ts";
+import {
+  FLOW_KEY,
+  languageForExtension,
+  OBJC_KEY,
+} from "./languages/_registry.ts";
 
 /** How much of a header is looked at: its includes and first declarations. */
 const HEADER_HEAD_BYTES = 64 * 1024;
@@ -36,6 +42,9 @@ const CPP_LINE = new RegExp(
   "m",
 );
 
+/** A line that starts an Objective-C class, category or protocol. */
+const OBJC_LINE = /^[ \t]*@(?:interface|protocol|implementation)\b/m;
+
 /** A shebang, then whitespace and comments: where Flow looks for `@flow`. */
 const LEADING_COMMENTS =
   /^(?:#![^\n]*\n)?(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))*/;
@@ -45,6 +54,11 @@ export function isCppHeader(head: string): boolean {
   return CPP_LINE.test(_withoutComments(head));
 }
 
+/** Whether the start of a header's text has Objective-C declarations. */
+export function isObjcHeader(head: string): boolean {
+  return OBJC_LINE.test(_withoutComments(head));
+}
+
 /** Whether a script's leading comments mark it as Flow-typed (`@flow`). */
 export function isFlowScript(head: string): boolean {
   const comments = LEADING_COMMENTS.exec(head)![0];
@@ -52,8 +66,9 @@ export function isFlowScript(head: string): boolean {
 }
 
 /**
- * The extension to outline a file as, given the one its name has: `.hpp`
- * for a C++ header, {@linkcode FLOW_KEY} for a Flow-typed script, otherwise
+ * The extension to outline a file as, given the one its name has:
+ * {@linkcode OBJC_KEY} for an Objective-C header, `.hpp` for a C++ header,
+ * {@linkcode FLOW_KEY} for a Flow-typed script, otherwise
  * the same (also when the file cannot be read: the worker reports that).
  */
 export async function dialectExtension(
@@ -62,7 +77,9 @@ export async function dialectExtension(
 ): Promise<string> {
   if (extension === ".h") {
     const head = await _head(path, HEADER_HEAD_BYTES);
-    return head !== undefined && isCppHeader(head) ? ".hpp" : extension;
+    if (head === undefined) return extension;
+    if (isObjcHeader(head)) return OBJC_KEY;
+    return isCppHeader(head) ? ".hpp" : extension;
   }
   if (SCRIPT_EXTENSIONS.has(extension)) {
     const head = await _head(path, SCRIPT_HEAD_BYTES);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isCppHeader, isFlowScript } from "./_dialect.ts";
+import { isCppHeader, isFlowScript, isObjcHeader } from "./_dialect.ts";
 
 const CPP_HEADERS: Record<string, string> = {
   "a namespace": "#pragma once\nnamespace llvm {\nint f();\n}\n",
@@ -67,3 +67,19 @@ for (const [name, text] of Object.entries(PLAIN_SCRIPTS)) {
     assert.equal(isFlowScript(text), false);
   });
 }
+
+Deno.test("isObjcHeader() sees @interface, @protocol and @implementation lines, not ones in comments", () => {
+  assert.equal(
+    isObjcHeader("#import <UIKit/UIKit.h>\n@interface A : B\n@end\n"),
+    true,
+  );
+  assert.equal(isObjcHeader("  @protocol P <NSObject>\n@end\n"), true);
+  assert.equal(isObjcHeader("@implementation A\n@end\n"), true);
+  assert.equal(isObjcHeader("/* @interface A\n@end */\nint f(void);\n"), false);
+  assert.equal(isObjcHeader("// @protocol P\nint f(void);\n"), false);
+  assert.equal(
+    isObjcHeader("#import <Foundation/Foundation.h>\nint f(void);\n"),
+    false,
+  );
+  assert.equal(isObjcHeader("@class A;\nint f(void);\n"), false);
+});

@@ -110,6 +110,7 @@ async function _outline(
   const { symbols, incremental, cleanup } = _parseAndExtract(parser, text, {
     request,
     key: _parserKey(spec.grammar, request),
+    prepare: spec.prepare,
     extract: spec.extract,
   });
   return {
@@ -128,17 +129,19 @@ async function _outline(
 function _parseAndExtract(
   parser: Parser,
   text: string,
-  { request, key, extract }: {
+  { request, key, prepare, extract }: {
     request: OutlineRequest;
     key: string;
+    prepare?: (source: string) => string;
     extract: (root: Node, source: string) => OutlineSymbol[];
   },
 ): { symbols: OutlineSymbol[]; incremental: boolean; cleanup: () => void } {
-  const oldTree = keeper.take(request.path, key, text);
+  const parsed = prepare ? prepare(text) : text;
+  const oldTree = keeper.take(request.path, key, parsed);
   const deadline = performance.now() + request.budgetMs;
   let tree: Tree;
   try {
-    tree = _parseWithin(parser, text, oldTree, {
+    tree = _parseWithin(parser, parsed, oldTree, {
       deadline,
       budgetMs: request.budgetMs,
     });
@@ -151,7 +154,7 @@ function _parseAndExtract(
     return {
       symbols,
       incremental: oldTree !== null,
-      cleanup: () => keeper.keep(request.path, key, text, done),
+      cleanup: () => keeper.keep(request.path, key, parsed, done),
     };
   } catch (error) {
     tree.delete();

@@ -10,6 +10,7 @@ import { cpp } from "../outline/languages/cpp.ts";
 import { dart } from "../outline/languages/dart.ts";
 import { go } from "../outline/languages/go.ts";
 import { kotlin } from "../outline/languages/kotlin.ts";
+import { objc } from "../outline/languages/objc.ts";
 import { swift } from "../outline/languages/swift.ts";
 import {
   fixtureLines,
@@ -131,6 +132,30 @@ Deno.test("outlineSymbols() outlines a C++ header as C++ and a C header as C", a
       outlineLines(cHeader.symbols),
       await fixtureLines(c, "sample.c"),
     );
+  });
+});
+
+// An Objective-C header under the C grammar alone lost its classes and the
+// C declarations after them.
+Deno.test("fileOutline() outlines an Objective-C header's classes and its C declarations", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.copyFile(new URL("sample_objc.h", FIXTURES), `${dir}/KVStore.h`);
+    const outline = await outlineSymbols("KVStore.h", { cwd: dir });
+    equal(outline.language, "Objective-C");
+    deepStrictEqual(
+      outlineLines(outline.symbols),
+      await fixtureLines(objc, "sample_objc.h"),
+    );
+    const text = await fileOutline("KVStore.h", { cwd: dir });
+    deepStrictEqual(text.split("\n").slice(0, 7), [
+      "File: KVStore.h",
+      "Language: Objective-C",
+      "Total lines: 67",
+      "─── Symbols ───",
+      "enum KVOpenOptions (lines 11-13)  // Options for opening a store.",
+      "    enumerator KVOpenReadOnly (line 12)",
+      "interface KVStore (lines 19-35)  // A persistent key-value store.",
+    ]);
   });
 });
 

@@ -34,6 +34,12 @@ export interface LanguageSpec {
    * prototypes of functions the file defines. Defaults to concatenation.
    */
   join?(pieces: OutlineSymbol[][]): OutlineSymbol[];
+  /**
+   * The text the grammar parses instead of the file's, with every line and
+   * offset where it was (Objective-C blanks what the C grammar cannot read).
+   * `extract` still gets the file's text. Such a language is parsed whole.
+   */
+  prepare?(source: string): string;
   /** Never parse a large file of this language in pieces. */
   parseWhole?: boolean;
   /**

@@ -6,6 +6,7 @@ import * as c from "./c.ts";
 import * as cpp from "./cpp.ts";
 import * as dart from "./dart.ts";
 import { flow } from "./flow.ts";
+import { objc } from "./objc.ts";
 import * as go from "./go.ts";
 import * as javascript from "./javascript.ts";
 import * as kotlin from "./kotlin.ts";
@@ -36,16 +37,23 @@ export const LANGUAGES: readonly LanguageSpec[] = MODULES.map(_specOf);
  */
 export const FLOW_KEY = ".js (flow)";
 
+/**
+ * The key of an Objective-C header, chosen by its content (see _dialect.ts);
+ * no file name ends so, and no error lists it.
+ */
+export const OBJC_KEY = ".h (objective-c)";
+
 const BY_EXTENSION: ReadonlyMap<string, LanguageSpec> = new Map([
   ...LANGUAGES.flatMap((spec) =>
     spec.extensions.map((ext) => [ext, spec] as const)
   ),
   [FLOW_KEY, flow],
+  [OBJC_KEY, objc],
 ]);
 
 /**
  * The language for a lower-case extension with its dot (e.g. `.ts`), or
- * for {@linkcode FLOW_KEY}.
+ * for {@linkcode FLOW_KEY} or {@linkcode OBJC_KEY}.
  */
 export function languageForExtension(
   extension: string,

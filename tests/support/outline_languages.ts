@@ -16,7 +16,8 @@ export async function extractText(
 ): Promise<OutlineSymbol[]> {
   const parser = await createParser(spec.grammar);
   try {
-    const tree = parser.parse(text);
+    // As the worker does: the grammar reads the prepared text.
+    const tree = parser.parse(spec.prepare ? spec.prepare(text) : text);
     if (tree === null) throw new Error(`Cannot parse the ${spec.name} text`);
     try {
       return spec.extract(tree.rootNode, text);
