@@ -48,11 +48,13 @@ function extractKotlin(root: Node): OutlineSymbol[] {
 // - two class bodies that end a member and the body on one line
 //   (`object O { fun f() {} }` twice): a `;` before such a `}` avoids it;
 // - an annotation that starts the line after a class's name, before its
-//   primary `constructor`: blanking the annotation avoids it.
+//   primary `constructor`: blanking the annotation avoids it;
+// - the soft keyword `dynamic` used as a name (`val dynamic = 1`): a
+//   stand-in of the same length is read as a name, and put back after.
 function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
   const original = root.text;
-  const text = terminateOneLineBodies(
-    blankConstructorAnnotations(original),
+  const text = standInForDynamic(
+    terminateOneLineBodies(blankConstructorAnnotations(original)),
   );
   if (text === original) return undefined;
   const parser = new Parser();
@@ -61,7 +63,7 @@ function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
     const tree = parser.parse(text);
     if (tree === null) return undefined;
     try {
-      return _declarations(tree.rootNode);
+      return _restoreDynamic(_declarations(tree.rootNode));
     } finally {
       tree.delete();
     }
@@ -97,6 +99,31 @@ export function blankConstructorAnnotations(text: string): string {
     CONSTRUCTOR_ANNOTATIONS,
     (annotations) => annotations.replace(/[^\n]/g, " "),
   );
+}
+
+/** `dynamic` with a Cyrillic `і`: a name to the grammar, as long in UTF-16. */
+const DYNAMIC_STAND_IN = "dynam\u0456c";
+
+/**
+ * Replaces each word `dynamic` (Kotlin/JS's dynamic type, a soft keyword the
+ * grammar takes for a keyword everywhere) with a stand-in the grammar reads
+ * as a name.
+ */
+export function standInForDynamic(text: string): string {
+  return text.includes("dynamic")
+    ? text.replace(/\bdynamic\b/g, DYNAMIC_STAND_IN)
+    : text;
+}
+
+function _restoreDynamic(symbols: OutlineSymbol[]): OutlineSymbol[] {
+  for (const symbol of symbols) {
+    symbol.name = symbol.name.replaceAll(DYNAMIC_STAND_IN, "dynamic");
+    if (symbol.doc !== undefined) {
+      symbol.doc = symbol.doc.replaceAll(DYNAMIC_STAND_IN, "dynamic");
+    }
+    _restoreDynamic(symbol.children);
+  }
+  return symbols;
 }
 
 // What may end a member right before `}`: a name, a literal, a call or a

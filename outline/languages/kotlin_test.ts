@@ -8,6 +8,7 @@ import {
 import {
   blankConstructorAnnotations,
   kotlin,
+  standInForDynamic,
   terminateOneLineBodies,
 } from "./kotlin.ts";
 
@@ -157,4 +158,41 @@ Deno.test("blankConstructorAnnotations() takes linear time on a run of annotatio
   );
   // Exponential backtracking took minutes here; a generous bound.
   ok(performance.now() - started < 5_000);
+});
+
+Deno.test("kotlin.extract() goes on past the soft keyword dynamic used as a name", async () => {
+  const text = [
+    "class A {",
+    "    val dynamic = 1",
+    "    fun b(x: dynamic): dynamic = x",
+    "}",
+    "",
+    "fun a() {",
+    "    val dynamic = compute()",
+    "}",
+    "",
+    "/** Returns a dynamic value. */",
+    "fun dynamic(): Int = 1",
+    "",
+    "val dynamicity = 2",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(kotlin, text)), [
+    "class A 1-4",
+    "    val dynamic 2-2",
+    "    fun b 3-3",
+    "fun a 6-8",
+    "fun dynamic 11-11 // Returns a dynamic value.",
+    "val dynamicity 13-13",
+  ]);
+});
+
+Deno.test("standInForDynamic() keeps the length and touches only the word dynamic", () => {
+  const text = "val dynamic: dynamic = dynamicity + _dynamic";
+  const stand = "dynam\u0456c";
+  const stood = standInForDynamic(text);
+  deepStrictEqual(stood.length, text.length);
+  deepStrictEqual(
+    stood,
+    `val ${stand}: ${stand} = dynamicity + _dynamic`,
+  );
 });
