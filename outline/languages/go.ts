@@ -4,7 +4,13 @@
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import { append, docComment, fieldText, makeSymbol } from "./_nodes.ts";
+import {
+  append,
+  fieldText,
+  firstMeaningfulLine,
+  makeSymbol,
+  precedingComments,
+} from "./_nodes.ts";
 
 /** Go (`.go`): the spec's node types with Go's own keywords as labels. */
 export const go: LanguageSpec = {
@@ -73,13 +79,15 @@ function _symbol(
   return makeSymbol(kind, name, node, { doc, children });
 }
 
-// Godoc takes any `//` or `/* */` comment directly above a declaration.
+// Godoc takes the comment group directly above a declaration, `//` lines
+// and `/* */` blocks alike, as one text: its first line is the doc.
 function _doc(
   node: Node,
   siblings?: readonly Node[],
   index?: number,
 ): string | undefined {
-  return docComment(node, { accept: () => true, siblings, index });
+  const group = precedingComments(node, siblings, index);
+  return group.length === 0 ? undefined : firstMeaningfulLine(group.join("\n"));
 }
 
 function _packageName(node: Node): string {

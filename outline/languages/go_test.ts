@@ -59,3 +59,31 @@ Deno.test("go.extract() takes a grouped spec's own comment, not the group's", as
     "const Lone 11-11 // Lone is alone.",
   ]);
 });
+
+Deno.test("go.extract() reads a comment group as godoc does: its first line, whatever the comment style", async () => {
+  const text = [
+    "package p",
+    "",
+    "// Open opens the store.",
+    "/* It locks the file. */",
+    "func Open() {}",
+    "",
+    "/*",
+    "Close closes it.",
+    "*/",
+    "func Close() {}",
+    "",
+    "// Not the doc: a blank line follows.",
+    "",
+    "// Sync writes it out.",
+    "// It blocks.",
+    "func Sync() {}",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(go, text)), [
+    "package p 1-1",
+    "func Open 5-5 // Open opens the store.",
+    "func Close 10-10 // Close closes it.",
+    "func Sync 16-16 // Sync writes it out.",
+  ]);
+});
