@@ -142,7 +142,7 @@ function _members(
     // A declaration runs to its `;` or to the end of its body.
     let end = i;
     let text = line;
-    while (end < to - 1 && !/[;{]/.test(text)) text += ` ${code[++end]}`;
+    while (end < to - 1 && !/[;{]/.test(code[end])) text += ` ${code[++end]}`;
     depth = _braces(text);
     while (depth > 0 && end < to - 1) depth += _braces(code[++end]);
     depth = Math.max(0, depth);
@@ -207,15 +207,19 @@ function _braces(text: string): number {
   return count;
 }
 
-// The comment directly above line `i`, as C's outline takes it: the last
-// block comment, or the run of line comments ending there.
+// The comment directly above line `i`, as C's outline takes it: the block
+// comment that ends there, or the run of line comments.
 function _doc(lines: string[], code: string[], i: number): { doc?: string } {
+  const commentOnly = (k: number) =>
+    k >= 0 && code[k].trim() === "" && lines[k].trim() !== "";
   let first = i;
-  while (
-    first > 0 && code[first - 1].trim() === "" && lines[first - 1].trim() !== ""
-  ) {
-    first--;
-    if (lines[first].trim().startsWith("/*")) break;
+  if (commentOnly(i - 1) && lines[i - 1].trimEnd().endsWith("*/")) {
+    first = i - 1;
+    while (!lines[first].includes("/*") && commentOnly(first - 1)) first--;
+  } else {
+    while (commentOnly(first - 1) && lines[first - 1].trim().startsWith("//")) {
+      first--;
+    }
   }
   if (first === i) return {};
   const doc = firstMeaningfulLine(lines.slice(first, i).join("\n"));
