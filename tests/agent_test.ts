@@ -481,11 +481,7 @@ Deno.test("Subagent runs three delayed children at once and reports each", async
       cwd: dir,
       approve: (r) => (asked.push(r), true),
     });
-    const started = performance.now();
     const result = await agent.run("delegate three");
-    const elapsed = performance.now() - started;
-    // Sequential children would take 3 x 2 s; parallel ones about 2 s.
-    assert.ok(elapsed < delayMs * 2.5, `took ${Math.round(elapsed)} ms`);
     assert.match(result.text, /3 tasks: 3 completed/);
     for (const name of ["alpha", "beta", "gamma"]) {
       assert.match(
@@ -497,6 +493,16 @@ Deno.test("Subagent runs three delayed children at once and reports each", async
       r.conversation?.startsWith("child task")
     );
     assert.equal(children.length, 3);
+    // Concurrent: every child asked before the first could be answered
+    // (sequential children arrive at least delayMs apart). Not the total
+    // time: the rounds around the children add load-dependent seconds.
+    const starts = children.map((child) => child.at);
+    assert.ok(
+      Math.max(...starts) - Math.min(...starts) < delayMs,
+      `children started ${
+        starts.map((s) => Math.round(s - starts[0]))
+      } ms apart`,
+    );
     for (const child of children) {
       const names = child.body.tools!.map((t) => t.function.name);
       assert.ok(!names.includes("Subagent"), "children cannot nest subagents");

@@ -172,15 +172,22 @@ Deno.test("fello run --session says so when it cannot save, and still answers", 
 
 Deno.test("fello run --session refuses a session another fello run is using", async () => {
   await withWorkspace(async (dir) => {
+    // The slow run's answer waits for the refused run to end, however long
+    // a CLI takes to start on a loaded machine (a fixed delay may not cover it).
+    const refusedDone = Promise.withResolvers<void>();
     await using server = startScriptedServer([{
       match: "",
-      replies: [{ text: "slow done", delayMs: 3_000 }, { text: "fast done" }],
+      replies: [
+        { text: "slow done", until: refusedDone.promise },
+        { text: "fast done" },
+      ],
     }]);
     const args = ["--base-url", server.baseURL, "--model", "m", "-c"];
     const env = { FELLO_STATE_DIR: join(dir, ".state") };
     const slow = fello([...args, "slow"], { cwd: dir, env });
     while (server.requests.length === 0) await delay(20);
-    const refused = await fello([...args, "fast"], { cwd: dir, env });
+    const refused = await fello([...args, "fast"], { cwd: dir, env })
+      .finally(() => refusedDone.resolve());
     assert.equal(refused.code, 2);
     assert.match(
       refused.stderr,

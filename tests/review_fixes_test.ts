@@ -19,6 +19,8 @@ const HOLDER = `
 import { holdSession, removeSession, saveSession } from "${SESSION_FILE}";
 const path = Deno.args[0];
 let lock;
+let held;
+let go;
 const answer = (text) => Deno.stdout.write(new TextEncoder().encode(text + "\\n"));
 async function run(line) {
   const [command, arg] = line.split(" ");
@@ -26,6 +28,33 @@ async function run(line) {
     if (command === "hold") {
       lock = await holdSession(path, { attempts: Number(arg) });
       return "held";
+    }
+    // As "hold", but answers "waiting" as soon as an attempt has failed; the
+    // next attempt waits for "go", which answers how the hold ended. So a
+    // step of another process lands between two attempts, however loaded
+    // the machine (a sleep cannot promise that).
+    if (command === "hold-gated") {
+      const reached = Promise.withResolvers();
+      go = Promise.withResolvers();
+      const tryLock = Deno.FsFile.prototype.tryLock;
+      Deno.FsFile.prototype.tryLock = async function (...args) {
+        const locked = await tryLock.apply(this, args);
+        if (!locked) {
+          Deno.FsFile.prototype.tryLock = tryLock;
+          reached.resolve();
+          await go.promise;
+        }
+        return locked;
+      };
+      held = holdSession(path, { attempts: Number(arg) }).then(
+        (file) => ((lock = file), "held"),
+        (error) => "error " + error.message,
+      );
+      return await Promise.race([reached.promise.then(() => "waiting"), held]);
+    }
+    if (command === "go") {
+      go.resolve();
+      return await held;
     }
     if (command === "remove") {
       return "removed " + await removeSession(path, { attempts: Number(arg) });
@@ -164,10 +193,10 @@ Deno.test({
       await using a = new Holder(path);
       await using b = new Holder(path);
       assert.equal(await a.send("hold 1"), "held");
-      const bHeld = b.send("hold 2"); // tries at 0 ms and at 50 ms
-      await sleep(25);
+      // b's first attempt fails; a lets go before its second (last) one.
+      assert.equal(await b.send("hold-gated 2"), "waiting");
       assert.equal(await a.send("unlink-close"), "unlinked");
-      assert.equal(await bHeld, "held");
+      assert.equal(await b.send("go"), "held");
     });
   },
 });
@@ -289,7 +318,8 @@ Deno.test("a script whose outline worker stalls gets the watchdog's error and ex
     const job = { path, extension: ".md", budgetMs: 50, recycleBytes: 1e9 };
     const [stuck, after] = await Promise.allSettled([
       pool.run({ ...job, stall: true }),
-      pool.run(job),
+      // A budget of its own: its watchdog counts the new worker's boot.
+      pool.run({ ...job, budgetMs: 30_000 }),
     ]);
     console.log(stuck.status, stuck.reason?.message, after.status);
     await Deno.remove(path);
@@ -337,15 +367,35 @@ Deno.test({
         replies: Array.from({ length: 4 }, () => ({ text: "ok" })),
       }]);
       const { client, connection } = await connect(server, sessions);
+      // The load (in this process) waits on its first failed lock attempt
+      // until the other process has saved and closed: the load's own retries
+      // span only 200 ms, too short for two round trips and an fsync on a
+      // loaded machine.
+      const tryLock = Deno.FsFile.prototype.tryLock;
+      const waiting = Promise.withResolvers<void>();
+      const go = Promise.withResolvers<void>();
+      Deno.FsFile.prototype.tryLock = async function (
+        this: Deno.FsFile,
+        ...args: Parameters<Deno.FsFile["tryLock"]>
+      ) {
+        const locked = await tryLock.apply(this, args);
+        if (!locked) {
+          Deno.FsFile.prototype.tryLock = tryLock;
+          waiting.resolve();
+          await go.promise;
+        }
+        return locked;
+      };
       try {
         const loaded = connection.agent.request(
           acp.methods.agent.session.load,
           { sessionId: "s1", cwd: dir, mcpServers: [] },
         );
-        await sleep(60);
+        await Promise.race([waiting.promise, loaded]);
         // The other process's last turn is saved as it closes the session.
         assert.equal(await other.send("save 2"), "saved");
         assert.equal(await other.send("close"), "closed");
+        go.resolve();
         await loaded;
         const requests = (messages: { role: string; content: unknown }[]) =>
           messages.filter((m) => m.role === "user").map((m) => m.content);
@@ -366,6 +416,8 @@ Deno.test({
         ]);
         assert.deepEqual(replayed, ["turn 1", "turn 2"]);
       } finally {
+        Deno.FsFile.prototype.tryLock = tryLock;
+        go.resolve();
         await connection.close();
       }
     });

@@ -28,6 +28,11 @@ export interface ScriptedReply {
   toolCalls?: ScriptedToolCall[];
   /** Wait this long before answering. */
   delayMs?: number;
+  /**
+   * Wait until this settles before answering (or until the server closes):
+   * for a reply that must still be pending when the test does something.
+   */
+  until?: Promise<unknown>;
   /** Never answer (until the client goes away). */
   hang?: boolean;
   /** Answer these failures first, one per attempt. */
@@ -153,6 +158,7 @@ export function startScriptedServer(
       if (reply.compute) reply = { ...reply, ...reply.compute(recorded) };
       if (reply.hang) return await hang(closing.signal);
       if (reply.delayMs) await delay(reply.delayMs, closing.signal);
+      if (reply.until) await untilOrClosed(reply.until, closing.signal);
       // Like some real servers, `ignoreStream` answers plain JSON regardless.
       return body.stream && !options.ignoreStream
         ? streamed(body, reply)
@@ -309,6 +315,16 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       resolve();
     }, { once: true });
+  });
+}
+
+function untilOrClosed(
+  promise: Promise<unknown>,
+  signal: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve) => {
+    promise.then(() => resolve(), () => resolve());
+    signal.addEventListener("abort", () => resolve(), { once: true });
   });
 }
 
