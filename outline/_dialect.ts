@@ -10,6 +10,7 @@
 //   Flow type annotations, which the JavaScript grammar reads as errors. It
 //   is outlined with the TSX grammar (see languages/flow.ts).
 import { readHead } from "../tools/_read_head.ts";
+import { codeOnly } from "./languages/_c_code.ts";
 import {
   FLOW_KEY,
   languageForExtension,
@@ -51,12 +52,12 @@ const LEADING_COMMENTS =
 
 /** Whether the start of a header's text is C++ rather than C. */
 export function isCppHeader(head: string): boolean {
-  return CPP_LINE.test(_withoutComments(head));
+  return CPP_LINE.test(codeOnly(head, "keep"));
 }
 
 /** Whether the start of a header's text has Objective-C declarations. */
 export function isObjcHeader(head: string): boolean {
-  return OBJC_LINE.test(_withoutComments(head));
+  return OBJC_LINE.test(codeOnly(head));
 }
 
 /** Whether a script's leading comments mark it as Flow-typed (`@flow`). */
@@ -95,10 +96,4 @@ async function _head(path: string, bytes: number): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-// Blanks out comments, so a `class Foo {` in a comment's example is not taken
-// for code. Strings are left alone: a marker must start its line anyway.
-function _withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*/g, " ");
 }

@@ -1,22 +1,44 @@
 // The Objective-C parts of a header, read line by line: the C grammar has no
 // `@interface`, and its error recovery inside one loses the C declarations
 // after it too. `objcBlocks()` finds the `@interface`, `@protocol` and
-// `@implementation` blocks with their methods and properties; `blankObjc()`
-// turns them (and the other `@` lines) into spaces for the C parse, keeping
-// every line and every offset where it was.
+// `@implementation` blocks with their methods and properties, and
+// Foundation's enum macros; `blankObjc()` turns them, the other `@` lines
+// and the attribute macros C cannot read into spaces for the C parse,
+// keeping every line and every offset where it was.
+//
+// Lines are read without their comments and the insides of their string
+// literals (codeOnly()). Every pattern here has one way to match a given
+// text, so a scan takes linear time whatever the header holds.
 import type { OutlineSymbol } from "../types.ts";
+import { codeOnly } from "./_c_code.ts";
 import { firstMeaningfulLine } from "./_nodes.ts";
 
 const BLOCK_START = /^\s*@(interface|protocol|implementation)\b/;
-const BLOCK_END = /^\s*@end\b/;
+const BLOCK_END = /@end\b/;
 /** `@protocol A, B;` declares names only; `@class`, `@import` likewise. */
-const DECLARATION_LINE = /^\s*@(?:class|import|protocol\s+[\w\s,]+;)/;
+const DECLARATION_LINE = /^\s*@(?:class\b|import\b|protocol\b[\w\s,]*;)/;
 /** `NS_ASSUME_NONNULL_BEGIN`, `CF_EXTERN_C_END`: macros C would misread. */
 const MARKER_MACRO = /^\s*[A-Z][A-Z0-9_]*_(?:BEGIN|END)\b(?:\s*\([^)]*\))?\s*$/;
-
 /** `typedef NS_ENUM(NSInteger, Name) {`: Foundation's enum macros. */
 const ENUM_START =
-  /^\s*typedef\s+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\s*\(\s*[^,()]*,\s*(\w+)\s*\)/;
+  /^\s*typedef\s+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\s*\([^,()]*,\s*(\w+)\s*\)/;
+/** A macro call with up to three levels of parentheses. */
+const MACRO = String
+  .raw`(?:[A-Z_][A-Z0-9_]*|__attribute__)\b(?:\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?`;
+/** A line of attribute macros alone: `API_AVAILABLE(ios(13))`, `NS_SWIFT_NAME(X)`. */
+const ATTRIBUTE_LINE = new RegExp(String.raw`^\s*(?:${MACRO}\s*)+$`);
+/**
+ * What C reads as junk around a C declaration: export and inline macros
+ * before it (`FOUNDATION_EXPORT`, `UIKIT_EXTERN`, `NS_INLINE`) and
+ * availability, Swift-name and attribute macros after it.
+ */
+const C_ATTRIBUTE = new RegExp(
+  String
+    .raw`\b(?:[A-Z][A-Z0-9_]*_(?:EXPORT|EXTERN|INLINE)\b|(?:API|NS|CF|UIKIT|__API|__IOS|__OSX|__TVOS|__WATCHOS)_[A-Z_]+\b(?:\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?|__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\))`,
+  "g",
+);
+/** Words that are never a property's name: qualifiers and macros. */
+const NOT_A_NAME = /^(?:__|_[A-Z])|^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/;
 
 /**
  * The Objective-C blocks of a header (and Foundation's enum macros), each
@@ -27,19 +49,37 @@ export function objcBlocks(source: string): OutlineSymbol[] {
 }
 
 /**
- * The text with every Objective-C line turned into spaces (line breaks
- * kept), for the C grammar.
+ * The text the C grammar reads: Objective-C lines and attribute macros
+ * turned into spaces, line breaks kept.
  */
 export function blankObjc(source: string): string {
-  const { lines, blank } = _scan(source);
-  return lines.map((line, i) => blank[i] ? line.replace(/[^\r]/g, " ") : line)
-    .join("\n");
+  const { lines, code, blank } = _scan(source);
+  return lines.map((line, i) =>
+    blank[i] ? line.replace(/[^\r]/g, " ") : _blankAttributes(line, code[i])
+  ).join("\n");
+}
+
+// Found in the line's code (a `)` in a macro's string argument is no end),
+// blanked in the line itself.
+function _blankAttributes(line: string, code: string): string {
+  let out = line;
+  for (const macro of code.matchAll(C_ATTRIBUTE)) {
+    const end = macro.index + macro[0].length;
+    out = out.slice(0, macro.index) + " ".repeat(macro[0].length) +
+      out.slice(end);
+  }
+  return out;
 }
 
 function _scan(source: string) {
   const lines = source.split("\n");
-  const code = _withoutComments(source).split("\n");
+  const code = codeOnly(source).split("\n");
+  // A final line break ends the last line; it does not start another.
+  const lastLine = Math.max(0, lines.length - (source.endsWith("\n") ? 2 : 1));
   const blank = new Array<boolean>(lines.length).fill(false);
+  const blankLines = (from: number, to: number) => {
+    for (let j = from; j <= to; j++) blank[j] = true;
+  };
   const blocks: OutlineSymbol[] = [];
   for (let i = 0; i < code.length; i++) {
     if (DECLARATION_LINE.test(code[i]) || MARKER_MACRO.test(code[i])) {
@@ -47,51 +87,59 @@ function _scan(source: string) {
       continue;
     }
     const enumStart = ENUM_START.exec(code[i]);
-    if (enumStart !== null) {
-      const last = _enumEnd(code, i);
-      blocks.push({
-        kind: "enum",
-        name: enumStart[1],
-        startLine: i + 1,
-        endLine: last + 1,
-        ...(_doc(lines, code, i)),
-        children: _enumerators(lines, code, i, last),
-      });
-      for (let j = i; j <= last; j++) blank[j] = true;
-      i = last;
-      continue;
-    }
-    const start = BLOCK_START.exec(code[i]);
-    if (start === null) continue;
-    // Its `@end`, or the last line when it has none.
-    let end = i + 1;
-    while (end < code.length && !BLOCK_END.test(code[end])) end++;
-    const last = Math.min(end, code.length - 1);
+    const blockStart = enumStart ? null : BLOCK_START.exec(code[i]);
+    if (enumStart === null && blockStart === null) continue;
+    let first = i;
+    while (first > 0 && _isAttributeLine(code[first - 1])) first--;
+    const last = enumStart
+      ? _enumEnd(code, i, lastLine)
+      : _blockEnd(code, i, lastLine);
     blocks.push({
-      kind: start[1],
-      name: _blockName(code[i]),
+      kind: enumStart ? "enum" : blockStart![1],
+      name: enumStart ? enumStart[1] : _blockName(code[i]),
       startLine: i + 1,
       endLine: last + 1,
-      ...(_doc(lines, code, i)),
-      children: _members(lines, code, i + 1, end),
+      ..._doc(lines, code, i),
+      children: enumStart ? _enumerators(lines, code, i, last) : _members(
+        lines,
+        code,
+        i + 1,
+        BLOCK_END.test(code[last]) ? last : last + 1,
+      ),
     });
-    for (let j = i; j <= last; j++) blank[j] = true;
+    blankLines(first, last);
     i = last;
   }
-  return { lines, blank, blocks };
+  return { lines, code, blank, blocks };
+}
+
+function _isAttributeLine(line: string): boolean {
+  return line.trim() !== "" && ATTRIBUTE_LINE.test(line);
+}
+
+// The line of a block's `@end` (its first line for `@interface A () @end`),
+// or the last line when it has none.
+function _blockEnd(code: string[], first: number, lastLine: number): number {
+  if (BLOCK_END.test(code[first].replace(BLOCK_START, ""))) return first;
+  for (let i = first + 1; i <= lastLine; i++) {
+    if (/^\s*@end\b/.test(code[i])) return i;
+  }
+  return Math.max(first, lastLine);
 }
 
 // The line that closes an enum macro's braces (its own line without any).
-function _enumEnd(code: string[], first: number): number {
+function _enumEnd(code: string[], first: number, lastLine: number): number {
   let depth = 0;
-  for (let i = first; i < code.length; i++) {
+  for (let i = first; i <= lastLine; i++) {
     depth += _braces(code[i]);
     if (depth <= 0 && (i > first || code[i].includes(";"))) return i;
   }
-  return code.length - 1;
+  return Math.max(first, lastLine);
 }
 
-// One enumerator per line that starts with a name, inside the braces.
+// One enumerator per line that starts with a name where one may start: first
+// in the braces or after a `,` (not the rest of a value `A |` / `B,`).
+// Preprocessor lines are skipped.
 function _enumerators(
   lines: string[],
   code: string[],
@@ -99,17 +147,22 @@ function _enumerators(
   last: number,
 ): OutlineSymbol[] {
   const enumerators: OutlineSymbol[] = [];
+  let expecting = true;
   for (let i = first + 1; i < last; i++) {
-    const name = /^\s*([A-Za-z_]\w*)\b/.exec(code[i])?.[1];
-    if (name === undefined) continue;
-    enumerators.push({
-      kind: "enumerator",
-      name,
-      startLine: i + 1,
-      endLine: i + 1,
-      ...(_doc(lines, code, i)),
-      children: [],
-    });
+    const line = code[i].trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const name = expecting ? /^[A-Za-z_]\w*/.exec(line)?.[0] : undefined;
+    if (name !== undefined) {
+      enumerators.push({
+        kind: "enumerator",
+        name,
+        startLine: i + 1,
+        endLine: i + 1,
+        ..._doc(lines, code, i),
+        children: [],
+      });
+    }
+    expecting = line.endsWith(",") || line.endsWith("{");
   }
   return enumerators;
 }
@@ -141,8 +194,9 @@ function _members(
     }
     // A declaration runs to its `;` or to the end of its body.
     let end = i;
-    let text = line;
-    while (end < to - 1 && !/[;{]/.test(code[end])) text += ` ${code[++end]}`;
+    const parts = [line];
+    while (end < to - 1 && !/[;{]/.test(code[end])) parts.push(code[++end]);
+    const text = parts.join(" ");
     depth = _braces(text);
     while (depth > 0 && end < to - 1) depth += _braces(code[++end]);
     depth = Math.max(0, depth);
@@ -157,7 +211,7 @@ function _members(
         name,
         startLine: i + 1,
         endLine: end + 1,
-        ...(_doc(lines, code, i)),
+        ..._doc(lines, code, i),
         children: [],
       });
     }
@@ -166,24 +220,31 @@ function _members(
   return members;
 }
 
-// `- (id)initWithName:(NSString *)name count:(int)n;` is `initWithName:count:`.
+/**
+ * `- (id)initWithName:(NSString *)name count:(int)n;` is `initWithName:count:`;
+ * `- (void)foo:(int)a :(int)b;` is `foo::`.
+ */
 function _selector(declaration: string): string {
   const text = _withoutParens(
     declaration.replace(/^\s*[-+]\s*/, "").split(/[;{]/)[0],
   );
-  const parts = [...text.matchAll(/(\w+)\s*:/g)].map((part) => `${part[1]}:`);
-  return parts.length > 0 ? parts.join("") : /\w+/.exec(text)?.[0] ?? "";
+  // Between two colons: the previous part's parameter, then this keyword.
+  const parts = text.split(":");
+  if (parts.length === 1) return /\w+/.exec(text)?.[0] ?? "";
+  const keywords = parts.slice(0, -1).map((part, i) => {
+    const words = part.match(/\w+/g) ?? [];
+    return i === 0 || words.length > 1 ? words.at(-1) ?? "" : "";
+  });
+  return `${keywords.join(":")}:`;
 }
 
 // `@property (nonatomic) NSString *name NS_SWIFT_NAME(x);` is `name`; a block
-// property `void (^handler)(int)` is `handler`.
+// property `void (^ _Nullable handler)(int)` is `handler`.
 function _propertyName(declaration: string): string {
   const text = declaration.split(";")[0].replace(/^\s*@property\s*/, "");
-  const block = /\(\s*\^\s*(\w+)\s*\)/.exec(text);
-  if (block) return block[1];
-  const words = _withoutParens(text)
-    .match(/\w+/g)?.filter((word) => !/^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(word));
-  return words?.at(-1) ?? "";
+  const block = /\(\s*\^([^()]*)\)/.exec(text);
+  const words = (block ? block[1] : _withoutParens(text)).match(/\w+/g) ?? [];
+  return words.filter((word) => !NOT_A_NAME.test(word)).at(-1) ?? "";
 }
 
 // Removes parenthesized groups, nested ones included.
@@ -207,30 +268,24 @@ function _braces(text: string): number {
   return count;
 }
 
-// The comment directly above line `i`, as C's outline takes it: the block
-// comment that ends there, or the run of line comments.
+// The comment right above line `i` (or above the attribute macro lines right
+// above it), as C's outline takes it: the block comment that ends there, or
+// the run of line comments.
 function _doc(lines: string[], code: string[], i: number): { doc?: string } {
   const commentOnly = (k: number) =>
     k >= 0 && code[k].trim() === "" && lines[k].trim() !== "";
-  let first = i;
-  if (commentOnly(i - 1) && lines[i - 1].trimEnd().endsWith("*/")) {
-    first = i - 1;
+  let top = i;
+  while (top > 0 && _isAttributeLine(code[top - 1])) top--;
+  let first = top;
+  if (commentOnly(top - 1) && lines[top - 1].trimEnd().endsWith("*/")) {
+    first = top - 1;
     while (!lines[first].includes("/*") && commentOnly(first - 1)) first--;
   } else {
     while (commentOnly(first - 1) && lines[first - 1].trim().startsWith("//")) {
       first--;
     }
   }
-  if (first === i) return {};
-  const doc = firstMeaningfulLine(lines.slice(first, i).join("\n"));
+  if (first === top) return {};
+  const doc = firstMeaningfulLine(lines.slice(first, top).join("\n"));
   return doc === undefined ? {} : { doc };
-}
-
-// Comments turned into spaces, line breaks kept. String literals are not
-// looked at: a header's comment markers are not inside strings.
-function _withoutComments(text: string): string {
-  return text.replace(
-    /\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*/g,
-    (comment) => comment.replace(/[^\n]/g, " "),
-  );
 }

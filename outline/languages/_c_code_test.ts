@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { codeOnly } from "./_c_code.ts";
+
+Deno.test("codeOnly() blanks comments and literal contents, keeping every offset", () => {
+  const cases: [string, string][] = [
+    ['a = @"image/*"; /* c */ b', 'a = @"       ";         b'],
+    ['open(@"http://x") { // }', 'open(@"        ") {     '],
+    ["c = '{'; s = \"}\";", "c = ' '; s = \" \";"],
+    ['s = "a\\"b"; t', 's = "    "; t'],
+    ['s = "a\\\\"; { t', 's = "   "; { t'],
+    // Unclosed: a literal ends with its line, a block comment with the text.
+    ['s = "open\nnext {', 's = "    \nnext {'],
+    ["a /* open\n b { */ c\nd", "a        \n        c\nd"],
+  ];
+  for (const [text, expected] of cases) {
+    const code = codeOnly(text);
+    assert.equal(code, expected, text);
+    assert.equal(code.length, text.length);
+  }
+});
+
+Deno.test("codeOnly() can keep literals while still skipping what looks like comments in them", () => {
+  assert.equal(
+    codeOnly('extern "C++" { s = "/*"; } // x', "keep"),
+    'extern "C++" { s = "/*"; }     ',
+  );
+});
