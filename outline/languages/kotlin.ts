@@ -35,9 +35,12 @@ const RECEIVER_TYPES = new Set([
 
 function extractKotlin(root: Node): OutlineSymbol[] {
   const symbols = _declarations(root);
-  if (!_hasTopLevelError(root)) return symbols;
+  // A typed `var dynamic: Int` parses without an error, but unnamed.
+  if (!_hasTopLevelError(root) && _countNamed(symbols) === _count(symbols)) {
+    return symbols;
+  }
   const repaired = _reparseRepaired(root);
-  return repaired !== undefined && _count(repaired) > _count(symbols)
+  return repaired !== undefined && _countNamed(repaired) > _countNamed(symbols)
     ? repaired
     : symbols;
 }
@@ -80,6 +83,14 @@ function _hasTopLevelError(root: Node): boolean {
 function _count(symbols: OutlineSymbol[]): number {
   let count = symbols.length;
   for (const symbol of symbols) count += _count(symbol.children);
+  return count;
+}
+
+function _countNamed(symbols: OutlineSymbol[]): number {
+  let count = 0;
+  for (const symbol of symbols) {
+    if (symbol.name.trim() !== "") count += 1 + _countNamed(symbol.children);
+  }
   return count;
 }
 
