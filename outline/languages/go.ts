@@ -80,15 +80,20 @@ function _symbol(
 }
 
 // Godoc takes the comment group directly above a declaration, `//` lines
-// and `/* */` blocks alike, as one text: its first line is the doc.
+// and `/* */` blocks alike, as one text, without its directive lines: its
+// first line is the doc.
 function _doc(
   node: Node,
   siblings?: readonly Node[],
   index?: number,
 ): string | undefined {
-  const group = precedingComments(node, siblings, index);
+  const group = precedingComments(node, siblings, index)
+    .filter((comment) => !DIRECTIVE.test(comment));
   return group.length === 0 ? undefined : firstMeaningfulLine(group.join("\n"));
 }
+
+/** `//go:noinline`, `//nolint:errcheck`, `//export F`: as go/ast tells them. */
+const DIRECTIVE = /^\/\/(?:(?:line|extern|export) |[a-z0-9]+:[a-z0-9])/;
 
 function _packageName(node: Node): string {
   return node.namedChildren.find((child) => child.type === "package_identifier")
