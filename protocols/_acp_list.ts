@@ -51,14 +51,20 @@ function compare(a: Position, b: Position): number {
   return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 }
 
+// Base64 of the position's JSON in UTF-8 (btoa() alone takes Latin-1 only,
+// and a hand-edited file may hold any time text).
 function writeCursor(position: Position): string {
-  return btoa(JSON.stringify(position));
+  const bytes = new TextEncoder().encode(JSON.stringify(position));
+  return btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join(""));
 }
 
 function readCursor(cursor: string): Position {
   let position: unknown;
   try {
-    position = JSON.parse(atob(cursor));
+    const bytes = Uint8Array.from(atob(cursor), (char) => char.charCodeAt(0));
+    position = JSON.parse(
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes),
+    );
   } catch {
     position = undefined;
   }
