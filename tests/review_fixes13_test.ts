@@ -92,6 +92,39 @@ Deno.test({
   },
 });
 
+// FAULT (regression from 88374bd): C_ATTRIBUTE takes every all-caps word
+// that starts with API_, NS_, CF_ or UIKIT_ for an attribute macro, so C
+// names that merely have such a prefix are blanked: the enumerators of a
+// plain C enum (`API_OK`, `NS_STATE_IDLE`) and a struct field `CF_FLAGS`
+// vanish. Before the fix (and as C) they were listed.
+Deno.test({
+  name:
+    "objc.extract() keeps C enumerators and fields whose names start with API_ or NS_",
+  ignore: true,
+  fn: async () => {
+    const header = [
+      "@class A;",
+      "/** Status. */",
+      "typedef enum {",
+      "    API_OK,",
+      "    API_ERROR_TIMEOUT = 2,",
+      "    NS_STATE_IDLE,",
+      "} ApiStatus;",
+      "struct Config { int CF_FLAGS; char name[8]; };",
+      "",
+    ].join("\n");
+    assert.deepEqual(await objcLines(header), [
+      "typedef ApiStatus 3-7 // Status.",
+      "    enumerator API_OK 4-4",
+      "    enumerator API_ERROR_TIMEOUT 5-5",
+      "    enumerator NS_STATE_IDLE 6-6",
+      "struct Config 8-8",
+      "    field CF_FLAGS 8-8",
+      "    field name 8-8",
+    ]);
+  },
+});
+
 // FAULT: _blankAttributes() rebuilds the whole line for every macro it
 // blanks (slice + concat per match), so one long line full of macros is
 // quadratic: 100k characters take ~0.2 s, 400k 3-12 s, 800k far more on this
@@ -495,6 +528,41 @@ Deno.test("objc.extract() outlines an Apple-style header: generics, ivars, block
     "function NSDoIt 46-46 // Does it.",
     "function NSMakeRangeX 49-53 // Makes a range.",
     "function MakeThing 56-57 // Wrapped availability.",
+  ]);
+});
+
+Deno.test("objc.extract() reads forward, error, closed and typed enum macros with wrapped values and #if lines", async () => {
+  const header = [
+    "@class A;",
+    "typedef NS_ENUM(NSInteger, Fwd);",
+    "/** Errors. */",
+    "typedef NS_ERROR_ENUM(MyErrorDomain, MyError) {",
+    "    MyErrorBad = 1,",
+    "    MyErrorWorse = MyErrorBad |",
+    "        2,",
+    "    MyErrorWorst,",
+    "};",
+    "/** Names. */",
+    "typedef NSString *MyName NS_TYPED_EXTENSIBLE_ENUM;",
+    "/** Closed. */",
+    "typedef NS_CLOSED_ENUM(NSUInteger, Closed) {",
+    "#if TARGET_OS_IPHONE",
+    "    ClosedA,",
+    "#endif",
+    "    ClosedB",
+    "};",
+    "",
+  ].join("\n");
+  assert.deepEqual(await objcLines(header), [
+    "enum Fwd 2-2",
+    "enum MyError 4-9 // Errors.",
+    "    enumerator MyErrorBad 5-5",
+    "    enumerator MyErrorWorse 6-6",
+    "    enumerator MyErrorWorst 8-8",
+    "typedef MyName 11-11 // Names.",
+    "enum Closed 13-18 // Closed.",
+    "    enumerator ClosedA 15-15",
+    "    enumerator ClosedB 17-17",
   ]);
 });
 
