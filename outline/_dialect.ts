@@ -43,8 +43,12 @@ const CPP_LINE = new RegExp(
   "m",
 );
 
-/** A line that starts an Objective-C class, category or protocol. */
-const OBJC_LINE = /^[ \t]*@(?:interface|protocol|implementation)\b/m;
+/**
+ * A line that starts an Objective-C class, category or protocol, maybe
+ * after availability macros (`NS_CLASS_AVAILABLE_IOS(2_0) @interface`).
+ */
+const OBJC_LINE =
+  /^[ \t]*(?:[A-Z_][A-Za-z0-9_]*\b(?:[ \t]*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))?[ \t]*)*@(?:interface|protocol|implementation)\b/m;
 
 /** A shebang, then whitespace and comments: where Flow looks for `@flow`. */
 const LEADING_COMMENTS =

@@ -25,3 +25,14 @@ Deno.test("codeOnly() can keep literals while still skipping what looks like com
     'extern "C++" { s = "/*"; }     ',
   );
 });
+
+Deno.test("codeOnly() blanks C++ raw strings whatever they hold, and reads an unclosed one as a plain string", () => {
+  assert.equal(
+    codeOnly('s = R"x(a "b" /* c)x"; d', "blank"),
+    `s = R"x(${" ".repeat('a "b" /* c'.length)})x"; d`,
+  );
+  assert.equal(codeOnly('s = R"(open\nnext', "blank"), 's = R"     \nnext');
+  // Twenty thousand unclosed openings cost one search each for their end.
+  const many = 'R"('.repeat(20_000);
+  assert.equal(codeOnly(many).length, many.length);
+});

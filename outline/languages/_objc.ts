@@ -3,8 +3,8 @@
 // after it too. `objcBlocks()` finds the `@interface`, `@protocol` and
 // `@implementation` blocks with their methods and properties, and
 // Foundation's enum macros; `blankObjc()` turns them, the other `@` lines
-// and the attribute macros C cannot read into spaces for the C parse,
-// keeping every line and every offset where it was.
+// and the Apple macros C cannot read into spaces for the C parse, keeping
+// every line and every offset where it was.
 //
 // Lines are read without their comments and the insides of their string
 // literals (codeOnly()). Every pattern here has one way to match a given
@@ -13,28 +13,32 @@ import type { OutlineSymbol } from "../types.ts";
 import { codeOnly } from "./_c_code.ts";
 import { firstMeaningfulLine } from "./_nodes.ts";
 
-const BLOCK_START = /^\s*@(interface|protocol|implementation)\b/;
+/** A macro, maybe called, with up to three levels of parentheses. */
+const MACRO = String
+  .raw`[A-Z_][A-Za-z0-9_]*\b(?:\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?`;
+/** `@interface`, maybe after availability macros on its line. */
+const BLOCK_START = new RegExp(
+  String.raw`^\s*(?:${MACRO}\s*)*@(interface|protocol|implementation)\b`,
+);
 const BLOCK_END = /@end\b/;
 /** `@protocol A, B;` declares names only; `@class`, `@import` likewise. */
 const DECLARATION_LINE = /^\s*@(?:class\b|import\b|protocol\b[\w\s,]*;)/;
 /** `NS_ASSUME_NONNULL_BEGIN`, `CF_EXTERN_C_END`: macros C would misread. */
 const MARKER_MACRO = /^\s*[A-Z][A-Z0-9_]*_(?:BEGIN|END)\b(?:\s*\([^)]*\))?\s*$/;
-/** `typedef NS_ENUM(NSInteger, Name) {`: Foundation's enum macros. */
-const ENUM_START =
-  /^\s*typedef\s+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\s*\([^,()]*,\s*(\w+)\s*\)/;
-/** A macro call with up to three levels of parentheses. */
-const MACRO = String
-  .raw`(?:[A-Z_][A-Z0-9_]*|__attribute__)\b(?:\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?`;
-/** A line of attribute macros alone: `API_AVAILABLE(ios(13))`, `NS_SWIFT_NAME(X)`. */
-const ATTRIBUTE_LINE = new RegExp(String.raw`^\s*(?:${MACRO}\s*)+$`);
-/**
- * What C reads as junk around a C declaration: export and inline macros
- * before it (`FOUNDATION_EXPORT`, `UIKIT_EXTERN`, `NS_INLINE`) and
- * availability, Swift-name and attribute macros after it.
- */
-const C_ATTRIBUTE = new RegExp(
+/** Foundation's enum macros: `typedef NS_ENUM(NSInteger, Name) {`. */
+const ENUM_HEAD =
+  /^\s*typedef\s+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\s*\(/;
+const ENUM_NAME = /^[^,()]*,\s*(\w+)\s*\)/;
+/** Attribute macros alone, maybe over a few lines: `API_AVAILABLE(ios(13))`. */
+const ATTRIBUTES = new RegExp(String.raw`^\s*(?:${MACRO}\s*)+$`);
+/** How many lines attribute macros above a declaration may take. */
+const ATTRIBUTE_LINES = 4;
+/** Export and inline macros that start a C declaration: `FOUNDATION_EXPORT`. */
+const LEADING_MACRO = /^\s*[A-Z][A-Z0-9_]*_(?:EXPORT|EXTERN|INLINE)\b/;
+/** Availability and Swift-name macros after a C declarator. */
+const TRAILING_MACRO = new RegExp(
   String
-    .raw`\b(?:[A-Z][A-Z0-9_]*_(?:EXPORT|EXTERN|INLINE)\b|(?:API|NS|CF|UIKIT|__API|__IOS|__OSX|__TVOS|__WATCHOS)_[A-Z_]+\b(?:\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?|__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\))`,
+    .raw`\b(?:(?:API|NS|CF|UIKIT|OBJC|__API|__IOS|__OSX|__TVOS|__WATCHOS)_[A-Z0-9_]+|DEPRECATED_ATTRIBUTE|__deprecated_msg|__unavailable)\b(?:\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?`,
   "g",
 );
 /** Words that are never a property's name: qualifiers and macros. */
@@ -49,26 +53,61 @@ export function objcBlocks(source: string): OutlineSymbol[] {
 }
 
 /**
- * The text the C grammar reads: Objective-C lines and attribute macros
- * turned into spaces, line breaks kept.
+ * The text the C grammar reads: Objective-C lines and Apple's declaration
+ * macros turned into spaces, line breaks kept.
  */
 export function blankObjc(source: string): string {
   const { lines, code, blank } = _scan(source);
-  return lines.map((line, i) =>
-    blank[i] ? line.replace(/[^\r]/g, " ") : _blankAttributes(line, code[i])
-  ).join("\n");
+  let directive = false;
+  return lines.map((line, i) => {
+    // A preprocessor line (and its continuations) keeps its macros.
+    const inDirective = directive || code[i].trimStart().startsWith("#");
+    directive = inDirective && line.trimEnd().endsWith("\\");
+    if (blank[i]) return line.replace(/[^\r]/g, " ");
+    if (inDirective) return line;
+    return _blankMacros(line, code[i], _endsDeclarator(code, i));
+  }).join("\n");
 }
 
-// Found in the line's code (a `)` in a macro's string argument is no end),
-// blanked in the line itself.
-function _blankAttributes(line: string, code: string): string {
-  let out = line;
-  for (const macro of code.matchAll(C_ATTRIBUTE)) {
-    const end = macro.index + macro[0].length;
-    out = out.slice(0, macro.index) + " ".repeat(macro[0].length) +
-      out.slice(end);
+// Blanks a leading export macro and the availability macros after the
+// declarator: after the line's first `)`, or from its start when it goes on
+// with a declarator the line above ended. Found in the line's code (a `)` in
+// a macro's string argument is no end), blanked in the line itself.
+function _blankMacros(
+  line: string,
+  code: string,
+  continues: boolean,
+): string {
+  const ranges: [number, number][] = [];
+  const leading = LEADING_MACRO.exec(code);
+  if (leading) ranges.push([0, leading[0].length]);
+  const from = continues ? 0 : code.indexOf(")") + 1;
+  if (from > 0 || continues) {
+    for (const macro of code.slice(from).matchAll(TRAILING_MACRO)) {
+      const start = from + macro.index;
+      ranges.push([start, start + macro[0].length]);
+    }
   }
-  return out;
+  if (ranges.length === 0) return line;
+  const pieces: string[] = [];
+  let at = 0;
+  for (const [start, end] of ranges) {
+    if (start < at) continue;
+    pieces.push(line.slice(at, start), " ".repeat(end - start));
+    at = end;
+  }
+  pieces.push(line.slice(at));
+  return pieces.join("");
+}
+
+// Whether the code line above `i` ends a declarator (`void f(void)`), so that
+// line `i` may hold its trailing macros.
+function _endsDeclarator(code: string[], i: number): boolean {
+  for (let k = i - 1; k >= 0; k--) {
+    const above = code[k].trim();
+    if (above !== "") return above.endsWith(")");
+  }
+  return false;
 }
 
 function _scan(source: string) {
@@ -77,68 +116,102 @@ function _scan(source: string) {
   // A final line break ends the last line; it does not start another.
   const lastLine = Math.max(0, lines.length - (source.endsWith("\n") ? 2 : 1));
   const blank = new Array<boolean>(lines.length).fill(false);
-  const blankLines = (from: number, to: number) => {
-    for (let j = from; j <= to; j++) blank[j] = true;
-  };
   const blocks: OutlineSymbol[] = [];
   for (let i = 0; i < code.length; i++) {
     if (DECLARATION_LINE.test(code[i]) || MARKER_MACRO.test(code[i])) {
       blank[i] = true;
       continue;
     }
-    const enumStart = ENUM_START.exec(code[i]);
-    const blockStart = enumStart ? null : BLOCK_START.exec(code[i]);
-    if (enumStart === null && blockStart === null) continue;
-    let first = i;
-    while (first > 0 && _isAttributeLine(code[first - 1])) first--;
-    const last = enumStart
-      ? _enumEnd(code, i, lastLine)
-      : _blockEnd(code, i, lastLine);
-    blocks.push({
-      kind: enumStart ? "enum" : blockStart![1],
-      name: enumStart ? enumStart[1] : _blockName(code[i]),
-      startLine: i + 1,
-      endLine: last + 1,
-      ..._doc(lines, code, i),
-      children: enumStart ? _enumerators(lines, code, i, last) : _members(
-        lines,
-        code,
-        i + 1,
-        BLOCK_END.test(code[last]) ? last : last + 1,
-      ),
-    });
-    blankLines(first, last);
-    i = last;
+    const block = ENUM_HEAD.test(code[i])
+      ? _enum(lines, code, i, lastLine)
+      : BLOCK_START.test(code[i])
+      ? _block(lines, code, i, lastLine)
+      : undefined;
+    if (block === undefined) continue;
+    blocks.push(block.symbol);
+    for (let j = _attributesAbove(code, i); j <= block.last; j++) {
+      blank[j] = true;
+    }
+    i = block.last;
   }
   return { lines, code, blank, blocks };
 }
 
-function _isAttributeLine(line: string): boolean {
-  return line.trim() !== "" && ATTRIBUTE_LINE.test(line);
-}
-
-// The line of a block's `@end` (its first line for `@interface A () @end`),
-// or the last line when it has none.
-function _blockEnd(code: string[], first: number, lastLine: number): number {
-  if (BLOCK_END.test(code[first].replace(BLOCK_START, ""))) return first;
-  for (let i = first + 1; i <= lastLine; i++) {
-    if (/^\s*@end\b/.test(code[i])) return i;
+// An `@interface`, `@protocol` or `@implementation` block, to its `@end` (on
+// its first line for `@interface A () @end`) or to the last line.
+function _block(
+  lines: string[],
+  code: string[],
+  first: number,
+  lastLine: number,
+): { symbol: OutlineSymbol; last: number } {
+  const start = BLOCK_START.exec(code[first])!;
+  let last = Math.max(first, lastLine);
+  let membersEnd = last + 1;
+  if (BLOCK_END.test(code[first].slice(start[0].length))) {
+    last = first;
+    membersEnd = first + 1;
+  } else {
+    for (let i = first + 1; i <= lastLine; i++) {
+      const end = BLOCK_END.exec(code[i]);
+      if (end === null) continue;
+      last = i;
+      // A member may share the line of the `@end` after it.
+      membersEnd = code[i].slice(0, end.index).trim() === "" ? i : i + 1;
+      break;
+    }
   }
-  return Math.max(first, lastLine);
+  const members = membersEnd > first + 1
+    ? _members(lines, code, first + 1, membersEnd)
+    : [];
+  return {
+    symbol: {
+      kind: start[1],
+      name: _blockName(code[first].slice(code[first].indexOf("@"))),
+      startLine: first + 1,
+      endLine: last + 1,
+      ..._doc(lines, code, first),
+      children: members,
+    },
+    last,
+  };
 }
 
-// The line that closes an enum macro's braces (its own line without any).
-function _enumEnd(code: string[], first: number, lastLine: number): number {
+// A Foundation enum macro (its name maybe on the next lines, as wrapped
+// arguments put it), to the line that closes its braces.
+function _enum(
+  lines: string[],
+  code: string[],
+  first: number,
+  lastLine: number,
+): { symbol: OutlineSymbol; last: number } | undefined {
+  const head = code.slice(first, first + 3).join(" ")
+    .replace(ENUM_HEAD, "");
+  const name = ENUM_NAME.exec(head)?.[1];
+  if (name === undefined) return undefined;
   let depth = 0;
+  let last = Math.max(first, lastLine);
   for (let i = first; i <= lastLine; i++) {
     depth += _braces(code[i]);
-    if (depth <= 0 && (i > first || code[i].includes(";"))) return i;
+    if (depth > 0 || !/[;}]/.test(code[i])) continue;
+    last = i;
+    break;
   }
-  return Math.max(first, lastLine);
+  return {
+    symbol: {
+      kind: "enum",
+      name,
+      startLine: first + 1,
+      endLine: last + 1,
+      ..._doc(lines, code, first),
+      children: _enumerators(lines, code, first, last),
+    },
+    last,
+  };
 }
 
-// One enumerator per line that starts with a name where one may start: first
-// in the braces or after a `,` (not the rest of a value `A |` / `B,`).
+// The enumerators between an enum's braces: the name that starts each
+// comma-separated item (a value may go on over lines: `A |` / `B,`).
 // Preprocessor lines are skipped.
 function _enumerators(
   lines: string[],
@@ -147,29 +220,42 @@ function _enumerators(
   last: number,
 ): OutlineSymbol[] {
   const enumerators: OutlineSymbol[] = [];
-  let expecting = true;
-  for (let i = first + 1; i < last; i++) {
-    const line = code[i].trim();
-    if (line === "" || line.startsWith("#")) continue;
-    const name = expecting ? /^[A-Za-z_]\w*/.exec(line)?.[0] : undefined;
-    if (name !== undefined) {
-      enumerators.push({
-        kind: "enumerator",
-        name,
-        startLine: i + 1,
-        endLine: i + 1,
-        ..._doc(lines, code, i),
-        children: [],
-      });
+  let braces = 0;
+  let parens = 0;
+  let expecting = false;
+  for (let i = first; i <= last; i++) {
+    const line = code[i];
+    if (line.trimStart().startsWith("#")) continue;
+    for (let at = 0; at < line.length; at++) {
+      const char = line[at];
+      if (char === "{" && ++braces === 1) expecting = true;
+      else if (char === "}" && --braces === 0) return enumerators;
+      else if (char === "(") parens++;
+      else if (char === ")") parens = Math.max(0, parens - 1);
+      else if (char === "," && braces === 1 && parens === 0) expecting = true;
+      else if (expecting && braces === 1 && /[A-Za-z_]/.test(char)) {
+        const name = /^\w+/.exec(line.slice(at, at + 256))![0];
+        // The comment above is its doc when it starts the line.
+        const own = line.slice(0, at).trim() === "";
+        enumerators.push({
+          kind: "enumerator",
+          name,
+          startLine: i + 1,
+          endLine: i + 1,
+          ...(own ? _doc(lines, code, i) : {}),
+          children: [],
+        });
+        expecting = false;
+        at += name.length - 1;
+      } else if (!/\s/.test(char)) expecting = false;
     }
-    expecting = line.endsWith(",") || line.endsWith("{");
   }
   return enumerators;
 }
 
 // `Foo`, or `Foo (Category)` for a category (`Foo ()` for an extension).
 function _blockName(line: string): string {
-  const match = /@\w+\s+(\w+)\s*(?:<[^>]*>\s*)?(\(\s*\w*\s*\))?/.exec(line);
+  const match = /^@\w+\s+(\w+)\s*(?:<[^>]*>\s*)?(\(\s*\w*\s*\))?/.exec(line);
   if (match === null) return "";
   return match[2] ? `${match[1]} ${match[2].replace(/\s+/g, "")}` : match[1];
 }
@@ -239,11 +325,13 @@ function _selector(declaration: string): string {
 }
 
 // `@property (nonatomic) NSString *name NS_SWIFT_NAME(x);` is `name`; a block
-// property `void (^ _Nullable handler)(int)` is `handler`.
+// or function-pointer property `void (^ _Nullable handler)(int)`,
+// `int (*callback)(int)` is `handler`, `callback`.
 function _propertyName(declaration: string): string {
   const text = declaration.split(";")[0].replace(/^\s*@property\s*/, "");
-  const block = /\(\s*\^([^()]*)\)/.exec(text);
-  const words = (block ? block[1] : _withoutParens(text)).match(/\w+/g) ?? [];
+  const callable = /\(\s*[\^*]([^()]*)\)/.exec(text);
+  const words = (callable ? callable[1] : _withoutParens(text)).match(/\w+/g) ??
+    [];
   return words.filter((word) => !NOT_A_NAME.test(word)).at(-1) ?? "";
 }
 
@@ -268,14 +356,26 @@ function _braces(text: string): number {
   return count;
 }
 
+// The first of the lines of attribute macros right above line `i` (`i` when
+// there are none); a macro call may be wrapped over a few lines.
+function _attributesAbove(code: string[], i: number): number {
+  let first = i;
+  let text = "";
+  for (let k = i - 1; k >= Math.max(0, i - ATTRIBUTE_LINES); k--) {
+    if (code[k].trim() === "") break;
+    text = `${code[k]} ${text}`;
+    if (ATTRIBUTES.test(text)) first = k;
+  }
+  return first;
+}
+
 // The comment right above line `i` (or above the attribute macro lines right
 // above it), as C's outline takes it: the block comment that ends there, or
 // the run of line comments.
 function _doc(lines: string[], code: string[], i: number): { doc?: string } {
   const commentOnly = (k: number) =>
     k >= 0 && code[k].trim() === "" && lines[k].trim() !== "";
-  let top = i;
-  while (top > 0 && _isAttributeLine(code[top - 1])) top--;
+  const top = _attributesAbove(code, i);
   let first = top;
   if (commentOnly(top - 1) && lines[top - 1].trimEnd().endsWith("*/")) {
     first = top - 1;
