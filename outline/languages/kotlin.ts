@@ -36,9 +36,9 @@ const RECEIVER_TYPES = new Set([
 function extractKotlin(root: Node): OutlineSymbol[] {
   const symbols = _declarations(root);
   // A typed `var dynamic: Int` parses without an error, but unnamed.
-  if (!_hasTopLevelError(root) && _countNamed(symbols) === _count(symbols)) {
-    return symbols;
-  }
+  const unnamedDynamic = _countNamed(symbols) < _count(symbols) &&
+    root.text.includes("dynamic");
+  if (!_hasTopLevelError(root) && !unnamedDynamic) return symbols;
   const repaired = _reparseRepaired(root);
   return repaired !== undefined && _countNamed(repaired) > _countNamed(symbols)
     ? repaired
@@ -155,7 +155,13 @@ export function terminateOneLineBodies(text: string): string {
     const ch = text[i];
     if (ch === "/" && text[i + 1] === "/") i = _indexOrEnd(text, "\n", i);
     else if (ch === "/" && text[i + 1] === "*") i = _blockCommentEnd(text, i);
-    else if (ch === '"' || ch === "'") {
+    else if (ch === "`") {
+      // A backticked name (`fun \`reads {a}\`()`) holds no code.
+      const close = text.indexOf("`", i + 1);
+      i = close !== -1 && !text.slice(i + 1, close).includes("\n")
+        ? close + 1
+        : i + 1;
+    } else if (ch === '"' || ch === "'") {
       const quote = text.startsWith('"""', i) ? '"""' : ch;
       i = _stringEnd(text, i + quote.length, quote, braces);
     } else if (ch === "{") {
