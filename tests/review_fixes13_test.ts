@@ -1,8 +1,8 @@
 // Review of the session-13 fixes (88374bd, 0dd4fff, 1add141, ac74599): the
 // Objective-C scanner and blankObjc(), codeOnly() and the header dialect
 // checks, Kotlin's repair pass, Go's directive lines, and the ACP list
-// cursor. Each test under a "FAULT" note reproduces a fault and is ignored so
-// the suite stays green; the others pin edge cases that work.
+// cursor. The faults it found are fixed; each test under a "Fixed fault"
+// note failed before its fix. The others pin edge cases that work.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { outlineSymbols } from "../mod.ts";
@@ -22,7 +22,7 @@ async function objcLines(text: string): Promise<string[]> {
 
 // ---------------------------------------------------------------- faults
 
-// FAULT (regression from 88374bd): C_ATTRIBUTE blanks its macros on every
+// Fixed fault (regression from 88374bd): C_ATTRIBUTE blanks its macros on every
 // line, preprocessor lines included. `#if NS_BLOCKS_AVAILABLE` (Foundation's
 // own guard) becomes an empty `#if`, the C grammar reads an error there and
 // the function inside is lost; before the fix it was listed. Expected:
@@ -30,7 +30,6 @@ async function objcLines(text: string): Promise<string[]> {
 Deno.test({
   name:
     "objc.extract() keeps a C function inside #if NS_BLOCKS_AVAILABLE (macros in #if lines stay)",
-  ignore: true,
   fn: async () => {
     const header = [
       "#import <Foundation/Foundation.h>",
@@ -66,14 +65,13 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 88374bd): the usual guard `#ifndef
+// Fixed fault (regression from 88374bd): the usual guard `#ifndef
 // FOUNDATION_EXPORT` / `#define FOUNDATION_EXPORT extern` is blanked to an
 // empty `#ifndef` and a `#define` of nothing; the error that makes costs the
 // next declaration its doc. Expected `// Runs.` as before the fix.
 Deno.test({
   name:
     "objc.extract() keeps the doc after an #ifndef/#define of an export macro",
-  ignore: true,
   fn: async () => {
     const header = [
       "@class Foo;",
@@ -92,7 +90,7 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 88374bd): C_ATTRIBUTE takes every all-caps word
+// Fixed fault (regression from 88374bd): C_ATTRIBUTE takes every all-caps word
 // that starts with API_, NS_, CF_ or UIKIT_ for an attribute macro, so C
 // names that merely have such a prefix are blanked: the enumerators of a
 // plain C enum (`API_OK`, `NS_STATE_IDLE`) and a struct field `CF_FLAGS`
@@ -100,7 +98,6 @@ Deno.test({
 Deno.test({
   name:
     "objc.extract() keeps C enumerators and fields whose names start with API_ or NS_",
-  ignore: true,
   fn: async () => {
     const header = [
       "@class A;",
@@ -125,13 +122,12 @@ Deno.test({
   },
 });
 
-// FAULT: _blankAttributes() rebuilds the whole line for every macro it
+// Fixed fault: _blankAttributes() rebuilds the whole line for every macro it
 // blanks (slice + concat per match), so one long line full of macros is
 // quadratic: 100k characters take ~0.2 s, 400k 3-12 s, 800k far more on this
 // machine (a minified or generated header). Expected: linear, a few ms.
 Deno.test({
   name: "blankObjc() blanks an 800,000-character line of macros in linear time",
-  ignore: true,
   fn: () => {
     const text = "@class A;\n" + "NS_A ".repeat(160_000) + "\n";
     const started = performance.now();
@@ -142,7 +138,7 @@ Deno.test({
   },
 });
 
-// FAULT: an attribute macro wrapped over two lines above @interface (as
+// Fixed fault: an attribute macro wrapped over two lines above @interface (as
 // clang-format wraps API_DEPRECATED_WITH_REPLACEMENT at 80 columns) is not an
 // "attribute line": it stays for the C grammar, minus the macro's name, so
 // the interface loses its doc, and the error it causes takes the next C
@@ -150,7 +146,6 @@ Deno.test({
 Deno.test({
   name:
     "objc.extract() reads the doc above an attribute macro wrapped over two lines",
-  ignore: true,
   fn: async () => {
     const header = [
       "#import <Foundation/Foundation.h>",
@@ -174,7 +169,7 @@ Deno.test({
   },
 });
 
-// FAULT: older Apple SDK headers put the availability macro on the
+// Fixed fault: older Apple SDK headers put the availability macro on the
 // @interface line itself (`NS_CLASS_AVAILABLE_IOS(2_0) @interface UIView :
 // UIResponder`, iOS 5-8 UIKit). BLOCK_START and isObjcHeader() want `@` at
 // the start of the line: the header is outlined as C and the class is lost.
@@ -182,7 +177,6 @@ Deno.test({
 Deno.test({
   name:
     "outlineSymbols() finds an @interface that follows an availability macro on its line",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(
@@ -205,12 +199,11 @@ Deno.test({
   },
 });
 
-// FAULT: a one-line Foundation enum lists no enumerators (_enumerators()
+// Fixed fault: a one-line Foundation enum lists no enumerators (_enumerators()
 // only reads the lines between the first and the last), while the same
 // one-line enum in plain C lists them. Expected: DirUp and DirDown.
 Deno.test({
   name: "objc.extract() lists the enumerators of a one-line NS_ENUM",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -225,13 +218,12 @@ Deno.test({
   },
 });
 
-// FAULT: `@end` on the line of the last member (`- (void)a; @end`) is not
+// Fixed fault: `@end` on the line of the last member (`- (void)a; @end`) is not
 // seen (only a line starting with @end ends a block), so the block runs on
 // to the next @end: the C function in between is blanked away and the next
 // @interface is swallowed. Expected: A 1-2, `after` with its doc, then B.
 Deno.test({
   name: "objc.extract() ends a block at an @end after its last member",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -255,13 +247,12 @@ Deno.test({
   },
 });
 
-// FAULT: an enum macro whose arguments are wrapped (`typedef
+// Fixed fault: an enum macro whose arguments are wrapped (`typedef
 // NS_OPTIONS(NSUInteger,` / `Name) {`, clang-format's shape for long names)
 // is not seen by ENUM_START; C_ATTRIBUTE then blanks NS_OPTIONS, and the enum
 // and its values are lost. Expected: the enum with its two values.
 Deno.test({
   name: "objc.extract() reads an NS_OPTIONS whose arguments wrap",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -284,13 +275,12 @@ Deno.test({
   },
 });
 
-// FAULT: a function-pointer property is named after its return type:
+// Fixed fault: a function-pointer property is named after its return type:
 // `@property (nonatomic) int (*callback)(int);` is listed as `property int`
 // (_propertyName() drops every parenthesized group, the name's included).
 // Expected: `callback`.
 Deno.test({
   name: "objc.extract() names a function-pointer property",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -301,7 +291,7 @@ Deno.test({
   },
 });
 
-// FAULT: since 0dd4fff the Kotlin repair pass also runs on a file that
+// Fixed fault: since 0dd4fff the Kotlin repair pass also runs on a file that
 // parses cleanly but has an unnamed symbol (`var dynamic: Int`), and its
 // "terminate one-line bodies" step inserts `;` inside a backticked name
 // (`fun \`reads {a} as a\`()` comes out as `reads {a;} as a`). Before the
@@ -310,7 +300,6 @@ Deno.test({
 Deno.test({
   name:
     "kotlin.extract() names var dynamic without changing a backticked name holding braces",
-  ignore: true,
   fn: async () => {
     const lines = outlineLines(
       await extractText(
@@ -332,12 +321,11 @@ Deno.test({
   },
 });
 
-// FAULT (minor): codeOnly() does not know C++ raw strings, so a raw string
+// Fixed fault (minor): codeOnly() does not know C++ raw strings, so a raw string
 // that holds an `@interface` line makes a C++ header Objective-C (outlined
 // with the C grammar, its namespace lost). Expected: C++, not Objective-C.
 Deno.test({
   name: "isObjcHeader() ignores @interface inside a C++ raw string",
-  ignore: true,
   fn: () => {
     const head = 'auto s = R"(\n@interface Foo\n)";\nnamespace a {\n}\n';
     assert.equal(isObjcHeader(head), false);
