@@ -97,10 +97,13 @@ export function recordDocs(
       if (comment.endPosition.row < row - 1) break;
       const before = items[first - 2];
       const commentRow = comment.startPosition.row;
-      if (
-        before !== undefined && !isCommentType(before.type) &&
-        before.node.endPosition.row === commentRow
-      ) break;
+      // Code ending on the comment's line makes it a trailing comment; a
+      // node that ends at column 0 (a preprocessor line takes its line
+      // break) ends on the line above.
+      const end = before !== undefined && !isCommentType(before.type)
+        ? before.node.endPosition
+        : undefined;
+      if (end !== undefined && end.row === commentRow && end.column > 0) break;
       first--;
       row = commentRow;
     }

@@ -97,12 +97,11 @@ export function precedingComments(
     if (startRow + countChar(text, "\n") < currentRow - 1) break;
     const before = previousOf(previous);
     at--;
-    if (
-      before !== null &&
-      before.endPosition.row === startRow &&
-      !commentAt(before)
-    ) {
-      break;
+    // A node that ends at column 0 (a preprocessor line takes its line
+    // break) ends on the line above.
+    if (before !== null && !commentAt(before)) {
+      const end = before.endPosition;
+      if (end.row === startRow && end.column > 0) break;
     }
     texts.push(text);
     currentRow = startRow;
