@@ -14,14 +14,14 @@ const CHAR_TEXT = /(?:[^'\\\n]|\\[\s\S])*/y;
  * The text with comments blanked and, unless `literals` is `"keep"`, the
  * insides of its literals too (quotes kept). Kept literals still hide what
  * looks like a comment inside them. Linear time: every token is read once,
- * and a raw string's missing end is looked for once per delimiter.
+ * and the ends of raw strings are found in one more pass.
  */
 export function codeOnly(
   text: string,
   literals: "blank" | "keep" = "blank",
 ): string {
   const pieces: string[] = [];
-  const unclosedRaw = new Map<string, number>();
+  let closers: RawClosers | undefined;
   let at = 0;
   TOKEN_START.lastIndex = 0;
   for (let match; (match = TOKEN_START.exec(text)) !== null;) {
@@ -38,21 +38,17 @@ export function codeOnly(
       end = to = close === -1 ? text.length : close + 2;
     } else if (token.endsWith('R"')) {
       const open = text.indexOf("(", start);
-      const closing = `)${text.slice(start + token.length, open)}"`;
-      // Not found after an earlier raw string's opening: not after this one.
-      const missing = unclosedRaw.get(closing);
-      const close = missing !== undefined && missing <= open
-        ? -1
-        : text.indexOf(closing, open + 1);
+      const delimiter = text.slice(start + token.length, open);
+      closers ??= new RawClosers(text);
+      const close = closers.after(delimiter, open);
       if (close === -1) {
         // Unclosed: read as a plain string from its quote instead.
-        unclosedRaw.set(closing, open);
         TOKEN_START.lastIndex = start + token.length - 1;
         continue;
       }
       from = open + 1;
       to = close;
-      end = close + closing.length;
+      end = close + delimiter.length + 2;
     } else {
       const inside = token === '"' ? STRING_TEXT : CHAR_TEXT;
       inside.lastIndex = start + 1;
@@ -69,6 +65,33 @@ export function codeOnly(
   }
   pieces.push(text.slice(at));
   return pieces.join("");
+}
+
+/**
+ * Where each raw string delimiter's closing `)delim"` stands, found in one
+ * pass and handed out in order: finding the end of every raw string (or that
+ * it has none) takes linear time in all, however many delimiters there are.
+ */
+class RawClosers {
+  #positions = new Map<string, number[]>();
+  #next = new Map<string, number>();
+
+  constructor(text: string) {
+    for (const closer of text.matchAll(/\)([^()\\\s"]{0,16})"/g)) {
+      const list = this.#positions.get(closer[1]);
+      if (list) list.push(closer.index);
+      else this.#positions.set(closer[1], [closer.index]);
+    }
+  }
+
+  /** The first closing `)delim"` after `index`, or -1. */
+  after(delimiter: string, index: number): number {
+    const positions = this.#positions.get(delimiter) ?? [];
+    let next = this.#next.get(delimiter) ?? 0;
+    while (next < positions.length && positions[next] <= index) next++;
+    this.#next.set(delimiter, next);
+    return next < positions.length ? positions[next] : -1;
+  }
 }
 
 function _indexOr(
