@@ -25,6 +25,8 @@ const BLOCK_END = /@end\b/;
 const DECLARATION_LINE = /^\s*@(?:class\b|import\b|protocol\b[\w\s,]*;)/;
 /** `NS_ASSUME_NONNULL_BEGIN`, `CF_EXTERN_C_END`: macros C would misread. */
 const MARKER_MACRO = /^\s*[A-Z][A-Z0-9_]*_(?:BEGIN|END)\b(?:\s*\([^)]*\))?\s*$/;
+/** Macros that switch a mode for what follows, never one declaration's. */
+const MODE_MACRO = /^\s*[A-Z][A-Z0-9_]*_(?:BEGIN|END|ENABLED|DISABLED)\b/;
 /** Foundation's enum macros: `typedef NS_ENUM(NSInteger, Name) {`. */
 const ENUM_HEAD =
   /^\s*typedef\s+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\s*\(/;
@@ -33,14 +35,19 @@ const ENUM_NAME = /^[^,()]*,\s*(\w+)\s*\)/;
 const ATTRIBUTES = new RegExp(String.raw`^\s*(?:${MACRO}\s*)+$`);
 /** How many lines attribute macros above a declaration may take. */
 const ATTRIBUTE_LINES = 4;
-/** Export and inline macros that start a C declaration: `FOUNDATION_EXPORT`. */
-const LEADING_MACRO = /^\s*[A-Z][A-Z0-9_]*_(?:EXPORT|EXTERN|INLINE)\b/;
-/** Availability and Swift-name macros after a C declarator. */
-const TRAILING_MACRO = new RegExp(
-  String
-    .raw`\b(?:(?:API|NS|CF|UIKIT|OBJC|__API|__IOS|__OSX|__TVOS|__WATCHOS)_[A-Z0-9_]+|DEPRECATED_ATTRIBUTE|__deprecated_msg|__unavailable)\b(?:\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?`,
-  "g",
-);
+/** A word spelled as a macro: `NS_SWIFT_NAME`, `__TVOS_PROHIBITED`. */
+const MACRO_WORD =
+  /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|__[A-Z][A-Z0-9_]*|__deprecated(?:_msg)?|__unavailable)\b/g;
+/**
+ * Apple's declaration macros, by family: what C reads as junk around a
+ * declaration (`FOUNDATION_EXPORT`, `API_AVAILABLE(...)`, `NS_SWIFT_NAME`).
+ */
+const DECLARATION_MACRO =
+  /^(?:(?:NS|CF|API|UIKIT|APPKIT|FOUNDATION|OBJC|CG|CA|AV|MP|__IOS|__OSX|__TVOS|__WATCHOS|__API)_|__deprecated|__unavailable)|_(?:EXPORT|EXTERN|INLINE|API)$|_(?:AVAILABLE|DEPRECATED|UNAVAILABLE)/;
+/** Before a word in an expression or a list: `= NS_X`, `(API_A`, `, CF_B`. */
+const VALUE_BEFORE = /[=,(\[+\-|&<>?:!~*/%^]/;
+/** After a word that is a name: `NS_A = 1`, `CF_FLAGS[8]`, `API_B,`. */
+const NAME_AFTER = /[=,}\[:)]/;
 /** Words that are never a property's name: qualifiers and macros. */
 const NOT_A_NAME = /^(?:__|_[A-Z])|^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/;
 
@@ -53,61 +60,106 @@ export function objcBlocks(source: string): OutlineSymbol[] {
 }
 
 /**
+ * The C declarations' `symbols` (from the text blankObjc() gave), each
+ * reaching up over the attribute macro lines right above it, which the C
+ * grammar did not see, and documented by the comment above those.
+ */
+export function overAttributes(
+  symbols: OutlineSymbol[],
+  source: string,
+): OutlineSymbol[] {
+  const lines = source.split("\n");
+  const code = codeOnly(source).split("\n");
+  for (const symbol of symbols) {
+    const line = symbol.startLine - 1;
+    const top = _attributesAbove(code, line);
+    if (top === line) continue;
+    symbol.startLine = top + 1;
+    symbol.doc ??= _doc(lines, code, line).doc;
+  }
+  return symbols;
+}
+
+/**
  * The text the C grammar reads: Objective-C lines and Apple's declaration
  * macros turned into spaces, line breaks kept.
  */
 export function blankObjc(source: string): string {
   const { lines, code, blank } = _scan(source);
-  let directive = false;
-  return lines.map((line, i) => {
-    // A preprocessor line (and its continuations) keeps its macros.
-    const inDirective = directive || code[i].trimStart().startsWith("#");
-    directive = inDirective && line.trimEnd().endsWith("\\");
-    if (blank[i]) return line.replace(/[^\r]/g, " ");
-    if (inDirective) return line;
-    return _blankMacros(line, code[i], _endsDeclarator(code, i));
-  }).join("\n");
-}
-
-// Blanks a leading export macro and the availability macros after the
-// declarator: after the line's first `)`, or from its start when it goes on
-// with a declarator the line above ended. Found in the line's code (a `)` in
-// a macro's string argument is no end), blanked in the line itself.
-function _blankMacros(
-  line: string,
-  code: string,
-  continues: boolean,
-): string {
-  const ranges: [number, number][] = [];
-  const leading = LEADING_MACRO.exec(code);
-  if (leading) ranges.push([0, leading[0].length]);
-  const from = continues ? 0 : code.indexOf(")") + 1;
-  if (from > 0 || continues) {
-    for (const macro of code.slice(from).matchAll(TRAILING_MACRO)) {
-      const start = from + macro.index;
-      ranges.push([start, start + macro[0].length]);
-    }
-  }
-  if (ranges.length === 0) return line;
+  // What the macros are looked for in: code outside the Objective-C lines
+  // and outside preprocessor lines (and their continuations), which keep
+  // theirs (`#if NS_BLOCKS_AVAILABLE`).
+  const searched = code.map((line, i) =>
+    blank[i] || _inDirective(code, i) ? " ".repeat(line.length) : line
+  ).join("\n");
+  const text = lines.map((line, i) =>
+    blank[i] ? line.replace(/[^\r]/g, " ") : line
+  ).join("\n");
   const pieces: string[] = [];
   let at = 0;
-  for (const [start, end] of ranges) {
-    if (start < at) continue;
-    pieces.push(line.slice(at, start), " ".repeat(end - start));
+  for (const [start, end] of _declarationMacros(searched)) {
+    pieces.push(
+      text.slice(at, start),
+      text.slice(start, end).replace(/[^\r\n]/g, " "),
+    );
     at = end;
   }
-  pieces.push(line.slice(at));
+  pieces.push(text.slice(at));
   return pieces.join("");
 }
 
-// Whether the code line above `i` ends a declarator (`void f(void)`), so that
-// line `i` may hold its trailing macros.
-function _endsDeclarator(code: string[], i: number): boolean {
-  for (let k = i - 1; k >= 0; k--) {
-    const above = code[k].trim();
-    if (above !== "") return above.endsWith(")");
+// The [start, end) ranges of Apple's declaration macros (with their call's
+// arguments) where they stand around a declaration, not where a macro-like
+// word is a name or a value: an enumerator `NS_STATE_IDLE,`, a field
+// `int CF_FLAGS;`, a value `= API_A(1)`. A macro before `;` is one only
+// right after a declarator's `)` or another such macro.
+function _declarationMacros(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let lastEnd = -1;
+  for (const word of text.matchAll(MACRO_WORD)) {
+    const start = word.index;
+    if (start < lastEnd || !DECLARATION_MACRO.test(word[0])) continue;
+    let end = start + word[0].length;
+    const before = _charBefore(text, start);
+    const afterMacro = before.index === lastEnd - 1;
+    if (VALUE_BEFORE.test(before.char) && !afterMacro) continue;
+    let next = _charAfter(text, end);
+    if (next.char === "(") {
+      end = _closingParen(text, next.index);
+      next = _charAfter(text, end);
+    } else if (NAME_AFTER.test(next.char)) continue;
+    else if (next.char === ";" && before.char !== ")" && !afterMacro) continue;
+    ranges.push([start, end]);
+    lastEnd = end;
   }
-  return false;
+  return ranges;
+}
+
+// The first character before `index` that is not white space, and where.
+function _charBefore(text: string, index: number) {
+  let i = index - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return { char: i >= 0 ? text[i] : "", index: i };
+}
+
+// The first character at or after `index` that is not white space, and where.
+function _charAfter(text: string, index: number) {
+  let i = index;
+  while (i < text.length && /\s/.test(text[i])) i++;
+  return { char: i < text.length ? text[i] : "", index: i };
+}
+
+// The index after the `)` that closes the `(` at `open`; a call left open
+// ends before the `;`, `{` or `}` that ends its statement.
+function _closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const char = text[i];
+    if (char === "(") depth++;
+    else if (char === ")" && --depth === 0) return i + 1;
+    else if (char === ";" || char === "{" || char === "}") return i;
+  }
+  return text.length;
 }
 
 function _scan(source: string) {
@@ -329,9 +381,16 @@ function _selector(declaration: string): string {
 // `int (*callback)(int)` is `handler`, `callback`.
 function _propertyName(declaration: string): string {
   const text = declaration.split(";")[0].replace(/^\s*@property\s*/, "");
-  const callable = /\(\s*[\^*]([^()]*)\)/.exec(text);
-  const words = (callable ? callable[1] : _withoutParens(text)).match(/\w+/g) ??
-    [];
+  // A `(^name)` or `(*name)` with a name in it (not `NSArray<void (^)(void)>`).
+  for (const callable of text.matchAll(/\(\s*[\^*]([^()]*)\)/g)) {
+    const name = _lastName(callable[1]);
+    if (name !== "") return name;
+  }
+  return _lastName(_withoutParens(text));
+}
+
+function _lastName(text: string): string {
+  const words = text.match(/\w+/g) ?? [];
   return words.filter((word) => !NOT_A_NAME.test(word)).at(-1) ?? "";
 }
 
@@ -362,11 +421,22 @@ function _attributesAbove(code: string[], i: number): number {
   let first = i;
   let text = "";
   for (let k = i - 1; k >= Math.max(0, i - ATTRIBUTE_LINES); k--) {
-    if (code[k].trim() === "") break;
+    if (
+      code[k].trim() === "" || MODE_MACRO.test(code[k]) ||
+      _inDirective(code, k)
+    ) {
+      break;
+    }
     text = `${code[k]} ${text}`;
     if (ATTRIBUTES.test(text)) first = k;
   }
   return first;
+}
+
+// Whether line `k` is a preprocessor line or goes on with one.
+function _inDirective(code: string[], k: number): boolean {
+  return code[k].trimStart().startsWith("#") ||
+    (k > 0 && code[k - 1].trimEnd().endsWith("\\"));
 }
 
 // The comment right above line `i` (or above the attribute macro lines right

@@ -7,7 +7,7 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
-import { blankObjc, objcBlocks } from "./_objc.ts";
+import { blankObjc, objcBlocks, overAttributes } from "./_objc.ts";
 
 /** Objective-C headers: interfaces, protocols, methods, properties, and C. */
 export const objc: LanguageSpec = {
@@ -22,7 +22,7 @@ export const objc: LanguageSpec = {
 
 function extractObjc(root: Node, source: string): OutlineSymbol[] {
   const symbols = [
-    ...extractCFamily(root, { cpp: false }),
+    ...overAttributes(extractCFamily(root, { cpp: false }), source),
     ...objcBlocks(source),
   ];
   return symbols.sort((a, b) => a.startLine - b.startLine);
