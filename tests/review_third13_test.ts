@@ -1,9 +1,9 @@
 // Third review of the session-13 Objective-C work (50b6c68, 1fcb6e1): the
 // narrower macro blanking of blankObjc(), the wrapped shapes of the
 // Objective-C scanner, codeOnly()'s raw strings, the dialect check's macros
-// before `@interface`, and Kotlin's backticked names. Each test under a
-// "FAULT" note reproduces a fault and is ignored so the suite stays green;
-// the others pin edge cases that work.
+// before `@interface`, and Kotlin's backticked names. The faults it found are
+// fixed; each test under a "Fixed fault" note failed before its fix. The
+// others pin edge cases that work.
 import assert from "node:assert/strict";
 import { isCppHeader, isObjcHeader } from "../outline/_dialect.ts";
 import { codeOnly } from "../outline/languages/_c_code.ts";
@@ -24,7 +24,7 @@ function elapsedMs(run: () => unknown): number {
 
 // ---------------------------------------------------------------- faults
 
-// FAULT (regression from 50b6c68): blankObjc() is quadratic in a run of empty
+// Fixed fault (regression from 50b6c68): blankObjc() is quadratic in a run of empty
 // or comment-only lines: _endsDeclarator() walks back over the whole run for
 // every line of it. A 100,000-character block comment of short lines takes
 // ~6 s here (100,000 empty lines ~24 s); twice as long takes four times as
@@ -34,7 +34,6 @@ function elapsedMs(run: () => unknown): number {
 Deno.test({
   name:
     "blankObjc() takes linear time on a long block comment and long runs of empty lines",
-  ignore: true,
   fn: () => {
     const inputs = [
       "@class A;\n/*\n" + "*\n".repeat(50_000) + "*/\nint f(void);\n",
@@ -48,7 +47,7 @@ Deno.test({
   },
 });
 
-// FAULT (new in 50b6c68): codeOnly() memoizes an unclosed raw string per
+// Fixed fault (new in 50b6c68): codeOnly() memoizes an unclosed raw string per
 // delimiter, but every distinct delimiter (up to 16 characters, so without
 // bound) still searches the rest of the text for its `)d"`: quadratic. 200,000
 // characters of lines `R"<n>()x)` take ~6 s here (100,000 ~1.4 s; the 64 KB
@@ -56,7 +55,6 @@ Deno.test({
 // can only end at a `)` followed by its delimiter, which one pass finds).
 Deno.test({
   name: "codeOnly() takes linear time on many distinct unclosed raw strings",
-  ignore: true,
   fn: () => {
     const lines: string[] = [];
     for (let i = 0, size = 0; size < 200_000; i++) {
@@ -69,7 +67,7 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 50b6c68): availability and Swift-name macros are
+// Fixed fault (regression from 50b6c68): availability and Swift-name macros are
 // blanked only after the line's first `)`. A typedef whose name is followed
 // by two macros (`NS_TYPED_EXTENSIBLE_ENUM NS_SWIFT_NAME(Bar)`) keeps both,
 // and the C grammar reads `NS_SWIFT_NAME(Bar)` as a function declarator: a
@@ -78,7 +76,6 @@ Deno.test({
 Deno.test({
   name:
     "objc.extract() lists no function NS_SWIFT_NAME for a typedef with two trailing macros",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -96,7 +93,7 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 50b6c68): only the first export macro of a line is
+// Fixed fault (regression from 50b6c68): only the first export macro of a line is
 // blanked, and a macro between it and the declarator stays (no `)` before
 // it). `CF_EXPORT CF_RETURNS_RETAINED CFStringRef g(void);` loses g entirely;
 // `UIKIT_EXTERN API_AVAILABLE(ios(13.0)) NSString *UIFoo(void);` loses its
@@ -104,7 +101,6 @@ Deno.test({
 Deno.test({
   name:
     "objc.extract() keeps C functions with macros between the export macro and the type",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -128,14 +124,13 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 50b6c68): a macro alone on its line that is neither
+// Fixed fault (regression from 50b6c68): a macro alone on its line that is neither
 // a `_BEGIN`/`_END` marker nor after a `)` is no longer blanked:
 // CoreFoundation's `CF_IMPLICIT_BRIDGING_ENABLED` / `_DISABLED` run into the
 // next declaration, which is lost. Before 50b6c68 it was listed.
 Deno.test({
   name:
     "objc.extract() keeps the declaration after CF_IMPLICIT_BRIDGING_DISABLED",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -154,13 +149,12 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 50b6c68): a macro call before the declarator is not
+// Fixed fault (regression from 50b6c68): a macro call before the declarator is not
 // blanked (no `)` before it), so CoreFoundation's `typedef const struct
 // CF_BRIDGED_TYPE(NSString) __CFString * CFStringRef;` is outlined as
 // `typedef NSString`. Before 50b6c68: `typedef CFStringRef`.
 Deno.test({
   name: "objc.extract() names a CF_BRIDGED_TYPE typedef by its declarator",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -176,13 +170,12 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 50b6c68): an availability macro before the export
+// Fixed fault (regression from 50b6c68): an availability macro before the export
 // macro (`NS_SWIFT_UNAVAILABLE("...") FOUNDATION_EXPORT void f(void);`) is
 // kept, and so is FOUNDATION_EXPORT (not at the line's start): the function
 // loses its doc. Before 50b6c68 it had it.
 Deno.test({
   name: "objc.extract() keeps the doc of a function after a leading macro call",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -198,7 +191,7 @@ Deno.test({
   },
 });
 
-// FAULT (fix of the previous review's API_/NS_/CF_ names is incomplete): a
+// Fixed fault (fix of the previous review's API_/NS_/CF_ names is incomplete): a
 // preprocessor line ending in `)` (`#if defined(NS_EXTRA)`) counts as a
 // declarator the next line continues, and a `)` earlier on a line (an
 // enumerator's value) opens the rest of it: NS_/API_ enumerators there are
@@ -206,7 +199,6 @@ Deno.test({
 Deno.test({
   name:
     "objc.extract() keeps NS_/API_ enumerators after #if defined(...) and after a ( ) value",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -236,7 +228,7 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 50b6c68): _propertyName() takes the first `(^...)` or
+// Fixed fault (regression from 50b6c68): _propertyName() takes the first `(^...)` or
 // `(*...)` group as a block or function-pointer declarator, also inside a
 // generic type argument, where it is unnamed: `NSArray<void (^)(void)>
 // *handlers` and `NSDictionary<NSString *, void (*)(int)> *table` are dropped
@@ -244,7 +236,6 @@ Deno.test({
 Deno.test({
   name:
     "objc.extract() names properties whose generic types hold block or function types",
-  ignore: true,
   fn: () => {
     const blocks = objcBlocks(
       [
@@ -263,7 +254,7 @@ Deno.test({
   },
 });
 
-// FAULT (minor, not a regression): an availability or Swift-name macro call
+// Fixed fault (minor, not a regression): an availability or Swift-name macro call
 // alone on the line above a C function is not blanked (its own `)` is the
 // line's first), so the function loses its doc; the same shape with a macro
 // without arguments (`NS_REFINED_FOR_SWIFT`) keeps it, as lines 9-10 show.
@@ -271,7 +262,6 @@ Deno.test({
 Deno.test({
   name:
     "objc.extract() keeps the doc of a C function under an API_AVAILABLE(...) line",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
@@ -291,14 +281,13 @@ Deno.test({
   },
 });
 
-// FAULT (C extractor, not from these commits; Objective-C inherits it): a
+// Fixed fault (C extractor, not from these commits; Objective-C inherits it): a
 // doc comment right below a preprocessor line (`#include`, `#endif`, the last
 // line of a `#define`) is not taken as the next declaration's doc. Expected:
 // `// Effs.` and `// Lasts.` as for `next`, whose comment follows a
 // declaration.
 Deno.test({
   name: "objc.extract() takes the doc comment right below a preprocessor line",
-  ignore: true,
   fn: async () => {
     assert.deepEqual(
       await objcLines(
