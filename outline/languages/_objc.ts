@@ -123,11 +123,9 @@ function _declarationMacros(text: string): [number, number][] {
     const before = _charBefore(text, start);
     const afterMacro = before.index === lastEnd - 1;
     if (VALUE_BEFORE.test(before.char) && !afterMacro) continue;
-    let next = _charAfter(text, end);
-    if (next.char === "(") {
-      end = _closingParen(text, next.index);
-      next = _charAfter(text, end);
-    } else if (NAME_AFTER.test(next.char)) continue;
+    const next = _charAfter(text, end);
+    if (next.char === "(") end = _closingParen(text, next.index);
+    else if (NAME_AFTER.test(next.char)) continue;
     else if (next.char === ";" && before.char !== ")" && !afterMacro) continue;
     ranges.push([start, end]);
     lastEnd = end;
