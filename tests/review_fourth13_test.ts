@@ -7,7 +7,9 @@
 // outline it falls short of; the others pin what works.
 import assert from "node:assert/strict";
 import { c } from "../outline/languages/c.ts";
+import { overAttributes } from "../outline/languages/_objc.ts";
 import { objc } from "../outline/languages/objc.ts";
+import type { OutlineSymbol } from "../outline/types.ts";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 
 async function objcLines(text: string): Promise<string[]> {
@@ -365,6 +367,39 @@ Deno.test({
     ];
     assert.deepEqual(await cLines(text), expected);
     assert.deepEqual(await objcLines(text), expected);
+  },
+});
+
+// FAULT (performance): overAttributes() reads the attribute lines above each
+// symbol anew (and again for its doc), so symbols that share a start line
+// re-read the same lines: quadratic. One 100,000-character line of macro
+// words above 4,000 declarations on one line takes ~5 s here (83 KB of such
+// text ~1.3 s, 167 KB ~5 s; the whole objc.extract() of a 335 KB text ~23
+// s, where the C outline of the same text takes ~0.5 s). Expected: linear (the
+// top of the attribute run and its doc depend only on the start line, so
+// once per line), a few milliseconds.
+Deno.test({
+  name:
+    "overAttributes() takes linear time on many symbols sharing a start line",
+  ignore: true,
+  fn: () => {
+    const text = `@class A;\n${"A ".repeat(50_000)}\nint f(void);\n`;
+    const symbols: OutlineSymbol[] = [];
+    for (let i = 0; i < 4000; i++) {
+      symbols.push({
+        kind: "function",
+        name: `f${i}`,
+        startLine: 3,
+        endLine: 3,
+        children: [],
+      });
+    }
+    const started = performance.now();
+    overAttributes(symbols, text);
+    const ms = performance.now() - started;
+    assert.equal(symbols[0].startLine, 2);
+    // Generous: linear is a few milliseconds; quadratic is seconds.
+    assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
   },
 });
 
