@@ -23,10 +23,14 @@ const BLOCK_START = new RegExp(
 const BLOCK_END = /@end\b/;
 /** `@protocol A, B;` declares names only; `@class`, `@import` likewise. */
 const DECLARATION_LINE = /^\s*@(?:class\b|import\b|protocol\b[\w\s,]*;)/;
-/** `NS_ASSUME_NONNULL_BEGIN`, `CF_EXTERN_C_END`: macros C would misread. */
-const MARKER_MACRO = /^\s*[A-Z][A-Z0-9_]*_(?:BEGIN|END)\b(?:\s*\([^)]*\))?\s*$/;
-/** Macros that switch a mode for what follows, never one declaration's. */
-const MODE_MACRO = /^\s*[A-Z][A-Z0-9_]*_(?:BEGIN|END|ENABLED|DISABLED)\b/;
+/**
+ * A line that is one macro switching a mode for what follows
+ * (`NS_ASSUME_NONNULL_BEGIN`, `__BEGIN_DECLS`, `PR_END_EXTERN_C`,
+ * `CF_IMPLICIT_BRIDGING_DISABLED`): C would misread it, and it is never one
+ * declaration's attribute.
+ */
+const MODE_LINE = /^\s*(_*[A-Z][A-Z0-9_]*)(?:\s*\([^()]*\))?\s*$/;
+const MODE_WORD = /(?:^|_)(?:BEGIN|END|ENABLED|DISABLED)(?:_|$)/;
 /** Foundation's enum macros: `typedef NS_ENUM(NSInteger, Name) {`. */
 const ENUM_HEAD =
   /^\s*typedef\s+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\s*\(/;
@@ -35,19 +39,36 @@ const ENUM_NAME = /^[^,()]*,\s*(\w+)\s*\)/;
 const ATTRIBUTES = new RegExp(String.raw`^\s*(?:${MACRO}\s*)+$`);
 /** How many lines attribute macros above a declaration may take. */
 const ATTRIBUTE_LINES = 4;
-/** A word spelled as a macro: `NS_SWIFT_NAME`, `__TVOS_PROHIBITED`. */
+/** A word spelled as a macro (`NS_SWIFT_NAME`, `__TVOS_PROHIBITED`), or a nullability qualifier. */
 const MACRO_WORD =
-  /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|__[A-Z][A-Z0-9_]*|__deprecated(?:_msg)?|__unavailable)\b/g;
+  /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|__[A-Z][A-Z0-9_]*|__deprecated(?:_msg)?|__unavailable|_Nullable(?:_result)?|_Nonnull|_Null_unspecified|__nullable|__nonnull|__null_unspecified)\b/g;
+/** Clang's nullability qualifiers, which C does not know: always blanked. */
+const NULLABILITY = /^_(?:_?[Nn]ull|_?[Nn]onnull)/;
 /**
- * Apple's declaration macros, by family: what C reads as junk around a
- * declaration (`FOUNDATION_EXPORT`, `API_AVAILABLE(...)`, `NS_SWIFT_NAME`).
+ * Apple's declaration macros and availability macros of any library: what C
+ * reads as junk around a declaration (`API_AVAILABLE(ios(13))`,
+ * `NS_SWIFT_NAME(x)`, `OSSL_DEPRECATEDIN_3_0`), arguments and all.
  */
-const DECLARATION_MACRO =
-  /^(?:(?:NS|CF|API|UIKIT|APPKIT|FOUNDATION|OBJC|CG|CA|AV|MP|__IOS|__OSX|__TVOS|__WATCHOS|__API)_|__deprecated|__unavailable)|_(?:EXPORT|EXTERN|INLINE|API)$|_(?:AVAILABLE|DEPRECATED|UNAVAILABLE)/;
+const ATTRIBUTE_MACRO =
+  /^(?:(?:NS|CF|API|UIKIT|APPKIT|FOUNDATION|OBJC|CG|CA|AV|MP|__IOS|__OSX|__TVOS|__WATCHOS|__API)_|__deprecated|__unavailable)|_(?:AVAILABLE|DEPRECATED|UNAVAILABLE)/;
+/**
+ * Export, inline and calling-convention macros of any library
+ * (`FOUNDATION_EXPORT`, `GL_APIENTRY`): blanked when not called; called
+ * (`NSPR_API(void *)`), their arguments are C and they are left alone.
+ */
+const WRAPPER_MACRO = /_(?:EXPORT|EXTERN|INLINE|API|APIENTRY|APICALL)$/;
+/** A macro argument that declares a function: `LLVMValueRef f(`. */
+const WRAPPED_DECLARATION =
+  /^\s*[A-Za-z_]\w*(?:[\s*]+\w+)*?[\s*]+[A-Za-z_]\w*\s*\(/;
+/** Words only ever attributes, never a function's name. */
+const ATTRIBUTE_NAME =
+  /AVAILABLE|DEPRECATED|SWIFT|FORMAT|BRIDGED|RETURNS|NOESCAPE/;
 /** Before a word in an expression or a list: `= NS_X`, `(API_A`, `, CF_B`. */
 const VALUE_BEFORE = /[=,(\[+\-|&<>?:!~*/%^]/;
 /** After a word that is a name: `NS_A = 1`, `CF_FLAGS[8]`, `API_B,`. */
 const NAME_AFTER = /[=,}\[:)]/;
+/** A word after which the next word is a tag: `struct API_CONFIG {`. */
+const TAG_KEYWORD = /\b(?:struct|union|enum)$/;
 /** Words that are never a property's name: qualifiers and macros. */
 const NOT_A_NAME = /^(?:__|_[A-Z])|^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/;
 
@@ -70,12 +91,26 @@ export function overAttributes(
 ): OutlineSymbol[] {
   const lines = source.split("\n");
   const code = codeOnly(source).split("\n");
+  // Only over lines the C grammar did not see: blanked attribute macros.
+  const parsed = blankObjc(source).split("\n");
+  const unseen = (k: number) => parsed[k].trim() === "";
+  // Read once per line: symbols may share one.
+  const tops = new Map<number, number>();
+  // Never over a line of the symbol before (a macro line C read as one).
+  let taken = 0;
   for (const symbol of symbols) {
     const line = symbol.startLine - 1;
-    const top = _attributesAbove(code, line);
-    if (top === line) continue;
-    symbol.startLine = top + 1;
-    symbol.doc ??= _doc(lines, code, line).doc;
+    let top = tops.get(line);
+    if (top === undefined) {
+      top = _attributesAbove(code, line);
+      while (top < line && !unseen(top)) top++;
+      tops.set(line, top);
+    }
+    if (top < line && top >= taken) {
+      symbol.startLine = top + 1;
+      symbol.doc ??= _doc(lines, code, line).doc;
+    }
+    taken = Math.max(taken, symbol.endLine);
   }
   return symbols;
 }
@@ -108,25 +143,58 @@ export function blankObjc(source: string): string {
   return pieces.join("");
 }
 
-// The [start, end) ranges of Apple's declaration macros (with their call's
-// arguments) where they stand around a declaration, not where a macro-like
-// word is a name or a value: an enumerator `NS_STATE_IDLE,`, a field
-// `int CF_FLAGS;`, a value `= API_A(1)`. A macro before `;` is one only
-// right after a declarator's `)` or another such macro.
+// The [start, end) ranges to blank of the declaration macros (with their
+// call's arguments, but for a wrapper only its name and parentheses) where
+// they stand around a declaration, not where a macro-like word is a name or
+// a value: an enumerator `NS_STATE_IDLE,`, a field `int CF_FLAGS;`, a value
+// `= API_A(1)`, a tag `struct API_CONFIG`, a function `void NS_LOG(...);`.
+// A macro before `;` or `__attribute__` is one only right after a
+// declarator's `)` or another such macro.
 function _declarationMacros(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   let lastEnd = -1;
-  for (const word of text.matchAll(MACRO_WORD)) {
-    const start = word.index;
-    if (start < lastEnd || !DECLARATION_MACRO.test(word[0])) continue;
-    let end = start + word[0].length;
+  for (const match of text.matchAll(MACRO_WORD)) {
+    const word = match[0];
+    const start = match.index;
+    if (start < lastEnd) continue;
+    const end = start + word.length;
+    // glibc's `__nonnull ((1))` is an attribute of its own: left alone.
+    if (NULLABILITY.test(word)) {
+      if (_charAfter(text, end).char !== "(") ranges.push([start, end]);
+      continue;
+    }
+    const wrapper = WRAPPER_MACRO.test(word);
+    if (!wrapper && !ATTRIBUTE_MACRO.test(word)) continue;
     const before = _charBefore(text, start);
     const afterMacro = before.index === lastEnd - 1;
-    if (VALUE_BEFORE.test(before.char) && !afterMacro) continue;
+    if (!afterMacro && VALUE_BEFORE.test(before.char)) continue;
     const next = _charAfter(text, end);
-    if (next.char === "(") end = _closingParen(text, next.index);
-    else if (NAME_AFTER.test(next.char)) continue;
-    else if (next.char === ";" && before.char !== ")" && !afterMacro) continue;
+    const tag = TAG_KEYWORD.test(
+      text.slice(Math.max(0, before.index - 5), before.index + 1),
+    );
+    if (next.char === "(") {
+      // A wrapper's arguments are C (`NSPR_API(void *) PR_Malloc(...)`), which
+      // the grammar reads as it does in a plain C header.
+      if (wrapper) continue;
+      const close = _closingParen(text, next.index);
+      // `void NS_LOG(const char *fmt);` declares a function of that name.
+      const after = _charAfter(text, close).char;
+      const declarator = /\w/.test(before.char) && !afterMacro && !tag &&
+        (after === ";" || after === "{") && !ATTRIBUTE_NAME.test(word);
+      // `LLVM_ATTRIBUTE_C_DEPRECATED(LLVMValueRef f(void), "...")` wraps a
+      // whole declaration, which C reads as it does in a plain C header.
+      const wrapsDeclaration = WRAPPED_DECLARATION.test(
+        text.slice(next.index + 1, Math.min(close, next.index + 256)),
+      );
+      if (declarator || wrapsDeclaration) continue;
+      ranges.push([start, close]);
+      lastEnd = close;
+      continue;
+    }
+    if (tag || NAME_AFTER.test(next.char)) continue;
+    const ends = next.char === ";" ||
+      text.startsWith("__attribute__", next.index);
+    if (ends && before.char !== ")" && !afterMacro) continue;
     ranges.push([start, end]);
     lastEnd = end;
   }
@@ -167,11 +235,17 @@ function _scan(source: string) {
   const lastLine = Math.max(0, lines.length - (source.endsWith("\n") ? 2 : 1));
   const blank = new Array<boolean>(lines.length).fill(false);
   const blocks: OutlineSymbol[] = [];
+  // Brace depth outside the blocks: a mode macro stands at the top level
+  // (`TK_CONFIG_END` alone inside an enum is its last enumerator).
+  let depth = 0;
   for (let i = 0; i < code.length; i++) {
-    if (DECLARATION_LINE.test(code[i]) || MARKER_MACRO.test(code[i])) {
+    if (
+      DECLARATION_LINE.test(code[i]) || (depth === 0 && _isModeLine(code[i]))
+    ) {
       blank[i] = true;
       continue;
     }
+    if (!_inDirective(code, i)) depth = Math.max(0, depth + _braces(code[i]));
     const block = ENUM_HEAD.test(code[i])
       ? _enum(lines, code, i, lastLine)
       : BLOCK_START.test(code[i])
@@ -420,8 +494,7 @@ function _attributesAbove(code: string[], i: number): number {
   let text = "";
   for (let k = i - 1; k >= Math.max(0, i - ATTRIBUTE_LINES); k--) {
     if (
-      code[k].trim() === "" || MODE_MACRO.test(code[k]) ||
-      _inDirective(code, k)
+      code[k].trim() === "" || _isModeLine(code[k]) || _inDirective(code, k)
     ) {
       break;
     }
@@ -429,6 +502,11 @@ function _attributesAbove(code: string[], i: number): number {
     if (ATTRIBUTES.test(text)) first = k;
   }
   return first;
+}
+
+function _isModeLine(line: string): boolean {
+  const word = MODE_LINE.exec(line)?.[1];
+  return word !== undefined && MODE_WORD.test(word.replace(/^_+/, ""));
 }
 
 // Whether line `k` is a preprocessor line or goes on with one.

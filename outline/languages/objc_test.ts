@@ -78,3 +78,31 @@ Deno.test("objc.extract() runs an unterminated block to the end and skips method
     "    property size 8-8",
   ]);
 });
+
+Deno.test("objc.extract() leaves a macro wrapping a whole declaration, and glibc's __nonnull ((1)), to the C grammar", async () => {
+  const text = [
+    "@class A;",
+    "/** Old. */",
+    "LLVM_ATTRIBUTE_C_DEPRECATED(",
+    "    LLVMValueRef LLVMConstGEP(LLVMValueRef V, unsigned N),",
+    '    "Use LLVMConstGEP2 instead");',
+    "/** Converts. */",
+    "extern double atof (const char *__nptr)",
+    "     __THROW __attribute_pure__ __nonnull ((1)) __wur;",
+    "/** Last. */",
+    "SEL _Nullable NSLastSelector(void);",
+  ].join("\n");
+  const blanked = blankObjc(text).split("\n");
+  assert.equal(blanked[2], "LLVM_ATTRIBUTE_C_DEPRECATED(");
+  assert.equal(
+    blanked[7],
+    "     __THROW __attribute_pure__ __nonnull ((1)) __wur;",
+  );
+  assert.equal(blanked[9], "SEL           NSLastSelector(void);");
+  const lines = outlineLines(await extractText(objc, text));
+  assert.ok(lines.includes("function atof 7-8 // Converts."), lines.join("\n"));
+  assert.ok(
+    lines.includes("function NSLastSelector 10-10 // Last."),
+    lines.join("\n"),
+  );
+});
