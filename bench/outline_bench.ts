@@ -34,19 +34,19 @@
 // teardown overlapped the next outline and added 10-30 ms).
 //
 // Measured on the shared 2-core machine, quiet, in a full run on 2026-11-30
-// (the third session of the day), against the bare parse: cold with the
-// default pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.07x  1.55x  0.71x
-//   generated Python 2 MB      0.93x  1.44x  0.61x
-//   generated C 2 MB           1.25x  1.70x  0.77x
-//   lib.dom.d.ts               1.59x  1.83x  0.75x
-//   typescript.js              1.13x  1.14x  1.11x (not split)
-//   sqlite3.c                  1.18x  1.18x  1.20x (not split)
-//   cached: over 1,900x faster than cold everywhere
-//   folder, pool / one worker: fresh 1.48x, running 1.82x (both workers
-//   read files with a blocking read now: a single worker outlines the
-//   folder in 1.2 s, against 1.3-1.5 s before, so the fixed cost of the
-//   second isolate weighs more in the fresh pool's ratio)
+// (the fourth session of the day; the third's in brackets), against the bare
+// parse: cold with the default pool, cold with one worker, warm:
+//   generated TypeScript 2 MB  1.09x (1.07)  1.73x (1.55)  0.71x (0.71)
+//   generated Python 2 MB      0.84x (0.93)  1.30x (1.44)  0.59x (0.61)
+//   generated C 2 MB           1.09x (1.25)  1.60x (1.70)  0.68x (0.77)
+//   lib.dom.d.ts               1.63x (1.59)  1.80x (1.83)  0.74x (0.75)
+//   typescript.js              1.17x (1.13)  1.17x (1.14)  1.21x (1.11)
+//   sqlite3.c                  1.20x (1.18)  1.29x (1.18)  1.21x (1.20)
+//   cached: over 2,200x faster than cold everywhere (1,900x)
+//   folder, pool / one worker: fresh 1.59x (1.48x), running 1.83x (1.82x)
+//   (both workers read files with a blocking read: a single worker
+//   outlines the folder in about 1.2 s, so the fixed cost of the second
+//   isolate weighs more in the fresh pool's ratio)
 // This machine drifts by 20% or more between runs (two full runs the same
 // hour, during a noisy spell, read lib.dom.d.ts cold at 1.93x and 2.14x, and
 // its cached re-outline 3x slower). lib.dom.d.ts cold took 1.52-1.55x when
