@@ -8,7 +8,8 @@
 //
 // Lines are read without their comments and the insides of their string
 // literals (codeOnly()). Every pattern here has one way to match a given
-// text, so a scan takes linear time whatever the header holds.
+// text (but WRAPPED_DECLARATION, which only ever sees 256 characters), so a
+// scan takes linear time whatever the header holds.
 import type { OutlineSymbol } from "../types.ts";
 import { codeOnly } from "./_c_code.ts";
 import { firstMeaningfulLine } from "./_nodes.ts";
