@@ -32,6 +32,8 @@ const DECLARATION_LINE = /^\s*@(?:class\b|import\b|protocol\b[\w\s,]*;)/;
  */
 const MODE_LINE = /^\s*(_*[A-Z][A-Z0-9_]*)(?:\s*\([^()]*\))?\s*$/;
 const MODE_WORD = /(?:^|_)(?:BEGIN|END|ENABLED|DISABLED)(?:_|$)/;
+/** `extern "C" {` (its literal blanked: `extern " " {`). */
+const EXTERN_C = /^\s*extern\s+"[^"]*"\s*\{/;
 /** Foundation's enum macros: `typedef NS_ENUM(NSInteger, Name) {`. */
 const ENUM_HEAD =
   /^\s*typedef\s+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\s*\(/;
@@ -51,7 +53,7 @@ const NULLABILITY = /^_(?:_?[Nn]ull|_?[Nn]onnull)/;
  * `NS_SWIFT_NAME(x)`, `OSSL_DEPRECATEDIN_3_0`), arguments and all.
  */
 const ATTRIBUTE_MACRO =
-  /^(?:(?:NS|CF|API|UIKIT|APPKIT|FOUNDATION|OBJC|CG|CA|AV|MP|__IOS|__OSX|__TVOS|__WATCHOS|__API)_|__deprecated|__unavailable)|_(?:AVAILABLE|DEPRECATED|UNAVAILABLE)/;
+  /^(?:(?:NS|CF|API|UIKIT|APPKIT|FOUNDATION|OBJC2?|CG|CA|AV|MP|__IOS|__OSX|__TVOS|__WATCHOS|__API)_|__deprecated|__unavailable)|_(?:AVAILAB|DEPRECATED|UNAVAILABLE)/;
 /**
  * Export, inline and calling-convention macros of any library
  * (`FOUNDATION_EXPORT`, `GL_APIENTRY`): blanked when not called; called
@@ -63,13 +65,15 @@ const WRAPPED_DECLARATION =
   /^\s*[A-Za-z_]\w*(?:[\s*]+\w+)*?[\s*]+[A-Za-z_]\w*\s*\(/;
 /** Words only ever attributes, never a function's name. */
 const ATTRIBUTE_NAME =
-  /AVAILABLE|DEPRECATED|SWIFT|FORMAT|BRIDGED|RETURNS|NOESCAPE/;
+  /AVAILAB|DEPRECATED|SWIFT|FORMAT|BRIDGED|RETURNS|NOESCAPE/;
 /** Before a word in an expression or a list: `= NS_X`, `(API_A`, `, CF_B`. */
 const VALUE_BEFORE = /[=,(\[+\-|&<>?:!~*/%^]/;
 /** After a word that is a name: `NS_A = 1`, `CF_FLAGS[8]`, `API_B,`. */
 const NAME_AFTER = /[=,}\[:)]/;
 /** A word after which the next word is a tag: `struct API_CONFIG {`. */
-const TAG_KEYWORD = /\b(?:struct|union|enum)$/;
+const TAG_KEYWORD = /(?<!\w)(?:struct|union|enum)$/;
+/** A line of macro words alone, none called. */
+const BARE_MACROS = /^\s*(?:[A-Z_][A-Z0-9_]*\b\s*)+$/;
 /** Words that are never a property's name: qualifiers and macros. */
 const NOT_A_NAME = /^(?:__|_[A-Z])|^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/;
 
@@ -92,9 +96,12 @@ export function overAttributes(
 ): OutlineSymbol[] {
   const lines = source.split("\n");
   const code = codeOnly(source).split("\n");
-  // Only over lines the C grammar did not see: blanked attribute macros.
+  // Only over lines the C grammar did not see (blanked attribute macros) or
+  // saw as bare macro words (`XPC_MALLOC XPC_RETURNS_RETAINED`), not over a
+  // macro call such as `DECLARE_THING(a, b)`.
   const parsed = blankObjc(source).split("\n");
-  const unseen = (k: number) => parsed[k].trim() === "";
+  const unseen = (k: number) =>
+    parsed[k].trim() === "" || BARE_MACROS.test(parsed[k]);
   // Read once per line: symbols may share one.
   const tops = new Map<number, number>();
   // Never over a line of the symbol before (a macro line C read as one).
@@ -153,6 +160,7 @@ export function blankObjc(source: string): string {
 // declarator's `)` or another such macro.
 function _declarationMacros(text: string): [number, number][] {
   const ranges: [number, number][] = [];
+  const closings = _closingParens(text);
   let lastEnd = -1;
   for (const match of text.matchAll(MACRO_WORD)) {
     const word = match[0];
@@ -161,23 +169,26 @@ function _declarationMacros(text: string): [number, number][] {
     const end = start + word.length;
     // glibc's `__nonnull ((1))` is an attribute of its own: left alone.
     if (NULLABILITY.test(word)) {
-      if (_charAfter(text, end).char !== "(") ranges.push([start, end]);
+      const glibc = word === "__nonnull" && _charAfter(text, end).char === "(";
+      if (!glibc) ranges.push([start, end]);
       continue;
     }
-    const wrapper = WRAPPER_MACRO.test(word);
-    if (!wrapper && !ATTRIBUTE_MACRO.test(word)) continue;
+    // Apple's own are attributes, `MP_API(ios(2.0))` included.
+    const apple = ATTRIBUTE_MACRO.test(word);
+    const wrapper = !apple && WRAPPER_MACRO.test(word);
+    if (!wrapper && !apple) continue;
     const before = _charBefore(text, start);
     const afterMacro = before.index === lastEnd - 1;
     if (!afterMacro && VALUE_BEFORE.test(before.char)) continue;
     const next = _charAfter(text, end);
     const tag = TAG_KEYWORD.test(
-      text.slice(Math.max(0, before.index - 5), before.index + 1),
+      text.slice(Math.max(0, before.index - 6), before.index + 1),
     );
     if (next.char === "(") {
       // A wrapper's arguments are C (`NSPR_API(void *) PR_Malloc(...)`), which
       // the grammar reads as it does in a plain C header.
       if (wrapper) continue;
-      const close = _closingParen(text, next.index);
+      const close = closings[next.index];
       // `void NS_LOG(const char *fmt);` declares a function of that name.
       const after = _charAfter(text, close).char;
       const declarator = /\w/.test(before.char) && !afterMacro && !tag &&
@@ -193,9 +204,13 @@ function _declarationMacros(text: string): [number, number][] {
       continue;
     }
     if (tag || NAME_AFTER.test(next.char)) continue;
+    // Before `;` a word is the declarator's name, unless it comes after the
+    // declarator or is only ever an attribute (`isa OBJC_ISA_AVAILABILITY;`).
     const ends = next.char === ";" ||
       text.startsWith("__attribute__", next.index);
-    if (ends && before.char !== ")" && !afterMacro) continue;
+    const attribute = before.char === ")" || afterMacro ||
+      (next.char === ";" && ATTRIBUTE_NAME.test(word));
+    if (ends && !attribute) continue;
     ranges.push([start, end]);
     lastEnd = end;
   }
@@ -216,17 +231,25 @@ function _charAfter(text: string, index: number) {
   return { char: i < text.length ? text[i] : "", index: i };
 }
 
-// The index after the `)` that closes the `(` at `open`; a call left open
-// ends before the `;`, `{` or `}` that ends its statement.
-function _closingParen(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
+// For each `(` of the text, the index after the `)` that closes it; a call
+// left open ends before the `;`, `{` or `}` that ends its statement. One
+// pass, however deeply calls nest.
+function _closingParens(text: string): Int32Array {
+  const closings = new Int32Array(text.length);
+  const open: number[] = [];
+  for (let i = 0; i < text.length; i++) {
     const char = text[i];
-    if (char === "(") depth++;
-    else if (char === ")" && --depth === 0) return i + 1;
-    else if (char === ";" || char === "{" || char === "}") return i;
+    if (char === "(") open.push(i);
+    else if (char === ")") {
+      const at = open.pop();
+      if (at !== undefined) closings[at] = i + 1;
+    } else if (char === ";" || char === "{" || char === "}") {
+      for (const at of open) closings[at] = i;
+      open.length = 0;
+    }
   }
-  return text.length;
+  for (const at of open) closings[at] = text.length;
+  return closings;
 }
 
 function _scan(source: string) {
@@ -246,13 +269,18 @@ function _scan(source: string) {
       blank[i] = true;
       continue;
     }
-    if (!_inDirective(code, i)) depth = Math.max(0, depth + _braces(code[i]));
     const block = ENUM_HEAD.test(code[i])
       ? _enum(lines, code, i, lastLine)
       : BLOCK_START.test(code[i])
       ? _block(lines, code, i, lastLine)
       : undefined;
-    if (block === undefined) continue;
+    if (block === undefined) {
+      // `extern "C" {` wraps the whole header: it opens no level.
+      if (!_inDirective(code, i) && !EXTERN_C.test(code[i])) {
+        depth = Math.max(0, depth + _braces(code[i]));
+      }
+      continue;
+    }
     blocks.push(block.symbol);
     for (let j = _attributesAbove(code, i); j <= block.last; j++) {
       blank[j] = true;
