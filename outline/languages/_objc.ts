@@ -3,15 +3,15 @@
 // after it too. `objcBlocks()` finds the `@interface`, `@protocol` and
 // `@implementation` blocks with their methods and properties, and
 // Foundation's enum macros; `blankObjc()` turns them, the other `@` lines
-// and the Apple macros C cannot read into spaces for the C parse, keeping
-// every line and every offset where it was.
+// and the Apple macros C cannot read (see _objc_macros.ts) into spaces for
+// the C parse, keeping every line and every offset where it was.
 //
 // Lines are read without their comments and the insides of their string
 // literals (codeOnly()). Every pattern here has one way to match a given
-// text (but WRAPPED_DECLARATION, which only ever sees 256 characters), so a
-// scan takes linear time whatever the header holds.
+// text, so a scan takes linear time whatever the header holds.
 import type { OutlineSymbol } from "../types.ts";
 import { codeOnly } from "./_c_code.ts";
+import { declarationMacros } from "./_objc_macros.ts";
 import { firstMeaningfulLine } from "./_nodes.ts";
 
 /** A macro, maybe called, with up to three levels of parentheses. */
@@ -42,36 +42,6 @@ const ENUM_NAME = /^[^,()]*,\s*(\w+)\s*\)/;
 const ATTRIBUTES = new RegExp(String.raw`^\s*(?:${MACRO}\s*)+$`);
 /** How many lines attribute macros above a declaration may take. */
 const ATTRIBUTE_LINES = 4;
-/** A word spelled as a macro (`NS_SWIFT_NAME`, `__TVOS_PROHIBITED`), or a nullability qualifier. */
-const MACRO_WORD =
-  /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*|__[A-Z][A-Z0-9_]*|__deprecated(?:_msg)?|__unavailable|_Nullable(?:_result)?|_Nonnull|_Null_unspecified|__nullable|__nonnull|__null_unspecified)\b/g;
-/** Clang's nullability qualifiers, which C does not know: always blanked. */
-const NULLABILITY = /^_(?:_?[Nn]ull|_?[Nn]onnull)/;
-/**
- * Apple's declaration macros and availability macros of any library: what C
- * reads as junk around a declaration (`API_AVAILABLE(ios(13))`,
- * `NS_SWIFT_NAME(x)`, `OSSL_DEPRECATEDIN_3_0`), arguments and all.
- */
-const ATTRIBUTE_MACRO =
-  /^(?:(?:NS|CF|API|UIKIT|APPKIT|FOUNDATION|OBJC2?|CG|CA|AV|MP|__IOS|__OSX|__TVOS|__WATCHOS|__API)_|__deprecated|__unavailable)|_(?:AVAILAB|DEPRECATED|UNAVAILABLE)/;
-/**
- * Export, inline and calling-convention macros of any library
- * (`FOUNDATION_EXPORT`, `GL_APIENTRY`): blanked when not called; called
- * (`NSPR_API(void *)`), their arguments are C and they are left alone.
- */
-const WRAPPER_MACRO = /_(?:EXPORT|EXTERN|INLINE|API|APIENTRY|APICALL)$/;
-/** A macro argument that declares a function: `LLVMValueRef f(`. */
-const WRAPPED_DECLARATION =
-  /^\s*[A-Za-z_]\w*(?:[\s*]+\w+)*?[\s*]+[A-Za-z_]\w*\s*\(/;
-/** Words only ever attributes, never a function's name. */
-const ATTRIBUTE_NAME =
-  /AVAILAB|DEPRECATED|SWIFT|FORMAT|BRIDGED|RETURNS|NOESCAPE/;
-/** Before a word in an expression or a list: `= NS_X`, `(API_A`, `, CF_B`. */
-const VALUE_BEFORE = /[=,(\[+\-|&<>?:!~*/%^]/;
-/** After a word that is a name: `NS_A = 1`, `CF_FLAGS[8]`, `API_B,`. */
-const NAME_AFTER = /[=,}\[:)]/;
-/** A word after which the next word is a tag: `struct API_CONFIG {`. */
-const TAG_KEYWORD = /(?<!\w)(?:struct|union|enum)$/;
 /** A line of macro words alone, none called. */
 const BARE_MACROS = /^\s*(?:[A-Z_][A-Z0-9_]*\b\s*)+$/;
 /** Words that are never a property's name: qualifiers and macros. */
@@ -140,7 +110,7 @@ export function blankObjc(source: string): string {
   ).join("\n");
   const pieces: string[] = [];
   let at = 0;
-  for (const [start, end] of _declarationMacros(searched)) {
+  for (const [start, end] of declarationMacros(searched)) {
     pieces.push(
       text.slice(at, start),
       text.slice(start, end).replace(/[^\r\n]/g, " "),
@@ -149,107 +119,6 @@ export function blankObjc(source: string): string {
   }
   pieces.push(text.slice(at));
   return pieces.join("");
-}
-
-// The [start, end) ranges to blank of the declaration macros (with their
-// call's arguments, but for a wrapper only its name and parentheses) where
-// they stand around a declaration, not where a macro-like word is a name or
-// a value: an enumerator `NS_STATE_IDLE,`, a field `int CF_FLAGS;`, a value
-// `= API_A(1)`, a tag `struct API_CONFIG`, a function `void NS_LOG(...);`.
-// A macro before `;` or `__attribute__` is one only right after a
-// declarator's `)` or another such macro.
-function _declarationMacros(text: string): [number, number][] {
-  const ranges: [number, number][] = [];
-  const closings = _closingParens(text);
-  let lastEnd = -1;
-  for (const match of text.matchAll(MACRO_WORD)) {
-    const word = match[0];
-    const start = match.index;
-    if (start < lastEnd) continue;
-    const end = start + word.length;
-    // glibc's `__nonnull ((1))` is an attribute of its own: left alone.
-    if (NULLABILITY.test(word)) {
-      const glibc = word === "__nonnull" && _charAfter(text, end).char === "(";
-      if (!glibc) ranges.push([start, end]);
-      continue;
-    }
-    // Apple's own are attributes, `MP_API(ios(2.0))` included.
-    const apple = ATTRIBUTE_MACRO.test(word);
-    const wrapper = !apple && WRAPPER_MACRO.test(word);
-    if (!wrapper && !apple) continue;
-    const before = _charBefore(text, start);
-    const afterMacro = before.index === lastEnd - 1;
-    if (!afterMacro && VALUE_BEFORE.test(before.char)) continue;
-    const next = _charAfter(text, end);
-    const tag = TAG_KEYWORD.test(
-      text.slice(Math.max(0, before.index - 6), before.index + 1),
-    );
-    if (next.char === "(") {
-      // A wrapper's arguments are C (`NSPR_API(void *) PR_Malloc(...)`), which
-      // the grammar reads as it does in a plain C header.
-      if (wrapper) continue;
-      const close = closings[next.index];
-      // `void NS_LOG(const char *fmt);` declares a function of that name.
-      const after = _charAfter(text, close).char;
-      const declarator = /\w/.test(before.char) && !afterMacro && !tag &&
-        (after === ";" || after === "{") && !ATTRIBUTE_NAME.test(word);
-      // `LLVM_ATTRIBUTE_C_DEPRECATED(LLVMValueRef f(void), "...")` wraps a
-      // whole declaration, which C reads as it does in a plain C header.
-      const wrapsDeclaration = WRAPPED_DECLARATION.test(
-        text.slice(next.index + 1, Math.min(close, next.index + 256)),
-      );
-      if (declarator || wrapsDeclaration) continue;
-      ranges.push([start, close]);
-      lastEnd = close;
-      continue;
-    }
-    if (tag || NAME_AFTER.test(next.char)) continue;
-    // Before `;` a word is the declarator's name, unless it comes after the
-    // declarator or is only ever an attribute (`isa OBJC_ISA_AVAILABILITY;`).
-    const ends = next.char === ";" ||
-      text.startsWith("__attribute__", next.index);
-    const attribute = before.char === ")" || afterMacro ||
-      (next.char === ";" && ATTRIBUTE_NAME.test(word));
-    if (ends && !attribute) continue;
-    ranges.push([start, end]);
-    lastEnd = end;
-  }
-  return ranges;
-}
-
-// The first character before `index` that is not white space, and where.
-function _charBefore(text: string, index: number) {
-  let i = index - 1;
-  while (i >= 0 && /\s/.test(text[i])) i--;
-  return { char: i >= 0 ? text[i] : "", index: i };
-}
-
-// The first character at or after `index` that is not white space, and where.
-function _charAfter(text: string, index: number) {
-  let i = index;
-  while (i < text.length && /\s/.test(text[i])) i++;
-  return { char: i < text.length ? text[i] : "", index: i };
-}
-
-// For each `(` of the text, the index after the `)` that closes it; a call
-// left open ends before the `;`, `{` or `}` that ends its statement. One
-// pass, however deeply calls nest.
-function _closingParens(text: string): Int32Array {
-  const closings = new Int32Array(text.length);
-  const open: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === "(") open.push(i);
-    else if (char === ")") {
-      const at = open.pop();
-      if (at !== undefined) closings[at] = i + 1;
-    } else if (char === ";" || char === "{" || char === "}") {
-      for (const at of open) closings[at] = i;
-      open.length = 0;
-    }
-  }
-  for (const at of open) closings[at] = text.length;
-  return closings;
 }
 
 function _scan(source: string) {
