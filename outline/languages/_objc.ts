@@ -52,7 +52,8 @@ const NOT_A_NAME = /^(?:__|_[A-Z])|^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/;
  * with its members.
  */
 export function objcBlocks(source: string): OutlineSymbol[] {
-  return _scan(source).blocks;
+  // A copy: the scan is kept for the next call, and outlines get edited.
+  return structuredClone(_scan(source).blocks);
 }
 
 /**
@@ -64,8 +65,7 @@ export function overAttributes(
   symbols: OutlineSymbol[],
   source: string,
 ): OutlineSymbol[] {
-  const lines = source.split("\n");
-  const code = codeOnly(source).split("\n");
+  const { lines, code } = _scan(source);
   // Only over lines the C grammar did not see (blanked attribute macros) or
   // saw as bare macro words (`XPC_MALLOC XPC_RETURNS_RETAINED`), not over a
   // macro call such as `DECLARE_THING(a, b)`.
@@ -98,7 +98,12 @@ export function overAttributes(
  * macros turned into spaces, line breaks kept.
  */
 export function blankObjc(source: string): string {
-  const { lines, code, blank } = _scan(source);
+  const scan = _scan(source);
+  scan.blanked ??= _blank(scan);
+  return scan.blanked;
+}
+
+function _blank({ lines, code, blank }: Scan): string {
   // What the macros are looked for in: code outside the Objective-C lines
   // and outside preprocessor lines (and their continuations), which keep
   // theirs (`#if NS_BLOCKS_AVAILABLE`).
@@ -121,7 +126,29 @@ export function blankObjc(source: string): string {
   return pieces.join("");
 }
 
-function _scan(source: string) {
+/** A header read line by line, with what blankObjc() made of it. */
+interface Scan {
+  lines: string[];
+  /** The lines without comments and literal contents. */
+  code: string[];
+  /** The lines that are Objective-C (or mode macros), blanked whole. */
+  blank: boolean[];
+  blocks: OutlineSymbol[];
+  blanked?: string;
+}
+
+// The last header read: one outline reads it three times (the text to
+// parse, the blocks, the attribute lines above the C declarations).
+let lastScan: { source: string; scan: Scan } | undefined;
+
+function _scan(source: string): Scan {
+  if (lastScan?.source === source) return lastScan.scan;
+  const scan = _read(source);
+  lastScan = { source, scan };
+  return scan;
+}
+
+function _read(source: string): Scan {
   const lines = source.split("\n");
   const code = codeOnly(source).split("\n");
   // A final line break ends the last line; it does not start another.
