@@ -8,22 +8,8 @@
 // Every fault it found is fixed; each test under a "Fixed fault" note failed
 // before its fix.
 import assert from "node:assert/strict";
-import { c } from "../outline/languages/c.ts";
 import { blankObjc } from "../outline/languages/_objc.ts";
-import { objc } from "../outline/languages/objc.ts";
-import { extractText, outlineLines } from "./support/outline_languages.ts";
-
-async function objcLines(text: string): Promise<string[]> {
-  return outlineLines(await extractText(objc, text));
-}
-
-// The C outline of an Objective-C text: its first line (`@class A;`) left
-// empty so that every other line keeps its number.
-async function cLines(text: string): Promise<string[]> {
-  return outlineLines(
-    await extractText(c, text.slice(text.indexOf("\n"))),
-  );
-}
+import { cLines, objcLines } from "./support/objc_lines.ts";
 
 // ---------------------------------------------------------------- faults
 

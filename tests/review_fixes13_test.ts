@@ -11,14 +11,10 @@ import { codeOnly } from "../outline/languages/_c_code.ts";
 import { blankObjc, objcBlocks } from "../outline/languages/_objc.ts";
 import { go } from "../outline/languages/go.ts";
 import { kotlin } from "../outline/languages/kotlin.ts";
-import { objc } from "../outline/languages/objc.ts";
 import { LIST_PAGE, listPage } from "../protocols/_acp_list.ts";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 import { withWorkspace } from "./support/workspace.ts";
-
-async function objcLines(text: string): Promise<string[]> {
-  return outlineLines(await extractText(objc, text));
-}
+import { objcLines } from "./support/objc_lines.ts";
 
 // ---------------------------------------------------------------- faults
 

@@ -12,12 +12,12 @@ import { isObjcHeader } from "../outline/_dialect.ts";
 import { objcBlocks } from "../outline/languages/_objc.ts";
 import { go } from "../outline/languages/go.ts";
 import { kotlin } from "../outline/languages/kotlin.ts";
-import { objc } from "../outline/languages/objc.ts";
 import { LIST_PAGE, listPage } from "../protocols/_acp_list.ts";
 import { connect } from "./support/acp_connect.ts";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 import { startScriptedServer } from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
+import { objcLines } from "./support/objc_lines.ts";
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,10 +30,6 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function objcLines(text: string): Promise<string[]> {
-  return outlineLines(await extractText(objc, text));
 }
 
 // ---------------------------------------------------------------- faults

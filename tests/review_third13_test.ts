@@ -9,12 +9,8 @@ import { isCppHeader, isObjcHeader } from "../outline/_dialect.ts";
 import { codeOnly } from "../outline/languages/_c_code.ts";
 import { blankObjc, objcBlocks } from "../outline/languages/_objc.ts";
 import { kotlin } from "../outline/languages/kotlin.ts";
-import { objc } from "../outline/languages/objc.ts";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
-
-async function objcLines(text: string): Promise<string[]> {
-  return outlineLines(await extractText(objc, text));
-}
+import { objcLines } from "./support/objc_lines.ts";
 
 function elapsedMs(run: () => unknown): number {
   const started = performance.now();
