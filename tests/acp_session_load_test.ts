@@ -5,7 +5,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { connect } from "./support/acp_connect.ts";
-import { contentText, startScriptedServer } from "./support/scripted_server.ts";
+import {
+  contentText,
+  type ScriptedServer,
+  startScriptedServer,
+} from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 Deno.test("acp agent saves each session and session/load replays it, then goes on with it", async () => {
@@ -194,6 +198,24 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** A first editor window with one session that said "Hello" (saved). */
+async function helloSession(
+  server: ScriptedServer,
+  saved: string,
+  dir: string,
+) {
+  const first = await connect(server, saved);
+  const { sessionId } = await first.connection.agent.request(
+    acp.methods.agent.session.new,
+    { cwd: dir, mcpServers: [] },
+  );
+  await first.connection.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Hello" }],
+  });
+  return { first, sessionId };
+}
+
 Deno.test("acp agent refuses to load a session another connection has open, until it is closed", async () => {
   await withWorkspace(async (dir) => {
     const saved = join(dir, ".sessions");
@@ -201,15 +223,7 @@ Deno.test("acp agent refuses to load a session another connection has open, unti
       match: "Hello",
       replies: [{ text: "Hi." }],
     }]);
-    const first = await connect(server, saved);
-    const { sessionId } = await first.connection.agent.request(
-      acp.methods.agent.session.new,
-      { cwd: dir, mcpServers: [] },
-    );
-    await first.connection.agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text: "Hello" }],
-    });
+    const { first, sessionId } = await helloSession(server, saved, dir);
     // A second editor window (its own agent, as another fello acp would be).
     const second = await connect(server, saved);
     const load = () =>
@@ -242,15 +256,7 @@ Deno.test("acp agent closes a session whose load ends after the connection close
       match: "Hello",
       replies: [{ text: "Hi." }],
     }]);
-    const first = await connect(server, saved);
-    const { sessionId } = await first.connection.agent.request(
-      acp.methods.agent.session.new,
-      { cwd: dir, mcpServers: [] },
-    );
-    await first.connection.agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text: "Hello" }],
-    });
+    const { first, sessionId } = await helloSession(server, saved, dir);
     await first.connection.close();
     // An editor window that closes while its load waits for the model.
     const model = Promise.withResolvers<string>();
@@ -264,7 +270,7 @@ Deno.test("acp agent closes a session whose load ends after the connection close
       .catch(() => {});
     await asked.promise;
     await closing.connection.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await delay(200);
     model.resolve("test-model");
     // The load went on and must let go of the session: a new window loads it.
     const next = await connect(server, saved);
@@ -277,7 +283,7 @@ Deno.test("acp agent closes a session whose load ends after the connection close
         break;
       } catch (error) {
         if (attempt === 20) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await delay(250);
       }
     }
     await next.connection.close();
