@@ -149,6 +149,30 @@ Deno.test("Doc comments above a symbol are the same with LF and CRLF line ends",
 
 // A file of `count` declarations separated by blank lines, some on one very
 // long line, with `eol` line ends.
+/** A successful Plan call and its result, as a saved conversation has them. */
+function planCall(input: unknown): AgentMessage[] {
+  return [
+    {
+      role: "assistant",
+      content: [{
+        type: "tool-call",
+        toolCallId: "p1",
+        toolName: "Plan",
+        input,
+      }],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: "p1",
+        toolName: "Plan",
+        output: { type: "text", value: "Plan updated" },
+      }],
+    },
+  ] as AgentMessage[];
+}
+
 function _declarations(ext: string, count: number, eol: string): string {
   const parts: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -312,24 +336,7 @@ Deno.test("session/load replays a summary only as the client's capabilities allo
         role: "user",
         content: "Go on",
       }),
-      {
-        role: "assistant",
-        content: [{
-          type: "tool-call",
-          toolCallId: "p1",
-          toolName: "Plan",
-          input: { entries },
-        }],
-      },
-      {
-        role: "tool",
-        content: [{
-          type: "tool-result",
-          toolCallId: "p1",
-          toolName: "Plan",
-          output: { type: "text", value: "Plan updated" },
-        }],
-      },
+      ...planCall({ entries }),
       { role: "assistant", content: "Done." },
     ] as AgentMessage[];
     await saveSession(join(saved, "s1.json"), {
@@ -392,26 +399,10 @@ Deno.test({
     const live: PlanEntry[][] = [];
     const tools = createTools({ onPlan: (entries) => void live.push(entries) });
     await tools.Plan.execute(input as Parameters<typeof tools.Plan.execute>[0]);
-    const replayed = replayUpdates([
-      {
-        role: "assistant",
-        content: [{
-          type: "tool-call",
-          toolCallId: "p1",
-          toolName: "Plan",
-          input,
-        }],
-      },
-      {
-        role: "tool",
-        content: [{
-          type: "tool-result",
-          toolCallId: "p1",
-          toolName: "Plan",
-          output: { type: "text", value: "Plan updated" },
-        }],
-      },
-    ] as AgentMessage[], { cwd: "/w", kinds: new Map([["Plan", "think"]]) });
+    const replayed = replayUpdates(planCall(input), {
+      cwd: "/w",
+      kinds: new Map([["Plan", "think"]]),
+    });
     const plan = replayed.find((u) => u.sessionUpdate === "plan");
     assert.deepEqual(live, [[{
       content: "Fix it",
