@@ -37,7 +37,8 @@ const CPP_LINE = new RegExp(
     String.raw`class\s+[A-Za-z_]\w*(?:\s+final)?\s*(?:[:{]|$)`,
     String.raw`(?:public|protected|private)\s*:(?!:)`,
     String.raw`using\s+namespace\s`,
-    String.raw`extern\s+"C\+\+"`,
+    // The literal's contents are blanked: `"C++"` reads `"   "`.
+    String.raw`extern\s+" {3}"`,
     String.raw`#\s*include\s*<[a-z_]+>`,
   ].map((marker) => String.raw`^[ \t]*` + marker).join("|"),
   "m",
@@ -56,7 +57,7 @@ const LEADING_COMMENTS =
 
 /** Whether the start of a header's text is C++ rather than C. */
 export function isCppHeader(head: string): boolean {
-  return CPP_LINE.test(codeOnly(head, "keep"));
+  return CPP_LINE.test(codeOnly(head));
 }
 
 /** Whether the start of a header's text has Objective-C declarations. */
@@ -83,8 +84,10 @@ export async function dialectExtension(
   if (extension === ".h") {
     const head = await _head(path, HEADER_HEAD_BYTES);
     if (head === undefined) return extension;
-    if (isObjcHeader(head)) return OBJC_KEY;
-    return isCppHeader(head) ? ".hpp" : extension;
+    // Both checks read the same code: comments and literals stripped once.
+    const code = codeOnly(head);
+    if (OBJC_LINE.test(code)) return OBJC_KEY;
+    return CPP_LINE.test(code) ? ".hpp" : extension;
   }
   if (SCRIPT_EXTENSIONS.has(extension)) {
     const head = await _head(path, SCRIPT_HEAD_BYTES);

@@ -377,7 +377,7 @@ Deno.test("blankObjc() keeps length, line breaks and \\r on random Objective-C t
       text += pieces[next(pieces.length)] + [" ", "\n", ""][next(3)];
     }
     for (
-      const out of [blankObjc(text), codeOnly(text), codeOnly(text, "keep")]
+      const out of [blankObjc(text), codeOnly(text)]
     ) {
       assert.equal(out.length, text.length, JSON.stringify(text));
       for (let i = 0; i < text.length; i++) {

@@ -437,7 +437,7 @@ Deno.test("codeOnly() keeps length and line breaks on random raw strings, prefix
     let text = "";
     for (let k = 1 + next(30); k > 0; k--) text += pieces[next(pieces.length)];
     for (
-      const out of [codeOnly(text), codeOnly(text, "keep"), blankObjc(text)]
+      const out of [codeOnly(text), blankObjc(text)]
     ) {
       assert.equal(out.length, text.length, JSON.stringify(text));
       for (let i = 0; i < text.length; i++) {

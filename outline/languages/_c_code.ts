@@ -11,15 +11,11 @@ const STRING_TEXT = /(?:[^"\\\n]|\\[\s\S])*/y;
 const CHAR_TEXT = /(?:[^'\\\n]|\\[\s\S])*/y;
 
 /**
- * The text with comments blanked and, unless `literals` is `"keep"`, the
- * insides of its literals too (quotes kept). Kept literals still hide what
- * looks like a comment inside them. Linear time: every token is read once,
- * and the ends of raw strings are found in one more pass.
+ * The text with comments and the insides of its literals blanked (quotes
+ * kept). Linear time: every token is read once, and the ends of raw strings
+ * are found in one more pass.
  */
-export function codeOnly(
-  text: string,
-  literals: "blank" | "keep" = "blank",
-): string {
+export function codeOnly(text: string): string {
   const pieces: string[] = [];
   let closers: RawClosers | undefined;
   let at = 0;
@@ -57,10 +53,8 @@ export function codeOnly(
       to = inside.lastIndex;
       end = text[to] === token ? to + 1 : to;
     }
-    if (token.startsWith("/") || literals === "blank") {
-      pieces.push(text.slice(at, from), _blank(text.slice(from, to)));
-      at = to;
-    }
+    pieces.push(text.slice(at, from), _blank(text.slice(from, to)));
+    at = to;
     TOKEN_START.lastIndex = end;
   }
   pieces.push(text.slice(at));
