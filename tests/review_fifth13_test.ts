@@ -171,11 +171,11 @@ Deno.test({
       "",
     ].join("\n");
     // Objective-C gave `typedef _Nullable` twice, `function __nullable`.
-    // CFGetHook, a function returning a function pointer, is not listed:
-    // the C outline does not list that shape, with or without `__nullable`.
+    // CFGetHook returns a function pointer, a shape C lists too.
     assert.deepEqual(await objcLines(text), [
       "typedef IMP 3-3 // Implementations.",
       "typedef CFAllocatorAllocateCallBack 5-5 // Allocates.",
+      "function CFGetHook 7-7 // Hooks.",
       "function next 8-8",
     ]);
   },

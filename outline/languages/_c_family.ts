@@ -508,7 +508,8 @@ class _Walker {
 }
 
 // `int (*fn)(void);` is a field holding a function pointer, not a method: the
-// function declarator must be reached without passing a parenthesis.
+// name must sit in a function declarator's own parameter list, not behind a
+// parenthesis (`void (*signal(int))(int);` is a function that returns one).
 function _isFunctionDeclarator(
   declarator: Node,
   declaratorType?: string,
@@ -519,8 +520,12 @@ function _isFunctionDeclarator(
     const type = known ?? current.type;
     known = undefined;
     if (type === "function_declarator") {
-      return current.childForFieldName("declarator")?.type !==
-        "parenthesized_declarator";
+      const inner = current.childForFieldName("declarator");
+      if (inner?.type !== "parenthesized_declarator") return true;
+      current = inner.namedChildren.find((child) =>
+        child.type === "pointer_declarator"
+      ) ?? null;
+      continue;
     }
     if (type === "operator_cast") return true;
     if (type !== "pointer_declarator" && type !== "reference_declarator") {

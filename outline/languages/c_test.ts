@@ -89,3 +89,23 @@ Deno.test("c.extract() recovers a function whose braces differ between #if branc
     "function writer 14-16 // Writes.",
   ]);
 });
+
+Deno.test("c.extract() lists a prototype of a function that returns a function pointer, not a pointer variable", async () => {
+  const text = [
+    "/** Installs a handler. */",
+    "void (*signal(int sig, void (*func)(int)))(int);",
+    "int (*handler)(int);",
+    "int (*table[4])(void);",
+    "struct ops {",
+    "  int (*fn)(void);",
+    "  int (*(*get)(void))(int);",
+    "};",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(c, text)), [
+    "function signal 2-2 // Installs a handler.",
+    "struct ops 5-8",
+    "    field fn 6-6",
+    "    field get 7-7",
+  ]);
+});
