@@ -1,0 +1,362 @@
+// Review of the built-in tools as a user meets them (createTools, a script
+// importing mod.ts, the agent loop): each ignored test reproduces one fault
+// and says what the spec, the issues or a user expects instead.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAgent, createTools, ToolError } from "../mod.ts";
+import { startScriptedServer } from "./support/scripted_server.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** Runs `script` in a child Deno with `flags`; its stdout is one JSON line. */
+async function runChild(
+  script: string,
+  flags: string[],
+  args: string[],
+): Promise<Record<string, { ok?: unknown; error?: string }>> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--config=${join(ROOT, "deno.json")}`,
+      ...flags,
+      script,
+      ...args,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+const WRITE_CHILD = `
+import { createTools } from ${JSON.stringify(join(ROOT, "mod.ts"))};
+const [ws] = Deno.args;
+const tools = createTools({ cwd: ws, permissionMode: "allow" });
+const results = {};
+async function run(name, fn) {
+  try { results[name] = { ok: await fn() }; }
+  catch (error) { results[name] = { error: error.message }; }
+}
+await run("write", () => tools.WriteFile.execute({ path: "a.txt", content: "new\\n" }));
+await run("edit", () => tools.EditFile.execute({ path: "b.txt", oldText: "old", newText: "new" }));
+console.log(JSON.stringify(results));
+`;
+
+// FAULT: a WriteFile/EditFile denied by Deno says
+// `Deno denies writing "<ws>/a.txt": run deno again with --allow-write=<ws>/a.txt`.
+// A user who adds exactly that flag gets a second, different denial
+// (`Deno denies writing "<ws>": ...`), because the atomic write needs the
+// folder for its temp file. Issue 2 (gate two): the error "names the path and
+// the flag to add"; the flag named must be one that makes the call work.
+// Fix: for writes, name the folder in the first message
+// (`--allow-write=<dirname>`), or check the folder grant first; then update
+// the `--allow-write=${outside}` assertion in tests/deno_permission_test.ts.
+Deno.test({
+  name:
+    "WriteFile and EditFile: the --allow-write flag a Deno denial names makes the retried call succeed",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "b.txt"), "old\n");
+      const script = join(ws, "child.js");
+      await Deno.writeTextFile(script, WRITE_CHILD);
+      const read = `--allow-read=${ws},${ROOT}`;
+      const denied = await runChild(script, [read], [ws]);
+      const flags = ["write", "edit"].map((name) => {
+        const message = denied[name].error ?? "";
+        const flag = /--allow-write=\S+/.exec(message)?.[0];
+        assert.ok(flag, message);
+        return flag;
+      });
+      const retried = await runChild(script, [read, ...flags], [ws]);
+      assert.deepEqual(retried.write.error, undefined, "write after the grant");
+      assert.deepEqual(retried.edit.error, undefined, "edit after the grant");
+      assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "new\n");
+      assert.equal(await Deno.readTextFile(join(ws, "b.txt")), "new\n");
+    });
+  },
+});
+
+// FAULT: the agent's run is cancelled while a WriteFile waits for approval;
+// `run()` rejects with AbortError, and then the approval (a UI dialog that
+// was still open, answered "yes") lets WriteFile rewrite the file anyway.
+// WriteFile and EditFile ignore `options.signal` entirely, while Shell
+// refuses an aborted call ("Did not run ...: the call was aborted before it
+// started"). Issue 5: "`signal` aborts the model request, kills running
+// Shell processes and cancels subagents"; a user of Claude Code / codex
+// expects a cancelled turn to change nothing more. Fix: pass the signal to
+// WriteFile/EditFile and check `signal.aborted` after `authorize()` and
+// inside the file lock, right before the write (as runLocal does).
+Deno.test({
+  name:
+    "agent.run() cancelled during a WriteFile approval leaves the file unchanged",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
+      await using server = startScriptedServer([{
+        match: "Rewrite a.txt",
+        replies: [
+          {
+            toolCalls: [{
+              name: "WriteFile",
+              arguments: { path: "a.txt", content: "new\n" },
+            }],
+          },
+          { text: "done" },
+        ],
+      }]);
+      const controller = new AbortController();
+      const agent = createAgent({
+        baseURL: server.baseURL,
+        model: "scripted",
+        cwd: ws,
+        permissionMode: "ask",
+        approve: async () => {
+          controller.abort(); // the user cancels while the dialog is open
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return true; // ... and the stale dialog is answered yes
+        },
+      });
+      await assert.rejects(
+        agent.run("Rewrite a.txt", { signal: controller.signal }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "old\n");
+    });
+  },
+});
+
+// FAULT: the same at the tools' level: `execute(input, { signal })` with a
+// signal that is already aborted still writes (WriteFile) and edits
+// (EditFile); Shell with the same signal throws a ToolError and runs nothing.
+// Issue 2: each tool is `execute(input, options?: { signal?: AbortSignal })`.
+// Fix: as above, `signal?.throwIfAborted()` (as a ToolError) before writing.
+Deno.test({
+  name: "WriteFile and EditFile refuse a call whose signal is already aborted",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
+      const tools = createTools({ cwd: ws, permissionMode: "allow" });
+      const signal = AbortSignal.abort();
+      await assert.rejects(
+        tools.Shell.execute({ command: "true" }, { signal }),
+        ToolError,
+      );
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "a.txt", content: "new\n" }, {
+          signal,
+        }),
+        ToolError,
+      );
+      await assert.rejects(
+        tools.EditFile.execute(
+          { path: "a.txt", oldText: "old", newText: "new" },
+          { signal },
+        ),
+        ToolError,
+      );
+      assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "old\n");
+    });
+  },
+});
+
+// FAULT: answering "always" to `git -C <dir> status` approves every later
+// `git -C <dir> ...` (push --force, reset --hard, config core.pager ...)
+// without asking: the "always" key is the executable plus its first word,
+// and the first word here is an option (`git -C`), the same for
+// `rm -rf a` -> `rm -rf`, `npm --prefix x test` -> `npm --prefix`.
+// Issue 3: "`always` remembers the executable plus its first argument
+// (`git status`), never all commands"; README: `git status` "also allows
+// `git status --short`, not `git push`". Fix: skip leading options (and
+// their values for known ones like `-C`, `-c`, `--prefix`) when choosing the
+// subcommand, or key the exact command line when the first argument is an
+// option.
+Deno.test({
+  name:
+    'Shell "always" for `git -C <dir> status` still asks for `git -C <dir> push`',
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const asked: string[] = [];
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "ask",
+        approve: (request) => {
+          asked.push(request.command ?? "");
+          return asked.length === 1 ? "always" : false;
+        },
+      });
+      await tools.Shell.execute({ command: "git", args: ["-C", ws, "status"] });
+      await tools.Shell.execute({ command: "git", args: ["-C", ws, "push"] })
+        .catch(() => {}); // refused is what we want; a run is the fault
+      assert.equal(asked.length, 2, `asked only for: ${asked.join(" | ")}`);
+    });
+  },
+});
+
+// FAULT: in a file whose first line ends in CRLF but whose other lines end in
+// LF, an EditFile whose oldText matches literally (LF, as in the file)
+// writes newText's line breaks as CRLF, so the edited LF lines become CRLF
+// lines ("a\r\nb\nc\nd\n" -> "a\r\nb\nC\r\nD\n"). The line ending is taken
+// from the first line, not from the matched text. Issue 2: "The file keeps
+// its line endings"; a literal match should be replaced as typed. Fix:
+// convert newText's line breaks only when oldText had to be converted to
+// match, or take the ending from the matched region.
+Deno.test({
+  name:
+    "EditFile keeps LF in a literally matched region of a file whose first line is CRLF",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "mixed.txt"), "a\r\nb\nc\nd\n");
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      await tools.EditFile.execute({
+        path: "mixed.txt",
+        oldText: "c\nd",
+        newText: "C\nD",
+      });
+      assert.equal(
+        await Deno.readTextFile(join(ws, "mixed.txt")),
+        "a\r\nb\nC\nD\n",
+      );
+    });
+  },
+});
+
+// FAULT: WriteFile cannot create or overwrite, and EditFile cannot edit, a
+// file whose name is long but valid (230 bytes; Linux allows 255): the temp
+// file `.<name>.fello-tmp-<pid>-<random>` adds about 30 bytes and passes
+// NAME_MAX, and the error is `File name too long (os error 36): open
+// '<ws>/.<name>.fello-tmp-...'`, naming a file the user never asked for.
+// Issue 2: WriteFile "writes atomically (temp file in the same folder, then
+// rename)": the temp name is an implementation detail that must not make a
+// valid path unwritable. Fix: shorten the temp name when needed (e.g. keep a
+// prefix of the name plus a hash, still matching TEMP_PATTERN for cleanup).
+Deno.test({
+  name: "WriteFile and EditFile handle a file name of 230 bytes",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const name = `${"n".repeat(226)}.txt`;
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      await Deno.writeTextFile(join(ws, name), "old\n"); // a valid name
+      await tools.EditFile.execute({
+        path: name,
+        oldText: "old",
+        newText: "edited",
+      });
+      assert.equal(await Deno.readTextFile(join(ws, name)), "edited\n");
+      await tools.WriteFile.execute({ path: name, content: "new\n" });
+      assert.equal(await Deno.readTextFile(join(ws, name)), "new\n");
+    });
+  },
+});
+
+// FAULT: WriteFile with a path ending in "/" ("notes/") creates a FILE named
+// "notes" and reports `{ path: "notes", created: true }`. The trailing slash
+// says the caller means a folder; open(2), Node's fs.writeFile, Claude
+// Code's and opencode's Write all fail with EISDIR/ENOENT here. Fix: refuse
+// a path that ends in a separator: `Cannot write "notes/": the path ends in
+// "/", so it names a folder; give a file path`.
+Deno.test({
+  name: "WriteFile refuses a path ending in a slash instead of writing a file",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "notes/", content: "x" }),
+        ToolError,
+      );
+      await assert.rejects(Deno.stat(join(ws, "notes")), Deno.errors.NotFound);
+    });
+  },
+});
+
+// FAULT: a file that starts with a UTF-8 BOM and then holds binary data
+// (NUL bytes right after the BOM) is returned as text full of U+0000 and
+// control characters: sniffFormat() returns for a BOM before it looks for
+// NUL bytes. Issue 2: "Binary files (a NUL byte near the start) are refused
+// as binary". Fix: after a UTF-8 BOM, still refuse a NUL byte in the sniffed
+// head (UTF-16 legitimately has NULs; UTF-8 text does not).
+Deno.test({
+  name: "ReadFile refuses a file with a UTF-8 BOM followed by binary bytes",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0, 1, 2, 3, 0, 0, 0x0a]);
+      await Deno.writeFile(join(ws, "blob.dat"), bytes);
+      const tools = createTools({ cwd: ws });
+      await assert.rejects(
+        tools.ReadFile.execute({ path: "blob.dat" }),
+        (error: unknown) =>
+          error instanceof ToolError && /binary/.test(error.message),
+      );
+    });
+  },
+});
+
+// FAULT: the line index of a file over 1 MB is trusted when size and mtime
+// match, so a file rewritten with the same size and the same mtime (coarse
+// timestamps, `touch -r`, `cp -p`, `tar x`, two writes in one timestamp
+// tick: 20 quick writes here get 6 distinct mtimes) is read through the old
+// file's line starts: ReadFile reports `totalLines: 4000` for a file that now
+// has 8000 lines, and the model is told "Lines 3000-3000 of 4000". Fix: also
+// key the index on the inode and ctime (utime() cannot set ctime), which
+// Deno.stat gives, or on a hash of the first and last KB.
+Deno.test({
+  name:
+    "ReadFile does not answer from a stale line index after a same-size rewrite with the same mtime",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const path = join(ws, "big.txt");
+      await Deno.writeTextFile(path, `${"a".repeat(299)}\n`.repeat(4000));
+      const { mtime } = await Deno.stat(path);
+      const tools = createTools({ cwd: ws });
+      const first = await tools.ReadFile.execute({
+        path: "big.txt",
+        line: 3000,
+        limit: 1,
+      });
+      assert.equal(first.totalLines, 4000);
+      // Same size (1,200,000 bytes), twice as many lines, same mtime.
+      await Deno.writeTextFile(path, `${"b".repeat(149)}\n`.repeat(8000));
+      await Deno.utime(path, mtime!, mtime!);
+      const second = await tools.ReadFile.execute({
+        path: "big.txt",
+        line: 3000,
+        limit: 1,
+      });
+      assert.equal(second.totalLines, 8000);
+      assert.equal(second.content, `${"b".repeat(149)}\n`);
+    });
+  },
+});
+
+// FAULT: ReadFile of a Linux pseudo-file (/proc/self/status, /proc/cpuinfo,
+// /sys/...) returns `content: ""` and tells the model `(The file
+// "/proc/self/status" is empty: 0 lines.)`, which is false: stat() reports
+// size 0 for these files and the full read reads exactly stat.size bytes.
+// `cat` and Claude Code's Read show their text. Fix: when stat says 0 bytes
+// (or the file is on procfs/sysfs), read until EOF with a cap of
+// FULL_READ_LIMIT instead of trusting the size.
+Deno.test({
+  name: "ReadFile reads a /proc pseudo-file whose stat size is 0",
+  ignore: true,
+  async fn() {
+    if (Deno.build.os !== "linux") return;
+    const tools = createTools({ permissionMode: "allow" });
+    const result = await tools.ReadFile.execute({ path: "/proc/self/status" });
+    assert.match(result.content, /^Name:/m);
+  },
+});
