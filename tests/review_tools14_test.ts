@@ -403,3 +403,35 @@ Deno.test({
     });
   },
 });
+
+// FAULT: EditFile's model-facing text has no size bound. A replaceAll of a
+// word on every line of a 20,000-line file (a rename in a data file, a
+// lockfile, generated code) answers with the whole unified diff, about
+// 600 KB (some 150k tokens), which the agent sends to the model as one tool
+// result: past the default 100,000-token context, and "outputs the model has
+// not answered yet are always sent". MAX_WINDOWS caps the number of hunks,
+// not their size: one dense window holds every line. Shell bounds its output
+// (32 KiB by default) and ReadFile refuses full reads over 100 KB; a user of
+// Claude Code gets a short snippet from Edit. Fix: cap the diff in
+// `toModelText` (e.g. the first hunks up to 32 KiB plus "... N more changed
+// lines, M hunks omitted; ReadFile to check"), keeping `result.diff` whole.
+Deno.test({
+  name: "EditFile's model text stays bounded for a replaceAll on every line",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const lines = Array.from({ length: 20_000 }, (_, i) => `row ${i} foo`);
+      await Deno.writeTextFile(join(ws, "data.txt"), `${lines.join("\n")}\n`);
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      const result = await tools.EditFile.execute({
+        path: "data.txt",
+        oldText: "foo",
+        newText: "bar",
+        replaceAll: true,
+      });
+      assert.equal(result.replacements, 20_000);
+      const text = tools.EditFile.toModelText(result);
+      assert.ok(text.length <= 102_400, `model text: ${text.length} chars`);
+    });
+  },
+});
