@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgent, createTools, ToolError } from "../mod.ts";
+import { fello } from "./support/fello_cli.ts";
 import { startScriptedServer } from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
@@ -474,6 +475,50 @@ Deno.test({
           error instanceof ToolError && /not found/.test(error.message),
       );
       assert.deepEqual(asked, []);
+    });
+  },
+});
+
+// FAULT: `fello run` shows a Shell call whose output was truncated as
+// `⎿ exit 0, 5948 lines of output` for `seq 1 100000`, which printed 100,000
+// lines: it counts the lines kept in `output` (head + marker + tail) and says
+// nothing of the truncation or of the log file that holds the rest, so the
+// person at the terminal is told something false and cannot find the full
+// output. Issue 3: "`truncated: true`, and the full output saved to a log file
+// whose path the result gives". Fix: in cli/_render.ts outcome(), when
+// `result.truncated`, say so and give `logPath` (e.g. `exit 0, output
+// truncated to 32 KiB; full output in /tmp/shell-output-....log`).
+Deno.test({
+  name: "fello run says a Shell output was truncated and where the full log is",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await using server = startScriptedServer([{
+        match: "Count to a lot",
+        replies: [
+          {
+            toolCalls: [{
+              name: "Shell",
+              arguments: { command: "seq 1 100000" },
+            }],
+          },
+          { text: "counted" },
+        ],
+      }]);
+      const out = await fello([
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "scripted",
+        "--permission-mode",
+        "allow",
+        "Count to a lot",
+      ], { cwd: ws, env: { TMPDIR: ws } }); // the log lands in ws, removed after
+      assert.equal(out.code, 0, out.stderr);
+      const line = out.stdout.split("\n").find((l) => l.includes("\u23bf")) ??
+        "";
+      assert.match(line, /truncated/, line);
+      assert.match(line, /shell-output-.*\.log/, line);
     });
   },
 });
