@@ -522,3 +522,28 @@ Deno.test({
     });
   },
 });
+
+// FAULT: a path starting with "~/" is taken literally: WriteFile
+// "~/notes.txt" in acceptEdits mode creates a folder named "~" inside the
+// workspace and writes "<ws>/~/notes.txt" without asking (a later
+// `rm -rf ~` to clean it up is a classic disaster), and ReadFile "~/.bashrc"
+// says `neither does its folder "~"`. Models write home paths this way all
+// the time; Claude Code's tools expand "~". Fix: in resolvePath(), expand a
+// leading "~" or "~/" to the home folder (then the path is outside the
+// workspace and asks as such), or refuse it with "use the absolute path".
+Deno.test({
+  name: 'WriteFile "~/notes.txt" does not create a folder named "~"',
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      // Expanded, the path is outside the workspace: asked, and refused here
+      // (no approver). Nothing may be written in the home folder or in ws.
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "~/notes.txt", content: "x\n" }),
+        ToolError,
+      );
+      await assert.rejects(Deno.stat(join(ws, "~")), Deno.errors.NotFound);
+    });
+  },
+});
