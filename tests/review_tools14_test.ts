@@ -547,3 +547,35 @@ Deno.test({
     });
   },
 });
+
+// FAULT: a Shell command line over Linux's 128 KiB limit for one argument (a
+// model writing a big file through a heredoc, `python -c "<long script>"`)
+// fails with a ToolError that repeats the whole command: a 200 KB command
+// gives a 200 KB message (`Cannot run "cat > big.txt <<'EOF' ...": Failed to
+// spawn 'sh': Argument list too long (os error 7)`), sent to the model as the
+// tool result and printed by the CLI, with no advice on what to do. Issue 2
+// style: errors name the command, what went wrong and what to do next. Fix:
+// clip the command in messages (e.g. the first 200 characters + "… (N
+// characters)") and, for E2BIG, say "the command line is too long; write the
+// content to a file with WriteFile and run a shorter command that uses it".
+Deno.test({
+  name:
+    "Shell: a too-long command line gives a short error with advice, not the command back",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const tools = createTools({ cwd: ws, permissionMode: "allow" });
+      const body = "line of generated content\n".repeat(8_000); // ~200 KB
+      const command = `cat > big.txt <<'EOF'\n${body}EOF`;
+      await assert.rejects(
+        tools.Shell.execute({ command }),
+        (error: unknown) => {
+          assert.ok(error instanceof ToolError);
+          assert.ok(error.message.length < 2_000, `${error.message.length}`);
+          assert.match(error.message, /WriteFile/);
+          return true;
+        },
+      );
+    });
+  },
+});
