@@ -579,3 +579,34 @@ Deno.test({
     });
   },
 });
+
+// FAULT: WriteFile onto a named pipe (FIFO) replaces it with a regular file
+// and reports `{ created: false }` ("Overwrote"): the atomic write renames
+// its temp file over whatever the path names. The same path is taken for
+// "/dev/null" or any device outside the workspace: in "allow" mode as root
+// (containers, CI) WriteFile "/dev/null" would replace the device node with a
+// regular file (checked on a copy made with `mknod x c 1 3`: it became a
+// regular file of 2 bytes) and break every later process that uses it (Shell's own
+// stdin is /dev/null). ReadFile and EditFile refuse such paths ("it is not a
+// regular file (a device, socket or pipe)"); issue 2: a write must not destroy
+// what it cannot write. Fix: in existsAsFile() (and the backend's
+// writeFile), refuse a path whose lstat/stat kind is neither a file nor
+// missing, with the same message as statFile().
+Deno.test({
+  name: "WriteFile refuses a named pipe instead of replacing it with a file",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const fifo = join(ws, "pipe");
+      const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+      assert.ok(made.success);
+      const tools = createTools({ cwd: ws, permissionMode: "allow" });
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "pipe", content: "x\n" }),
+        (error: unknown) =>
+          error instanceof ToolError && /regular file/.test(error.message),
+      );
+      assert.equal((await Deno.lstat(fifo)).isFile, false, "still a FIFO");
+    });
+  },
+});
