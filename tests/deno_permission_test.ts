@@ -66,7 +66,8 @@ Deno.test("createTools() turns a Deno permission denial into a clear ToolError",
     assert.equal(results.writeOutside.toolError, true);
     const firstLine = results.writeOutside.error.split("\n")[0];
     assert.ok(firstLine.includes(outside), firstLine);
-    assert.ok(firstLine.includes(`--allow-write=${outside}`), firstLine);
+    // The folder: the atomic write's temp file needs it, not the file alone.
+    assert.ok(firstLine.includes(`--allow-write=${ws} `), firstLine);
     await assert.rejects(Deno.stat(outside), Deno.errors.NotFound);
     assert.equal(results.editOutside.toolError, true);
     assert.match(results.editOutside.error, /--allow-write=/);

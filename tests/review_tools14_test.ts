@@ -62,7 +62,6 @@ console.log(JSON.stringify(results));
 Deno.test({
   name:
     "WriteFile and EditFile: the --allow-write flag a Deno denial names makes the retried call succeed",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(join(ws, "b.txt"), "old\n");
@@ -98,7 +97,6 @@ Deno.test({
 Deno.test({
   name:
     "agent.run() cancelled during a WriteFile approval leaves the file unchanged",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
@@ -142,7 +140,6 @@ Deno.test({
 // Fix: as above, `signal?.throwIfAborted()` (as a ToolError) before writing.
 Deno.test({
   name: "WriteFile and EditFile refuse a call whose signal is already aborted",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
@@ -244,7 +241,6 @@ Deno.test({
 // prefix of the name plus a hash, still matching TEMP_PATTERN for cleanup).
 Deno.test({
   name: "WriteFile and EditFile handle a file name of 230 bytes",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const name = `${"n".repeat(226)}.txt`;
@@ -270,7 +266,6 @@ Deno.test({
 // "/", so it names a folder; give a file path`.
 Deno.test({
   name: "WriteFile refuses a path ending in a slash instead of writing a file",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
@@ -418,7 +413,6 @@ Deno.test({
 // lines, M hunks omitted; ReadFile to check"), keeping `result.diff` whole.
 Deno.test({
   name: "EditFile's model text stays bounded for a replaceAll on every line",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const lines = Array.from({ length: 20_000 }, (_, i) => `row ${i} foo`);
@@ -452,7 +446,6 @@ Deno.test({
 Deno.test({
   name:
     "EditFile whose oldText is not in the file fails without asking approve",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(join(ws, "a.txt"), "hello\n");
@@ -533,7 +526,6 @@ Deno.test({
 // workspace and asks as such), or refuse it with "use the absolute path".
 Deno.test({
   name: 'WriteFile "~/notes.txt" does not create a folder named "~"',
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
@@ -594,7 +586,6 @@ Deno.test({
 // missing, with the same message as statFile().
 Deno.test({
   name: "WriteFile refuses a named pipe instead of replacing it with a file",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const fifo = join(ws, "pipe");

@@ -90,12 +90,21 @@ export class ToolContext {
     if (request.action === "read" && this.#ownFiles.has(request.path ?? "")) {
       return;
     }
+    await this.#gate.check(await this.#gateRequest(request));
+  }
+
+  /** Whether `authorize(request)` would ask the approver now. */
+  async wouldAsk(request: AuthorizeRequest): Promise<boolean> {
+    return this.#gate.wouldAsk(await this.#gateRequest(request));
+  }
+
+  async #gateRequest(request: AuthorizeRequest): Promise<GateRequest> {
     const outsideWorkspace = request.path === undefined
       ? false
       : await this.isOutside(request.path);
     const gateRequest: GateRequest = { ...request, outsideWorkspace };
     if (gateRequest.alwaysKey === undefined) delete gateRequest.alwaysKey;
-    await this.#gate.check(gateRequest);
+    return gateRequest;
   }
 }
 

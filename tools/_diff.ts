@@ -213,3 +213,16 @@ function pushLine(lines: string[], mark: string, text: string): void {
   if (text.endsWith("\n")) lines.push(mark + text.slice(0, -1));
   else lines.push(mark + text, "\\ No newline at end of file");
 }
+
+/**
+ * `diff` cut after its last whole line within `maxChars`, with a line saying
+ * how many lines were left out: a model or a prompt cannot take a diff of
+ * every line of a large file.
+ */
+export function clipDiff(diff: string, maxChars: number): string {
+  if (diff.length <= maxChars) return diff;
+  const shown = diff.slice(0, diff.lastIndexOf("\n", maxChars - 1) + 1);
+  const rest = diff.slice(shown.length);
+  const hidden = countChar(rest, "\n") + (rest.endsWith("\n") ? 0 : 1);
+  return `${shown}… ${hidden} more diff lines not shown; ReadFile the file to check the change\n`;
+}

@@ -179,3 +179,17 @@ function editDistance(a: string, b: string, cap: number): number {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Refuses a call whose signal was aborted, e.g. while its approval was
+ * pending: a cancelled turn must change nothing more.
+ */
+export function refuseAborted(
+  signal: AbortSignal | undefined,
+  target: FileTarget,
+): void {
+  if (!signal?.aborted) return;
+  throw new ToolError(
+    `Did not ${target.verb} "${target.display}": the call was aborted`,
+  );
+}

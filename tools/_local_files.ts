@@ -107,13 +107,16 @@ class LocalFile implements RandomAccessFile {
 }
 
 async function writeFile(path: string, data: Uint8Array): Promise<void> {
+  // The folder first: a grant for the file alone cannot hold the temp file,
+  // and a denial naming the file would only lead to a second one.
+  await requireFolderGrant(path);
   await requireGrant("write", path);
   const target = await writeTarget(path);
+  if (target !== path) await requireFolderGrant(target);
   const folder = dirname(target);
   await ensureFolder(folder);
   const mode = await existingMode(target);
   const temp = join(folder, tempName(basename(target)));
-  await requireTempPermission(temp, folder);
   inFlight.add(temp);
   try {
     await writeTemp(temp, data, mode);
@@ -151,7 +154,6 @@ async function writeTarget(path: string): Promise<string> {
 }
 
 async function ensureFolder(folder: string): Promise<void> {
-  await requireDenoPermission({ name: "write", path: folder });
   try {
     await Deno.mkdir(folder, { recursive: true });
   } catch (error) {
@@ -176,17 +178,38 @@ async function existingMode(path: string): Promise<number | null> {
 function tempName(name: string): string {
   const random = crypto.getRandomValues(new Uint32Array(2));
   const suffix = Array.from(random, (n) => n.toString(36)).join("");
-  return `.${name}${TEMP_MARK}${Deno.pid}-${suffix}`;
+  return `.${
+    clipBytes(name, TEMP_NAME_BYTES)
+  }${TEMP_MARK}${Deno.pid}-${suffix}`;
 }
 
-async function requireTempPermission(
-  temp: string,
-  folder: string,
-): Promise<void> {
-  if (await granted({ name: "write", path: temp })) return;
-  throw new ToolError(
-    `Deno denies writing in "${folder}", which an atomic write needs for its temp file: run deno again with --allow-write=${folder} (or a parent folder)`,
-  );
+/**
+ * How much of the file's name its temp file keeps: with the mark, pid and
+ * suffix it stays under the 255-byte limit of a file name.
+ */
+const TEMP_NAME_BYTES = 200;
+
+function clipBytes(name: string, max: number): string {
+  const encoder = new TextEncoder();
+  if (encoder.encode(name).length <= max) return name;
+  let clipped = "";
+  for (const char of name) {
+    if (encoder.encode(clipped + char).length > max) break;
+    clipped += char;
+  }
+  return clipped;
+}
+
+async function requireFolderGrant(path: string): Promise<void> {
+  const folder = dirname(path);
+  try {
+    await requireDenoPermission({ name: "write", path: folder });
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    throw new ToolError(
+      `Deno denies writing "${path}": an atomic write needs its folder for a temp file, so run deno again with --allow-write=${folder} (or a parent folder)`,
+    );
+  }
 }
 
 async function writeTemp(

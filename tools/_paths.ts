@@ -5,8 +5,8 @@ import { fromFileUrl } from "./_file_url.ts";
 import { ToolError } from "./tool_error.ts";
 
 /**
- * Resolves a tool's `path` argument (relative, absolute or `file://` URI)
- * against `base`. Rejects empty paths and NUL bytes with a clear error.
+ * Resolves a tool's `path` argument (relative, absolute, `~/`-relative or
+ * `file://` URI) against `base`. Rejects empty paths and NUL bytes with a clear error.
  */
 export function resolvePath(base: string, path: string, tool: string): string {
   if (path.length === 0) {
@@ -17,8 +17,27 @@ export function resolvePath(base: string, path: string, tool: string): string {
       `${tool} cannot use path ${JSON.stringify(path)}: it contains a NUL byte`,
     );
   }
-  const plain = path.startsWith("file://") ? fromFileUrl(path, tool) : path;
+  const plain = path.startsWith("file://")
+    ? fromFileUrl(path, tool)
+    : expandHome(path, tool);
   return isAbsolute(plain) ? resolve(plain) : resolve(base, plain);
+}
+
+// "~" and "~/x" mean the home folder, as in a shell (models write home paths
+// so); "~user" and "x/~" stay literal.
+function expandHome(path: string, tool: string): string {
+  if (path !== "~" && !/^~[/\\]/.test(path)) return path;
+  const variable = Deno.build.os === "windows" ? "USERPROFILE" : "HOME";
+  const home = Deno.permissions.querySync({ name: "env", variable }).state ===
+      "granted"
+    ? Deno.env.get(variable)
+    : undefined;
+  if (home === undefined || !isAbsolute(home)) {
+    throw new ToolError(
+      `${tool} cannot expand "~" in "${path}": the home folder is unknown (${variable} is unset or Deno denies reading it); give an absolute path`,
+    );
+  }
+  return home + path.slice(1);
 }
 
 /** Whether `target` is `root` itself or lies below it (both absolute, normalized). */

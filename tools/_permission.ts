@@ -54,6 +54,12 @@ export class PermissionGate {
     this.#mode = checkedMode(mode);
   }
 
+  /** Whether {@linkcode check} would ask the approver about `request` now. */
+  wouldAsk(request: GateRequest): boolean {
+    return decide(this.#mode, request.action, request.outsideWorkspace) ===
+        "ask" && !this.#always.has(alwaysKey(request));
+  }
+
   /** Resolves when the request may proceed; throws a ToolError when refused. */
   async check(request: GateRequest): Promise<void> {
     const decision = decide(

@@ -1,7 +1,7 @@
 // EditFile: literal search-and-replace in one file, keeping its encoding, BOM
 // and line endings; atomic, serialized per file, and answered with a diff.
 import { z } from "zod";
-import type { ToolContext } from "./_context.ts";
+import type { AuthorizeRequest, ToolContext } from "./_context.ts";
 import { closestText, SEARCH_MAX_CHARS } from "./_closest_text.ts";
 import {
   decodeText,
@@ -11,12 +11,13 @@ import {
   type TextFormat,
 } from "./_decode.ts";
 import { defineTool } from "./_define.ts";
-import { editDiff } from "./_diff.ts";
+import { clipDiff, editDiff } from "./_diff.ts";
 import { applyEdit, type EditPlan, planEdit } from "./_edit_text.ts";
 import {
   fileSystemError,
   type FileTarget,
   fileTarget,
+  refuseAborted,
   statFile,
 } from "./_file_errors.ts";
 import { forgetLineIndex } from "./_line_index.ts";
@@ -91,6 +92,8 @@ const NAME = "EditFile";
 /** Files bigger than this are not edited in memory. */
 const MAX_EDIT_BYTES = 256 * 1024 * 1024;
 const MAX_LISTED_LINES = 20;
+/** The most of a diff shown to the model or in a permission request. */
+const MAX_DIFF_CHARS = 32 * 1024;
 
 const schema = z.object({
   path: z.string().describe("The file to edit"),
@@ -109,7 +112,7 @@ export function createEditFile(
     kind: "edit",
     description: DESCRIPTION,
     schema,
-    run: (input) => editFile(context, input),
+    run: (input, { signal }) => editFile(context, input, signal),
     toModelText: editFileText,
   });
 }
@@ -117,6 +120,7 @@ export function createEditFile(
 async function editFile(
   context: ToolContext,
   input: EditFileInput,
+  signal: AbortSignal | undefined,
 ): Promise<EditFileResult> {
   const target = fileTarget(context, {
     tool: NAME,
@@ -126,17 +130,23 @@ async function editFile(
   });
   const { path } = target;
   checkTexts(input, target);
-  await context.authorize({
+  const request: AuthorizeRequest = {
     tool: NAME,
     action: "write",
     path,
     description: `Edit "${target.display}"`,
-  });
+  };
+  // An edit that cannot happen fails before anyone is asked to approve it
+  // (inside the workspace, where reading needs no approval of its own).
+  if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
+    await plannedEdit(context, target, input);
+  }
+  await context.authorize(request);
   return await context.fileLocks.run(path, async () => {
-    const file = await readText(context, target);
+    refuseAborted(signal, target);
+    // Read again: the file may have changed while the user decided.
+    const { file, plan } = await plannedEdit(context, target, input);
     const { text } = file;
-    const plan = planEdit(text, input.oldText, input.newText);
-    checkMatches(plan, text, input, target);
     try {
       await context.files.writeFile(path, encodeEdit(file, plan));
     } catch (error) {
@@ -147,6 +157,18 @@ async function editFile(
     const { diff } = editDiff(target.display, text, plan.matches);
     return { path: target.display, replacements: plan.matches.length, diff };
   });
+}
+
+/** The file as read now, and the edit planned on it; throws if it cannot apply. */
+async function plannedEdit(
+  context: ToolContext,
+  target: FileTarget,
+  input: EditFileInput,
+): Promise<{ file: FileText; plan: EditPlan }> {
+  const file = await readText(context, target);
+  const plan = planEdit(file.text, input.oldText, input.newText);
+  checkMatches(plan, file.text, input, target);
+  return { file, plan };
 }
 
 /** A file as read: its bytes, its decoded text (without BOM) and its format. */
@@ -312,5 +334,7 @@ export function editFileText(result: EditFileResult): string {
   const times = result.replacements === 1
     ? "1 replacement"
     : `${result.replacements} replacements`;
-  return `Edited "${result.path}": ${times} (+${added} -${removed} lines).\n${result.diff}`;
+  return `Edited "${result.path}": ${times} (+${added} -${removed} lines).\n${
+    clipDiff(result.diff, MAX_DIFF_CHARS)
+  }`;
 }

@@ -7,6 +7,7 @@ import {
   fileSystemError,
   type FileTarget,
   fileTarget,
+  refuseAborted,
 } from "./_file_errors.ts";
 import { forgetLineIndex } from "./_line_index.ts";
 import { ToolError } from "./tool_error.ts";
@@ -81,7 +82,7 @@ export function createWriteFile(
     kind: "edit",
     description: DESCRIPTION,
     schema,
-    run: (input) => writeFile(context, input),
+    run: (input, { signal }) => writeFile(context, input, signal),
     toModelText: (result) =>
       `${
         result.created ? "Created" : "Overwrote"
@@ -92,7 +93,15 @@ export function createWriteFile(
 async function writeFile(
   context: ToolContext,
   input: WriteFileInput,
+  signal: AbortSignal | undefined,
 ): Promise<WriteFileResult> {
+  if (/[/\\]$/.test(input.path)) {
+    throw new ToolError(
+      `Cannot write "${input.path}": the path ends in "${
+        input.path.at(-1)
+      }", so it names a folder; give a file path inside it`,
+    );
+  }
   const target = fileTarget(context, {
     tool: NAME,
     verb: "write",
@@ -108,6 +117,7 @@ async function writeFile(
     description: `Write ${data.length} bytes to "${target.display}"`,
   });
   return await context.fileLocks.run(path, async () => {
+    refuseAborted(signal, target);
     const created = !(await existsAsFile(context.files, target));
     try {
       await context.files.writeFile(path, data);
@@ -124,7 +134,7 @@ function isDenoDenial(error: unknown): boolean {
   return error instanceof ToolError && error.message.startsWith("Deno denies");
 }
 
-/** Whether the target exists (as a file); refuses a directory. */
+/** Whether the target exists (as a file); refuses a directory, pipe or device. */
 async function existsAsFile(
   files: FileBackend,
   target: FileTarget,
@@ -134,6 +144,12 @@ async function existsAsFile(
     if (stat.kind === "directory") {
       throw new ToolError(
         `Cannot write "${target.display}": it is a directory; give a file path inside it`,
+      );
+    }
+    // The atomic write would replace a pipe or device with a plain file.
+    if (stat.kind === "other") {
+      throw new ToolError(
+        `Cannot write "${target.display}": it is not a regular file (a device, socket or pipe); WriteFile replaces regular files only`,
       );
     }
     return true;
