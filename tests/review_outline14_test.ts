@@ -669,3 +669,45 @@ Deno.test({
     ]);
   },
 });
+
+// FAULT: a line holding an inline code span written with triple backticks
+// (```` ```InflatedDataHandler``` ````) is taken for an opening code fence,
+// so the headings after it vanish until some later ``` "closes" it, and the
+// fences after that are read inverted: @tokenizer/inflate 0.4.1's README.md
+// loses `## Types` and `### InflateFileFilter`. CommonMark: the info string
+// of a backtick fence may not contain a backtick, so such a line is a
+// paragraph. Expected: both headings, and the fenced `#` line still not a
+// heading. Suggested fix: in _markdown.ts, refuse a backtick FENCE whose rest
+// of line contains a backtick.
+Deno.test({
+  name: "outlineSymbols() reads no code fence in a line of ```inline code```",
+  ignore: true,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      await Deno.writeTextFile(
+        join(dir, "README.md"),
+        lines(
+          "## API",
+          "",
+          "```InflatedDataHandler``` ",
+          "",
+          "## Types",
+          "",
+          "### `InflateFileFilter`",
+          "```ts",
+          "# not a heading",
+          "```",
+        ),
+      );
+      const result = await outlineSymbols("README.md", { cwd: dir });
+      assert.deepEqual(outlineLines(result.symbols), [
+        "heading API 1-4",
+        "heading Types 5-10",
+        "    heading `InflateFileFilter` 7-10",
+      ]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
