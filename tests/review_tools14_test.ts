@@ -181,7 +181,6 @@ Deno.test({
 Deno.test({
   name:
     'Shell "always" for `git -C <dir> status` still asks for `git -C <dir> push`',
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const asked: string[] = [];

@@ -49,7 +49,8 @@ const LAUNCHERS = new Set([
 
 /**
  * What an "always" answer to this command covers: the executable and its first
- * argument (`git status`). A shell string with operators, substitutions or
+ * argument (`git status`). A command whose first argument is an option
+ * (`git -C dir push`), a shell string with operators, substitutions or
  * redirections, and launchers such as `sh -c` or `env`, are keyed by the whole
  * command line, so approving one never approves another.
  */
@@ -59,7 +60,11 @@ export function alwaysKeyOf(command: string, args?: string[]): string {
     return `exact:${displayCommand(command, args)}`;
   }
   const program = words[0].slice(words[0].lastIndexOf("/") + 1);
-  if (LAUNCHERS.has(program)) return `exact:${displayCommand(command, args)}`;
+  // After an option (`git -C dir push`, `rm -rf a`) the next word is no
+  // subcommand: only the same command line is allowed again.
+  if (LAUNCHERS.has(program) || words[1]?.startsWith("-")) {
+    return `exact:${displayCommand(command, args)}`;
+  }
   return words.slice(0, 2).join(" ");
 }
 

@@ -26,3 +26,11 @@ Deno.test("alwaysKeyOf() keys shell operators, assignments and launchers by the 
   assert.equal(alwaysKeyOf("/usr/bin/env", ["rm"]), "exact:/usr/bin/env rm");
   assert.equal(alwaysKeyOf("echo $(id)"), "exact:echo $(id)");
 });
+
+Deno.test("alwaysKeyOf() keys a command whose first argument is an option by the whole line", () => {
+  assert.equal(
+    alwaysKeyOf("git", ["-C", "/w", "status"]),
+    "exact:git -C /w status",
+  );
+  assert.equal(alwaysKeyOf("rm -rf build"), "exact:rm -rf build");
+});
