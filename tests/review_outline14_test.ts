@@ -757,3 +757,51 @@ Deno.test({
     ]);
   },
 });
+
+// FAULT: attribute-like macros before a member function break a class body:
+// a deprecation macro with a string argument (`V8_DEPRECATED("Use Get")`,
+// abseil's `ABSL_DEPRECATED("...")`, Qt's `Q_DECL_DEPRECATED_X("...")`)
+// makes the whole class vanish from the outline, and a macro before a
+// templated return type (`V8_INLINE static Local<T> New(...)`,
+// `V8_WARN_UNUSED_RESULT MaybeLocal<String> ToString() const;`, 436 such
+// macro uses across /usr/include/node/v8*.h) adds a junk `field Local<T>` /
+// `field MaybeLocal<String>` beside the method: v8-local-handle.h's
+// MaybeLocal lists `field Local<T>` and `method val_`. Expected: the class
+// with one method per declaration and no field named after a type.
+// Suggested fix: in cpp's prepare(), blank an all-caps identifier (with its
+// balanced argument list, if any) that starts a member declaration and is
+// followed by another identifier or keyword (`static`, `bool`, a type);
+// and never name a field after a type (a field_declaration whose
+// "declarator" is a template_type is a misparse).
+Deno.test({
+  name: "cpp.extract() reads members behind attribute-like macros",
+  ignore: true,
+  fn: async () => {
+    const deprecated = lines(
+      "class Local {",
+      " public:",
+      '  V8_DEPRECATED("Use Get") Local<Value> Old();',
+      "  int x;",
+      "};",
+    );
+    assert.deepEqual(outlineLines(await extractText(cpp, deprecated)), [
+      "class Local 1-5",
+      "    method Old 3-3",
+      "    field x 4-4",
+    ]);
+    const templated = lines(
+      "class Local {",
+      " public:",
+      "  V8_INLINE static Local<T> New(Isolate* isolate) {",
+      "    return Local<T>();",
+      "  }",
+      "  V8_WARN_UNUSED_RESULT MaybeLocal<String> ToString() const;",
+      "};",
+    );
+    assert.deepEqual(outlineLines(await extractText(cpp, templated)), [
+      "class Local 1-7",
+      "    method New 3-5",
+      "    method ToString 6-6",
+    ]);
+  },
+});
