@@ -202,8 +202,11 @@ function delay(ms: number): Promise<undefined> {
 /** A file write as the diff of the tool call that made it. */
 export interface WrittenFile {
   path: string;
-  /** The whole text before, or null for a new (or unreadable, or huge) file. */
-  oldText: string | null;
+  /**
+   * The whole text before; null for a new file; undefined for one that
+   * existed but was too large (or could not be read) to show.
+   */
+  oldText: string | null | undefined;
   newText: string;
 }
 
@@ -233,10 +236,15 @@ export function recordWrites(
 async function readText(
   files: FileBackend,
   path: string,
-): Promise<string | null> {
+): Promise<string | null | undefined> {
+  let stat;
   try {
-    const stat = await files.stat(path);
-    if (stat.kind !== "file" || stat.size > DIFF_LIMIT_BYTES) return null;
+    stat = await files.stat(path);
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? null : undefined;
+  }
+  try {
+    if (stat.kind !== "file" || stat.size > DIFF_LIMIT_BYTES) return undefined;
     const file = await files.open(path);
     try {
       const bytes = new Uint8Array(stat.size);
@@ -251,6 +259,6 @@ async function readText(
       file.close();
     }
   } catch {
-    return null;
+    return undefined;
   }
 }

@@ -52,22 +52,24 @@ export async function startMcpServers(
   options: { cwd: string; gate: McpGate; reserved: ReadonlySet<string> },
 ): Promise<McpTools> {
   const clients: Client[] = [];
-  const found: { client: Client; server: string; tool: McpTool }[] = [];
-  for (const server of servers) {
+  // All at once: one server slow to start must not hold up the others. The
+  // tools keep the order of the listing.
+  const listed = await Promise.all(servers.map(async (server) => {
     try {
       const client = await connect(server, options.cwd);
       clients.push(client);
-      for (const tool of await listTools(client)) {
-        found.push({ client, server: server.name, tool });
-      }
+      const tools = await listTools(client);
+      return tools.map((tool) => ({ client, server: server.name, tool }));
     } catch (error) {
       console.error(
         `fello acp: cannot start MCP server "${server.name}" (${
           describe(server)
         }): ${(error as Error).message}`,
       );
+      return [];
     }
-  }
+  }));
+  const found = listed.flat();
   const counts = new Map<string, number>();
   for (const { tool } of found) {
     counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);

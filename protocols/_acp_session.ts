@@ -238,7 +238,14 @@ export class AcpSession {
         "a prompt is already running in this session; cancel it first",
       ));
     }
-    const turn = this.#prompt(blocks, requestSignal);
+    const request = promptText(blocks);
+    if (request.trim() === "") {
+      return Promise.reject(acp.RequestError.invalidParams(
+        undefined,
+        "the prompt is empty; send at least one text block",
+      ));
+    }
+    const turn = this.#prompt(blocks, request, requestSignal);
     // close() waits for it: its completed steps are saved before an exit.
     this.#turn = turn.catch(() => {});
     return turn;
@@ -246,12 +253,12 @@ export class AcpSession {
 
   async #prompt(
     blocks: acp.ContentBlock[],
+    request: string,
     requestSignal: AbortSignal,
   ): Promise<acp.PromptResponse> {
     const controller = new AbortController();
     this.#running = controller;
     const signal = AbortSignal.any([controller.signal, requestSignal]);
-    const request = promptText(blocks);
     try {
       if (this.#title === undefined) {
         this.#title = sessionTitle(titleText(blocks));
@@ -531,14 +538,19 @@ export class AcpSession {
       const path = resultPath(output) ?? inputPath(event.input, this.cwd);
       const written = path === undefined ? undefined : this.#writes.get(path);
       if (path !== undefined) this.#writes.delete(path);
-      const diff: acp.ToolCallContent | undefined = written
-        ? {
-          type: "diff",
-          path: written.path,
-          oldText: written.oldText,
-          newText: written.newText,
-        }
-        : proposedDiff(event.toolName, event.input, this.cwd);
+      const diff: acp.ToolCallContent | undefined =
+        written !== undefined && written.oldText !== undefined
+          ? {
+            type: "diff",
+            path: written.path,
+            oldText: written.oldText,
+            newText: written.newText,
+          }
+          // Not recorded, or the file was too large to read first: an edit
+          // still shows its change; a whole write of a big file shows text.
+          : written === undefined || event.toolName === "EditFile"
+          ? proposedDiff(event.toolName, event.input, this.cwd)
+          : undefined;
       if (diff) content = [diff];
     }
     await this.#toolDone(event.toolCallId, { status: "completed", content });

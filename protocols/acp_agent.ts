@@ -254,9 +254,10 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: sessionsDir !== undefined,
-          ...(sessionsDir === undefined
-            ? {}
-            : { sessionCapabilities: { list: {}, delete: {} } }),
+          sessionCapabilities: {
+            close: {},
+            ...(sessionsDir === undefined ? {} : { list: {}, delete: {} }),
+          },
           promptCapabilities: {
             image: false,
             audio: false,

@@ -26,6 +26,7 @@ Deno.test("acp agent lists saved sessions newest first, named by their first req
     ]);
     const { client, connection, init } = await connect(server, saved);
     assert.deepEqual(init.agentCapabilities?.sessionCapabilities, {
+      close: {},
       list: {},
       delete: {},
     });
@@ -233,9 +234,9 @@ Deno.test("acp agent deletes a saved session, closing it when open, never one an
 
     // Without a folder there is nothing to list or delete.
     const without = await connect(server);
-    assert.equal(
+    assert.deepEqual(
       without.init.agentCapabilities?.sessionCapabilities,
-      undefined,
+      { close: {} },
     );
     await assert.rejects(
       without.connection.agent.request(acp.methods.agent.session.delete, {

@@ -374,7 +374,6 @@ Deno.test({
 // sessionsDir).
 Deno.test({
   name: "acp agent advertises session/close, which it implements",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([]);
@@ -575,7 +574,6 @@ Deno.test({
 Deno.test({
   name:
     "acp agent answers an empty prompt with invalid params or an empty turn",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([]);
@@ -615,7 +613,6 @@ Deno.test({
 // listing order for the tool names.
 Deno.test({
   name: "acp session/new starts the MCP servers it lists at the same time",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([]);
@@ -678,7 +675,6 @@ Deno.test({
 Deno.test({
   name:
     "acp agent reports an edit of a file over 1 MiB as an edit, not a new file",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(
