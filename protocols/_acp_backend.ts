@@ -14,6 +14,12 @@ import type {
 
 /** How long a text read by stat() serves the open() that follows. */
 const RECENT_MS = 1000;
+/**
+ * Files larger than this on disk are read from disk: the client answers
+ * with the whole text in one message, and a huge one (past the SDK's 32 MiB
+ * limit) would end the connection. An unsaved buffer that large is rare.
+ */
+const CLIENT_READ_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Options for {@linkcode createAcpFiles}. */
 export interface AcpFilesOptions {
@@ -45,7 +51,7 @@ export function createAcpFiles(options: AcpFilesOptions): FileBackend {
   };
 
   async function readThroughClient(path: string): Promise<Uint8Array | null> {
-    if (!options.read) return null;
+    if (!options.read || await largeOnDisk(local, path)) return null;
     try {
       const { content } = await client.request("fs/read_text_file", {
         sessionId,
@@ -80,6 +86,16 @@ export function createAcpFiles(options: AcpFilesOptions): FileBackend {
       });
     },
   };
+}
+
+/** Whether `path` is a file on disk over CLIENT_READ_MAX_BYTES. */
+async function largeOnDisk(local: FileBackend, path: string): Promise<boolean> {
+  try {
+    const stat = await local.stat(path);
+    return stat.kind === "file" && stat.size > CLIENT_READ_MAX_BYTES;
+  } catch {
+    return false; // missing on disk (a new buffer?) or not for us to see
+  }
 }
 
 function bytesFile(bytes: Uint8Array): RandomAccessFile {
