@@ -843,3 +843,39 @@ Deno.test({
     ]);
   },
 });
+
+// FAULT: every googletest case is named after its macro: `TEST(FactorialTest,
+// HandlesZeroInput) { ... }` and `TEST_F(QueueTest, IsEmptyInitially)` are
+// listed as `function TEST` and `function TEST_F`, so a test file of fifty
+// cases outlines as fifty identical names and the outline cannot say which
+// test sits where (the same for Catch2's `TEST_CASE("...")` and benchmark's
+// `BENCHMARK(...)`). Expected: the macro with its arguments as the name,
+// `TEST(FactorialTest, HandlesZeroInput)`. Suggested fix: for a function
+// definition whose declarator is an all-caps name whose parameters have no
+// types (bare identifiers or string literals), use the declarator's text,
+// clipped like other names.
+Deno.test({
+  name: "cpp.extract() names googletest cases by their suite and test",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      "namespace {",
+      "",
+      "// Tests factorial of 0.",
+      "TEST(FactorialTest, HandlesZeroInput) {",
+      "  EXPECT_EQ(Factorial(0), 1);",
+      "}",
+      "",
+      "TEST_F(QueueTest, IsEmptyInitially) {",
+      "  EXPECT_EQ(q0_.size(), 0);",
+      "}",
+      "",
+      "}  // namespace",
+    );
+    assert.deepEqual(outlineLines(await extractText(cpp, text)), [
+      "namespace (anonymous) 1-12",
+      "    function TEST(FactorialTest, HandlesZeroInput) 4-6 // Tests factorial of 0.",
+      "    function TEST_F(QueueTest, IsEmptyInitially) 8-10",
+    ]);
+  },
+});
