@@ -505,7 +505,6 @@ Deno.test({
 // take a path (`-f`, also `--ignore-file`/`--pre-glob` style forms).
 Deno.test({
   name: "fello mcp --workspace-only: rg reads nothing outside the workspace",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await Deno.writeTextFile(
@@ -549,7 +548,6 @@ Deno.test({
 Deno.test({
   name:
     "fello mcp --workspace-only: rg searches for a pattern that names a path outside",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(

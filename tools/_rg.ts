@@ -1,10 +1,12 @@
 // The `rg` tool of the Search MCP server: runs ripgrep, when it is on PATH,
 // with an argument array (no shell), in the workspace, with bounded output.
+import { parse } from "node:path";
 import { exists } from "./_exists.ts";
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
 import { requireDenoPermission } from "./_deno_permission.ts";
+import { rgReads } from "./_rg_args.ts";
 import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
 import DESCRIPTION from "./_rg.txt" with { type: "text" };
@@ -110,13 +112,25 @@ function refuseUnsafe(args: string[]): void {
   }
 }
 
-/** Asks before rg reads an existing path outside the workspace. */
+/**
+ * Asks before rg reads an existing path outside the workspace, or follows
+ * symlinks, which may lead out of it.
+ */
 async function authorizeOutsidePaths(
   context: ToolContext,
   args: string[],
 ): Promise<void> {
-  for (const arg of args) {
-    const value = arg.startsWith("-") ? arg.split("=").slice(1).join("=") : arg;
+  const { paths, follows } = rgReads(args);
+  if (follows) {
+    await context.authorize({
+      tool: "rg",
+      action: "read",
+      path: parse(context.workspace).root,
+      description:
+        "Let rg follow symlinks (-L), which may lead out of the workspace",
+    });
+  }
+  for (const value of paths) {
     if (value === "" || value.includes("\0")) continue;
     const path = context.resolve(value, "rg");
     if (!(await exists(path)) || !(await context.isOutside(path))) continue;
