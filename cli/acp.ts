@@ -16,6 +16,7 @@ import {
   resolveEndpoint,
   resolveModel,
 } from "./_endpoint.ts";
+import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 import { workspaceFolder } from "./_workspace.ts";
 
@@ -67,6 +68,7 @@ export async function main(args: string[]): Promise<number> {
     return usageError((error as Error).message);
   }
   keepServingOnStrayErrors("acp");
+  exitCleanlyOn(["SIGTERM", "SIGHUP", "SIGINT"]);
   const { serveAcp } = await import("../protocols/acp_agent.ts");
   await serveAcp({
     baseURL: endpoint.baseURL,

@@ -1,6 +1,7 @@
 // The "mcp" command: serves the Search MCP server over stdio. Stdout belongs
 // to the protocol, so every message here goes to stderr.
 import { parseArgs } from "node:util";
+import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 import { workspaceFolder } from "./_workspace.ts";
 
@@ -45,6 +46,7 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   keepServingOnStrayErrors("mcp");
+  exitCleanlyOn(["SIGTERM", "SIGHUP", "SIGINT"]);
   const { serveSearchMcp } = await import("../protocols/mcp_server.ts");
   await serveSearchMcp({
     cwd,

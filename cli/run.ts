@@ -24,6 +24,7 @@ import {
 import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
 import { readAll, readLine } from "./_stdin_lines.ts";
 import { workspaceFolder } from "./_workspace.ts";
+import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import {
   holdSession,
   loadSession,
@@ -153,6 +154,7 @@ class CliSession {
   constructor(json: boolean) {
     this.#json = json;
     Deno.addSignalListener("SIGINT", this.#onSigint);
+    exitCleanlyOn(["SIGTERM", "SIGHUP"]);
   }
 
   async start(settings: RunSettings): Promise<number> {

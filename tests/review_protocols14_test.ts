@@ -172,7 +172,6 @@ const SHELL_SLEEP: ScriptedConversation["replies"] = [
 // groups, and stop the MCP servers) and then exits.
 Deno.test({
   name: "fello acp stopped with SIGTERM kills the Shell command it is running",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([{
