@@ -327,7 +327,6 @@ Deno.test({
 // ("@param x\n * Reads it." -> "Reads it.") encodes the same mistake.
 Deno.test({
   name: "javascript.extract() takes no @param continuation line as a summary",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "/**",

@@ -176,7 +176,8 @@ const BRIEF_TAG = /^[@\\]brief\s+/;
 /**
  * The first line of a comment or docstring that says something: markers
  * (`/**`, `*`, `///`, `//`, `#`, `"""`) and a Doxygen `@brief` stripped,
- * blank lines and other `@tag` lines skipped, cut to 200 characters.
+ * blank lines skipped, nothing from the first other `@tag` on (the summary
+ * comes first), cut to 200 characters.
  */
 export function firstMeaningfulLine(text: string): string | undefined {
   // Line by line, not split() up front: the answer is nearly always on the
@@ -189,7 +190,10 @@ export function firstMeaningfulLine(text: string): string | undefined {
     start = end + 1;
     let line = raw.trim().replace(COMMENT_MARK, "");
     line = _withoutCommentEnd(line).trim().replace(BRIEF_TAG, "");
-    if (line === "" || line.startsWith("@")) continue;
+    if (line === "") continue;
+    // A block tag's description runs on to the next tag: the summary, if
+    // any, came before the first tag.
+    if (line.startsWith("@")) return undefined;
     return line.length > MAX_DOC_LENGTH
       ? `${line.slice(0, MAX_DOC_LENGTH - 1)}…`
       : line;

@@ -2,14 +2,19 @@ import assert from "node:assert/strict";
 import { firstMeaningfulLine, MAX_NESTING, nested } from "./_nodes.ts";
 import type { OutlineSymbol } from "../types.ts";
 
-Deno.test("firstMeaningfulLine() strips comment markers, a closing */ and tags", () => {
+Deno.test("firstMeaningfulLine() strips comment markers and a closing */, and stops at a block tag", () => {
   assert.equal(
     firstMeaningfulLine("/** Opens the store. */"),
     "Opens the store.",
   );
+  // A tag's description runs on: "Reads it." describes x, no summary.
   assert.equal(
     firstMeaningfulLine("/**\n *\n * @param x\n * Reads it. **/"),
-    "Reads it.",
+    undefined,
+  );
+  assert.equal(
+    firstMeaningfulLine("/**\n * Reads x.\n * @param x the input\n */"),
+    "Reads x.",
   );
   assert.equal(firstMeaningfulLine("/// @brief Closes it."), "Closes it.");
   assert.equal(firstMeaningfulLine("/* a */ b */"), "a */ b");
