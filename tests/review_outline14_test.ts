@@ -258,7 +258,6 @@ Deno.test({
 Deno.test({
   name:
     "typescript.extract() starts a decorated method at its decorator, with its doc",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "export class UsersController {",
@@ -290,7 +289,6 @@ Deno.test({
 // `global` over its statement_block.
 Deno.test({
   name: "typescript.extract() lists a declare global block",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "export {};",
@@ -362,7 +360,6 @@ Deno.test({
 // expression statements _wrapperBody() recognizes.
 Deno.test({
   name: "javascript.extract() outlines an IIFE inside a NODE_ENV check",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "'use strict';",
@@ -728,7 +725,6 @@ Deno.test({
 Deno.test({
   name:
     "javascript.extract() lists functions assigned to exports and prototypes",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "var res = Object.create(http.ServerResponse.prototype);",
@@ -889,7 +885,6 @@ Deno.test({
 // from an import_require_clause child when the statement has none.
 Deno.test({
   name: "typescript.extract() names an import-require by its module",
-  ignore: true,
   fn: async () => {
     const text = lines(
       'import fs = require("fs");',

@@ -23,8 +23,10 @@ const SYMBOL_TYPES = new Set([
   "enum_declaration",
   "internal_module",
   "module",
+  "statement_block",
   "lexical_declaration",
   "variable_declaration",
+  "assignment_expression",
 ]);
 
 /** Extracts the top-level symbols of a TS/TSX/JS program. */
@@ -53,6 +55,8 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
   for (const [index, node] of siblings.entries()) {
     const body = types[index] === "expression_statement"
       ? _wrapperBody(node)
+      : types[index] === "if_statement"
+      ? _guardedWrapperBody(node)
       : undefined;
     if (body !== undefined) {
       append(symbols, _statements(body, withMembers));
@@ -92,6 +96,19 @@ function _wrapperBody(statement: Node): Node | undefined {
       default:
         return undefined;
     }
+  }
+  return undefined;
+}
+
+// React's CommonJS builds put the wrapper inside an environment check:
+// `if (process.env.NODE_ENV !== "production") { (function () { ... })(); }`.
+function _guardedWrapperBody(statement: Node): Node | undefined {
+  const block = statement.childForFieldName("consequence");
+  if (block?.type !== "statement_block") return undefined;
+  for (const child of block.namedChildren) {
+    if (child.type !== "expression_statement") continue;
+    const body = _wrapperBody(child);
+    if (body !== undefined) return body;
   }
   return undefined;
 }
@@ -158,12 +175,16 @@ function _statement(
         make(
           "namespace",
           _clip(fieldText(node) ?? ""),
-          () => _namespaceBody(node),
+          () => _namespaceBody(node.childForFieldName("body")),
         ),
       ];
+    case "statement_block": // `declare global { ... }`
+      return [make("namespace", "global", () => _namespaceBody(node))];
     case "lexical_declaration":
     case "variable_declaration":
       return _variables(node, type, { outer, doc });
+    case "assignment_expression":
+      return _assigned(node, make);
     default:
       return undefined;
   }
@@ -186,8 +207,15 @@ function _unwrap(
       const inner = node.firstNamedChild;
       if (inner === null) return undefined;
       const innerType = inner.type;
-      if (type === "expression_statement" && innerType !== "internal_module") {
+      if (
+        type === "expression_statement" && innerType !== "internal_module" &&
+        innerType !== "assignment_expression"
+      ) {
         return undefined;
+      }
+      // `declare global { ... }`: the block is the namespace's body.
+      if (innerType === "statement_block") {
+        return { node: inner, type: innerType };
       }
       return _unwrap(inner, innerType);
     }
@@ -206,8 +234,37 @@ function _defaultExport(value: Node | null): Node | null {
     : null;
 }
 
+// CommonJS names its API by assignment (`exports.parse = function () {}`,
+// `res.send = function send() {}`, `module.exports = class {}`): a function
+// or class assigned is listed under the target as written.
+function _assigned(
+  node: Node,
+  make: (
+    kind: string,
+    name: string,
+    members?: () => OutlineSymbol[],
+  ) => OutlineSymbol,
+): OutlineSymbol[] | undefined {
+  const right = node.childForFieldName("right");
+  const name = _clip(node.childForFieldName("left")?.text ?? "");
+  switch (right?.type) {
+    case "function_expression":
+    case "generator_function":
+    case "arrow_function":
+      return [make("function", name)];
+    case "class":
+      return [make("class", name, () => _classMembers(right))];
+    default:
+      return undefined;
+  }
+}
+
 function _importName(node: Node): string {
-  const source = node.childForFieldName("source");
+  // `import fs = require("fs")` keeps its module in the require clause.
+  const source = node.childForFieldName("source") ??
+    node.namedChildren.find((child) => child.type === "import_require_clause")
+      ?.childForFieldName("source") ??
+    null;
   if (source === null) return _clip(node.text);
   return source.text.slice(1, -1);
 }
@@ -310,15 +367,20 @@ function _members(
   for (const [index, member] of siblings.entries()) {
     const described = describe(member, types[index]);
     if (described === undefined) continue;
+    // A method's decorators are its siblings (a field's are its children):
+    // it starts at the first, and its doc is above that.
+    let first = index;
+    while (first > 0 && types[first - 1] === "decorator") first--;
+    const from = siblings[first];
     members.push(makeSymbol(described[0], described[1], member, {
-      doc: docComment(member, { siblings, types, index }),
+      from,
+      doc: docComment(from, { siblings, types, index: first }),
     }));
   }
   return members;
 }
 
-function _namespaceBody(node: Node): OutlineSymbol[] {
-  const body = node.childForFieldName("body");
+function _namespaceBody(body: Node | null): OutlineSymbol[] {
   return body === null ? [] : _statements(body, false);
 }
 
