@@ -397,7 +397,6 @@ Deno.test({
 // blocks as the module-level reader does.
 Deno.test({
   name: "python.extract() lists methods defined under if/else in a class body",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "class Popen:",

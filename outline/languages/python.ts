@@ -60,9 +60,10 @@ function _statement(node: Node, place: Place): OutlineSymbol[] {
     case "if_statement":
     case "try_statement":
     case "with_statement":
-      // Module-level `if TYPE_CHECKING:` / `try: import x` blocks hold real
+      // `if TYPE_CHECKING:` / `try: import x` at module level and
+      // `if _mswindows: def kill(self)` in a class body hold real
       // definitions; look inside every branch.
-      return scope === "module" ? _branches(node, place) : [];
+      return scope === "member" ? [] : _branches(node, place);
     default:
       return [];
   }
