@@ -1,6 +1,7 @@
 // The built-in Markdown outline (no WASM): ATX and setext headings nested by
 // level, each running to the line before the next heading of the same or a
-// higher level. Fenced code, HTML comments and front matter hold no headings.
+// higher level. Fenced code, HTML comments, <pre>-like blocks and front matter
+// hold no headings.
 import type { OutlineSymbol } from "./types.ts";
 
 /** Extensions outlined by {@linkcode outlineMarkdown}. */
@@ -13,6 +14,9 @@ export const MARKDOWN_EXTENSIONS: readonly string[] = [
 const ATX_OPENING = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+// HTML blocks that hold no Markdown up to their end mark: comments and
+// CommonMark's raw blocks.
+const HTML_BLOCK = /^ {0,3}<(!--|(?:pre|script|style|textarea)(?=[\s>]|$))/i;
 // Lines that cannot be the text of a setext heading (list items, quotes, tables...).
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+] |\d+[.)] |>|\||<))/;
 
@@ -41,7 +45,8 @@ export function outlineMarkdown(
 function _headings(lines: string[]): Heading[] {
   const headings: Heading[] = [];
   let fence: string | undefined;
-  let inComment = false;
+  /** The end mark of the HTML comment or raw block the line is in. */
+  let htmlEnd: string | undefined;
   let paragraph: { line: number; text: string } | undefined;
   let i = lines[0]?.trim() === "---" ? _frontMatterEnd(lines) : 0;
   for (; i < lines.length; i++) {
@@ -53,18 +58,27 @@ function _headings(lines: string[]): Heading[] {
       ) fence = undefined;
       continue;
     }
-    if (inComment) {
-      inComment = !line.includes("-->");
+    if (htmlEnd !== undefined) {
+      if (line.toLowerCase().includes(htmlEnd)) htmlEnd = undefined;
       continue;
     }
     const opening = FENCE.exec(line);
-    if (opening !== null) {
+    // A backtick fence's info string holds no backtick: "```x```" is code
+    // inline in a paragraph (CommonMark).
+    if (
+      opening !== null &&
+      !(opening[1][0] === "`" && line.slice(opening[0].length).includes("`"))
+    ) {
       fence = opening[1];
       paragraph = undefined;
       continue;
     }
-    if (/^ {0,3}<!--/.test(line) && !line.includes("-->")) {
-      inComment = true;
+    const html = HTML_BLOCK.exec(line);
+    if (html !== null) {
+      // Comments and raw blocks (<pre>, <script>...) run to their end mark.
+      const end = html[1] === "!--" ? "-->" : `</${html[1].toLowerCase()}>`;
+      const rest = line.slice(html[0].length).toLowerCase();
+      if (!rest.includes(end)) htmlEnd = end;
       paragraph = undefined;
       continue;
     }

@@ -100,3 +100,20 @@ Deno.test("outlineMarkdown() reads a line of megabytes of '-' without overflowin
   const text = `# Top\n${"-".repeat(3_000_000)}x\n\n## Next\n`;
   assert.deepEqual(flat(outlineMarkdown(text, 4)), ["Top 1-4", "  Next 4-4"]);
 });
+
+Deno.test("outlineMarkdown() reads no heading in a <pre>, <script> or <style> block, wherever it ends", () => {
+  const text = [
+    "# A",
+    "<PRE class=x>",
+    "# shell comment",
+    "</pre>",
+    "<script>",
+    "# not markdown",
+    "text</script>",
+    "<pre># one line</pre>",
+    "<prefix-tag>",
+    "## B",
+    "",
+  ].join("\n");
+  assert.deepEqual(flat(outlineMarkdown(text, 10)), ["A 1-10", "  B 10-10"]);
+});

@@ -466,7 +466,6 @@ Deno.test({
 // containing the matching close tag.
 Deno.test({
   name: "outlineSymbols() reads no heading inside an HTML <pre> block",
-  ignore: true,
   fn: async () => {
     const dir = await Deno.makeTempDir();
     try {
@@ -676,7 +675,6 @@ Deno.test({
 // of line contains a backtick.
 Deno.test({
   name: "outlineSymbols() reads no code fence in a line of ```inline code```",
-  ignore: true,
   fn: async () => {
     const dir = await Deno.makeTempDir();
     try {
