@@ -285,7 +285,6 @@ Deno.test({
 // head (UTF-16 legitimately has NULs; UTF-8 text does not).
 Deno.test({
   name: "ReadFile refuses a file with a UTF-8 BOM followed by binary bytes",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0, 1, 2, 3, 0, 0, 0x0a]);
@@ -347,7 +346,6 @@ Deno.test({
 // FULL_READ_LIMIT instead of trusting the size.
 Deno.test({
   name: "ReadFile reads a /proc pseudo-file whose stat size is 0",
-  ignore: true,
   async fn() {
     if (Deno.build.os !== "linux") return;
     const tools = createTools({ permissionMode: "allow" });

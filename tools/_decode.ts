@@ -39,28 +39,27 @@ export function sniffFormat(
   head: Uint8Array,
   where: { verb: string; display: string; path: string },
 ): TextFormat {
-  if (startsWith(head, [0xef, 0xbb, 0xbf])) {
-    return { encoding: "utf-8", bomLength: 3 };
-  }
-  if (startsWith(head, [0xff, 0xfe])) {
+  const utf8Bom = startsWith(head, [0xef, 0xbb, 0xbf]);
+  if (!utf8Bom && startsWith(head, [0xff, 0xfe])) {
     return { encoding: "utf-16le", bomLength: 2 };
   }
-  if (startsWith(head, [0xfe, 0xff])) {
+  if (!utf8Bom && startsWith(head, [0xfe, 0xff])) {
     return { encoding: "utf-16be", bomLength: 2 };
   }
-  const image = imageType(head, where.path);
+  const image = utf8Bom ? undefined : imageType(head, where.path);
   if (image) {
     throw new ToolError(
       `Cannot ${where.verb} "${where.display}": it is an image (${image}), not text; use ImageAnalysis to look at it`,
     );
   }
+  // UTF-8 text holds no NUL byte, after a BOM or not.
   const nul = head.indexOf(0);
   if (nul !== -1) {
     throw new ToolError(
       `Cannot ${where.verb} "${where.display}": it looks binary (a NUL byte at offset ${nul}); ReadFile and EditFile handle text only, inspect it with Shell (for example "xxd ${where.display} | head") if you must`,
     );
   }
-  return { encoding: "utf-8", bomLength: 0 };
+  return { encoding: "utf-8", bomLength: utf8Bom ? 3 : 0 };
 }
 
 /** Decodes bytes (without the BOM) as text; invalid UTF-8 becomes U+FFFD. */

@@ -16,7 +16,7 @@ import {
   statFile,
 } from "./_file_errors.ts";
 import { lineIndexFor } from "./_line_index.ts";
-import { readAt, readWhole } from "./_read_at.ts";
+import { readAt, readUnsized, readWhole } from "./_read_at.ts";
 import { selectDecodedLines } from "./_select_decoded_lines.ts";
 import {
   type LineSelection,
@@ -137,7 +137,7 @@ async function readFile(
     path,
     description: `Read "${target.display}"`,
   });
-  const stat = await statFile(context.files, target);
+  let stat = await statFile(context.files, target);
   const partial = input.line !== undefined || input.limit !== undefined;
   if (!partial) checkFullReadSize(stat, target, input.force === true);
   let file: RandomAccessFile;
@@ -147,6 +147,15 @@ async function readFile(
     throw fileSystemError(target, error);
   }
   try {
+    if (stat.size === 0) {
+      // /proc and /sys files say 0 bytes and hold text: read what is there.
+      const opened = file;
+      const unsized = await readUnsized(opened, MAX_FORCED_BYTES);
+      opened.close();
+      file = unsized.file;
+      stat = { ...stat, size: unsized.bytes.length };
+      if (!partial) checkFullReadSize(stat, target, input.force === true);
+    }
     const head = new Uint8Array(Math.min(SNIFF_BYTES, stat.size));
     await readAt(file, head, 0);
     const format = sniffFormat(head, target);
