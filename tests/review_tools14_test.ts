@@ -367,7 +367,6 @@ Deno.test({
 Deno.test({
   name:
     "EditFile: 20 concurrent edits of one file through a symlinked folder and its real folder all land",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.mkdir(join(ws, "pkg"));

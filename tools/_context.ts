@@ -75,6 +75,14 @@ export class ToolContext {
     return resolvePath(base, path, tool);
   }
 
+  /**
+   * Runs `task` after every earlier write or edit of the same file, found by
+   * its real path: through a symlinked folder it is still the same file.
+   */
+  async lockFile<T>(path: string, task: () => Promise<T>): Promise<T> {
+    return await this.fileLocks.run(await realPathOrNearest(path), task);
+  }
+
   /** Whether an absolute path lies outside the workspace, on real paths. */
   async isOutside(path: string): Promise<boolean> {
     this.#realWorkspace ??= realPathOrNearest(this.workspace);

@@ -142,7 +142,7 @@ async function editFile(
     await plannedEdit(context, target, input);
   }
   await context.authorize(request);
-  return await context.fileLocks.run(path, async () => {
+  return await context.lockFile(path, async () => {
     refuseAborted(signal, target);
     // Read again: the file may have changed while the user decided.
     const { file, plan } = await plannedEdit(context, target, input);

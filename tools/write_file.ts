@@ -116,7 +116,7 @@ async function writeFile(
     path,
     description: `Write ${data.length} bytes to "${target.display}"`,
   });
-  return await context.fileLocks.run(path, async () => {
+  return await context.lockFile(path, async () => {
     refuseAborted(signal, target);
     const created = !(await existsAsFile(context.files, target));
     try {
