@@ -549,7 +549,6 @@ Deno.test({
 Deno.test({
   name:
     "Shell: a too-long command line gives a short error with advice, not the command back",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const tools = createTools({ cwd: ws, permissionMode: "allow" });

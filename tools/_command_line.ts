@@ -75,3 +75,15 @@ function simpleWords(command: string): string[] | undefined {
   if (words[0].includes("=")) return undefined; // FOO=1 cmd: an assignment, not a program
   return words.every((word) => PLAIN_WORD.test(word)) ? words : undefined;
 }
+
+/** The most of a command line a message repeats. */
+const SHOWN_COMMAND_CHARS = 200;
+
+/**
+ * A command line as messages show it: a long one (a heredoc of a whole file)
+ * is cut, with its length, so an error does not repeat 200 KB of it.
+ */
+export function shownCommand(line: string): string {
+  if (line.length <= SHOWN_COMMAND_CHARS) return line;
+  return `${line.slice(0, SHOWN_COMMAND_CHARS)}… (${line.length} characters)`;
+}

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { alwaysKeyOf, displayCommand, shellQuote } from "./_command_line.ts";
+import {
+  alwaysKeyOf,
+  displayCommand,
+  shellQuote,
+  shownCommand,
+} from "./_command_line.ts";
 
 Deno.test("displayCommand() quotes arguments only when a shell would split them", () => {
   assert.equal(
@@ -33,4 +38,10 @@ Deno.test("alwaysKeyOf() keys a command whose first argument is an option by the
     "exact:git -C /w status",
   );
   assert.equal(alwaysKeyOf("rm -rf build"), "exact:rm -rf build");
+});
+
+Deno.test("shownCommand() cuts a long command line and says how long it was", () => {
+  assert.equal(shownCommand("ls -la"), "ls -la");
+  const long = "x".repeat(5_000);
+  assert.equal(shownCommand(long), `${"x".repeat(200)}… (5000 characters)`);
 });

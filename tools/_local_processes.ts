@@ -3,7 +3,7 @@
 // timeout or abort that takes the whole process tree down.
 import { requireDenoPermission } from "./_deno_permission.ts";
 import { OutputBuffer, type OutputSource } from "./_output_buffer.ts";
-import { displayCommand } from "./_command_line.ts";
+import { displayCommand, shownCommand } from "./_command_line.ts";
 import { ToolError } from "./tool_error.ts";
 import type { ProcessBackend, ShellRequest, ShellResult } from "./types.ts";
 
@@ -71,7 +71,7 @@ async function runLocal(
   signal: AbortSignal | undefined,
   settings: Settings,
 ): Promise<ShellResult> {
-  const display = displayCommand(request.command, request.args);
+  const display = shownCommand(displayCommand(request.command, request.args));
   const executable = request.args === undefined ? "sh" : request.command;
   await requireDenoPermission({ name: "run", command: executable });
   if (signal?.aborted) {
@@ -173,6 +173,12 @@ function spawnError(
     // Deno resolves a relative executable differently from the grant it was given.
     return new ToolError(
       `Deno denies running "${display}" (${message}); grant the executable's absolute path with --allow-run, or run it by name from PATH`,
+      { cause: error },
+    );
+  }
+  if (/argument list too long|os error 7\)/i.test(message)) {
+    return new ToolError(
+      `Cannot run "${display}": the command line is too long for the system (${message}); write long content to a file with WriteFile and run a shorter command that uses it`,
       { cause: error },
     );
   }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
-import { alwaysKeyOf, displayCommand } from "./_command_line.ts";
+import { alwaysKeyOf, displayCommand, shownCommand } from "./_command_line.ts";
 import type { ShellRequest, ShellResult, Tool } from "./types.ts";
 import DESCRIPTION from "./shell.txt" with { type: "text" };
 
@@ -104,14 +104,15 @@ export function createShell(
         ? context.workspace
         : context.resolve(input.cwd, "Shell");
       const display = displayCommand(input.command, input.args);
+      const shown = shownCommand(display);
       await context.authorize({
         tool: "Shell",
         action: "execute",
         command: display,
         path: cwd,
         description: cwd === context.workspace
-          ? `Run "${display}"`
-          : `Run "${display}" in "${cwd}"`,
+          ? `Run "${shown}"`
+          : `Run "${shown}" in "${cwd}"`,
         alwaysKey: alwaysKeyOf(input.command, input.args),
       });
       const result = await context.processes.run(toRequest(input, cwd), signal);
