@@ -225,7 +225,10 @@ function outcome(toolName: string, output: unknown, modelText: string): string {
       ? `killed by ${result.signal}`
       : `exit ${result.exitCode}`;
     const lines = countLines(result.output);
-    return `${how}${lines ? `, ${plural(lines, "line")} of output` : ""}`;
+    const shown = lines ? `, ${plural(lines, "line")} of output` : "";
+    if (!result.truncated) return `${how}${shown}`;
+    const log = result.logPath ? `; all of it in ${result.logPath}` : "";
+    return `${how}${shown} (truncated${log})`;
   }
   if (
     toolName === "ReadFile" && typeof output === "object" && output !== null

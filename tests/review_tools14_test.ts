@@ -479,7 +479,6 @@ Deno.test({
 // truncated to 32 KiB; full output in /tmp/shell-output-....log`).
 Deno.test({
   name: "fello run says a Shell output was truncated and where the full log is",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await using server = startScriptedServer([{
