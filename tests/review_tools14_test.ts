@@ -310,7 +310,6 @@ Deno.test({
 Deno.test({
   name:
     "ReadFile does not answer from a stale line index after a same-size rewrite with the same mtime",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const path = join(ws, "big.txt");

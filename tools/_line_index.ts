@@ -1,8 +1,9 @@
 // A cache of newline positions for big files, so a repeated deep read of an
 // unchanged file jumps close to its line instead of rescanning from the start.
 // Kept per file backend (the disk and an editor's buffers may differ), keyed
-// by absolute path and validated by size and modification time; our own
-// writes forget the entry explicitly.
+// by absolute path and validated by size and modification and change times
+// (a rewrite that restores the modification time still moves the change
+// time); our own writes forget the entry explicitly.
 
 /** Every this many lines, the index records where a line starts. */
 export const CHECKPOINT_EVERY = 2048;
@@ -16,6 +17,7 @@ const MAX_ENTRIES = 16;
 export interface LineIndex {
   readonly size: number;
   readonly mtimeMs: number;
+  readonly changeMs: number | null;
   /** `checkpoints[i]` is the byte offset where line `i * CHECKPOINT_EVERY + 1` starts. */
   readonly checkpoints: number[];
   /** The line count, once a scan has reached the end of the file. */
@@ -34,21 +36,22 @@ function cacheOf(backend: object): Map<string, LineIndex> {
 }
 
 /**
- * The index for `path` (read through `backend`) when it still matches `size`
- * and `mtimeMs`, or a fresh empty one (remembered for files of at least
+ * The index for `path` (read through `backend`) when it still matches `size`,
+ * `mtimeMs` and `changeMs`, or a fresh empty one (remembered for files of at least
  * {@linkcode INDEX_MIN_BYTES}).
  */
 export function lineIndexFor(
   backend: object,
   path: string,
-  stat: { size: number; mtimeMs: number | null },
+  stat: { size: number; mtimeMs: number | null; changeMs?: number | null },
   firstLineStart: number,
 ): LineIndex {
   const cache = cacheOf(backend);
   const known = cache.get(path);
+  const changeMs = stat.changeMs ?? null;
   if (
     known && stat.mtimeMs !== null && known.size === stat.size &&
-    known.mtimeMs === stat.mtimeMs
+    known.mtimeMs === stat.mtimeMs && known.changeMs === changeMs
   ) {
     cache.delete(path); // re-insert: most recently used last
     cache.set(path, known);
@@ -57,10 +60,14 @@ export function lineIndexFor(
   const fresh: LineIndex = {
     size: stat.size,
     mtimeMs: stat.mtimeMs ?? -1,
+    changeMs,
     checkpoints: [firstLineStart],
   };
   cache.delete(path);
-  if (stat.size >= INDEX_MIN_BYTES && stat.mtimeMs !== null) {
+  if (
+    stat.size >= INDEX_MIN_BYTES && stat.mtimeMs !== null &&
+    !_racy(stat.mtimeMs, changeMs)
+  ) {
     cache.set(path, fresh);
     if (cache.size > MAX_ENTRIES) {
       cache.delete(cache.keys().next().value as string);
@@ -72,4 +79,15 @@ export function lineIndexFor(
 /** Drops what is known about `path` in `backend` (after writing it). */
 export function forgetLineIndex(backend: object, path: string): void {
   caches.get(backend)?.delete(path);
+}
+
+/**
+ * A file changed this close to now may change again within the same tick of
+ * the file system's clock, its size and times unmoved (git's "racily clean"
+ * entries): its index is not kept.
+ */
+const RACY_MS = 2000;
+
+function _racy(mtimeMs: number, changeMs: number | null): boolean {
+  return Date.now() - Math.max(mtimeMs, changeMs ?? mtimeMs) < RACY_MS;
 }

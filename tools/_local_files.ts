@@ -31,6 +31,7 @@ async function stat(path: string): Promise<FileStat> {
     size: info.size,
     mtimeMs: info.mtime?.getTime() ?? null,
     mode: info.mode,
+    changeMs: info.ctime?.getTime() ?? null,
   };
 }
 

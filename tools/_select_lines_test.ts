@@ -31,7 +31,7 @@ function prng(seed: number): () => number {
 }
 
 function freshIndex(size: number): LineIndex {
-  return { size, mtimeMs: 0, checkpoints: [0] };
+  return { size, mtimeMs: 0, changeMs: null, checkpoints: [0] };
 }
 
 /** The expected selection, from a split. */

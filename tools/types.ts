@@ -222,6 +222,11 @@ export interface FileStat {
   mtimeMs: number | null;
   /** Unix permission bits, when known. */
   mode: number | null;
+  /**
+   * Last status change time (ctime) in milliseconds, when known: unlike the
+   * modification time, no one can set it back, so a cache trusts it more.
+   */
+  changeMs?: number | null;
 }
 
 /**
