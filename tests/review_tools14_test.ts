@@ -211,7 +211,6 @@ Deno.test({
 Deno.test({
   name:
     "EditFile keeps LF in a literally matched region of a file whose first line is CRLF",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(join(ws, "mixed.txt"), "a\r\nb\nc\nd\n");

@@ -22,9 +22,16 @@ export function planEdit(
   const eol = lineEnding(text);
   const adaptedNew = eol === undefined ? newText : withLineEnding(newText, eol);
   const direct = findAll(text, oldText);
-  if (direct.length > 0 || eol === undefined) {
-    return plan(text, oldText, adaptedNew, direct);
+  if (direct.length > 0) {
+    // Matched as typed: its own line breaks are those of the region (a file
+    // may mix them); without any, the file's.
+    const own = lineEnding(oldText);
+    const replacement = own === undefined
+      ? adaptedNew
+      : withLineEnding(newText, own);
+    return plan(text, oldText, replacement, direct);
   }
+  if (eol === undefined) return plan(text, oldText, adaptedNew, direct);
   const adaptedOld = withLineEnding(oldText, eol);
   if (adaptedOld === oldText) return plan(text, oldText, adaptedNew, direct);
   return plan(text, adaptedOld, adaptedNew, findAll(text, adaptedOld));
