@@ -37,6 +37,7 @@ import {
   recordWrites,
   type WrittenFile,
 } from "./_acp_backend.ts";
+import { liveLocalProcesses } from "./_acp_live_shell.ts";
 import { type McpTools, startMcpServers } from "./_acp_mcp.ts";
 import { replayUpdates } from "./_acp_replay.ts";
 import {
@@ -379,14 +380,14 @@ export class AcpSession {
         },
       ),
     };
-    if (capabilities.terminal) {
-      backend.processes = createAcpProcesses({
+    backend.processes = capabilities.terminal
+      ? createAcpProcesses({
         client: this.#client,
         sessionId: this.id,
         onTerminal: (request, terminalId) =>
           this.#onTerminal(request, terminalId),
-      });
-    }
+      })
+      : liveLocalProcesses((update) => this.#update(update));
     return backend;
   }
 

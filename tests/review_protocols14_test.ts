@@ -306,7 +306,6 @@ Deno.test({
 Deno.test({
   name:
     "acp agent shows a local Shell as in_progress and streams its output while it runs",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([{

@@ -196,6 +196,7 @@ async function supervise(
   const buffer = new OutputBuffer({
     limit: request.outputByteLimit,
     logDir: settings.logDir,
+    onChunk: request.onOutput && liveText(request.onOutput),
   });
   const readers = [
     child.stdout.getReader({ mode: "byob" }),
@@ -236,6 +237,20 @@ async function supervise(
   if (rendered.logPath !== undefined) result.logPath = rendered.logPath;
   if (stopped === "abort") result.aborted = true;
   return result;
+}
+
+// Hands the output to a live view; a failing view must not stop the command.
+function liveText(
+  onOutput: (text: string) => void,
+): (chunk: Uint8Array) => void {
+  const decoder = new TextDecoder();
+  return (chunk) => {
+    try {
+      onOutput(decoder.decode(chunk));
+    } catch {
+      // The view's problem; the command and its result go on.
+    }
+  };
 }
 
 // Reads into one reused buffer (BYOB): the output buffer copies what it

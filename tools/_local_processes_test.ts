@@ -110,3 +110,24 @@ Deno.exit(0);
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("createLocalProcesses() hands the output to onOutput as it arrives, and a failing onOutput stops nothing", async () => {
+  const seen: string[] = [];
+  const result = await createLocalProcesses().run({
+    command: "printf 'one\\n\\033[31mtwo\\033[0m\\n'; printf 'ré\\n' >&2",
+    cwd: Deno.cwd(),
+    outputByteLimit: 1024,
+    onOutput: (text) => seen.push(text),
+  });
+  assert.equal(result.exitCode, 0);
+  assert.equal(seen.join("").split("\n").sort().join("\n"), "\none\nré\ntwo");
+  const failing = await createLocalProcesses().run({
+    command: "echo still",
+    cwd: Deno.cwd(),
+    outputByteLimit: 1024,
+    onOutput: () => {
+      throw new Error("view gone");
+    },
+  });
+  assert.equal(failing.output, "still\n");
+});

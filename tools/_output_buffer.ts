@@ -18,6 +18,8 @@ export interface OutputBufferOptions {
   limit: number;
   /** Folder for the full-output log; defaults to the system temp folder. */
   logDir?: string;
+  /** Sees each cleaned chunk as it is pushed (it is not kept). */
+  onChunk?: (chunk: Uint8Array) => void;
 }
 
 /** The rendered output of a finished command. */
@@ -57,8 +59,10 @@ export class OutputBuffer {
   #logBatch: Uint8Array | undefined;
   #logBuffered = 0;
   #logPath: string | undefined;
+  #onChunk: ((chunk: Uint8Array) => void) | undefined;
 
   constructor(options: OutputBufferOptions) {
+    this.#onChunk = options.onChunk;
     this.#limit = options.limit;
     this.#headSize = Math.max(1, Math.floor(options.limit * HEAD_SHARE));
     this.#tailSize = options.limit - this.#headSize;
@@ -76,6 +80,7 @@ export class OutputBuffer {
    */
   push(chunk: Uint8Array, newlines?: number): void {
     if (chunk.length === 0) return;
+    this.#onChunk?.(chunk);
     this.#total += chunk.length;
     this.#lines += newlines ?? countNewlines(chunk);
     if (this.#tail === undefined) {

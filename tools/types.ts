@@ -323,6 +323,11 @@ export interface ShellRequest {
   outputByteLimit: number;
   /** Kill the process tree after this many seconds. */
   timeoutSeconds?: number;
+  /**
+   * Called with each piece of output as it arrives (escape sequences removed,
+   * characters whole), for a live view; the result's `output` stays bounded.
+   */
+  onOutput?: (text: string) => void;
 }
 
 /**
