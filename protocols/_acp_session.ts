@@ -469,6 +469,11 @@ export class AcpSession {
         });
       case "context-summarized":
         return await this.#summarized(event);
+      case "subagent":
+        // A child's calls are shown as calls of their own (their ids are the
+        // model's, as in the permission requests and terminals they make),
+        // so its edits reach the editor as diffs.
+        return await this.#forward(event.event);
       default:
         return;
     }

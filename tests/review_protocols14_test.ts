@@ -416,7 +416,6 @@ Deno.test({
 // records the child's writes).
 Deno.test({
   name: "acp agent shows a Subagent child's edit to the editor as a diff",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([
