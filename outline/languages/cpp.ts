@@ -5,12 +5,14 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { ExtractOptions, LanguageSpec } from "./_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
+import { blankCMacros } from "./_c_macros.ts";
 
 /** C++ (`.cpp`, `.cc`, `.cxx`, `.hpp`, `.hxx`, `.hh`). */
 export const cpp: LanguageSpec = {
   name: "C++",
   grammar: "cpp",
   extensions: [".cpp", ".cc", ".cxx", ".hpp", ".hxx", ".hh"],
+  prepare: blankCMacros,
   extract: extractCpp,
   join: joinCFamily,
   braces: true,

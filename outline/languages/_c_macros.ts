@@ -1,0 +1,323 @@
+// The declaration macros of C and C++ code that the grammars cannot read,
+// found so that prepare() can blank them (spaces, line breaks kept): export
+// and attribute macros before a declaration (`SQLITE_API`,
+// `V8_INLINE static`, `V8_DEPRECATED("...")`), lines that open or close a
+// namespace (`FMT_BEGIN_NAMESPACE`), field lists and class boilerplate
+// (`UV_REQ_FIELDS`, `Q_OBJECT`), and export macros in a class head
+// (`class V8_EXPORT Isolate {`). A macro is a word spelled in capitals with
+// an underscore; C spells its real types and functions that way too, so a
+// word is blanked only where a declaration goes on after it, never where it
+// is a type, a name or a value. Runs inside the outline worker only.
+import { codeOnly } from "./_c_code.ts";
+
+/** A word spelled as a macro: capitals, digits and at least one underscore. */
+const MACRO_WORD = /\b_*[A-Z][A-Z0-9]*_[A-Z0-9_]*\b/y;
+/** Any identifier. */
+const WORD = /[A-Za-z_]\w*/y;
+/** Where to look for macros at all: a capital, maybe after underscores. */
+const CANDIDATE = /\b_*[A-Z][A-Z0-9]*_/g;
+/**
+ * Words that start a declaration (or a member list's section) when they
+ * come first: storage classes, specifiers, keywords of types. Not `const`
+ * or `volatile`, which also come after a type (`MY_TYPE const *p;`).
+ */
+const DECLARATION_KEYWORDS = new Set([
+  "auto",
+  "bool",
+  "char",
+  "class",
+  "consteval",
+  "constexpr",
+  "constinit",
+  "double",
+  "enum",
+  "explicit",
+  "extern",
+  "float",
+  "friend",
+  "inline",
+  "int",
+  "long",
+  "namespace",
+  "private",
+  "protected",
+  "public",
+  "register",
+  "short",
+  "signed",
+  "static",
+  "struct",
+  "template",
+  "thread_local",
+  "typedef",
+  "typename",
+  "union",
+  "unsigned",
+  "using",
+  "virtual",
+  "void",
+  "_Bool",
+  "__inline",
+  "__inline__",
+]);
+/** After a type's name, what shows a declarator follows: `T x`, `T *x`, `T<`, `T::`. */
+const AFTER_TYPE = /[A-Za-z_*&<~]|::/y;
+/** A namespace's head before a word: `namespace std `. */
+const NAMESPACE_HEAD = /(?<![\w:])namespace(?:\s+[A-Za-z_][\w:]*)?\s+$/;
+/** The end of a return type before a word: a type's name, or `*`. */
+const RETURN_TYPE_END = /(?:[A-Za-z_]\w*|\*)\s+$|\*$/;
+/** Words after which the next word is not a function's name. */
+const TAG_BEFORE =
+  /(?<!\w)(?:struct|union|enum|class|return|case|goto|sizeof|new|delete|typename|namespace|using|operator)\s*$/;
+/** Words that take parentheses but name no function: `int X __attribute__((...))`. */
+const NOT_A_NAME =
+  /^(?:__attribute__|__declspec|__asm__|__asm|asm|alignas|_Alignas|noexcept|throw|decltype|__typeof__|typeof)$/;
+/** Qualifiers, which come after a type too: `MY_TYPE const *p;`. */
+const QUALIFIER = /^(?:const|volatile|restrict|__restrict|_Atomic)$/;
+/** How many macros in a row are looked through to find a declaration. */
+const MAX_CHAIN = 8;
+/** A class head's keyword right before a word. */
+const CLASS_KEYWORD = /(?<![\w:])(?:class|struct|union)\s+$/;
+
+/**
+ * The text with the declaration macros of C or C++ code blanked (see the
+ * file's comment). Every line and offset stays where it was.
+ */
+export function blankCMacros(source: string): string {
+  const ranges = macroRanges(source);
+  if (ranges.length === 0) return source;
+  const pieces: string[] = [];
+  let at = 0;
+  for (const [start, end] of ranges) {
+    pieces.push(source.slice(at, start), _blank(source.slice(start, end)));
+    at = end;
+  }
+  pieces.push(source.slice(at));
+  return pieces.join("");
+}
+
+/** The [start, end) ranges {@linkcode blankCMacros} blanks, in order. */
+export function macroRanges(source: string): [number, number][] {
+  return new _Scanner(codeOnly(source)).ranges();
+}
+
+class _Scanner {
+  #code: string;
+  #ranges: [number, number][] = [];
+
+  constructor(code: string) {
+    this.#code = code;
+  }
+
+  ranges(): [number, number][] {
+    const code = this.#code;
+    CANDIDATE.lastIndex = 0;
+    for (let match; (match = CANDIDATE.exec(code)) !== null;) {
+      const start = match.index;
+      const end = this.#macroEnd(start);
+      if (end < 0) continue;
+      CANDIDATE.lastIndex = end;
+      const before = this.#declarationStart(start);
+      const blank = before === undefined
+        ? this.#inHead(start, end)
+        : this.#macroExtent(end, { depth: 0, afterOpen: before === "{" });
+      if (blank <= 0) continue;
+      this.#ranges.push([start, blank]);
+      CANDIDATE.lastIndex = blank;
+    }
+    return this.#ranges;
+  }
+
+  // Where the macro word at `start` ends, or -1 when it is none.
+  #macroEnd(start: number): number {
+    MACRO_WORD.lastIndex = start;
+    const match = MACRO_WORD.exec(this.#code);
+    return match === null ? -1 : start + match[0].length;
+  }
+
+  // A macro inside a declaration's head: see the three cases below.
+  #inHead(start: number, end: number): number {
+    const code = this.#code;
+    const before = code.slice(Math.max(0, start - 40), start);
+    if (CLASS_KEYWORD.test(before)) return this.#inClassHead(end);
+    if (_inDirective(code, start)) return -1;
+    // `namespace std _GLIBCXX_VISIBILITY(default) {`
+    if (NAMESPACE_HEAD.test(before)) {
+      const open = _skipSpace(code, end);
+      const last = code[open] === "(" ? _closing(code, open) : end;
+      return code[_skipSpace(code, last)] === "{" ? last : -1;
+    }
+    // `void GL_APIENTRY glClear(`: a calling convention between a return
+    // type and the function's name (not a tag's: `struct NAME f(`).
+    if (!RETURN_TYPE_END.test(before) || TAG_BEFORE.test(before)) return -1;
+    const name = _skipSpace(code, end);
+    WORD.lastIndex = name;
+    const word = WORD.exec(code);
+    if (word === null || DECLARATION_KEYWORDS.has(word[0])) return -1;
+    if (NOT_A_NAME.test(word[0])) return -1;
+    return code[_skipSpace(code, name + word[0].length)] === "(" ? end : -1;
+  }
+
+  // `class V8_EXPORT Isolate {` or `struct GTEST_API_ TestInfo final`: the
+  // macros' end when a class's name and its body, bases or `final` follow.
+  #inClassHead(end: number): number {
+    const code = this.#code;
+    let last = end;
+    for (;;) {
+      const next = _skipSpace(code, last);
+      const more = this.#macroEnd(next);
+      if (more < 0) break;
+      last = more;
+    }
+    const name = _skipSpace(code, last);
+    WORD.lastIndex = name;
+    const word = WORD.exec(code);
+    if (word === null) return -1;
+    const after = _skipSpace(code, name + word[0].length);
+    const char = code[after];
+    const opens = char === "{" || char === "<" ||
+      (char === ":" && code[after + 1] !== ":") ||
+      code.startsWith("final", after);
+    return opens ? last : -1;
+  }
+
+  // The end of the macro (with its arguments) ending at `end`, when a
+  // declaration or the end of a body follows it; 0 when none does. Right
+  // after `{`, a word alone before `}` is more likely an enumerator.
+  #macroExtent(
+    end: number,
+    { depth, afterOpen }: { depth: number; afterOpen: boolean },
+  ): number {
+    const code = this.#code;
+    let last = end;
+    const open = _skipSpace(code, end);
+    if (code[open] === "(") last = _closing(code, open);
+    const next = this.#skipBlank(last);
+    // A call that ends a body may declare members itself (LLVM's
+    // `FORWARD_SYMBOL_METHOD(getName)`): only one before a declaration goes.
+    const ends = afterOpen || last > end;
+    if (next >= code.length) return ends ? 0 : last;
+    const char = code[next];
+    if (char === "}") return ends ? 0 : last;
+    if (char === "~" || (char === "[" && code[next + 1] === "[")) return last;
+    WORD.lastIndex = next;
+    const word = WORD.exec(code);
+    if (word === null) return 0;
+    if (DECLARATION_KEYWORDS.has(word[0])) return last;
+    if (QUALIFIER.test(word[0])) return 0;
+    const wordEnd = next + word[0].length;
+    if (depth < MAX_CHAIN && this.#macroEnd(next) === wordEnd) {
+      const chained = { depth: depth + 1, afterOpen: false };
+      if (this.#macroExtent(wordEnd, chained) > 0) return last;
+    }
+    AFTER_TYPE.lastIndex = _skipSpace(code, wordEnd);
+    return AFTER_TYPE.test(code) ? last : 0;
+  }
+
+  // Whether the word at `start` comes first in a declaration: at the start
+  // of the file (""), or after `;`, `{`, `}` or a label's `:` (`public:`),
+  // with preprocessor lines and the macros blanked so far looked through.
+  // Answers the character before, or undefined when it is not.
+  #declarationStart(start: number): string | undefined {
+    const code = this.#code;
+    if (_inDirective(code, start)) return undefined;
+    let i = start - 1;
+    let range = this.#ranges.length - 1;
+    for (;;) {
+      while (i >= 0 && _isSpace(code.charCodeAt(i))) i--;
+      if (i < 0) return "";
+      if (range >= 0 && i < this.#ranges[range][1]) {
+        i = this.#ranges[range][0] - 1;
+        range--;
+        continue;
+      }
+      if (_inDirective(code, i)) {
+        i = code.lastIndexOf("\n", i) - 1;
+        while (i >= 0 && _inDirective(code, i)) {
+          i = code.lastIndexOf("\n", i) - 1;
+        }
+        continue;
+      }
+      const char = code[i];
+      if (char === ":") return code[i - 1] !== ":" ? char : undefined;
+      return char === ";" || char === "{" || char === "}" ? char : undefined;
+    }
+  }
+
+  // The first character at or after `index` that is neither white space nor
+  // part of a preprocessor line.
+  #skipBlank(index: number): number {
+    const code = this.#code;
+    let i = _skipSpace(code, index);
+    while (i < code.length && code[i] === "#" && _lineStartsAt(code, i)) {
+      i = _skipSpace(code, _directiveEnd(code, i));
+    }
+    return i;
+  }
+}
+
+function _isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 9 || code === 13 ||
+    code === 12 || code === 11;
+}
+
+function _skipSpace(text: string, index: number): number {
+  let i = index;
+  while (i < text.length && _isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+// Whether `index` is the first non-blank character of its line.
+function _lineStartsAt(text: string, index: number): boolean {
+  let i = index - 1;
+  while (i >= 0 && text[i] !== "\n") {
+    if (!_isSpace(text.charCodeAt(i))) return false;
+    i--;
+  }
+  return true;
+}
+
+// Whether `index` is on a preprocessor line, or on a line continuing one.
+function _inDirective(text: string, index: number): boolean {
+  let lineStart = text.lastIndexOf("\n", index - 1) + 1;
+  for (;;) {
+    const first = _skipSpace(text, lineStart);
+    if (text[first] === "#") return true;
+    // A line continues a directive when the line above ends in `\`.
+    if (lineStart === 0) return false;
+    let end = lineStart - 2;
+    if (text[end] === "\r") end--;
+    if (text[end] !== "\\") return false;
+    lineStart = text.lastIndexOf("\n", end - 1) + 1;
+  }
+}
+
+// The end of the directive starting at `index`, continuation lines included.
+function _directiveEnd(text: string, index: number): number {
+  let i = index;
+  for (;;) {
+    const end = text.indexOf("\n", i);
+    if (end < 0) return text.length;
+    let last = end - 1;
+    if (text[last] === "\r") last--;
+    if (text[last] !== "\\") return end;
+    i = end + 1;
+  }
+}
+
+// The index after the `)` that closes the `(` at `open`; a call left open
+// ends before the `;`, `{` or `}` that ends its statement.
+function _closing(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (char === 40) depth++;
+    else if (char === 41 && --depth === 0) return i + 1;
+    else if (char === 59 || char === 123 || char === 125) return i;
+  }
+  return text.length;
+}
+
+function _blank(text: string): string {
+  return text.replace(/[^\n]/g, " ");
+}

@@ -1,0 +1,56 @@
+import { equal } from "node:assert/strict";
+import { blankCMacros } from "./_c_macros.ts";
+
+// The text with every blanked character shown as `.` (line breaks kept).
+function marked(text: string): string {
+  const blanked = blankCMacros(text);
+  equal(blanked.length, text.length);
+  return [...text].map((char, i) =>
+    blanked[i] === char ? char : (blanked[i] === " " ? "." : "?")
+  ).join("");
+}
+
+Deno.test("blankCMacros() blanks export, attribute and namespace macros before a declaration", () => {
+  equal(
+    marked("SQLITE_API sqlite3_int64 f(void);\n"),
+    ".......... sqlite3_int64 f(void);\n",
+  );
+  equal(
+    marked('  V8_DEPRECATED("x") Local<Value> Old();\n'),
+    "  .................. Local<Value> Old();\n",
+  );
+  equal(
+    marked("FMT_BEGIN_NAMESPACE\ntemplate <class T> class A;\n"),
+    "...................\ntemplate <class T> class A;\n",
+  );
+  equal(
+    marked("class V8_EXPORT Isolate {};\n"),
+    "class ......... Isolate {};\n",
+  );
+  equal(
+    marked("namespace std _GLIBCXX_VISIBILITY(default)\n{\n}\n"),
+    "namespace std ............................\n{\n}\n",
+  );
+  equal(
+    marked("void GL_APIENTRY glClear(int m);\n"),
+    "void ........... glClear(int m);\n",
+  );
+});
+
+Deno.test("blankCMacros() keeps capitalised types, names, values and enumerators", () => {
+  const kept = [
+    "MY_TYPE x;\n",
+    "MY_TYPE *p;\n",
+    "MY_TYPE f(void);\n",
+    "MY_RET\nf(int x)\n{\n}\n",
+    "enum e {\n  ONLY_ONE\n};\n",
+    "enum e {\n  A_1,\n  B_2\n};\n",
+    "int x = (int) SIZE_MAX;\n",
+    "struct MY_TAG f(void);\n",
+    "typedef int __BLAPI_DEPRECATED __attribute__((deprecated));\n",
+    "#define X_Y FOO_BAR int\n",
+    "struct s {\n  MY_T const *p;\n};\n",
+    "class A {\n  FORWARD_METHOD(getName)\n  FORWARD_METHOD(getType)\n};\n",
+  ];
+  for (const text of kept) equal(blankCMacros(text), text, text);
+});
