@@ -34,6 +34,44 @@ const NAME_TYPES = new Set([
 
 const MAX_NAME = 100;
 
+// Words the parser may take for a function's name when a macro or an #if
+// threw it off (`else if (x) {` under #ifdef, `void (*f(...))(void)` after a
+// macro): keywords are never names.
+const KEYWORDS = new Set([
+  "if",
+  "else",
+  "while",
+  "for",
+  "do",
+  "switch",
+  "return",
+  "sizeof",
+  "void",
+  "int",
+  "char",
+  "short",
+  "long",
+  "float",
+  "double",
+  "signed",
+  "unsigned",
+  "bool",
+]);
+// Statements read as a function: no function at all.
+const STATEMENT_KEYWORDS = new Set([
+  "if",
+  "else",
+  "while",
+  "for",
+  "do",
+  "switch",
+  "return",
+  "sizeof",
+]);
+
+/** A word spelled as a macro: capitals, digits and underscores. */
+const MACRO_NAME = /^_*[A-Z][A-Z0-9_]*$/;
+
 // Declarators that stand alone among declarations only inside an ERROR.
 const LOOSE_DECLARATORS = new Set([
   "function_declarator",
@@ -211,9 +249,12 @@ class _Walker {
     for (let i = 0; i < items.length; i++) {
       const { node, type } = items[i];
       const loose = LOOSE_DECLARATORS.has(type);
+      const head = _cutHead(items, i);
       const symbol = loose
         ? this.#looseFunction(items, i)
-        : this.#declaration(node, node, type);
+        : head === undefined
+        ? this.#declaration(node, node, type)
+        : this.#afterCutHead(node, head, type);
       if (symbol !== undefined) {
         if (open !== undefined) {
           open.endLine = Math.max(open.startLine, lastEnd);
@@ -229,6 +270,25 @@ class _Walker {
     }
     if (open !== undefined) open.endLine = Math.max(open.startLine, lastEnd);
     return symbols;
+  }
+
+  // What follows a declaration head cut short by a macro (see _cutHead()):
+  // a function definition, or a prototype the parser read as an
+  // expression, named by its call: `SQLITE_API sqlite3_mutex
+  // *sqlite3_mutex_alloc(int);`, `SQLITE_API double f(sqlite3_value*);`.
+  #afterCutHead(
+    node: Node,
+    head: Node,
+    type: string,
+  ): OutlineSymbol | undefined {
+    if (type === "function_definition" || type === "declaration") {
+      return this.#declaration(node, head, type);
+    }
+    const name = _calledName(node, type);
+    if (name === undefined) return undefined;
+    const symbol = this.#symbol("function", name, node, head);
+    this.#prototypes.add(symbol);
+    return symbol;
   }
 
   // `static int f(int a){` whose body the parser could not match (braces
@@ -291,7 +351,9 @@ class _Walker {
   ): OutlineSymbol | undefined {
     switch (type) {
       case "function_definition": {
-        const name = this.#functionName(node);
+        const name = this.#functionName(node, { cases: true });
+        // `else if (x) {` in an #ifdef'd branch reads as a function `if`.
+        if (STATEMENT_KEYWORDS.has(name)) return undefined;
         this.#define(name);
         return this.#symbol("function", name, node, outer);
       }
@@ -334,10 +396,24 @@ class _Walker {
     return _oneLine(node.childForFieldName("name")?.text ?? "(anonymous)");
   }
 
-  #functionName(node: Node): string {
+  // With `cases`, a test case (`TEST(Suite, Name) {`) is named with its
+  // arguments: the macro's name alone tells no case from another.
+  #functionName(node: Node, { cases = false } = {}): string {
     const declarator = node.childForFieldName("declarator");
     if (declarator === null) return "?";
     const declaratorType = declarator.type;
+    // `static int __init my_init(void) {`: the annotation ends a declaration
+    // of its own, then `my_init` reads as a type and `(void)` as its
+    // declarator. No function has a body after a declarator in parentheses.
+    if (declaratorType === "parenthesized_declarator") {
+      const type = node.childForFieldName("type");
+      if (type !== null && type.type === "type_identifier") {
+        return _oneLine(type.text);
+      }
+    }
+    if (cases && _isTestCase(node, declarator, declaratorType)) {
+      return _oneLine(declarator.text);
+    }
     // `iterator begin() NOEXCEPT_MACRO {`: the macro reads as the declarator
     // and the real one lands in an ERROR child.
     if (NAME_TYPES.has(declaratorType)) {
@@ -346,7 +422,10 @@ class _Walker {
         ?.namedChildren.find((child) => child.type === "function_declarator");
       if (hidden !== undefined) return declaratorName(hidden) ?? "?";
     }
-    return declaratorName(declarator, declaratorType) ?? "?";
+    const name = declaratorName(declarator, declaratorType) ?? "?";
+    return KEYWORDS.has(name) && !STATEMENT_KEYWORDS.has(name)
+      ? _nameInParameters(declarator) ?? name
+      : name;
   }
 
   // A template wraps one declaration; the symbol starts at `template <...>`.
@@ -383,7 +462,7 @@ class _Walker {
     const body = _typeBody(specifier, type);
     if (body === null) return undefined;
     const name = this.#name(specifier);
-    const children = this.#members(body, type);
+    const children = this.#members(body, type, name);
     return this.#symbol(TYPE_KINDS[type], name, node, outer, children);
   }
 
@@ -427,11 +506,20 @@ class _Walker {
     }
   }
 
-  #members(body: Node, specifierType: string): OutlineSymbol[] {
-    return nested(() => this.#membersNow(body, specifierType));
+  // `className` tells a constructor from a macro call (`Q_DISABLE_COPY(X);`).
+  #members(
+    body: Node,
+    specifierType: string,
+    className?: string,
+  ): OutlineSymbol[] {
+    return nested(() => this.#membersNow(body, specifierType, className));
   }
 
-  #membersNow(body: Node, specifierType: string): OutlineSymbol[] {
+  #membersNow(
+    body: Node,
+    specifierType: string,
+    className?: string,
+  ): OutlineSymbol[] {
     if (specifierType === "enum_specifier") {
       return this.#items(body)
         .filter((item) => item.type === "enumerator")
@@ -441,7 +529,7 @@ class _Walker {
     }
     const members: OutlineSymbol[] = [];
     for (const { node, type } of this.#items(body)) {
-      const member = this.#member(node, node, type);
+      const member = this.#member(node, node, { type, className });
       if (member !== undefined) members.push(member);
     }
     return members;
@@ -450,16 +538,19 @@ class _Walker {
   #member(
     node: Node,
     outer: Node,
-    type: string = node.type,
+    { type = node.type, className }: { type?: string; className?: string },
   ): OutlineSymbol | undefined {
     switch (type) {
       case "function_definition":
         return this.#symbol("method", this.#functionName(node), node, outer);
       case "field_declaration":
       case "declaration":
-        return this.#field(node, outer);
+        return this.#field(node, outer, className);
       case "template_declaration":
-        return this.#template(node, (inner) => this.#member(inner, outer));
+        return this.#template(
+          node,
+          (inner) => this.#member(inner, outer, { className }),
+        );
       case "friend_declaration":
         return this.#friend(node, outer);
       case "type_definition":
@@ -487,7 +578,11 @@ class _Walker {
 
   // A field, a method declaration (`void draw();`) or a nested type with no
   // declarator (`struct Inner { ... };`).
-  #field(node: Node, outer: Node): OutlineSymbol | undefined {
+  #field(
+    node: Node,
+    outer: Node,
+    className?: string,
+  ): OutlineSymbol | undefined {
     const declarators = node.childrenForFieldName("declarator")
       .filter((child) => child.isNamed);
     if (declarators.length === 0) {
@@ -498,6 +593,7 @@ class _Walker {
     const types = declarators.map((declarator) => declarator.type);
     if (declarators.some((d, i) => _isFunctionDeclarator(d, types[i]))) {
       const name = declaratorName(declarators[0], types[0]) ?? "?";
+      if (_isMacroCall(node, name, className)) return undefined;
       return this.#symbol("method", name, node, outer);
     }
     const names = declarators.map((d, i) => declaratorName(d, types[i]))
@@ -547,4 +643,107 @@ function _typeBody(node: Node, type: string = node.type): Node | null {
 // inside another's body): any comment right above counts, as in recordDocs().
 function _doc(node: Node): string | undefined {
   return docComment(node, { accept: () => true });
+}
+
+// The declaration before item `index` when it is a head cut short by a
+// macro: `SQLITE_API sqlite3_int64` or `static int __init` read as a
+// declaration with no `;`, on the line where the item starts. Answers
+// undefined for anything else (the common case: one type compare).
+function _cutHead(items: CItem[], index: number): Node | undefined {
+  const previous = items[index - 1];
+  if (previous === undefined || previous.type !== "declaration") {
+    return undefined;
+  }
+  const head = previous.node;
+  const { node, type } = items[index];
+  if (!HEAD_FOLLOWERS.has(type)) return undefined;
+  if (head.endPosition.row !== node.startPosition.row) return undefined;
+  if (head.text.endsWith(";")) return undefined;
+  // A type's name, not a macro (`MY_TYPE x` then `f();`), ends it when the
+  // parser reads the rest as an expression.
+  if (type !== "function_definition") {
+    const first = head.namedChildren[0];
+    if (first === undefined || !MACRO_NAME.test(first.text)) return undefined;
+  }
+  return head;
+}
+
+const HEAD_FOLLOWERS = new Set([
+  "function_definition",
+  "macro_type_specifier",
+  "expression_statement",
+]);
+
+// The function a prototype read as an expression declares: the callee of
+// `name(...)` or `*name(...)`, or a macro_type_specifier's name.
+function _calledName(node: Node, type: string): string | undefined {
+  if (type === "macro_type_specifier") {
+    const name = node.namedChildren[0];
+    return name?.type === "identifier" ? name.text : undefined;
+  }
+  if (type !== "expression_statement" || !node.text.endsWith(";")) {
+    return undefined;
+  }
+  let expression: Node | null = node.namedChildren[0] ?? null;
+  while (expression?.type === "pointer_expression") {
+    expression = expression.childForFieldName("argument");
+  }
+  if (expression?.type !== "call_expression") return undefined;
+  const callee = expression.childForFieldName("function");
+  return callee?.type === "identifier" ? callee.text : undefined;
+}
+
+// `SQLITE_PRIVATE void (*f(int a))(void){` reads as a function `void`
+// whose parameter is `f(int a)`: that parameter's type is the name.
+function _nameInParameters(declarator: Node): string | undefined {
+  let current: Node | null = declarator;
+  let innermost: Node | undefined;
+  while (current !== null && current.type !== "identifier") {
+    if (current.type === "function_declarator") innermost = current;
+    current = current.childForFieldName("declarator");
+  }
+  const parameters = innermost?.childForFieldName("parameters");
+  const parameter = parameters?.namedChildren.find((child) =>
+    child.type === "parameter_declaration" &&
+    child.childForFieldName("declarator")?.type ===
+      "abstract_function_declarator"
+  );
+  const type = parameter?.childForFieldName("type");
+  return type?.type === "type_identifier" ? type.text : undefined;
+}
+
+// `TEST(Suite, Name) {`, `TEST_F(Fixture, Case) {`: a definition with no
+// return type whose name is spelled as a macro and whose parameters are bare
+// names.
+function _isTestCase(
+  node: Node,
+  declarator: Node,
+  declaratorType: string,
+): boolean {
+  if (declaratorType !== "function_declarator") return false;
+  if (node.childForFieldName("type") !== null) return false;
+  const name = declarator.childForFieldName("declarator");
+  if (name === null || !MACRO_NAME.test(name.text)) return false;
+  const parameters = declarator.childForFieldName("parameters");
+  const list = parameters?.namedChildren ?? [];
+  return list.length > 0 &&
+    list.every((parameter) =>
+      parameter.type === "parameter_declaration" &&
+      parameter.childForFieldName("declarator") === null
+    );
+}
+
+// A member "declared" with no type that is not a constructor, destructor or
+// conversion: a macro call (`DISALLOW_COPY_AND_ASSIGN(Plain);`).
+function _isMacroCall(
+  node: Node,
+  name: string,
+  className: string | undefined,
+): boolean {
+  if (className === undefined || !MACRO_NAME.test(name)) return false;
+  if (node.childForFieldName("type") !== null) return false;
+  if (name.startsWith("~") || name.startsWith("operator")) return false;
+  // `hash<T>`'s constructor is `hash`; `a::B`'s is `B`.
+  const base = className.replace(/<[^]*$/, "");
+  return name !== base && !base.endsWith(`::${name}`);
 }

@@ -64,8 +64,18 @@ const DECLARATION_KEYWORDS = new Set([
 const AFTER_TYPE = /[A-Za-z_*&<~]|::/y;
 /** A namespace's head before a word: `namespace std `. */
 const NAMESPACE_HEAD = /(?<![\w:])namespace(?:\s+[A-Za-z_][\w:]*)?\s+$/;
+/** Specifiers that may come before a macro at a declaration's start. */
+const LEADING_SPECIFIERS = new Set([
+  "static",
+  "inline",
+  "virtual",
+  "explicit",
+  "constexpr",
+  "friend",
+  "extern",
+]);
 /** The end of a return type before a word: a type's name, or `*`. */
-const RETURN_TYPE_END = /(?:[A-Za-z_]\w*|\*)\s+$|\*$/;
+const RETURN_TYPE_END = /(?:[A-Za-z_]\w*|[*&])\s+$|[*&]$/;
 /** Words after which the next word is not a function's name. */
 const TAG_BEFORE =
   /(?<!\w)(?:struct|union|enum|class|return|case|goto|sizeof|new|delete|typename|namespace|using|operator)\s*$/;
@@ -74,6 +84,37 @@ const NOT_A_NAME =
   /^(?:__attribute__|__declspec|__asm__|__asm|asm|alignas|_Alignas|noexcept|throw|decltype|__typeof__|typeof)$/;
 /** Qualifiers, which come after a type too: `MY_TYPE const *p;`. */
 const QUALIFIER = /^(?:const|volatile|restrict|__restrict|_Atomic)$/;
+/** A parameter list's end, maybe with qualifiers, before a word. */
+const AFTER_DECLARATOR =
+  /\)\s*(?:(?:const|volatile|override|final|noexcept|&&?)\s*)*$/;
+/** Words that come after a function's parameter list. */
+const TRAILING_WORDS = new Set([
+  "const",
+  "volatile",
+  "override",
+  "final",
+  "noexcept",
+  "throw",
+  "__attribute__",
+  "__asm__",
+  "__asm",
+  "requires",
+]);
+/** Words whose parentheses hold a condition or an operand, not parameters. */
+const STATEMENTS = new Set([
+  "if",
+  "while",
+  "for",
+  "switch",
+  "return",
+  "sizeof",
+  "alignof",
+  "decltype",
+  "noexcept",
+  "catch",
+  "__attribute__",
+  "defined",
+]);
 /** How many macros in a row are looked through to find a declaration. */
 const MAX_CHAIN = 8;
 /** A class head's keyword right before a word. */
@@ -141,6 +182,7 @@ class _Scanner {
     const before = code.slice(Math.max(0, start - 40), start);
     if (CLASS_KEYWORD.test(before)) return this.#inClassHead(end);
     if (_inDirective(code, start)) return -1;
+    if (AFTER_DECLARATOR.test(before)) return this.#afterDeclarator(start, end);
     // `namespace std _GLIBCXX_VISIBILITY(default) {`
     if (NAMESPACE_HEAD.test(before)) {
       const open = _skipSpace(code, end);
@@ -156,6 +198,37 @@ class _Scanner {
     if (word === null || DECLARATION_KEYWORDS.has(word[0])) return -1;
     if (NOT_A_NAME.test(word[0])) return -1;
     return code[_skipSpace(code, name + word[0].length)] === "(" ? end : -1;
+  }
+
+  // `_Vector_impl_data() _GLIBCXX_NOEXCEPT {`, `int size() const
+  // LLVM_READONLY;`: a macro after a function's parameter list (not after
+  // a cast, a condition or a call's arguments), before its body, its `;`,
+  // its initializers or more such words.
+  #afterDeclarator(start: number, end: number): number {
+    const code = this.#code;
+    const open = _opening(code, code.lastIndexOf(")", start));
+    if (open < 0) return -1;
+    const callee = code.slice(Math.max(0, open - 40), open);
+    const name = /([A-Za-z_]\w*)\s*$/.exec(callee);
+    if (name === null || TAG_BEFORE.test(callee) || STATEMENTS.has(name[1])) {
+      return -1;
+    }
+    // After a macro's call (`FORWARD_SYMBOL_METHOD(getName)`), a macro is
+    // a call of its own.
+    if (/^_*[A-Z][A-Z0-9_]*$/.test(name[1])) return -1;
+    const args = _skipSpace(code, end);
+    const last = code[args] === "(" ? _closing(code, args) : end;
+    const next = _skipSpace(code, last);
+    const char = code[next];
+    if (char === "{" || char === ";" || char === "=" || char === ":") {
+      return last;
+    }
+    if (code.startsWith("->", next)) return last;
+    WORD.lastIndex = next;
+    const word = WORD.exec(code);
+    if (word === null) return -1;
+    const macro = this.#macroEnd(next) === next + word[0].length;
+    return macro || TRAILING_WORDS.has(word[0]) ? last : -1;
   }
 
   // `class V8_EXPORT Isolate {` or `struct GTEST_API_ TestInfo final`: the
@@ -239,6 +312,14 @@ class _Scanner {
         continue;
       }
       const char = code[i];
+      // `static V8_WARN_UNUSED_RESULT MaybeLocal<Value> New(`
+      if (_isWordChar(code.charCodeAt(i))) {
+        let from = i;
+        while (from > 0 && _isWordChar(code.charCodeAt(from - 1))) from--;
+        if (!LEADING_SPECIFIERS.has(code.slice(from, i + 1))) return undefined;
+        i = from - 1;
+        continue;
+      }
       if (char === ":") return code[i - 1] !== ":" ? char : undefined;
       return char === ";" || char === "{" || char === "}" ? char : undefined;
     }
@@ -254,6 +335,11 @@ class _Scanner {
     }
     return i;
   }
+}
+
+function _isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) || code === 95;
 }
 
 function _isSpace(code: number): boolean {
@@ -316,6 +402,19 @@ function _closing(text: string, open: number): number {
     else if (char === 59 || char === 123 || char === 125) return i;
   }
   return text.length;
+}
+
+// The index of the `(` that the `)` at `close` closes, looking back at most
+// 4,000 characters; -1 when not found.
+function _opening(text: string, close: number): number {
+  let depth = 0;
+  for (let i = close; i >= 0 && i > close - 4000; i--) {
+    const char = text.charCodeAt(i);
+    if (char === 41) depth++;
+    else if (char === 40 && --depth === 0) return i;
+    else if (char === 59 || char === 123 || char === 125) return -1;
+  }
+  return -1;
 }
 
 function _blank(text: string): string {

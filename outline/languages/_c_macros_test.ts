@@ -54,3 +54,24 @@ Deno.test("blankCMacros() keeps capitalised types, names, values and enumerators
   ];
   for (const text of kept) equal(blankCMacros(text), text, text);
 });
+
+Deno.test("blankCMacros() blanks a macro after a function's parameters, not after a call or a cast", () => {
+  equal(
+    marked("  _Vector_impl_data() _GLIBCXX_NOEXCEPT\n  { }\n"),
+    "  _Vector_impl_data() .................\n  { }\n",
+  );
+  equal(
+    marked("  int size() const LLVM_READONLY;\n"),
+    "  int size() const .............;\n",
+  );
+  equal(
+    marked("  static V8_INLINE Local<T> New();\n"),
+    "  static ......... Local<T> New();\n",
+  );
+  const kept = [
+    "class A {\n  FORWARD_METHOD(getName)\n  FORWARD_METHOD(getType)\n};\n",
+    "int x = (int) SIZE_MAX;\n",
+    "void f(void) { if (x) FOO_BAR; }\n",
+  ];
+  for (const text of kept) equal(blankCMacros(text), text, text);
+});

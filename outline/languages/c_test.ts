@@ -109,3 +109,20 @@ Deno.test("c.extract() lists a prototype of a function that returns a function p
     "    field get 7-7",
   ]);
 });
+
+Deno.test("c.extract() starts a function at a macro that cut its head short, with that line's doc", async () => {
+  const text = [
+    "/* Set up. */",
+    "static int __init my_init(void)",
+    "{",
+    "  return 0;",
+    "}",
+    "/** Rows. */",
+    "SQLITE_API sqlite3_int64 rows(sqlite3*);",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(c, text)), [
+    "function my_init 2-5 // Set up.",
+    "function rows 7-7 // Rows.",
+  ]);
+});
