@@ -1,0 +1,244 @@
+// Review of the changes of session 14 since e1da3bf (tools, protocols, CLI,
+// outline): each ignored test reproduces a fault one of those changes brought
+// in and says what is expected instead. Remove `ignore` once fixed.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { fileOutline, outlineSymbols } from "../mod.ts";
+import { ToolContext } from "../tools/_context.ts";
+import { createLocalFiles } from "../tools/_local_files.ts";
+import { createLocalProcesses } from "../tools/_local_processes.ts";
+import { createRg } from "../tools/_rg.ts";
+import type { PermissionRequest } from "../tools/types.ts";
+import { connect } from "./support/acp_connect.ts";
+import { fello } from "./support/fello_cli.ts";
+import { startScriptedServer } from "./support/scripted_server.ts";
+import { withDirs, withWorkspace } from "./support/workspace.ts";
+
+// FAULT: `rg --files <dir>` lists a folder outside the workspace without
+// asking. b66c286 made tools/_rg_args.ts take the first positional argument
+// as the pattern unless -e/-f gives one, but with `--files` (and
+// `--type-list`) ripgrep takes no pattern: every positional is a path. So
+// rgReads(["--files", "/etc"]).paths is [] and authorizeOutsidePaths() asks
+// nothing; before b66c286 every argument was checked and this call asked.
+// Under `fello mcp --workspace-only` the listing of any folder on the disk
+// comes back. Expected: the outside folder is asked about (here refused).
+// Fix: in rgReads, treat `--files` and `--type-list` as "pattern given" (every
+// positional a path), as -e/-f do.
+Deno.test({
+  name: "rg --files asks before listing a folder outside the workspace",
+  ignore: true,
+  async fn() {
+    await withDirs(async ({ ws, out }) => {
+      await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
+      const asked: PermissionRequest[] = [];
+      const rg = createRg(
+        new ToolContext({
+          workspace: ws,
+          permissionMode: "ask",
+          approve: (request) => {
+            asked.push(request);
+            return false;
+          },
+          files: createLocalFiles(),
+          processes: createLocalProcesses(),
+        }),
+      );
+      const result = await rg.execute({ args: ["--files", out] }).catch((
+        error: Error,
+      ) => error);
+      assert.ok(
+        asked.some((request) => request.path === out),
+        `not asked about ${out}; rg answered ${JSON.stringify(result)}`,
+      );
+      assert.ok(result instanceof Error, "the refused listing still ran");
+    });
+  },
+});
+
+// FAULT: the person asked to approve a Shell command no longer sees all of
+// it. 45c260a cut the permission request's `description` to 200 characters
+// (`Run "echo xxx…… (330 characters)"`) so errors stay short, but the
+// description is the only text `fello run` shows when it asks
+// (cli/_ask_permission.ts prints `Allow Shell: ${description}`), and the
+// transcript's call line is cut to 120 characters too. A command whose
+// dangerous part comes after character 200 (`...; rm -rf ~`, a heredoc
+// followed by `&& curl ... | sh`) is approved unseen. tools/types.ts says the
+// description is "one line a person can read to decide". Expected: the
+// question shows the whole command (or at least its end). Fix: keep the full
+// command in the description (clip only in error messages), or have the
+// terminal approver print `request.command` in full when it differs.
+Deno.test({
+  name:
+    "fello run shows the whole Shell command when it asks to approve it, however long",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const command = `echo ${"x".repeat(300)}; touch pwned.txt`;
+      await using server = startScriptedServer([{
+        match: "run the long one",
+        replies: [
+          {
+            toolCalls: [{
+              id: "call_long",
+              name: "Shell",
+              arguments: { command },
+            }],
+          },
+          { text: "done" },
+        ],
+      }]);
+      const out = await fello(
+        ["--base-url", server.baseURL, "--model", "m", "run the long one"],
+        { cwd: dir, stdin: "n\n" },
+      );
+      assert.equal(out.code, 0, out.stderr);
+      const question = out.stderr.split("\n").find((line) =>
+        line.includes("Allow Shell")
+      );
+      assert.ok(question, out.stderr);
+      assert.ok(
+        question.includes("touch pwned.txt"),
+        `the question hides the end of the command: ${question}`,
+      );
+      await assert.rejects(
+        Deno.stat(join(dir, "pwned.txt")),
+        Deno.errors.NotFound,
+      );
+    });
+  },
+});
+
+// FAULT: a Doxygen comment whose `@brief` follows a structural command
+// (`@fn`, `@file`, `@class`, `@struct`, `@def`...) loses its summary. 0100424
+// made firstMeaningfulLine() (outline/languages/_nodes.ts) stop at the first
+// `@tag` line, a JSDoc rule ("a block tag's description runs on to the next
+// tag"), but the function serves every language and strips `@brief` as the
+// summary: `/** @fn int add(int a, int b)\n * @brief Adds two numbers. */`
+// gave "Adds two numbers." before 0100424 and gives nothing now. Issue 4: the
+// comment is the first meaningful line of the doc comment. Expected:
+// `function add (line 5)  // Adds two numbers.` Fix: let a `@brief`/`\brief`
+// line win wherever it stands (look for it before giving up at a tag), or
+// skip Doxygen's structural commands (`@fn`, `@file`, `@class`, `@struct`,
+// `@def`, `@var`, `@typedef`) as before.
+Deno.test({
+  name:
+    "fileOutline() takes a Doxygen @brief that follows @fn as the function's comment",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(
+        join(ws, "add.c"),
+        [
+          "/**",
+          " * @fn int add(int a, int b)",
+          " * @brief Adds two numbers.",
+          " */",
+          "int add(int a, int b) { return a + b; }",
+          "",
+        ].join("\n"),
+      );
+      const text = await fileOutline("add.c", { cwd: ws });
+      assert.match(text, /function add \(line 5\) {2}\/\/ Adds two numbers\./);
+    });
+  },
+});
+
+// FAULT: any top-level block statement of a JS/TS file is listed as
+// `namespace global`. bf3eb9a added "statement_block" to the top-level
+// symbol types in outline/languages/_ecmascript.ts for `declare global { }`
+// (which the grammar gives as ambient_declaration > statement_block), but
+// _statement() names every statement_block "global", including a plain
+// scoping block `{ ... }` in a script. Expected: a bare block is no symbol
+// (its function may be listed at the top level, as before). Fix: handle
+// statement_block only when _unwrap() reached it through an
+// ambient_declaration that starts with `declare global` (e.g. return a
+// distinct type such as "global_block" from _unwrap), not in SYMBOL_TYPES.
+Deno.test({
+  name: "outlineSymbols() lists no namespace for a bare top-level block",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(
+        join(ws, "script.js"),
+        "{\n  const local = 1;\n}\nfunction g() {}\n",
+      );
+      const { symbols } = await outlineSymbols("script.js", { cwd: ws });
+      assert.deepEqual(
+        symbols.map((s) => `${s.kind} ${s.name}`),
+        ["function g"],
+      );
+    });
+  },
+});
+
+// FAULT: a Subagent child's tool call is sent to the editor under the id the
+// model gave it (d95cdc6, _acp_session.ts #forward), but ids are unique only
+// within one conversation: each child is a conversation of its own, so a
+// server that numbers tool calls per answer (`call_0`, `call_1`...) makes a
+// child's call reuse the parent's Subagent id. The editor then gets a second
+// `tool_call` for `call_0` (ACP: a toolCallId is unique within the session),
+// the child's WriteFile replaces the Subagent call and its `completed`
+// update ends it. Expected: every `tool_call` of a session has its own id.
+// Fix: forward a child's events under an id derived from the Subagent call
+// and the task (`${toolCallId}/${task}/${childId}`), as the review of 14
+// suggested, and use the same id for its permission requests and terminals.
+Deno.test({
+  name:
+    "acp agent gives a Subagent child's tool call an id of its own in the session",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await using server = startScriptedServer([
+        {
+          match: "delegate",
+          replies: [
+            {
+              toolCalls: [{
+                id: "call_0",
+                name: "Subagent",
+                arguments: {
+                  tasks: [{ description: "write c", prompt: "child: write c" }],
+                },
+              }],
+            },
+            { text: "Delegated." },
+          ],
+        },
+        {
+          match: "child: write c",
+          replies: [
+            {
+              toolCalls: [{
+                id: "call_0",
+                name: "WriteFile",
+                arguments: { path: "c.txt", content: "child\n" },
+              }],
+            },
+            { text: "Written." },
+          ],
+        },
+      ]);
+      const { client, connection } = await connect(server, undefined, {
+        permissionMode: "acceptEdits",
+      });
+      try {
+        const { sessionId } = await connection.agent.request(
+          acp.methods.agent.session.new,
+          { cwd: dir, mcpServers: [] },
+        );
+        const response = await connection.agent.request(
+          acp.methods.agent.session.prompt,
+          { sessionId, prompt: [{ type: "text", text: "delegate" }] },
+        );
+        assert.equal(response.stopReason, "end_turn");
+        assert.equal(await Deno.readTextFile(join(dir, "c.txt")), "child\n");
+        const ids = client.updatesOf("tool_call").map((u) => u.toolCallId);
+        assert.equal(ids.length, 2, JSON.stringify(ids));
+        assert.equal(new Set(ids).size, ids.length, JSON.stringify(ids));
+      } finally {
+        connection.close();
+      }
+    });
+  },
+});
