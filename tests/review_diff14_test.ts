@@ -3,6 +3,7 @@
 // in and says what is expected instead. Remove `ignore` once fixed.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { fileOutline, outlineSymbols } from "../mod.ts";
 import { ToolContext } from "../tools/_context.ts";
@@ -239,6 +240,81 @@ Deno.test({
       } finally {
         connection.close();
       }
+    });
+  },
+});
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+const SYMLINK_WRITE_CHILD = `
+import { createTools } from ${JSON.stringify(join(ROOT, "mod.ts"))};
+const [ws] = Deno.args;
+const tools = createTools({ cwd: ws, permissionMode: "allow" });
+let result;
+try {
+  result = { ok: await tools.WriteFile.execute({ path: "link.txt", content: "new\\n" }) };
+} catch (error) {
+  result = { error: error.message };
+}
+console.log(JSON.stringify(result));
+`;
+
+/** Runs the child script with `flags`; its stdout is one JSON line. */
+async function runWriteChild(
+  script: string,
+  flags: string[],
+  ws: string,
+): Promise<{ ok?: unknown; error?: string }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--config=${join(ROOT, "deno.json")}`,
+      ...flags,
+      script,
+      ws,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+// FAULT: the folder-first denial of 4f2913b (tools/_local_files.ts) does not
+// hold for a file symlink leading out of the granted folder. WriteFile
+// "link.txt" (-> <out>/real.txt) under --allow-write=<ws> is denied with
+// `--allow-write=<out>/real.txt (or a parent folder)` (requireGrant, then
+// writeTarget's own check name the file); a user who adds exactly that flag
+// gets a second denial, `--allow-write=<out>` for the temp file, the
+// two-step the folder-first rule was written to end. Issue 2 (gate two): the
+// error names the flag to add; it must be one that makes the call work.
+// Fix: in requireGrant's symlink branch and in writeTarget, name the real
+// file's folder for a write (or call requireFolderGrant(real) first).
+Deno.test({
+  name:
+    "WriteFile through a symlink to an ungranted folder: the flag its denial names makes the retry succeed",
+  ignore: true,
+  async fn() {
+    await withDirs(async ({ ws, out }) => {
+      const real = join(out, "real.txt");
+      await Deno.writeTextFile(real, "old\n");
+      await Deno.symlink(real, join(ws, "link.txt"));
+      const script = join(ws, "child.js");
+      await Deno.writeTextFile(script, SYMLINK_WRITE_CHILD);
+      const flags = [
+        `--allow-read=${ws},${out},${ROOT}`,
+        `--allow-write=${ws}`,
+      ];
+      const denied = await runWriteChild(script, flags, ws);
+      const flag = /--allow-write=\S+/.exec(denied.error ?? "")?.[0];
+      assert.ok(flag, JSON.stringify(denied));
+      const retried = await runWriteChild(script, [...flags, flag], ws);
+      assert.equal(retried.error, undefined, `after ${flag}`);
+      assert.equal(await Deno.readTextFile(real), "new\n");
     });
   },
 });
