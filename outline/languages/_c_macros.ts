@@ -418,5 +418,6 @@ function _opening(text: string, close: number): number {
 }
 
 function _blank(text: string): string {
-  return text.replace(/[^\n]/g, " ");
+  if (!text.includes("\n")) return " ".repeat(text.length);
+  return text.split("\n").map((line) => " ".repeat(line.length)).join("\n");
 }
