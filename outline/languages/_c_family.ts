@@ -192,8 +192,47 @@ export function declaratorName(
 function _oneLine(text: string): string {
   // Only the start can show: clipped first, the patterns stay quick.
   const line = text.slice(0, 4 * MAX_NAME).replace(/\s*\/[/*][^]*$/, "")
-    .replace(/\s+/g, " ");
-  return line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}…` : line;
+    .replace(/\s+/g, " ").replace(/ ?:: ?/g, "::");
+  if (line.length <= MAX_NAME) return line;
+  // A long qualified name keeps its member (`_Hashtable<_Key, ...>::
+  // _M_rehash`): the scope's template arguments shortened, then its middle
+  // clipped.
+  const scope = text.length <= 4 * MAX_NAME ? _lastScope(line) : -1;
+  if (scope < 0) return `${line.slice(0, MAX_NAME - 1)}…`;
+  const short = _shortArguments(line.slice(0, scope)) + line.slice(scope);
+  if (short.length <= MAX_NAME) return short;
+  const half = MAX_NAME / 2;
+  return `${short.slice(0, half - 1)}…${short.slice(short.length - half)}`;
+}
+
+// Where the last `::` outside template arguments stands, or -1.
+function _lastScope(name: string): number {
+  let depth = 0;
+  let last = -1;
+  for (let i = 0; i < name.length; i++) {
+    const char = name[i];
+    if (char === "<") depth++;
+    else if (char === ">") depth = Math.max(0, depth - 1);
+    else if (char === ":" && name[i + 1] === ":" && depth === 0) {
+      last = i;
+      i++;
+    }
+  }
+  return last;
+}
+
+// `_Hashtable<_Key, _Value>::x` reads `_Hashtable<…>::x`.
+function _shortArguments(scope: string): string {
+  let depth = 0;
+  let out = "";
+  for (const char of scope) {
+    if (char === "<") {
+      if (depth++ === 0) out += "<…";
+    } else if (char === ">") {
+      if (depth > 0 && --depth === 0) out += ">";
+    } else if (depth === 0) out += char;
+  }
+  return out;
 }
 
 class _Walker {
