@@ -110,7 +110,10 @@ async function failureOf(promise: Promise<unknown>): Promise<Error> {
 // web UI at the base URL) gives "Response stream ended without a finish
 // reason.", a body cut off mid-stream gives "Failed to process successful
 // response", and an error chunk mid-stream gives only the upstream text
-// ("upstream model overloaded"). None is an EndpointError, so `fello run` exits
+// ("upstream model overloaded"), and a 200 JSON error body
+// (`{"error":{"message":"Model qwen3 is still loading..."}}`, as LiteLLM and
+// some proxies send) loses the server's words entirely: "Response stream ended
+// without a finish reason." None is an EndpointError, so `fello run` exits
 // 1 with that bare line instead of 2 with its configuration hint. Expected
 // (issue 5): failures "fail with an error naming the URL and the status"; the
 // brief: errors "name what failed and what to do next". Suggested fix: in
@@ -119,10 +122,12 @@ async function failureOf(promise: Promise<unknown>): Promise<Error> {
 // statusCode into an EndpointError naming the chat completions URL (known to
 // the endpoint fetch), the content type when it is not text/event-stream
 // (e.g. "answered 200 with text/html, not an event stream; check --base-url"),
-// and "the answer stopped mid-stream" for a cut body.
+// and "the answer stopped mid-stream" for a cut body; in jsonToSse()
+// (agent/_json_to_sse.ts), turn a JSON body with `error` and no `choices`
+// into an EndpointError carrying its message.
 Deno.test({
   name:
-    "agent names the endpoint URL when a 200 answer is HTML, cut mid-stream or an error chunk",
+    "agent names the endpoint URL when a 200 answer is HTML, cut mid-stream, an error chunk or an error JSON",
   ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
@@ -141,6 +146,12 @@ Deno.test({
             }\n\n` + "data: [DONE]\n\n",
         )
       );
+      // A 200 JSON body that is an error (LiteLLM and some proxies do this).
+      await using jsonError = rawServer(() =>
+        Response.json({
+          error: { message: "Model qwen3 is still loading, retry later" },
+        })
+      );
       await using cut = cutServer();
       const problems: string[] = [];
       for (
@@ -148,6 +159,7 @@ Deno.test({
           html: html.baseURL,
           cut: cut.baseURL,
           errorChunk: errorChunk.baseURL,
+          jsonError: jsonError.baseURL,
         })
       ) {
         const agent = createAgent({
@@ -158,7 +170,12 @@ Deno.test({
         });
         const error = await failureOf(agent.run("hello"));
         const url = `${baseURL}/chat/completions`;
-        if (!(error instanceof EndpointError) || !error.message.includes(url)) {
+        // The server's own words must survive too.
+        const said = name === "jsonError" ? /still loading/ : /./;
+        if (
+          !(error instanceof EndpointError) || !error.message.includes(url) ||
+          !said.test(error.message)
+        ) {
           problems.push(`${name}: ${error.name}: ${error.message}`);
         }
       }
