@@ -461,10 +461,10 @@ class _Walker {
         ?.namedChildren.find((child) => child.type === "function_declarator");
       if (hidden !== undefined) return declaratorName(hidden) ?? "?";
     }
-    const name = declaratorName(declarator, declaratorType) ?? "?";
-    return KEYWORDS.has(name) && !STATEMENT_KEYWORDS.has(name)
-      ? _nameInParameters(declarator) ?? name
-      : name;
+    return _realName(
+      declarator,
+      declaratorName(declarator, declaratorType) ?? "?",
+    );
   }
 
   // A template wraps one declaration; the symbol starts at `template <...>`.
@@ -481,7 +481,7 @@ class _Walker {
     const declarator = node.childrenForFieldName("declarator")
       .find((declarator) => _isFunctionDeclarator(declarator));
     if (declarator === undefined) return undefined;
-    const name = declaratorName(declarator) ?? "?";
+    const name = _realName(declarator, declaratorName(declarator) ?? "?");
     const symbol = this.#symbol("function", name, node, outer);
     this.#prototypes.add(symbol);
     return symbol;
@@ -730,6 +730,14 @@ function _calledName(node: Node, type: string): string | undefined {
   if (expression?.type !== "call_expression") return undefined;
   const callee = expression.childForFieldName("function");
   return callee?.type === "identifier" ? callee.text : undefined;
+}
+
+// A type keyword read as the name (see _nameInParameters()) gives way to
+// the real one.
+function _realName(declarator: Node, name: string): string {
+  return KEYWORDS.has(name) && !STATEMENT_KEYWORDS.has(name)
+    ? _nameInParameters(declarator) ?? name
+    : name;
 }
 
 // `SQLITE_PRIVATE void (*f(int a))(void){` reads as a function `void`

@@ -119,10 +119,12 @@ Deno.test("c.extract() starts a function at a macro that cut its head short, wit
     "}",
     "/** Rows. */",
     "SQLITE_API sqlite3_int64 rows(sqlite3*);",
+    "SQLITE_PRIVATE void (*dlsym(sqlite3_vfs *, void *))(void);",
     "",
   ].join("\n");
   deepStrictEqual(outlineLines(await extractText(c, text)), [
     "function my_init 2-5 // Set up.",
     "function rows 7-7 // Rows.",
+    "function dlsym 8-8",
   ]);
 });
