@@ -29,7 +29,7 @@ import {
   transcript,
   withSummary,
 } from "./_context_summary.ts";
-import { runInToolCall } from "./_tool_call_scope.ts";
+import { childToolCallId, runInToolCall } from "./_tool_call_scope.ts";
 import type {
   AgentEvent,
   AgentFinishReason,
@@ -92,8 +92,8 @@ export class Conversation {
     maxSteps: number;
     /** The request size at which old tool outputs are cleared, in tokens. */
     contextTokens: number;
-    /** Reports every tool call as this one (a Subagent child's calls as the Subagent call). */
-    outerToolCallId?: string;
+    /** For a Subagent child: the Subagent call and task its calls' ids derive from. */
+    childOf?: { toolCallId: string; task: number };
     /** The conversation to go on with (checked by the caller). */
     history?: readonly AgentMessage[];
   }) {
@@ -103,7 +103,7 @@ export class Conversation {
     const tools: ToolSet = {};
     let fixedTokens = estimateTokens(options.instructions);
     for (const item of options.tools) {
-      tools[item.name] = toSdkTool(item, options.outerToolCallId);
+      tools[item.name] = toSdkTool(item, options.childOf);
       this.#kinds.set(item.name, item.kind);
       fixedTokens += estimateTokens(item.description) +
         estimateTokens(JSON.stringify(item.inputSchema));
@@ -399,21 +399,26 @@ class RunState {
 
 function toSdkTool(
   item: Tool<unknown, unknown>,
-  outerToolCallId: string | undefined,
+  childOf: { toolCallId: string; task: number } | undefined,
 ) {
   return tool<unknown, Envelope, Record<string, never>>({
     description: item.description,
     inputSchema: jsonSchema<unknown>(item.inputSchema),
     execute: (input, { toolCallId, abortSignal }): Promise<Envelope> =>
-      runInToolCall(outerToolCallId ?? toolCallId, async () => {
-        try {
-          const output = await item.execute(input, { signal: abortSignal });
-          return { output, text: renderSafely(item, output) };
-        } catch (error) {
-          if (abortSignal?.aborted) throw error;
-          throw asToolError(item.name, error);
-        }
-      }),
+      runInToolCall(
+        childOf === undefined
+          ? toolCallId
+          : childToolCallId(childOf.toolCallId, childOf.task, toolCallId),
+        async () => {
+          try {
+            const output = await item.execute(input, { signal: abortSignal });
+            return { output, text: renderSafely(item, output) };
+          } catch (error) {
+            if (abortSignal?.aborted) throw error;
+            throw asToolError(item.name, error);
+          }
+        },
+      ),
     toModelOutput: ({ output }) => ({
       type: "text" as const,
       value: output.text,

@@ -16,7 +16,7 @@ import { Channel } from "./_channel.ts";
 import { createEndpointFetch } from "./_endpoint_fetch.ts";
 import { historyProblem } from "./_history.ts";
 import { buildInstructions } from "./_instructions.ts";
-import { currentToolCallId } from "./_tool_call_scope.ts";
+import { childToolCallId, currentToolCallId } from "./_tool_call_scope.ts";
 import { createImageAnalysis } from "./image_analysis.ts";
 import {
   createSubagent,
@@ -224,6 +224,11 @@ class AgentSession implements Agent {
     this.#shown.clear();
     const channel = new Channel<AgentEvent>((event) => {
       if (event.type === "tool-call") this.#markShown(event.toolCallId);
+      if (event.type === "subagent" && event.event.type === "tool-call") {
+        this.#markShown(
+          childToolCallId(event.toolCallId, event.task, event.event.toolCallId),
+        );
+      }
     });
     this.#channel = channel;
     // Our own controller also stops the run when the consumer stops iterating.
@@ -292,7 +297,12 @@ class AgentSession implements Agent {
     // Called from inside the Subagent call, so this is that call's id.
     const outerToolCallId = currentToolCallId();
     const { Conversation } = await loadSdk();
-    const conversation = new Conversation({ ...setup, outerToolCallId });
+    const conversation = new Conversation({
+      ...setup,
+      childOf: outerToolCallId === undefined
+        ? undefined
+        : { toolCallId: outerToolCallId, task: options.index },
+    });
     let result: AgentResult | undefined;
     for await (const event of conversation.run(task.prompt, options.signal)) {
       if (event.type === "finish") result = event.result;

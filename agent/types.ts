@@ -30,8 +30,10 @@ import type {
  */
 export interface AgentPermissionRequest extends PermissionRequest {
   /**
-   * The id of the model's tool call that needs the permission. Inside a
-   * Subagent it is the id of the Subagent call, the one the caller has seen.
+   * The id of the model's tool call that needs the permission. A Subagent
+   * child's call is named `<Subagent call id>/<task>/<child's call id>`, from
+   * the fields of its `subagent` event (each child is a conversation of its
+   * own, whose ids may repeat the parent's).
    */
   toolCallId?: string;
 }

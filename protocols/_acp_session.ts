@@ -4,7 +4,10 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { join } from "node:path";
 import { createAgent } from "../agent/agent.ts";
-import { currentToolCallId } from "../agent/_tool_call_scope.ts";
+import {
+  childToolCallId,
+  currentToolCallId,
+} from "../agent/_tool_call_scope.ts";
 import {
   holdSession,
   releaseSession,
@@ -470,10 +473,17 @@ export class AcpSession {
       case "context-summarized":
         return await this.#summarized(event);
       case "subagent":
-        // A child's calls are shown as calls of their own (their ids are the
-        // model's, as in the permission requests and terminals they make),
-        // so its edits reach the editor as diffs.
-        return await this.#forward(event.event);
+        // A child's calls are shown as calls of their own, so its edits reach
+        // the editor as diffs; under the ids its permission requests and
+        // commands also use.
+        return await this.#forward({
+          ...event.event,
+          toolCallId: childToolCallId(
+            event.toolCallId,
+            event.task,
+            event.event.toolCallId,
+          ),
+        });
       default:
         return;
     }
@@ -595,7 +605,8 @@ export class AcpSession {
         return;
       }
     }
-    // Subagents' commands have no call here: keep only the latest few.
+    // A command whose call is not shown yet claims its terminal when it is;
+    // keep only the latest few.
     this.#unclaimedTerminals.push({ request, terminalId });
     if (this.#unclaimedTerminals.length > 16) this.#unclaimedTerminals.shift();
   }

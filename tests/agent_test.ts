@@ -590,11 +590,10 @@ Deno.test("Subagent reports a failing child without failing the others", async (
       await Deno.readTextFile(join(dir, "child.txt")),
       "from child\n",
     );
-    // The child's permission request names the Subagent call the caller saw.
-    assert.deepEqual(asked.map((r) => [r.tool, r.toolCallId]), [[
-      "WriteFile",
-      "sub2",
-    ]]);
+    // The child's permission request names its own call, under the Subagent
+    // call and the task: `<Subagent call>/<task>/<child's call>`.
+    assert.deepEqual(asked.map((r) => r.tool), ["WriteFile"]);
+    assert.match(asked[0].toolCallId ?? "", /^sub2\/\d\/.+/);
   });
 });
 

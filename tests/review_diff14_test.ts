@@ -187,7 +187,6 @@ Deno.test({
 Deno.test({
   name:
     "acp agent gives a Subagent child's tool call an id of its own in the session",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([
@@ -366,7 +365,6 @@ function delegatingServer(
 Deno.test({
   name:
     "acp agent asks about a Subagent child's edit on the child's own call, with its diff",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using server = delegatingServer([{
@@ -419,7 +417,6 @@ Deno.test({
 Deno.test({
   name:
     "acp agent shows a Subagent child's long Shell in_progress on the child's call",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using server = delegatingServer([{
