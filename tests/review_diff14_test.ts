@@ -28,7 +28,6 @@ import { withDirs, withWorkspace } from "./support/workspace.ts";
 // positional a path), as -e/-f do.
 Deno.test({
   name: "rg --files asks before listing a folder outside the workspace",
-  ignore: true,
   async fn() {
     await withDirs(async ({ ws, out }) => {
       await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
@@ -72,7 +71,6 @@ Deno.test({
 Deno.test({
   name:
     "fello run shows the whole Shell command when it asks to approve it, however long",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const command = `echo ${"x".repeat(300)}; touch pwned.txt`;
@@ -157,7 +155,6 @@ Deno.test({
 // distinct type such as "global_block" from _unwrap), not in SYMBOL_TYPES.
 Deno.test({
   name: "outlineSymbols() lists no namespace for a bare top-level block",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(

@@ -46,6 +46,8 @@ const LONG_WITH_VALUE = new Set([
 const PATH_VALUES = new Set(["f", "file", "ignore-file"]);
 /** Options that give the pattern, so every positional argument is a path. */
 const PATTERN_VALUES = new Set(["e", "regexp", "f", "file"]);
+/** Options that make ripgrep take no pattern at all (every positional is a path). */
+const NO_PATTERN = new Set(["files", "type-list"]);
 
 /** What {@linkcode rgReads} finds in ripgrep's arguments. */
 export interface RgReads {
@@ -56,8 +58,8 @@ export interface RgReads {
 }
 
 /**
- * The paths ripgrep reads with `args`: its positional paths (not the pattern)
- * and the values of `-f`/`--file`/`--ignore-file`. A long option it does not
+ * The paths ripgrep reads with `args`: its positional paths (not the pattern,
+ * which `--files` does without) and the values of `-f`/`--file`/`--ignore-file`. A long option it does not
  * know with an attached value counts that value as a path, to be safe.
  */
 export function rgReads(args: readonly string[]): RgReads {
@@ -80,6 +82,7 @@ export function rgReads(args: readonly string[]): RgReads {
       const attached = rest.length > 0 ? rest.join("=") : undefined;
       if (name === "follow") follows = true;
       if (name === "no-follow") follows = false;
+      if (NO_PATTERN.has(name)) patternGiven = true;
       if (LONG_WITH_VALUE.has(name)) {
         take(name, attached ?? args[++i]);
       } else if (attached !== undefined) {

@@ -8,6 +8,7 @@ Deno.test("rgReads() takes the first positional as the pattern unless -e or -f g
   ]);
   assert.deepEqual(rgReads(["-F", "-e", "/usr/bin/env"]).paths, []);
   assert.deepEqual(rgReads(["--regexp=/etc/passwd", "src"]).paths, ["src"]);
+  assert.deepEqual(rgReads(["--files", "/outside"]).paths, ["/outside"]);
   assert.deepEqual(
     rgReads(["-C", "2", "-g", "/x/*.ts", "pat", "--", "-d"]).paths,
     [

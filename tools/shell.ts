@@ -103,16 +103,16 @@ export function createShell(
       const cwd = input.cwd === undefined
         ? context.workspace
         : context.resolve(input.cwd, "Shell");
+      // The request shows the whole command: who approves must see it all.
       const display = displayCommand(input.command, input.args);
-      const shown = shownCommand(display);
       await context.authorize({
         tool: "Shell",
         action: "execute",
         command: display,
         path: cwd,
         description: cwd === context.workspace
-          ? `Run "${shown}"`
-          : `Run "${shown}" in "${cwd}"`,
+          ? `Run "${display}"`
+          : `Run "${display}" in "${cwd}"`,
         alwaysKey: alwaysKeyOf(input.command, input.args),
       });
       const result = await context.processes.run(toRequest(input, cwd), signal);

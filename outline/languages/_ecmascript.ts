@@ -23,7 +23,7 @@ const SYMBOL_TYPES = new Set([
   "enum_declaration",
   "internal_module",
   "module",
-  "statement_block",
+  "declare global",
   "lexical_declaration",
   "variable_declaration",
   "assignment_expression",
@@ -178,7 +178,7 @@ function _statement(
           () => _namespaceBody(node.childForFieldName("body")),
         ),
       ];
-    case "statement_block": // `declare global { ... }`
+    case "declare global":
       return [make("namespace", "global", () => _namespaceBody(node))];
     case "lexical_declaration":
     case "variable_declaration":
@@ -215,7 +215,7 @@ function _unwrap(
       }
       // `declare global { ... }`: the block is the namespace's body.
       if (innerType === "statement_block") {
-        return { node: inner, type: innerType };
+        return { node: inner, type: "declare global" };
       }
       return _unwrap(inner, innerType);
     }
