@@ -123,7 +123,6 @@ Deno.test({
 Deno.test({
   name:
     "fileOutline() takes a Doxygen @brief that follows @fn as the function's comment",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(

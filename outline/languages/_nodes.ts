@@ -170,35 +170,60 @@ export function docComment(
 const COMMENT_MARK = /^(?:\/\*+!?|\/\/[\/!]?|#+|\*+(?!\/))\s?/;
 const MAX_DOC_LENGTH = 200;
 // Doxygen's summary tag, common in C and C++: `@brief Opens it.` says
-// "Opens it.", unlike other tags, which are skipped.
-const BRIEF_TAG = /^[@\\]brief\s+/;
+// "Opens it." wherever it stands.
+const BRIEF_TAG = /^[@\\]brief(?:\s+|$)/;
+const TAG = /^[@\\][A-Za-z]/;
+// Doxygen's structural commands name what they document on their own line
+// (`@fn int add(int, int)`); a summary may follow them.
+const STRUCTURAL_TAG =
+  /^[@\\](?:fn|file|class|struct|union|enum|def|var|typedef|namespace|package|interface|module|name|memberof|ingroup|defgroup|addtogroup|headerfile)\b/i;
+// JSDoc/TSDoc modifiers take no text: what follows them is the summary.
+const MODIFIER_TAG =
+  /^[@\\](?:internal|public|private|protected|alpha|beta|experimental|override|virtual|sealed|readonly|packagedocumentation|hidden|ignore|static|abstract|async|inheritdoc|export)\b\s*/i;
 
 /**
  * The first line of a comment or docstring that says something: markers
- * (`/**`, `*`, `///`, `//`, `#`, `"""`) and a Doxygen `@brief` stripped,
- * blank lines skipped, nothing from the first other `@tag` on (the summary
- * comes first), cut to 200 characters.
+ * (`/**`, `*`, `///`, `//`, `#`, `"""`) stripped, blank lines and line tags
+ * (`@fn ...`, `@internal`) skipped, nothing from a block tag on (`@param x`
+ * and the lines under it are no summary) except a Doxygen `@brief`, cut to
+ * 200 characters.
  */
 export function firstMeaningfulLine(text: string): string | undefined {
   // Line by line, not split() up front: the answer is nearly always on the
   // first or second line of what may be a long comment. Splitting at "\n"
   // alone is enough, since trim() drops a "\r" before it.
+  let inBlockTag = false;
   for (let start = 0; start <= text.length;) {
     let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
     const raw = text.slice(start, end);
     start = end + 1;
-    let line = raw.trim().replace(COMMENT_MARK, "");
-    line = _withoutCommentEnd(line).trim().replace(BRIEF_TAG, "");
+    const line = _withoutCommentEnd(raw.trim().replace(COMMENT_MARK, ""))
+      .trim();
     if (line === "") continue;
-    // A block tag's description runs on to the next tag: the summary, if
-    // any, came before the first tag.
-    if (line.startsWith("@")) return undefined;
-    return line.length > MAX_DOC_LENGTH
-      ? `${line.slice(0, MAX_DOC_LENGTH - 1)}…`
-      : line;
+    const brief = BRIEF_TAG.exec(line);
+    if (brief !== null) {
+      // `@brief` alone on its line: the summary is the next line.
+      if (brief[0].length === line.length) inBlockTag = false;
+      else return _clipDoc(line.slice(brief[0].length));
+      continue;
+    }
+    const modifier = MODIFIER_TAG.exec(line);
+    const rest = modifier === null ? line : line.slice(modifier[0].length);
+    if (rest === "" || STRUCTURAL_TAG.test(line)) continue;
+    if (TAG.test(rest)) {
+      inBlockTag = true;
+      continue;
+    }
+    if (!inBlockTag) return _clipDoc(rest);
   }
   return undefined;
+}
+
+function _clipDoc(line: string): string {
+  return line.length > MAX_DOC_LENGTH
+    ? `${line.slice(0, MAX_DOC_LENGTH - 1)}…`
+    : line;
 }
 
 // Drops a closing `*/`, with the `*`s before it, from the end of a line. By

@@ -17,6 +17,25 @@ Deno.test("firstMeaningfulLine() strips comment markers and a closing */, and st
     "Reads x.",
   );
   assert.equal(firstMeaningfulLine("/// @brief Closes it."), "Closes it.");
+  // Doxygen: a structural command first, the summary after it.
+  assert.equal(
+    firstMeaningfulLine("/**\n * @fn int add(int a)\n * @brief Adds.\n */"),
+    "Adds.",
+  );
+  assert.equal(
+    firstMeaningfulLine("/**\n * \\file a.c\n * Opens the store.\n */"),
+    "Opens the store.",
+  );
+  assert.equal(firstMeaningfulLine("/** @brief\n * Reads it. */"), "Reads it.");
+  // TSDoc: a modifier tag takes no text.
+  assert.equal(
+    firstMeaningfulLine("/**\n * @internal\n * Parses it.\n */"),
+    "Parses it.",
+  );
+  assert.equal(
+    firstMeaningfulLine("/** @internal Parses it. */"),
+    "Parses it.",
+  );
   assert.equal(firstMeaningfulLine("/* a */ b */"), "a */ b");
 });
 
