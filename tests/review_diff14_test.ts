@@ -292,7 +292,6 @@ async function runWriteChild(
 Deno.test({
   name:
     "WriteFile through a symlink to an ungranted folder: the flag its denial names makes the retry succeed",
-  ignore: true,
   async fn() {
     await withDirs(async ({ ws, out }) => {
       const real = join(out, "real.txt");

@@ -111,9 +111,10 @@ async function writeFile(path: string, data: Uint8Array): Promise<void> {
   // The folder first: a grant for the file alone cannot hold the temp file,
   // and a denial naming the file would only lead to a second one.
   await requireFolderGrant(path);
-  await requireGrant("write", path);
+  // A symlink's target is replaced: its folder needs the grant too.
   const target = await writeTarget(path);
   if (target !== path) await requireFolderGrant(target);
+  await requireGrant("write", path);
   const folder = dirname(target);
   await ensureFolder(folder);
   const mode = await existingMode(target);
@@ -149,9 +150,7 @@ async function writeTarget(path: string): Promise<string> {
     return path; // missing (or unreadable): write the path itself
   }
   if (!info.isSymlink) return path;
-  const real = await Deno.realPath(path).catch(() => path);
-  if (real !== path) await requireDenoPermission({ name: "write", path: real });
-  return real;
+  return await Deno.realPath(path).catch(() => path);
 }
 
 async function ensureFolder(folder: string): Promise<void> {
