@@ -149,15 +149,25 @@ for (const { label, name, size } of files) {
       });
     },
   });
+  let settled = false;
   Deno.bench({
     group,
     name: `tail read (last 100 lines), repeated ${label}`,
-    fn: async () =>
-      void await tools.ReadFile.execute({
+    async fn(b) {
+      // The index of a file changed in the last 2 s is not kept (the touch
+      // above moved its change time): let that pass, untimed.
+      if (!settled) {
+        await new Promise((resolve) => setTimeout(resolve, 2100));
+        settled = true;
+      }
+      b.start();
+      await tools.ReadFile.execute({
         path: name,
         line: lines - 99,
         limit: 100,
-      }),
+      });
+      b.end();
+    },
   });
 }
 

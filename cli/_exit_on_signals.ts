@@ -9,8 +9,9 @@ const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 export function exitCleanlyOn(
   signals: readonly (keyof typeof SIGNAL_NUMBERS)[],
 ): void {
-  if (Deno.build.os === "windows") return;
   for (const signal of signals) {
+    // Windows delivers SIGINT (Ctrl-C) alone of these.
+    if (Deno.build.os === "windows" && signal !== "SIGINT") continue;
     Deno.addSignalListener(
       signal,
       () => Deno.exit(128 + SIGNAL_NUMBERS[signal]),

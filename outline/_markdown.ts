@@ -17,6 +17,8 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 // HTML blocks that hold no Markdown up to their end mark: comments and
 // CommonMark's raw blocks.
 const HTML_BLOCK = /^ {0,3}<(!--|(?:pre|script|style|textarea)(?=[\s>]|$))/i;
+const COMMENT_END = /-->/;
+const RAW_END = /<\/(?:pre|script|style|textarea)>/i;
 // Lines that cannot be the text of a setext heading (list items, quotes, tables...).
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+] |\d+[.)] |>|\||<))/;
 
@@ -45,8 +47,8 @@ export function outlineMarkdown(
 function _headings(lines: string[]): Heading[] {
   const headings: Heading[] = [];
   let fence: string | undefined;
-  /** The end mark of the HTML comment or raw block the line is in. */
-  let htmlEnd: string | undefined;
+  /** The end of the HTML comment or raw block the line is in. */
+  let htmlEnd: RegExp | undefined;
   let paragraph: { line: number; text: string } | undefined;
   let i = lines[0]?.trim() === "---" ? _frontMatterEnd(lines) : 0;
   for (; i < lines.length; i++) {
@@ -59,7 +61,7 @@ function _headings(lines: string[]): Heading[] {
       continue;
     }
     if (htmlEnd !== undefined) {
-      if (line.toLowerCase().includes(htmlEnd)) htmlEnd = undefined;
+      if (htmlEnd.test(line)) htmlEnd = undefined;
       continue;
     }
     const opening = FENCE.exec(line);
@@ -75,10 +77,10 @@ function _headings(lines: string[]): Heading[] {
     }
     const html = HTML_BLOCK.exec(line);
     if (html !== null) {
-      // Comments and raw blocks (<pre>, <script>...) run to their end mark.
-      const end = html[1] === "!--" ? "-->" : `</${html[1].toLowerCase()}>`;
-      const rest = line.slice(html[0].length).toLowerCase();
-      if (!rest.includes(end)) htmlEnd = end;
+      // Comments run to `-->`, raw blocks (<pre>, <script>...) to the first
+      // of their four closing tags (CommonMark).
+      const end = html[1] === "!--" ? COMMENT_END : RAW_END;
+      if (!end.test(line.slice(html[0].length))) htmlEnd = end;
       paragraph = undefined;
       continue;
     }

@@ -11,6 +11,7 @@ import type {
   ShellRequest,
   ShellResult,
 } from "../tools/types.ts";
+import { memoryFile } from "../tools/_read_at.ts";
 
 /** How long a text read by stat() serves the open() that follows. */
 const RECENT_MS = 1000;
@@ -73,7 +74,7 @@ export function createAcpFiles(options: AcpFilesOptions): FileBackend {
     },
     async open(path: string): Promise<RandomAccessFile> {
       const bytes = takeRecent(path) ?? await readThroughClient(path);
-      return bytes === null ? await local.open(path) : bytesFile(bytes);
+      return bytes === null ? await local.open(path) : memoryFile(bytes);
     },
     readDir: (path: string): Promise<string[]> => local.readDir(path),
     async writeFile(path: string, data: Uint8Array): Promise<void> {
@@ -96,17 +97,6 @@ async function largeOnDisk(local: FileBackend, path: string): Promise<boolean> {
   } catch {
     return false; // missing on disk (a new buffer?) or not for us to see
   }
-}
-
-function bytesFile(bytes: Uint8Array): RandomAccessFile {
-  return {
-    read(buffer: Uint8Array, position: number): Promise<number> {
-      const slice = bytes.subarray(position, position + buffer.length);
-      buffer.set(slice);
-      return Promise.resolve(slice.length);
-    },
-    close(): void {},
-  };
 }
 
 /** Options for {@linkcode createAcpProcesses}. */

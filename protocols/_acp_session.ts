@@ -554,19 +554,7 @@ export class AcpSession {
       const path = resultPath(output) ?? inputPath(event.input, this.cwd);
       const written = path === undefined ? undefined : this.#writes.get(path);
       if (path !== undefined) this.#writes.delete(path);
-      const diff: acp.ToolCallContent | undefined =
-        written !== undefined && written.oldText !== undefined
-          ? {
-            type: "diff",
-            path: written.path,
-            oldText: written.oldText,
-            newText: written.newText,
-          }
-          // Not recorded, or the file was too large to read first: an edit
-          // still shows its change; a whole write of a big file shows text.
-          : written === undefined || event.toolName === "EditFile"
-          ? proposedDiff(event.toolName, event.input, this.cwd)
-          : undefined;
+      const diff = finishedDiff(event, written, this.cwd);
       if (diff) content = [diff];
     }
     await this.#toolDone(event.toolCallId, { status: "completed", content });
@@ -703,4 +691,22 @@ export function acpSessionFile(dir: string, sessionId: string): string {
 /** Whether `id` can be a saved session's id: one file name, no "../". */
 export function isSessionId(id: string): boolean {
   return /^[\w-]{1,200}$/.test(id);
+}
+
+// The diff of a finished edit or write: the texts recorded around the write,
+// or, when the file was too large to read first (or no write was recorded),
+// the change an edit's input names; a big file's whole write shows none.
+function finishedDiff(
+  event: AgentToolEventBase,
+  written: WrittenFile | undefined,
+  cwd: string,
+): acp.ToolCallContent | undefined {
+  if (written !== undefined && written.oldText !== undefined) {
+    const { path, oldText, newText } = written;
+    return { type: "diff", path, oldText, newText };
+  }
+  if (written === undefined || event.toolName === "EditFile") {
+    return proposedDiff(event.toolName, event.input, cwd);
+  }
+  return undefined;
 }

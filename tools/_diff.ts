@@ -221,7 +221,9 @@ function pushLine(lines: string[], mark: string, text: string): void {
  */
 export function clipDiff(diff: string, maxChars: number): string {
   if (diff.length <= maxChars) return diff;
-  const shown = diff.slice(0, diff.lastIndexOf("\n", maxChars - 1) + 1);
+  // Whole lines, unless the first alone is over the budget.
+  const lineEnd = diff.lastIndexOf("\n", maxChars - 1) + 1;
+  const shown = diff.slice(0, lineEnd > 0 ? lineEnd : maxChars);
   const rest = diff.slice(shown.length);
   const hidden = countChar(rest, "\n") + (rest.endsWith("\n") ? 0 : 1);
   return `${shown}… ${hidden} more diff lines not shown; ReadFile the file to check the change\n`;

@@ -66,7 +66,7 @@ export function lineIndexFor(
   cache.delete(path);
   if (
     stat.size >= INDEX_MIN_BYTES && stat.mtimeMs !== null &&
-    !_racy(stat.mtimeMs, changeMs)
+    !racy(stat.mtimeMs, changeMs)
   ) {
     cache.set(path, fresh);
     if (cache.size > MAX_ENTRIES) {
@@ -82,12 +82,13 @@ export function forgetLineIndex(backend: object, path: string): void {
 }
 
 /**
- * A file changed this close to now may change again within the same tick of
- * the file system's clock, its size and times unmoved (git's "racily clean"
- * entries): its index is not kept.
+ * How long after its last change a file may still change within the same tick
+ * of the file system's clock, its size and times unmoved (git's "racily
+ * clean" entries).
  */
 const RACY_MS = 2000;
 
-function _racy(mtimeMs: number, changeMs: number | null): boolean {
+/** Whether a file changed too recently for its index to be kept. */
+function racy(mtimeMs: number, changeMs: number | null): boolean {
   return Date.now() - Math.max(mtimeMs, changeMs ?? mtimeMs) < RACY_MS;
 }

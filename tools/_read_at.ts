@@ -52,7 +52,8 @@ export async function readUnsized(
   return { bytes, file: memoryFile(bytes) };
 }
 
-function memoryFile(bytes: Uint8Array): RandomAccessFile {
+/** A file whose bytes are in memory: positioned reads of `bytes`. */
+export function memoryFile(bytes: Uint8Array): RandomAccessFile {
   return {
     read(buffer: Uint8Array, position: number): Promise<number> {
       const slice = bytes.subarray(position, position + buffer.length);

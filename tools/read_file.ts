@@ -148,12 +148,7 @@ async function readFile(
   }
   try {
     if (stat.size === 0) {
-      // /proc and /sys files say 0 bytes and hold text: read what is there.
-      const opened = file;
-      const unsized = await readUnsized(opened, MAX_FORCED_BYTES);
-      opened.close();
-      file = unsized.file;
-      stat = { ...stat, size: unsized.bytes.length };
+      ({ file, stat } = await sizedNow(file, stat));
       if (!partial) checkFullReadSize(stat, target, input.force === true);
     }
     const head = new Uint8Array(Math.min(SNIFF_BYTES, stat.size));
@@ -169,6 +164,20 @@ async function readFile(
     return { path: target.display, ...result };
   } catch (error) {
     throw fileSystemError(target, error);
+  } finally {
+    file.close();
+  }
+}
+
+// /proc and /sys files say 0 bytes and hold text: read what is there (and
+// close the file: its bytes are in memory now).
+async function sizedNow(
+  file: RandomAccessFile,
+  stat: FileStat,
+): Promise<{ file: RandomAccessFile; stat: FileStat }> {
+  try {
+    const { bytes, file: inMemory } = await readUnsized(file, MAX_FORCED_BYTES);
+    return { file: inMemory, stat: { ...stat, size: bytes.length } };
   } finally {
     file.close();
   }

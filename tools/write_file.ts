@@ -66,6 +66,7 @@ export interface WriteFileResult {
 }
 
 const NAME = "WriteFile";
+const WINDOWS = Deno.build.os === "windows";
 
 const schema = z.object({
   path: z.string().describe("The file to write"),
@@ -95,7 +96,7 @@ async function writeFile(
   input: WriteFileInput,
   signal: AbortSignal | undefined,
 ): Promise<WriteFileResult> {
-  if (/[/\\]$/.test(input.path)) {
+  if (input.path.endsWith("/") || (WINDOWS && input.path.endsWith("\\"))) {
     throw new ToolError(
       `Cannot write "${input.path}": the path ends in "${
         input.path.at(-1)
