@@ -52,17 +52,21 @@ export class ChatModel {
   readonly languageModel: LanguageModel;
   /** The model name. */
   readonly modelId: string;
+  /** Where its answers come from, for errors. */
+  readonly url: string;
 
   constructor(endpoint: ModelEndpoint, modelId: string) {
+    const baseURL = endpoint.baseURL.replace(/\/+$/, "");
     const provider = createOpenAICompatible({
       name: "fello",
-      baseURL: endpoint.baseURL.replace(/\/+$/, ""),
+      baseURL,
       apiKey: endpoint.apiKey || undefined,
       fetch: endpoint.fetch,
       includeUsage: true,
     });
     this.languageModel = provider.chatModel(modelId);
     this.modelId = modelId;
+    this.url = `${baseURL}/chat/completions`;
   }
 }
 
@@ -164,6 +168,9 @@ export class Conversation {
       abortSignal: signal,
       onError: () => {}, // errors end the run through the stream; the SDK would also log them
       onStepEnd: (step) => {
+        // An answer that failed midway is no completed step: kept, it would
+        // leave the prompt (and a partial answer) in the conversation.
+        if (step.finishReason === "error") return;
         // step.response.messages holds this step's messages only.
         kept = [...sent, ...step.response.messages as ModelMessage[]];
       },
@@ -175,6 +182,11 @@ export class Conversation {
         const event = this.#toEvent(part as StreamPart, state);
         if (event) yield event;
       }
+    } catch (error) {
+      // The SDK throws some failures of the answer (a body cut short) rather
+      // than streaming them as an error part.
+      if (signal?.aborted || !isSdkError(error)) throw error;
+      state.error ??= error;
     } finally {
       if (resets === this.#resets) {
         // Cleared outputs and summaries leave memory too, not only the
@@ -184,7 +196,9 @@ export class Conversation {
         else budget.restore(clearedBefore);
       }
     }
-    if (state.error !== undefined) throw endpointErrorOf(state.error);
+    if (state.error !== undefined) {
+      throw endpointErrorOf(state.error, this.#model.url);
+    }
     if (signal?.aborted) throw signal.reason;
     yield* fitting.notices.splice(0);
     yield { type: "finish", result: state.result() };
@@ -467,7 +481,14 @@ function finishReasonOf(reason: string | undefined): AgentFinishReason {
 }
 
 /** Finds our EndpointError in the SDK's wrapping, or explains an SDK API error. */
-function endpointErrorOf(error: unknown): unknown {
+function isSdkError(error: unknown): boolean {
+  return error instanceof Error && error.name.startsWith("AI_");
+}
+
+// A run's failure as an EndpointError naming the URL: every error the model's
+// stream ends with comes from the endpoint's answer (an error chunk, a body
+// cut short, something that is no Chat Completions stream), not from a tool.
+function endpointErrorOf(error: unknown, url: string): unknown {
   for (
     let e = error, depth = 0;
     e instanceof Error && depth < 8;
@@ -475,20 +496,17 @@ function endpointErrorOf(error: unknown): unknown {
   ) {
     if (e instanceof EndpointError) return e;
   }
-  if (
-    error instanceof Error && "url" in error && typeof error.url === "string"
-  ) {
-    const status = "statusCode" in error && typeof error.statusCode === "number"
-      ? error.statusCode
-      : undefined;
-    return new EndpointError(
-      `Model endpoint ${error.url} gave an unusable answer${
-        status ? ` (${status})` : ""
-      }: ${error.message}`,
-      { url: error.url, status, cause: error },
-    );
-  }
-  return error;
+  if (!(error instanceof Error) || error.name === "AbortError") return error;
+  const status = "statusCode" in error && typeof error.statusCode === "number"
+    ? error.statusCode
+    : undefined;
+  const at = "url" in error && typeof error.url === "string" ? error.url : url;
+  return new EndpointError(
+    `Model endpoint ${at} gave an unusable answer${
+      status ? ` (${status})` : ""
+    }: ${error.message}; check that it serves OpenAI-compatible chat completions, or try again`,
+    { url: at, status, cause: error },
+  );
 }
 
 /** An image for {@linkcode askAboutImage}. */
@@ -552,7 +570,7 @@ async function streamAnswer(
     if (part.type === "text-delta") text += part.text;
     if (part.type === "finish") usage = usageOf(part.totalUsage);
     if (part.type === "error" && !enough.signal.aborted) {
-      throw endpointErrorOf(part.error);
+      throw endpointErrorOf(part.error, model.url);
     }
     if (text.length > (request.maxChars ?? Infinity)) {
       enough.abort(new Error("the answer is long enough"));

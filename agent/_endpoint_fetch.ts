@@ -125,8 +125,10 @@ async function attemptOnce(
   try {
     const response = await base(input, { ...init, signal });
     if (response.ok) {
-      const answer = asksForStream(init.body) && isJson(response)
-        ? await jsonToSse(response) // a server that ignores `stream: true`
+      const streaming = asksForStream(init.body);
+      if (streaming) refuseHtml(response, url);
+      const answer = streaming && isJson(response)
+        ? await jsonToSse(response, url) // a server that ignores `stream: true`
         : response;
       return {
         kind: "response",
@@ -251,6 +253,17 @@ async function errorDetail(response: Response): Promise<string> {
     // Not JSON: show the text itself.
   }
   return text ? text.slice(0, 300) : statusLine(response);
+}
+
+// A web page where the API was expected: a proxy's login page, or a web UI
+// at the base URL.
+function refuseHtml(response: Response, url: string): void {
+  if (!response.headers.get("content-type")?.includes("text/html")) return;
+  response.body?.cancel().catch(() => {});
+  throw new EndpointError(
+    `Model endpoint ${url} answered 200 with a web page (text/html), not a stream of chat completions; check the base URL (an OpenAI-compatible API's usually ends in /v1)`,
+    { url, status: 200 },
+  );
 }
 
 function isJson(response: Response): boolean {

@@ -2,6 +2,7 @@
 // chat completion. The agent always streams, so such an answer is replayed as
 // the equivalent server-sent events: one chunk with the whole message, one
 // with the finish reason and usage, then [DONE].
+import { EndpointError } from "./endpoint_error.ts";
 
 interface Completion {
   id?: string;
@@ -29,9 +30,26 @@ export function asksForStream(body: unknown): boolean {
   return typeof body === "string" && /"stream"\s*:\s*true/.test(body);
 }
 
-/** Turns a plain JSON completion answer into an SSE answer with the same content. */
-export async function jsonToSse(response: Response): Promise<Response> {
-  const completion = await response.json() as Completion;
+/**
+ * Turns a plain JSON completion answer into an SSE answer with the same
+ * content. A JSON error sent with status 200 (some proxies do) fails as an
+ * EndpointError with the server's message.
+ */
+export async function jsonToSse(
+  response: Response,
+  url: string,
+): Promise<Response> {
+  const completion = await response.json() as Completion & {
+    error?: { message?: unknown } | string;
+  };
+  if (completion.choices === undefined && completion.error !== undefined) {
+    const { error } = completion;
+    const message = typeof error === "string" ? error : String(error.message);
+    throw new EndpointError(
+      `Model endpoint ${url} answered 200 with an error: ${message}`,
+      { url, status: 200 },
+    );
+  }
   const base = {
     id: completion.id ?? "chatcmpl-replayed",
     object: "chat.completion.chunk",

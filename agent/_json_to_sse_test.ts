@@ -1,3 +1,4 @@
+import { EndpointError } from "./endpoint_error.ts";
 import assert from "node:assert/strict";
 import { asksForStream, jsonToSse } from "./_json_to_sse.ts";
 
@@ -28,7 +29,10 @@ Deno.test("jsonToSse() replays a completion with text, tool calls and usage as S
     }],
     usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
   };
-  const response = await jsonToSse(Response.json(completion));
+  const response = await jsonToSse(
+    Response.json(completion),
+    "http://x/v1/chat/completions",
+  );
   assert.equal(response.headers.get("content-type"), "text/event-stream");
   const events = (await response.text()).trim().split("\n\n").map((e) =>
     e.replace(/^data: /, "")
@@ -58,4 +62,14 @@ Deno.test("asksForStream() reads the stream flag of a JSON request body", () => 
   assert.equal(asksForStream('{"model":"m","stream": false}'), false);
   assert.equal(asksForStream('{"model":"m"}'), false);
   assert.equal(asksForStream(undefined), false);
+});
+
+Deno.test("jsonToSse() fails with the server's message for a JSON error sent with 200", async () => {
+  const url = "http://x/v1/chat/completions";
+  await assert.rejects(
+    jsonToSse(Response.json({ error: { message: "still loading" } }), url),
+    (error: unknown) =>
+      error instanceof EndpointError &&
+      error.message.includes(url) && error.message.includes("still loading"),
+  );
 });

@@ -128,7 +128,6 @@ async function failureOf(promise: Promise<unknown>): Promise<Error> {
 Deno.test({
   name:
     "agent names the endpoint URL when a 200 answer is HTML, cut mid-stream, an error chunk or an error JSON",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using html = rawServer(() =>
@@ -198,7 +197,6 @@ Deno.test({
 Deno.test({
   name:
     "agent retried after an error chunk mid-answer sends the user's prompt once",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using server = rawServer((n) =>
