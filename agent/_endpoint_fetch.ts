@@ -90,7 +90,11 @@ export function createEndpointFetch(
         attempt > settings.maxRetries ||
         elapsed + delayMs + MIN_RETRY_TIMEOUT_MS > settings.retryBudgetMs
       ) {
-        throw giveUp(url, outcome, { attempts: attempt, elapsedMs: elapsed });
+        throw giveUp(url, outcome, {
+          attempts: attempt,
+          elapsedMs: elapsed,
+          budgetMs: settings.retryBudgetMs,
+        });
       }
       options.onRetry?.({
         url,
@@ -170,11 +174,22 @@ async function attemptOnce(
 function giveUp(
   url: string,
   outcome: Extract<Attempt, { kind: "retry" }>,
-  { attempts, elapsedMs }: { attempts: number; elapsedMs: number },
+  { attempts, elapsedMs, budgetMs }: {
+    attempts: number;
+    elapsedMs: number;
+    budgetMs: number;
+  },
 ): EndpointError {
-  const tries = attempts === 1
+  let tries = attempts === 1
     ? "1 attempt"
     : `${attempts} attempts over ${seconds(elapsedMs)}`;
+  // A wait the endpoint asked for that the budget cannot give: say so.
+  const asked = outcome.retryAfterMs;
+  if (asked !== undefined && elapsedMs + asked > budgetMs) {
+    tries += `; it asks to retry after ${seconds(asked)}, past the ${
+      seconds(budgetMs)
+    } retry budget`;
+  }
   const message = outcome.status !== undefined
     ? `Model endpoint ${url} answered ${outcome.status}: ${outcome.reason} (${tries})`
     : outcome.timedOut

@@ -109,13 +109,33 @@ export async function resolveModel(
 
 /** One line telling a person what failed and how to point fello elsewhere. */
 export function describeEndpointFailure(error: EndpointError): string {
-  const hint = error.status === 401 || error.status === 403
-    ? "check --api-key (or FELLO_API_KEY / OPENAI_API_KEY)"
-    : error.status === 404
-    ? "check --model and --base-url (or FELLO_MODEL / FELLO_BASE_URL)"
-    : "start the server, or point fello at another with --base-url (or FELLO_BASE_URL), --model and --api-key";
-  return `${error.message}; ${hint}`;
+  return `${error.message}; ${hintFor(error)}`;
 }
+
+// What to do: the server's words say what went wrong, the status who can fix it.
+function hintFor({ status, message }: EndpointError): string {
+  if (status === 401 || status === 403) {
+    return "check --api-key (or FELLO_API_KEY / OPENAI_API_KEY)";
+  }
+  if (status === 404) {
+    return "check --model and --base-url (or FELLO_MODEL / FELLO_BASE_URL)";
+  }
+  if (status === 429) {
+    return "the endpoint limits how often it may be asked: wait, then run again";
+  }
+  if (status === 400 && CONTEXT_WORDS.test(message)) {
+    return "the conversation is larger than the model's context window: pass --context-tokens below it (e.g. --context-tokens 3000 for a 4096-token model)";
+  }
+  if (status === undefined) {
+    return "start the server, or point fello at another with --base-url (or FELLO_BASE_URL), --model and --api-key";
+  }
+  return "the server answered but cannot serve the request: check --base-url and --model, or try again later";
+}
+
+// How servers say a request is over the model's context (vLLM, llama.cpp,
+// OpenAI, LiteLLM).
+const CONTEXT_WORDS =
+  /context (?:length|size|window)|exceed_context|maximum context|too many tokens|prompt is too long/i;
 
 function readEnv(name: string): string | undefined {
   try {

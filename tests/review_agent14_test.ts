@@ -247,7 +247,6 @@ Deno.test({
 Deno.test({
   name:
     "fello run on a 429 with a long Retry-After says how long to wait, not to start the server",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using server = rawServer(() =>
@@ -508,7 +507,6 @@ Deno.test({
 Deno.test({
   name:
     "fello run on a context-length 400 points at --context-tokens, not at starting the server",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using server = rawServer(() =>
