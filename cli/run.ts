@@ -149,6 +149,7 @@ class CliSession {
   #lock: Deno.FsFile | undefined;
   #lockedPath: string | undefined;
   #interrupts = 0;
+  #stdoutClosed = false;
   #onSigint = () => this.#interrupt();
 
   constructor(json: boolean) {
@@ -258,7 +259,7 @@ class CliSession {
     this.#running = controller;
     this.#interrupts = 0;
     const printer = new TranscriptPrinter(
-      (text) => writeAll(Deno.stdout, text),
+      (text) => this.#out(text),
       {
         color: Deno.stdout.isTerminal() && !noColor(),
       },
@@ -271,6 +272,9 @@ class CliSession {
       }
       return 0;
     } catch (error) {
+      // The reader of stdout went away (`| head`): stop quietly, as a
+      // program killed by SIGPIPE would.
+      if (this.#stdoutClosed) return 141;
       if (controller.signal.aborted) {
         this.#emitError("cancelled", undefined);
         writeAll(Deno.stderr, "\nfello: cancelled\n");
@@ -300,7 +304,7 @@ class CliSession {
   }
 
   #show(printer: TranscriptPrinter, event: AgentEvent): void {
-    if (this.#json) writeAll(Deno.stdout, `${JSON.stringify(event)}\n`);
+    if (this.#json) this.#out(`${JSON.stringify(event)}\n`);
     else if (event.type !== "retry") printer.handle(event);
     // Retries are news for a person waiting, noise for a script: the final
     // error line already says how many attempts were made.
@@ -329,7 +333,20 @@ class CliSession {
       message,
       ...(status === undefined ? {} : { status }),
     };
-    writeAll(Deno.stdout, `${JSON.stringify(event)}\n`);
+    this.#out(`${JSON.stringify(event)}\n`);
+  }
+
+  // Writes to stdout; once its reader has gone, writes nothing more and
+  // stops the run.
+  #out(text: string): void {
+    if (this.#stdoutClosed) return;
+    try {
+      writeAll(Deno.stdout, text);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+      this.#stdoutClosed = true;
+      this.#running?.abort(new DOMException("stdout closed", "AbortError"));
+    }
   }
 
   #interrupt(): void {

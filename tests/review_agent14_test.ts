@@ -285,7 +285,6 @@ Deno.test({
 Deno.test({
   name:
     "fello run --json whose reader closes the pipe exits without a stack trace",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using server = rawServer((n) =>
