@@ -3,7 +3,8 @@
 // compiled; a folder of `.wasm` files (option or FELLO_GRAMMARS_DIR) replaces
 // the npm packages, like the specification's grammar directory.
 import { join } from "node:path";
-import { Language, Parser } from "web-tree-sitter";
+import { type Language, Parser } from "web-tree-sitter";
+import { loadZeroedCalloc } from "./_zeroed_calloc.ts";
 
 /** The grammars the engine can load. */
 export type GrammarId =
@@ -163,10 +164,12 @@ export async function loadLanguage(
   options: LoadLanguageOptions = {},
 ): Promise<Language> {
   await initTreeSitter(options.runtime);
-  if (options.module !== undefined) return Language.loadSync(options.module);
+  // Every grammar goes through loadZeroedCalloc: Swift's scanner state is
+  // otherwise read from stale heap (see _zeroed_calloc.ts).
+  if (options.module !== undefined) return loadZeroedCalloc(options.module);
   const dir = configuredGrammarsDir(options.grammarsDir);
   if (dir !== undefined) return await loadFromDir(id, dir);
-  return Language.loadSync(await grammarModule(id));
+  return loadZeroedCalloc(await grammarModule(id));
 }
 
 /** The base file name a grammars folder must hold for `id`. */
@@ -178,7 +181,11 @@ export function grammarFileName(id: GrammarId): string {
 async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
   const path = join(dir, grammarFileName(id));
   try {
-    return await Language.load(await Deno.readFile(path));
+    // Compiled first: only a synchronous load from a module takes the
+    // zeroed calloc.
+    return loadZeroedCalloc(
+      await WebAssembly.compile(await Deno.readFile(path)),
+    );
   } catch (error) {
     // A missing file and a corrupt or incompatible build both need the same
     // fix, and the bare WASM error ("need to see wasm magic number") names

@@ -50,3 +50,30 @@ Deno.test("loadLanguage() reads a grammars folder and names the missing file", a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+// tree-sitter-swift's scanner allocates its state with calloc(0, 4): without
+// the zeroed calloc, every parse after the first read a stale heap word, took
+// no `#` for a directive and made `let a` an ERROR.
+Deno.test("createParser() gives Swift the same tree on every parse", async () => {
+  const parser = await createParser("swift");
+  try {
+    const trees: string[] = [];
+    for (const text of ["#if DEBUG\nlet a = 1\n#endif\n", "struct S {}\n"]) {
+      for (let i = 0; i < 3; i++) {
+        const tree = parser.parse(text)!;
+        trees.push(tree.rootNode.toString());
+        tree.delete();
+      }
+    }
+    assert.deepEqual(trees, [
+      ...Array(3).fill(
+        "(source_file (directive (simple_identifier)) (property_declaration (value_binding_pattern) name: (pattern bound_identifier: (simple_identifier)) value: (integer_literal)) (directive))",
+      ),
+      ...Array(3).fill(
+        "(source_file (class_declaration name: (type_identifier) body: (class_body)))",
+      ),
+    ]);
+  } finally {
+    parser.delete();
+  }
+});
