@@ -461,4 +461,29 @@ function checkOptions(options: AgentOptions): void {
       `Cannot create the agent: "baseURL" is not a URL: "${options.baseURL}" (e.g. "http://127.0.0.1:11434/v1")`,
     );
   }
+  if (options.cwd !== undefined) checkWorkspace(options.cwd);
+}
+
+// A workspace that is missing would make every tool blame the model's paths.
+// Without read access it cannot be checked here; the tools say so later.
+function checkWorkspace(cwd: string): void {
+  if (
+    Deno.permissions.querySync({ name: "read", path: cwd }).state !== "granted"
+  ) {
+    return;
+  }
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(cwd);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) return;
+    throw new TypeError(
+      `Cannot create the agent: the workspace "${cwd}" does not exist; pass an existing folder as "cwd"`,
+    );
+  }
+  if (!info.isDirectory) {
+    throw new TypeError(
+      `Cannot create the agent: the workspace "${cwd}" is a file, not a folder; pass a folder as "cwd"`,
+    );
+  }
 }

@@ -464,7 +464,6 @@ Deno.test({
 // not a folder; NotCapable passes through) or at the start of the first run.
 Deno.test({
   name: "createAgent() with a missing workspace folder fails naming the folder",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const missing = join(dir, "no-such-workspace");
