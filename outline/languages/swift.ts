@@ -12,6 +12,7 @@ export const swift: LanguageSpec = {
   grammar: "swift",
   extensions: [".swift"],
   extract: extractSwift,
+  prepare: blankDirectives,
   // The scanner takes these words after a newline as going on with the line
   // above unless a letter or digit follows (`as_string` reads as `as`).
   continuation: /^(?:as|async|throws|rethrows|where|default)(?![A-Za-z0-9])/,
@@ -21,6 +22,59 @@ export const swift: LanguageSpec = {
 
 function extractSwift(root: Node): OutlineSymbol[] {
   return _declarations(root);
+}
+
+// A conditional compilation line: `#if`, `#elseif`, `#else`, `#endif`.
+const DIRECTIVE = /^[ \t]*#(?:if|elseif|else|endif)(?![A-Za-z0-9_])/gm;
+// A condition goes on over the next line while a parenthesis is open or the
+// line ends with `&&` or `||`; never past this many lines.
+const MAX_CONDITION_LINES = 20;
+const OPEN_CONDITION = /(?:&&|\|\|)\s*$/;
+
+/**
+ * The text with its `#if`/`#elseif`/`#else`/`#endif` lines blanked (spaces,
+ * same length, line breaks kept), so every branch parses as plain code. The
+ * grammar reads a directive only between statements: inside a type body it
+ * drops the type and lists its members at the top level (`#if DEBUG` merely
+ * leaves an ERROR, `#if os(iOS)` or `#if canImport(X)` after a member loses
+ * the type). The outline wants the members of every branch anyway.
+ */
+function blankDirectives(source: string): string {
+  const parts: string[] = [];
+  let from = 0;
+  DIRECTIVE.lastIndex = 0;
+  for (let match; (match = DIRECTIVE.exec(source)) !== null;) {
+    const end = _directiveEnd(source, match.index + match[0].length);
+    parts.push(source.slice(from, match.index));
+    parts.push(source.slice(match.index, end).replace(/[^\r\n]/g, " "));
+    from = end;
+    DIRECTIVE.lastIndex = end;
+  }
+  if (from === 0) return source;
+  parts.push(source.slice(from));
+  return parts.join("");
+}
+
+// Where a directive that starts before `at` ends: at its line break, or at
+// that of the line its condition ends on.
+function _directiveEnd(source: string, at: number): number {
+  let depth = 0;
+  for (let lines = 1;; lines++) {
+    let end = source.indexOf("\n", at);
+    if (end === -1) end = source.length;
+    let line = source.slice(at, end);
+    const comment = line.indexOf("//");
+    if (comment !== -1) line = line.slice(0, comment);
+    for (const char of line) {
+      if (char === "(") depth++;
+      else if (char === ")") depth--;
+    }
+    const open = depth > 0 || OPEN_CONDITION.test(line);
+    if (!open || end === source.length || lines >= MAX_CONDITION_LINES) {
+      return end;
+    }
+    at = end + 1;
+  }
 }
 
 function _declarations(container: Node): OutlineSymbol[] {

@@ -1,4 +1,4 @@
-import { deepStrictEqual } from "node:assert/strict";
+import assert, { deepStrictEqual } from "node:assert/strict";
 import {
   extractText,
   fixtureLines,
@@ -62,4 +62,71 @@ Deno.test("swift.extract() keeps members around an #if the grammar cannot read",
     "    func ios 5-5 // iOS only.",
     "    func after 7-7",
   ]);
+});
+
+Deno.test("swift.prepare() blanks #if, #elseif, #else and #endif lines and nothing else", () => {
+  const text = [
+    "struct S {",
+    "  #if os(iOS) ||",
+    "    os(tvOS) // (both",
+    "  var a = 1",
+    "\t#elseif swift(>=5.9)\r",
+    '  var b = #"raw"#',
+    "  #else",
+    '  #warning("none")',
+    "  #endif // canImport(X",
+    "  var c = #selector(f)",
+    "  #iffy",
+    "}",
+  ].join("\n");
+  const blank = (line: string) => " ".repeat(line.length);
+  assert.equal(
+    swift.prepare!(text),
+    [
+      "struct S {",
+      blank("  #if os(iOS) ||"),
+      blank("    os(tvOS) // (both"),
+      "  var a = 1",
+      blank("\t#elseif swift(>=5.9)") + "\r",
+      '  var b = #"raw"#',
+      blank("  #else"),
+      '  #warning("none")',
+      blank("  #endif // canImport(X"),
+      "  var c = #selector(f)",
+      "  #iffy",
+      "}",
+    ].join("\n"),
+  );
+  assert.equal(swift.prepare!("let a = 1\n"), "let a = 1\n");
+});
+
+Deno.test("swift.extract() lists the members of every #if branch, parse after parse", async () => {
+  const text = [
+    "/// A session.",
+    "open class Session {",
+    "    let queue = 1",
+    "    #if canImport(Combine)",
+    "    /// A publisher.",
+    "    func publisher() {}",
+    "    #elseif !(os(Linux) || os(Windows))",
+    "    func task() {}",
+    "    #else",
+    "    func fallback() {}",
+    "    #endif",
+    "    func after() {}",
+    "}",
+    "",
+  ].join("\n");
+  const expected = [
+    "class Session 2-13 // A session.",
+    "    let queue 3-3",
+    "    func publisher 6-6 // A publisher.",
+    "    func task 8-8",
+    "    func fallback 10-10",
+    "    func after 12-12",
+  ];
+  // The same outline each time (grammars_test.ts checks the trees agree).
+  for (let i = 0; i < 3; i++) {
+    deepStrictEqual(outlineLines(await extractText(swift, text)), expected);
+  }
 });
