@@ -1,6 +1,8 @@
 // Shrinks an image that is too large to send, with jimp (pure JS codecs, WASM
 // for WebP). Loaded lazily: most images go out as they are, and jimp costs
 // startup time. Opaque images become JPEG, images with transparency PNG.
+import { Worker } from "node:worker_threads";
+import { workerUrl } from "../tools/_worker_url.ts";
 
 /** An image ready to send. */
 export interface EncodedImage {
@@ -68,4 +70,44 @@ export async function downscaleImage(
 function hasTransparency(rgba: ArrayLike<number>): boolean {
   for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return true;
   return false;
+}
+
+const WORKER_URL = workerUrl(
+  new URL("./_downscale_worker.ts", import.meta.url),
+);
+
+/**
+ * {@linkcode downscaleImage} in a worker of its own, so that a long decode
+ * blocks nothing else and `signal` stops it at once.
+ */
+export async function downscaleInWorker(
+  bytes: Uint8Array,
+  limits: { maxSide: number; maxBytes: number },
+  signal?: AbortSignal,
+): Promise<EncodedImage> {
+  signal?.throwIfAborted();
+  const worker = new Worker(WORKER_URL, { env: {} });
+  let onAbort: (() => void) | undefined;
+  try {
+    const answer = new Promise<EncodedImage>((resolve, reject) => {
+      worker.once(
+        "message",
+        (reply: { image?: EncodedImage; error?: string }) =>
+          reply.image ? resolve(reply.image) : reject(new Error(reply.error)),
+      );
+      worker.once("error", reject);
+      worker.once(
+        "exit",
+        (code: number) =>
+          reject(new Error(`the image worker stopped (exit code ${code})`)),
+      );
+      onAbort = () => reject(signal!.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    worker.postMessage({ bytes, limits });
+    return await answer;
+  } finally {
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    await worker.terminate();
+  }
 }

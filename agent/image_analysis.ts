@@ -9,7 +9,7 @@ import { displayPath } from "../tools/_display_path.ts";
 import { fileSystemError, statFile } from "../tools/_file_errors.ts";
 import { ToolError } from "../tools/tool_error.ts";
 import type { ExecuteOptions, FileBackend, Tool } from "../tools/types.ts";
-import { downscaleImage } from "./_downscale.ts";
+import { downscaleInWorker } from "./_downscale.ts";
 import { type ImageInfo, sniffImage } from "./_image_format.ts";
 import DESCRIPTION from "./image_analysis.txt" with { type: "text" };
 
@@ -146,7 +146,11 @@ async function analyze(
       }); use ReadFile for text files`,
     );
   }
-  const sent = await prepare(bytes, { ...info, display: target.display });
+  const sent = await prepare(bytes, {
+    ...info,
+    display: target.display,
+    signal: options.signal,
+  });
   options.signal?.throwIfAborted();
   const answer = await ask({
     data: sent.data,
@@ -173,9 +177,9 @@ async function analyze(
 /** Sends small images untouched; shrinks the rest. */
 async function prepare(
   bytes: Uint8Array,
-  info: ImageInfo & { display: string },
+  info: ImageInfo & { display: string; signal?: AbortSignal },
 ) {
-  const { display } = info;
+  const { display, signal } = info;
   const withinLimits = bytes.length <= SEND_LIMITS.maxBytes &&
     Math.max(info.width, info.height) <= SEND_LIMITS.maxSide;
   if (withinLimits) {
@@ -192,8 +196,9 @@ async function prepare(
     );
   }
   try {
-    return await downscaleImage(bytes, SEND_LIMITS);
+    return await downscaleInWorker(bytes, SEND_LIMITS, signal);
   } catch (error) {
+    if (signal?.aborted) throw error;
     throw new ToolError(
       `Cannot analyze "${display}": the ${info.format} image could not be decoded to downscale it (${
         error instanceof Error ? error.message : String(error)
