@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
-import { alwaysKeyOf, displayCommand, shownCommand } from "./_command_line.ts";
+import { alwaysKeyOf, displayCommand } from "./_command_line.ts";
 import type { ShellRequest, ShellResult, Tool } from "./types.ts";
 import DESCRIPTION from "./shell.txt" with { type: "text" };
 
