@@ -48,6 +48,9 @@ export const GRAMMARS: Readonly<Record<GrammarId, GrammarSource>> = {
   go: { package: "tree-sitter-go@0.25.0", file: "tree-sitter-go.wasm" },
   c: { package: "tree-sitter-c@0.24.1", file: "tree-sitter-c.wasm" },
   cpp: { package: "tree-sitter-cpp@0.23.4", file: "tree-sitter-cpp.wasm" },
+  // Its scanner reads its state from stale heap unless loaded through
+  // _zeroed_calloc.ts: a calloc(0, 4) in every tree-sitter-swift release to
+  // 0.7.1 (the npm package ships no WASM), so no other build is better.
   swift: {
     package: "@repomix/tree-sitter-wasms@0.1.17",
     file: "out/tree-sitter-swift.wasm",
