@@ -1,6 +1,7 @@
 // Review of the changes of session 14 since e1da3bf (tools, protocols, CLI,
 // outline): each ignored test reproduces a fault one of those changes brought
-// in and says what is expected instead. Remove `ignore` once fixed.
+// in and says what is expected instead. All 8 are fixed; each failed before
+// its fix.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,7 @@ import { fello } from "./support/fello_cli.ts";
 import { startScriptedServer } from "./support/scripted_server.ts";
 import { withDirs, withWorkspace } from "./support/workspace.ts";
 
-// FAULT: `rg --files <dir>` lists a folder outside the workspace without
+// Fixed fault: `rg --files <dir>` lists a folder outside the workspace without
 // asking. b66c286 made tools/_rg_args.ts take the first positional argument
 // as the pattern unless -e/-f gives one, but with `--files` (and
 // `--type-list`) ripgrep takes no pattern: every positional is a path. So
@@ -56,7 +57,7 @@ Deno.test({
   },
 });
 
-// FAULT: the person asked to approve a Shell command no longer sees all of
+// Fixed fault: the person asked to approve a Shell command no longer sees all of
 // it. 45c260a cut the permission request's `description` to 200 characters
 // (`Run "echo xxx…… (330 characters)"`) so errors stay short, but the
 // description is the only text `fello run` shows when it asks
@@ -108,7 +109,7 @@ Deno.test({
   },
 });
 
-// FAULT: a Doxygen comment whose `@brief` follows a structural command
+// Fixed fault: a Doxygen comment whose `@brief` follows a structural command
 // (`@fn`, `@file`, `@class`, `@struct`, `@def`...) loses its summary. 0100424
 // made firstMeaningfulLine() (outline/languages/_nodes.ts) stop at the first
 // `@tag` line, a JSDoc rule ("a block tag's description runs on to the next
@@ -142,7 +143,7 @@ Deno.test({
   },
 });
 
-// FAULT: any top-level block statement of a JS/TS file is listed as
+// Fixed fault: any top-level block statement of a JS/TS file is listed as
 // `namespace global`. bf3eb9a added "statement_block" to the top-level
 // symbol types in outline/languages/_ecmascript.ts for `declare global { }`
 // (which the grammar gives as ambient_declaration > statement_block), but
@@ -169,7 +170,7 @@ Deno.test({
   },
 });
 
-// FAULT: a Subagent child's tool call is sent to the editor under the id the
+// Fixed fault: a Subagent child's tool call is sent to the editor under the id the
 // model gave it (d95cdc6, _acp_session.ts #forward), but ids are unique only
 // within one conversation: each child is a conversation of its own, so a
 // server that numbers tool calls per answer (`call_0`, `call_1`...) makes a
@@ -279,7 +280,7 @@ async function runWriteChild(
   return JSON.parse(new TextDecoder().decode(output.stdout));
 }
 
-// FAULT: the folder-first denial of 4f2913b (tools/_local_files.ts) does not
+// Fixed fault: the folder-first denial of 4f2913b (tools/_local_files.ts) does not
 // hold for a file symlink leading out of the granted folder. WriteFile
 // "link.txt" (-> <out>/real.txt) under --allow-write=<ws> is denied with
 // `--allow-write=<out>/real.txt (or a parent folder)` (requireGrant, then
@@ -343,7 +344,7 @@ function delegatingServer(
   ]);
 }
 
-// FAULT: d95cdc6 shows a Subagent child's calls as tool calls of their own
+// Fixed fault: d95cdc6 shows a Subagent child's calls as tool calls of their own
 // (`c_write` below), and its comment says their ids are "as in the
 // permission requests and terminals they make", but a child's permission
 // request still names the Subagent call (`call_sub`): the agent runs a
@@ -400,7 +401,7 @@ Deno.test({
   },
 });
 
-// FAULT: the live view of a local Shell (3810c47, _acp_live_shell.ts) keys
+// Fixed fault: the live view of a local Shell (3810c47, _acp_live_shell.ts) keys
 // its updates on currentToolCallId(), which inside a Subagent child is the
 // Subagent call: a child's Shell running past a second sends `in_progress`
 // and its output to `call_sub` (re-kinding it `execute` and replacing its

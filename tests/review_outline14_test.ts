@@ -4,8 +4,11 @@
 // library, Python 3.11's standard library, /usr/include (zlib, libstdc++)
 // and Swift, Kotlin, Dart and Markdown written the way popular projects
 // write them (Alamofire, SwiftUI, Jetpack Compose, Flutter). Each fault is
-// reduced to a small snippet and registered with `ignore: true` until fixed;
-// its comment names the real file that showed it.
+// reduced to a small snippet; its comment names the real file that showed
+// it. 20 of the 23 are fixed (each failed before its fix); three stay
+// ignored: zlib's OF() and libuv's field-list macros need a text pass over C,
+// which would stop sqlite3.c being parsed in pieces, and Go's `var` is left
+// out by decision (see its note).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
@@ -251,7 +254,7 @@ Deno.test({
 
 // ---------------------------------------------------------------- TypeScript
 
-// FAULT: a decorated class method (`@Get(":id") async find() {}`,
+// Fixed fault: a decorated class method (`@Get(":id") async find() {}`,
 // Angular's `@HostListener(...)`, `@Input() set value(...)`, MobX's
 // `@action`) starts at the method line, not at its decorator, and loses its
 // JSDoc: the grammar makes the decorators siblings of the method_definition
@@ -286,7 +289,7 @@ Deno.test({
   },
 });
 
-// FAULT: `declare global { ... }` is left out with everything inside it: the
+// Fixed fault: `declare global { ... }` is left out with everything inside it: the
 // ambient_declaration holds a `global` keyword and a statement_block, which
 // _unwrap() does not look into. It is how libraries and apps add to Window,
 // NodeJS.ProcessEnv or Array (@types/node's globals.d.ts, most React apps'
@@ -320,7 +323,7 @@ Deno.test({
   },
 });
 
-// FAULT: a JSDoc whose text is only block tags gives as its summary the
+// Fixed fault: a JSDoc whose text is only block tags gives as its summary the
 // wrapped second line of a tag's description: preact's src/diff/index.js
 // `commitRoot` reads "// which have callbacks to invoke in commitRoot", the
 // tail of `@param {Array<Component>} commitQueue List of components`. In
@@ -357,7 +360,7 @@ Deno.test({
 
 // ---------------------------------------------------------------- JavaScript
 
-// FAULT: React's CommonJS builds wrap the whole module in an IIFE inside an
+// Fixed fault: React's CommonJS builds wrap the whole module in an IIFE inside an
 // environment check, `if (process.env.NODE_ENV !== "production") {
 // (function() { ... })(); }`: react/cjs/react.development.js (2740 lines),
 // react-dom.development.js and scheduler's builds outline as "(no symbols
@@ -393,7 +396,7 @@ Deno.test({
 
 // ---------------------------------------------------------------- Python
 
-// FAULT: methods defined inside an `if`/`else` or `try`/`except` in a class
+// Fixed fault: methods defined inside an `if`/`else` or `try`/`except` in a class
 // body are missing: Python 3.11's subprocess.py `class Popen` lists its
 // methods up to `_close_pipe_fds` and then none of the ~850 lines of
 // `if _mswindows: ... else: ...` (`_get_handles`, `_execute_child`,
@@ -429,6 +432,10 @@ Deno.test({
 
 // ---------------------------------------------------------------- Go
 
+// Left by decision: the specification's Go node types (package_clause,
+// function_declaration, method_declaration, type_spec, field_declaration,
+// const_spec, import_declaration) and issue 4's Go labels leave var out, and
+// an exact outline of a Go file is part of the contract. The fault as found:
 // FAULT: top-level `var` declarations are not listed, while `const` specs
 // are: io.go's `var EOF = errors.New("EOF")` (io.EOF, the most used symbol
 // of the package) and every `var ErrX = errors.New(...)` sentinel error are
@@ -463,7 +470,7 @@ Deno.test({
 
 // ---------------------------------------------------------------- Markdown
 
-// FAULT: a `#` line inside an HTML `<pre>` (or `<script>`, `<style>`,
+// Fixed fault: a `#` line inside an HTML `<pre>` (or `<script>`, `<style>`,
 // `<textarea>`) block is listed as a heading: READMEs show shell sessions in
 // `<pre>` blocks (`# install` comments), and the rest of the document then
 // nests under that fake h1. CommonMark's HTML block kind 1 runs from `<pre`
@@ -679,7 +686,7 @@ Deno.test({
   },
 });
 
-// FAULT: a line holding an inline code span written with triple backticks
+// Fixed fault: a line holding an inline code span written with triple backticks
 // (```` ```InflatedDataHandler``` ````) is taken for an opening code fence,
 // so the headings after it vanish until some later ``` "closes" it, and the
 // fences after that are read inverted: @tokenizer/inflate 0.4.1's README.md
@@ -720,7 +727,7 @@ Deno.test({
   },
 });
 
-// FAULT: functions assigned at the top level of a CommonJS module are not
+// Fixed fault: functions assigned at the top level of a CommonJS module are not
 // listed: express 4.21.0's lib/response.js defines its 21 methods as
 // `res.send = function send(body) {...}` (each with a JSDoc) and outlines
 // as 24 `var x = require(...)` lines plus 2 helpers; `exports.parse =
@@ -889,7 +896,7 @@ Deno.test({
   },
 });
 
-// FAULT: a TypeScript `import fs = require("fs");` is listed with the whole
+// Fixed fault: a TypeScript `import fs = require("fs");` is listed with the whole
 // statement as its name, `import import fs = require("fs");`, while every
 // other import is named by its module (`import ./a`). The module string sits
 // in the import_require_clause's `source` field, not the statement's, so

@@ -2,9 +2,10 @@
 // (`deno run -A mod.ts mcp`) driven by the official MCP client over stdio, and
 // the ACP agent (`deno run -A mod.ts acp`, and createAcpAgent in process)
 // driven by the official ACP client app, against the scripted
-// OpenAI-compatible server. Each test under a "FAULT:" note is ignored: it
-// fails today for the reason the note gives. The others check behaviour this
-// review verified and no other test covers.
+// OpenAI-compatible server. Each test under a "Fixed fault" note failed
+// before its fix, for the reason the note gives (all 10 are fixed; the 33 MiB
+// read is fixed for a file on disk, which is read from disk). The others
+// check behaviour this review verified and no other test covers.
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -158,7 +159,7 @@ const SHELL_SLEEP: ScriptedConversation["replies"] = [
 
 // ------------------------------------------------------------------- faults
 
-// FAULT: `fello acp` stopped with SIGTERM (what a Node-based ACP client's
+// Fixed fault: `fello acp` stopped with SIGTERM (what a Node-based ACP client's
 // `child.kill()` sends, and what a session manager sends on shutdown) or
 // SIGINT dies at once and leaves the command its Shell tool is running alive:
 // the command runs in its own process group (setsid) and is re-parented to
@@ -205,7 +206,7 @@ Deno.test({
   },
 });
 
-// FAULT: with a client that advertises fs.readTextFile (Zed does), ReadFile
+// Fixed fault: with a client that advertises fs.readTextFile (Zed does), ReadFile
 // asks fs/read_text_file for the WHOLE file even for a partial read
 // ({line: 1, limit: 3}) and even just to stat it for the 100 KB rule: ACP's
 // fs/read_text_file takes `line` and `limit`, but _acp_backend.ts never sends
@@ -290,7 +291,7 @@ Deno.test({
   },
 });
 
-// FAULT: a Shell call running locally (the client has no `terminal`
+// Fixed fault: a Shell call running locally (the client has no `terminal`
 // capability) goes from `pending` straight to `completed` when the command
 // ends: no `in_progress` update is sent while it runs, and none of its output
 // reaches the editor until then (a 10-minute build shows as "awaiting
@@ -365,7 +366,7 @@ Deno.test({
   },
 });
 
-// FAULT: the agent implements session/close (it cancels the run, stops the
+// Fixed fault: the agent implements session/close (it cancels the run, stops the
 // session's MCP servers and frees its saved file's lock), but initialize never
 // advertises `agentCapabilities.sessionCapabilities.close`. The ACP schema
 // says session/close is "Only available if the Agent supports the
@@ -403,7 +404,7 @@ Deno.test({
   },
 });
 
-// FAULT: a Subagent child's tool calls never reach the editor: _acp_session.ts
+// Fixed fault: a Subagent child's tool calls never reach the editor: _acp_session.ts
 // drops the agent's `subagent` events (the default branch of #forward), so a
 // child's WriteFile/EditFile changes files with no tool_call, no
 // tool_call_update and no diff; the editor shows one "Run subagents" call
@@ -488,7 +489,7 @@ Deno.test({
   },
 });
 
-// FAULT: `fello mcp --workspace-only` ("refuse paths outside the workspace")
+// Fixed fault: `fello mcp --workspace-only` ("refuse paths outside the workspace")
 // lets the rg tool read outside it. (1) `-L`/`--follow` makes ripgrep follow
 // a symlink inside the workspace to a folder outside it and print the lines
 // there: authorizeOutsidePaths() only looks at the path arguments, not at
@@ -533,7 +534,7 @@ Deno.test({
   },
 });
 
-// FAULT: under `fello mcp --workspace-only`, rg refuses to search for a
+// Fixed fault: under `fello mcp --workspace-only`, rg refuses to search for a
 // pattern that happens to name an existing path outside the workspace:
 // `rg -F -e /usr/bin/env` (find the shebang lines) answers "Refused: Let rg
 // read "/usr/bin/env" ...", because authorizeOutsidePaths() treats every
@@ -565,7 +566,7 @@ Deno.test({
   },
 });
 
-// FAULT: session/prompt with an empty prompt array (valid for the schema)
+// Fixed fault: session/prompt with an empty prompt array (valid for the schema)
 // fails with -32603 "Internal error: Cannot run the agent: the prompt is
 // empty": JSON-RPC's internal error says the agent broke, while the request
 // is what is wrong. Expected: -32602 invalid params naming the problem (or an
@@ -601,7 +602,7 @@ Deno.test({
   },
 });
 
-// FAULT: session/new starts the MCP servers it lists one after another
+// Fixed fault: session/new starts the MCP servers it lists one after another
 // (startMcpServers() awaits each connect, with a 30 s timeout, before
 // spawning the next), so the editor waits for the sum of their start-ups, and
 // one server that hangs in its handshake (an `npx` waiting to ask "Ok to
@@ -660,7 +661,7 @@ Deno.test({
   },
 });
 
-// FAULT: EditFile on an existing file over 1 MiB is reported, once done, as a
+// Fixed fault: EditFile on an existing file over 1 MiB is reported, once done, as a
 // diff with `oldText: null` and the WHOLE new file as `newText`:
 // recordWrites() gives up reading the old text past DIFF_LIMIT_BYTES and
 // #toolResult() sends that null on. ACP's Diff says `oldText` is "the

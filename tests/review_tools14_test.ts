@@ -1,6 +1,7 @@
 // Review of the built-in tools as a user meets them (createTools, a script
-// importing mod.ts, the agent loop): each ignored test reproduces one fault
-// and says what the spec, the issues or a user expects instead.
+// importing mod.ts, the agent loop): each test reproduces one fault and says
+// what the spec, the issues or a user expects instead. All 16 are fixed; each
+// test under a "Fixed fault" note failed before its fix.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,7 +51,7 @@ await run("edit", () => tools.EditFile.execute({ path: "b.txt", oldText: "old", 
 console.log(JSON.stringify(results));
 `;
 
-// FAULT: a WriteFile/EditFile denied by Deno says
+// Fixed fault: a WriteFile/EditFile denied by Deno says
 // `Deno denies writing "<ws>/a.txt": run deno again with --allow-write=<ws>/a.txt`.
 // A user who adds exactly that flag gets a second, different denial
 // (`Deno denies writing "<ws>": ...`), because the atomic write needs the
@@ -84,7 +85,7 @@ Deno.test({
   },
 });
 
-// FAULT: the agent's run is cancelled while a WriteFile waits for approval;
+// Fixed fault: the agent's run is cancelled while a WriteFile waits for approval;
 // `run()` rejects with AbortError, and then the approval (a UI dialog that
 // was still open, answered "yes") lets WriteFile rewrite the file anyway.
 // WriteFile and EditFile ignore `options.signal` entirely, while Shell
@@ -133,7 +134,7 @@ Deno.test({
   },
 });
 
-// FAULT: the same at the tools' level: `execute(input, { signal })` with a
+// Fixed fault: the same at the tools' level: `execute(input, { signal })` with a
 // signal that is already aborted still writes (WriteFile) and edits
 // (EditFile); Shell with the same signal throws a ToolError and runs nothing.
 // Issue 2: each tool is `execute(input, options?: { signal?: AbortSignal })`.
@@ -167,7 +168,7 @@ Deno.test({
   },
 });
 
-// FAULT: answering "always" to `git -C <dir> status` approves every later
+// Fixed fault: answering "always" to `git -C <dir> status` approves every later
 // `git -C <dir> ...` (push --force, reset --hard, config core.pager ...)
 // without asking: the "always" key is the executable plus its first word,
 // and the first word here is an option (`git -C`), the same for
@@ -200,7 +201,7 @@ Deno.test({
   },
 });
 
-// FAULT: in a file whose first line ends in CRLF but whose other lines end in
+// Fixed fault: in a file whose first line ends in CRLF but whose other lines end in
 // LF, an EditFile whose oldText matches literally (LF, as in the file)
 // writes newText's line breaks as CRLF, so the edited LF lines become CRLF
 // lines ("a\r\nb\nc\nd\n" -> "a\r\nb\nC\r\nD\n"). The line ending is taken
@@ -228,7 +229,7 @@ Deno.test({
   },
 });
 
-// FAULT: WriteFile cannot create or overwrite, and EditFile cannot edit, a
+// Fixed fault: WriteFile cannot create or overwrite, and EditFile cannot edit, a
 // file whose name is long but valid (230 bytes; Linux allows 255): the temp
 // file `.<name>.fello-tmp-<pid>-<random>` adds about 30 bytes and passes
 // NAME_MAX, and the error is `File name too long (os error 36): open
@@ -256,7 +257,7 @@ Deno.test({
   },
 });
 
-// FAULT: WriteFile with a path ending in "/" ("notes/") creates a FILE named
+// Fixed fault: WriteFile with a path ending in "/" ("notes/") creates a FILE named
 // "notes" and reports `{ path: "notes", created: true }`. The trailing slash
 // says the caller means a folder; open(2), Node's fs.writeFile, Claude
 // Code's and opencode's Write all fail with EISDIR/ENOENT here. Fix: refuse
@@ -276,7 +277,7 @@ Deno.test({
   },
 });
 
-// FAULT: a file that starts with a UTF-8 BOM and then holds binary data
+// Fixed fault: a file that starts with a UTF-8 BOM and then holds binary data
 // (NUL bytes right after the BOM) is returned as text full of U+0000 and
 // control characters: sniffFormat() returns for a BOM before it looks for
 // NUL bytes. Issue 2: "Binary files (a NUL byte near the start) are refused
@@ -298,7 +299,7 @@ Deno.test({
   },
 });
 
-// FAULT: the line index of a file over 1 MB is trusted when size and mtime
+// Fixed fault: the line index of a file over 1 MB is trusted when size and mtime
 // match, so a file rewritten with the same size and the same mtime (coarse
 // timestamps, `touch -r`, `cp -p`, `tar x`, two writes in one timestamp
 // tick: 20 quick writes here get 6 distinct mtimes) is read through the old
@@ -335,7 +336,7 @@ Deno.test({
   },
 });
 
-// FAULT: ReadFile of a Linux pseudo-file (/proc/self/status, /proc/cpuinfo,
+// Fixed fault: ReadFile of a Linux pseudo-file (/proc/self/status, /proc/cpuinfo,
 // /sys/...) returns `content: ""` and tells the model `(The file
 // "/proc/self/status" is empty: 0 lines.)`, which is false: stat() reports
 // size 0 for these files and the full read reads exactly stat.size bytes.
@@ -352,7 +353,7 @@ Deno.test({
   },
 });
 
-// FAULT: 20 concurrent EditFile calls on distinct markers of one file, half
+// Fixed fault: 20 concurrent EditFile calls on distinct markers of one file, half
 // through "pkg/a.txt" and half through "link/a.txt" (link -> pkg, as in
 // monorepos and node_modules workspaces), all resolve successfully but only
 // about 10 of the 20 edits are in the file: the others were silently
@@ -394,7 +395,7 @@ Deno.test({
   },
 });
 
-// FAULT: EditFile's model-facing text has no size bound. A replaceAll of a
+// Fixed fault: EditFile's model-facing text has no size bound. A replaceAll of a
 // word on every line of a 20,000-line file (a rename in a data file, a
 // lockfile, generated code) answers with the whole unified diff, about
 // 600 KB (some 150k tokens), which the agent sends to the model as one tool
@@ -425,7 +426,7 @@ Deno.test({
   },
 });
 
-// FAULT: in "ask" mode EditFile asks the user to approve `Edit "a.txt"`
+// Fixed fault: in "ask" mode EditFile asks the user to approve `Edit "a.txt"`
 // before it has looked for oldText, so the user approves an edit that then
 // fails ("oldText was not found"), and every retry of the model asks again:
 // the CLI shows `Allow EditFile: Edit "a.txt"? [y]es / [n]o / [a]lways` and
@@ -466,7 +467,7 @@ Deno.test({
   },
 });
 
-// FAULT: `fello run` shows a Shell call whose output was truncated as
+// Fixed fault: `fello run` shows a Shell call whose output was truncated as
 // `⎿ exit 0, 5948 lines of output` for `seq 1 100000`, which printed 100,000
 // lines: it counts the lines kept in `output` (head + marker + tail) and says
 // nothing of the truncation or of the log file that holds the rest, so the
@@ -509,7 +510,7 @@ Deno.test({
   },
 });
 
-// FAULT: a path starting with "~/" is taken literally: WriteFile
+// Fixed fault: a path starting with "~/" is taken literally: WriteFile
 // "~/notes.txt" in acceptEdits mode creates a folder named "~" inside the
 // workspace and writes "<ws>/~/notes.txt" without asking (a later
 // `rm -rf ~` to clean it up is a classic disaster), and ReadFile "~/.bashrc"
@@ -533,7 +534,7 @@ Deno.test({
   },
 });
 
-// FAULT: a Shell command line over Linux's 128 KiB limit for one argument (a
+// Fixed fault: a Shell command line over Linux's 128 KiB limit for one argument (a
 // model writing a big file through a heredoc, `python -c "<long script>"`)
 // fails with a ToolError that repeats the whole command: a 200 KB command
 // gives a 200 KB message (`Cannot run "cat > big.txt <<'EOF' ...": Failed to
@@ -564,7 +565,7 @@ Deno.test({
   },
 });
 
-// FAULT: WriteFile onto a named pipe (FIFO) replaces it with a regular file
+// Fixed fault: WriteFile onto a named pipe (FIFO) replaces it with a regular file
 // and reports `{ created: false }` ("Overwrote"): the atomic write renames
 // its temp file over whatever the path names. The same path is taken for
 // "/dev/null" or any device outside the workspace: in "allow" mode as root
