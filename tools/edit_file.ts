@@ -92,7 +92,7 @@ const NAME = "EditFile";
 /** Files bigger than this are not edited in memory. */
 const MAX_EDIT_BYTES = 256 * 1024 * 1024;
 const MAX_LISTED_LINES = 20;
-/** The most of a diff shown to the model or in a permission request. */
+/** The most of a diff the model is shown (the result keeps it whole). */
 const MAX_DIFF_CHARS = 32 * 1024;
 
 const schema = z.object({
