@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { baseEnv, fello, MOD } from "./support/fello_cli.ts";
 import { withWorkspace } from "./support/workspace.ts";
 import { Outliner } from "../outline/_outliner.ts";
-import { createTools } from "../mod.ts";
+import { createTools, fileOutline, outlineSymbols } from "../mod.ts";
 
 const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;
 const PACKAGE = dirname(MOD);
@@ -351,6 +351,40 @@ Deno.test({
         await outliner.terminate();
       }
     });
+  },
+});
+
+// FAULT: outlineSymbols()/fileOutline() take any number for their options:
+// `parseBudgetMs: -1` (or 0) fails every parse with `parsing took longer
+// than the -1 ms budget; ... raise parseBudgetMs`, `parseBudgetMs: NaN` (say
+// `Number(Deno.env.get("BUDGET"))` when unset) silently turns off both the
+// budget and the pool's watchdog, so a stuck parse is never ended, and
+// `maxSymbols: -3` prints "showing 0 of 28". Expected (brief: "every tool
+// validates input; errors name ... what went wrong and what to do next"): a
+// TypeError/ToolError naming the option and the accepted values, before any
+// parse. Suggested fix: check in outline.ts _callOptions() that
+// parseBudgetMs is a positive number (Infinity allowed) and maxSymbols a
+// whole number >= 0.
+Deno.test({
+  name:
+    "outlineSymbols() and fileOutline() refuse a negative or NaN parseBudgetMs and a negative maxSymbols",
+  ignore: true,
+  async fn() {
+    for (const parseBudgetMs of [-1, Number.NaN]) {
+      await assert.rejects(
+        outlineSymbols("sample.ts", { cwd: FIXTURES, parseBudgetMs }),
+        (error: Error) => {
+          assert.doesNotMatch(error.message, /took longer/);
+          assert.match(error.message, /parseBudgetMs/);
+          return true;
+        },
+        String(parseBudgetMs),
+      );
+    }
+    await assert.rejects(
+      fileOutline("sample.ts", { cwd: FIXTURES, maxSymbols: -3 }),
+      /maxSymbols/,
+    );
   },
 });
 
