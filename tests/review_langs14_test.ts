@@ -562,3 +562,33 @@ Deno.test({
     ]);
   },
 });
+
+// FAULT: Dart's index operators and `~` are named `?`: `operator [](K key)`,
+// `operator []=(K key, V value)` and `operator ~()` outline as `operator ?`,
+// because the grammar gives `[]`, `[]=` and `~` as bare tokens, not the
+// `*_operator` node _signatureLabel() looks for (`==`, `-`, `<`, `~/`, `%`,
+// `>>>` are named right). Every map- or list-like Dart class defines
+// `operator []` (JSON and collection wrappers, built_collection,
+// vector_math's Matrix4); none of the 60 .dart files here does, so the
+// snippet is written the usual way. Expected: `operator []`, `operator []=`,
+// `operator ~`. Suggested fix: name an operator_signature by the text of the
+// children between its `operator` keyword and its formal_parameter_list.
+Deno.test({
+  name: "dart.extract() names the [], []= and ~ operators",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      "class JsonMap<V> {",
+      "  V? operator [](String key) => null;",
+      "  void operator []=(String key, V value) {}",
+      "  JsonMap<V> operator ~() => this;",
+      "}",
+    );
+    assert.deepEqual(outlineLines(await extractText(dart, text)), [
+      "class JsonMap 1-5",
+      "    operator [] 2-2",
+      "    operator []= 3-3",
+      "    operator ~ 4-4",
+    ]);
+  },
+});
