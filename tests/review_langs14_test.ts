@@ -389,7 +389,7 @@ Deno.test({
 // and the members after the call are listed at the top level, or nothing is
 // listed. expo-image 58.0.18's android/.../records/SourceMap.kt
 // (`customize(...) { override((width * scale).toInt(), ...) }` in
-// `createGlideOptions`) outlines `data class SourceMap` as 12 loose
+// `createGlideOptions`) outlines `data class SourceMap` as 11 loose
 // top-level functions and a `var`, its 6 constructor properties gone. A
 // qualified call (`x.override(1, 2)`, `this.override(...)`) is fine.
 // Expected: the class with its members. Suggested fix: the Kotlin repair
