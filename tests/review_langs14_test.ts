@@ -203,7 +203,6 @@ Deno.test({
 Deno.test({
   name:
     "kotlin.extract() keeps a top-level declaration under two annotation lines",
-  ignore: true,
   fn: async () => {
     const stripe = lines(
       '@SuppressLint("RestrictedApi")',
@@ -259,7 +258,6 @@ Deno.test({
 // covers it; the grammar reads the blanked text right.
 Deno.test({
   name: "kotlin.extract() lists an annotated marker annotation class",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "package expo.modules.kotlin.records",
@@ -296,7 +294,6 @@ Deno.test({
 // Suggested fix: the repair above.
 Deno.test({
   name: "kotlin.extract() keeps the KDoc and annotations of a Hilt module",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "/** Provides the app's singletons. */",

@@ -5,6 +5,10 @@ import { type Node, Parser } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
 import {
+  blankTopLevelAnnotations,
+  restoreAnnotations,
+} from "./_kotlin_annotations.ts";
+import {
   append,
   docComment,
   documentedSymbols,
@@ -38,11 +42,18 @@ function extractKotlin(root: Node): OutlineSymbol[] {
   // A typed `var dynamic: Int` parses without an error, but unnamed.
   const unnamedDynamic = _countNamed(symbols) < _count(symbols) &&
     root.text.includes("dynamic");
-  if (!_hasTopLevelError(root) && !unnamedDynamic) return symbols;
+  // Annotations read as an expression of their own (see _kotlin_annotations.ts).
+  const misread = root.namedChildren.some((child) =>
+    child.type === "annotated_expression"
+  );
+  if (!_hasTopLevelError(root) && !unnamedDynamic && !misread) return symbols;
   const repaired = _reparseRepaired(root);
-  return repaired !== undefined && _countNamed(repaired) > _countNamed(symbols)
-    ? repaired
-    : symbols;
+  if (repaired === undefined) return symbols;
+  // As many symbols, repaired, still gain their annotations and KDoc.
+  const better = misread
+    ? _countNamed(repaired) >= _countNamed(symbols)
+    : _countNamed(repaired) > _countNamed(symbols);
+  return better ? repaired : symbols;
 }
 
 // The grammar (1.1.0) loses the rest of a file on two constructs that are
@@ -53,12 +64,17 @@ function extractKotlin(root: Node): OutlineSymbol[] {
 // - an annotation that starts the line after a class's name, before its
 //   primary `constructor`: blanking the annotation avoids it;
 // - the soft keyword `dynamic` used as a name (`val dynamic = 1`): a
-//   stand-in of the same length is read as a name, and put back after.
+//   stand-in of the same length is read as a name, and put back after;
+// - top-level annotation lines, which it may read as an expression: blanked,
+//   and given back to their declarations after.
 function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
   const original = root.text;
-  const text = standInForDynamic(
-    terminateOneLineBodies(blankConstructorAnnotations(original)),
+  const annotations = blankTopLevelAnnotations(
+    standInForDynamic(
+      terminateOneLineBodies(blankConstructorAnnotations(original)),
+    ),
   );
+  const { text } = annotations;
   if (text === original) return undefined;
   const parser = new Parser();
   try {
@@ -66,7 +82,10 @@ function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
     const tree = parser.parse(text);
     if (tree === null) return undefined;
     try {
-      return _restoreDynamic(_declarations(tree.rootNode));
+      return restoreAnnotations(
+        _restoreDynamic(_declarations(tree.rootNode)),
+        { text: original, runs: annotations.runs },
+      );
     } finally {
       tree.delete();
     }

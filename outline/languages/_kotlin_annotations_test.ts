@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import {
+  blankTopLevelAnnotations,
+  restoreAnnotations,
+} from "./_kotlin_annotations.ts";
+
+Deno.test("blankTopLevelAnnotations() blanks top-level annotation lines only, keeping every line", () => {
+  const text = [
+    '@file:JvmName("A")',
+    "/** Doc. */",
+    "@Module",
+    "@InstallIn(X::class) @Keep",
+    "object M {",
+    "  @Provides fun f() = 1",
+    "}",
+  ].join("\n");
+  const { text: blanked, runs } = blankTopLevelAnnotations(text);
+  assert.deepEqual(runs, [{ first: 2, last: 3 }]);
+  assert.deepEqual(blanked.split("\n").map((line) => line.trim()), [
+    '@file:JvmName("A")',
+    "/** Doc. */",
+    "",
+    "",
+    "object M {",
+    "@Provides fun f() = 1",
+    "}",
+  ]);
+  const [symbol] = restoreAnnotations(
+    [{ kind: "object", name: "M", startLine: 5, endLine: 7, children: [] }],
+    { text, runs },
+  );
+  assert.equal(symbol.startLine, 3);
+  assert.equal(symbol.doc, "Doc.");
+});
