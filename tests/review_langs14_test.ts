@@ -362,7 +362,6 @@ Deno.test({
 // label with _classKeyword()'s modifier words, `object` in place of `class`.
 Deno.test({
   name: "kotlin.extract() labels a data object as one",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "sealed interface UiState {",

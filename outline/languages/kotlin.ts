@@ -269,8 +269,11 @@ function _declaration(node: Node): OutlineSymbol | undefined {
   switch (node.type) {
     case "class_declaration":
       return _symbol(_classKeyword(node), _name(node), node, _members(node));
-    case "object_declaration":
-      return _symbol("object", _name(node), node, _members(node));
+    case "object_declaration": {
+      // `data object Loading`: the modifiers say what it is, as for a class.
+      const keyword = [..._classModifiers(node), "object"].join(" ");
+      return _symbol(keyword, _name(node), node, _members(node));
+    }
     case "companion_object": {
       const name = _name(node, "Companion");
       return _symbol("companion object", name, node, _members(node));
@@ -313,13 +316,7 @@ function _name(node: Node, fallback = "?"): string {
 // `class`, `interface`, `fun interface`, and the class modifiers that change
 // what the class is: `data class`, `enum class`, `sealed interface`, ...
 function _classKeyword(node: Node): string {
-  const words: string[] = [];
-  const modifiers = node.namedChildren.find((child) =>
-    child.type === "modifiers"
-  );
-  for (const modifier of modifiers?.namedChildren ?? []) {
-    if (modifier.type === "class_modifier") words.push(modifier.text);
-  }
+  const words = _classModifiers(node);
   for (const child of node.children) {
     if (
       child.type === "fun" || child.type === "class" ||
@@ -329,6 +326,16 @@ function _classKeyword(node: Node): string {
     }
   }
   return words.length === 0 ? "class" : words.join(" ");
+}
+
+// `data`, `enum`, `sealed`, `value`, ...
+function _classModifiers(node: Node): string[] {
+  const modifiers = node.namedChildren.find((child) =>
+    child.type === "modifiers"
+  );
+  return (modifiers?.namedChildren ?? [])
+    .filter((modifier) => modifier.type === "class_modifier")
+    .map((modifier) => modifier.text);
 }
 
 // Body members, plus the `val`/`var` parameters of the primary constructor,
