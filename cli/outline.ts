@@ -8,6 +8,7 @@ import {
   supportedExtension,
 } from "../outline/_supported.ts";
 import { walkFiles } from "../tools/_search_walk.ts";
+import { requireDenoPermission } from "../tools/_deno_permission.ts";
 
 const USAGE = `Usage: fello outline [options] <path>...
 
@@ -88,8 +89,10 @@ async function _collect(
     let info: Deno.FileInfo;
     try {
       info = await Deno.stat(path);
-    } catch {
-      files.push(path);
+    } catch (error) {
+      const problem = await _statProblem(path, error);
+      if (problem === undefined) files.push(path);
+      else failures.push(problem);
       continue;
     }
     if (!info.isDirectory) {
@@ -97,8 +100,16 @@ async function _collect(
       continue;
     }
     const root = resolve(path);
+    const onUnreadable = (folder: string) =>
+      failures.push(
+        `Cannot list "${
+          join(path, relative(root, folder))
+        }": it cannot be read (no permission); its files are left out`,
+      );
     try {
-      for await (const file of walkFiles(root, { workspace: root })) {
+      for await (
+        const file of walkFiles(root, { workspace: root, onUnreadable })
+      ) {
         if (supportedExtension(file) !== undefined) {
           files.push(join(path, relative(root, file)));
         }
@@ -114,25 +125,58 @@ async function _collect(
   return { files, failures };
 }
 
-// Starts every outline at once (the pool queues them) and prints each one as
-// soon as the ones before it are printed, so output keeps the path order.
+// Why a path named on the command line cannot be outlined, when its stat
+// already says so and the engine would only judge its extension: missing, or
+// not readable under Deno's grant.
+async function _statProblem(
+  path: string,
+  error: unknown,
+): Promise<string | undefined> {
+  // A file of a supported kind gets the engine's own words, in its turn.
+  if (supportedExtension(path) !== undefined) return undefined;
+  if (error instanceof Deno.errors.NotFound) {
+    return `Cannot outline "${path}": it does not exist; check the path`;
+  }
+  try {
+    await requireDenoPermission({ name: "read", path: resolve(path) });
+  } catch (denied) {
+    return (denied as Error).message;
+  }
+  return undefined;
+}
+
+/**
+ * Outlines in flight at once: the pool queues more, but each one opens its
+ * file on this thread first, and a folder of thousands would run past the
+ * open-file limit (256 by default on macOS).
+ */
+const IN_FLIGHT = 32;
+
+// Starts the outlines IN_FLIGHT at a time, in path order, and prints each one
+// as soon as the ones before it are printed, so output keeps the path order.
 async function _outlineAll(
   files: string[],
   options: Options,
 ): Promise<boolean> {
   const progress = _progress(files.length);
   const call = { grammarsDir: options.grammarsDir };
-  const jobs = files.map((file) => {
-    const job = options.json
-      ? outlineSymbols(file, call).then((result) => ({ path: file, ...result }))
-      : fileOutline(file, { ...call, maxSymbols: options.maxSymbols });
-    const settled = job.then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    settled.then(progress.tick);
-    return settled;
-  });
+  const jobs = _limited(
+    files.map((file) => () => {
+      const job = options.json
+        ? outlineSymbols(file, call).then((result) => ({
+          path: file,
+          ...result,
+        }))
+        : fileOutline(file, { ...call, maxSymbols: options.maxSymbols });
+      const settled = job.then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+      settled.then(progress.tick);
+      return settled;
+    }),
+    IN_FLIGHT,
+  );
   let ok = true;
   let printed = 0;
   const results: unknown[] = [];
@@ -166,6 +210,25 @@ async function _outlineAll(
     console.log(JSON.stringify(single ? results[0] : results, null, 2));
   }
   return ok;
+}
+
+// Runs `tasks` at most `limit` at a time, in order; their promises in order.
+function _limited<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T>[] {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return tasks.map((task) =>
+    new Promise<T>((resolve, reject) => {
+      const start = () => {
+        running++;
+        task().then(resolve, reject).finally(() => {
+          running--;
+          waiting.shift()?.();
+        });
+      };
+      if (running < limit) start();
+      else waiting.push(start);
+    })
+  );
 }
 
 // A one-line progress bar on stderr, only when it is a terminal and there is
