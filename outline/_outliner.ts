@@ -79,6 +79,8 @@ const RACY_MS = 2000;
 interface CacheEntry {
   size: number;
   mtimeMs: number;
+  /** The grammar folder the result came from, if not the npm packages. */
+  grammarsDir?: string;
   result: OutlineResult;
   /** For a racy entry: the SHA-256 of the content parsed, checked on each hit. */
   hash?: string;
@@ -139,15 +141,22 @@ export class Outliner {
     if (
       cached !== undefined && cached.size === stat.size &&
       cached.mtimeMs === stat.mtimeMs &&
+      cached.grammarsDir === options.grammarsDir &&
       await _unchanged(absolute, cached, statTime)
     ) {
       this.#cache.delete(absolute);
       this.#cache.set(absolute, cached);
       return cached.result;
     }
-    // Concurrent calls for the same unchanged file share one parse.
-    const key = [absolute, stat.size, stat.mtimeMs, options.grammarsDir]
-      .join("\0");
+    // Concurrent calls for the same unchanged file share one parse (with the
+    // same grammars and budget).
+    const key = [
+      absolute,
+      stat.size,
+      stat.mtimeMs,
+      options.grammarsDir,
+      options.parseBudgetMs,
+    ].join("\0");
     let pending = this.#pending.get(key);
     if (pending === undefined) {
       pending = this.#parse(path, {
@@ -202,6 +211,7 @@ export class Outliner {
       this.#remember(absolute, {
         size: stat.size,
         mtimeMs: stat.mtimeMs,
+        grammarsDir: options.grammarsDir,
         ...outlined,
       });
     }

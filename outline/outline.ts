@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { ToolError } from "../tools/tool_error.ts";
 import { formatOutline } from "./_format.ts";
 import { type OutlineCallOptions, Outliner } from "./_outliner.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
@@ -126,11 +127,28 @@ export async function fileOutline(
   path: string,
   options: FileOutlineOptions = {},
 ): Promise<string> {
+  const { maxSymbols } = options;
+  if (
+    maxSymbols !== undefined &&
+    !(Number.isInteger(maxSymbols) && maxSymbols >= 1 ||
+      maxSymbols === Infinity)
+  ) {
+    throw new ToolError(
+      `Cannot outline "${path}": maxSymbols must be a whole number of at least 1, got ${maxSymbols}`,
+    );
+  }
   const result = await _outliner().outline(path, _callOptions(options));
-  return formatOutline(path, result, options.maxSymbols);
+  return formatOutline(path, result, maxSymbols);
 }
 
 function _callOptions(options: OutlineSymbolsOptions): OutlineCallOptions {
+  const budget = options.parseBudgetMs;
+  // NaN would turn off both the budget and the stuck-worker watchdog.
+  if (budget !== undefined && !(budget > 0)) {
+    throw new ToolError(
+      `Cannot outline: parseBudgetMs must be a positive number of milliseconds, got ${budget}`,
+    );
+  }
   return {
     cwd: options.cwd,
     parseBudgetMs: options.parseBudgetMs,

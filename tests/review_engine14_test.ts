@@ -341,7 +341,6 @@ Deno.test({
 Deno.test({
   name:
     "Outliner answers a call with another grammarsDir from that grammar, not the cache",
-  ignore: true,
   async fn() {
     await withWorkspace(async (empty) => {
       const outliner = new Outliner({ workers: 1 });
@@ -373,7 +372,6 @@ Deno.test({
 Deno.test({
   name:
     "outlineSymbols() and fileOutline() refuse a negative or NaN parseBudgetMs and a negative maxSymbols",
-  ignore: true,
   async fn() {
     for (const parseBudgetMs of [-1, Number.NaN]) {
       await assert.rejects(
@@ -404,7 +402,6 @@ Deno.test({
 // the callers whose budget is larger.
 Deno.test({
   name: "Outliner gives each concurrent call for one file its own parse budget",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const functions = Array.from(
