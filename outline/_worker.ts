@@ -137,14 +137,22 @@ function _parseAndExtract(
   },
 ): { symbols: OutlineSymbol[]; incremental: boolean; cleanup: () => void } {
   const parsed = prepare ? prepare(text) : text;
-  const oldTree = keeper.take(request.path, key, parsed);
-  const deadline = performance.now() + request.budgetMs;
+  let oldTree = keeper.take(request.path, key, parsed);
+  const budget = {
+    deadline: performance.now() + request.budgetMs,
+    budgetMs: request.budgetMs,
+  };
   let tree: Tree;
   try {
-    tree = _parseWithin(parser, parsed, oldTree, {
-      deadline,
-      budgetMs: request.budgetMs,
-    });
+    tree = _parseWithin(parser, parsed, oldTree, budget);
+    // Error recovery depends on the old tree: a text with errors is
+    // outlined as a fresh parse of it would be.
+    if (oldTree !== null && tree.rootNode.hasError) {
+      tree.delete();
+      oldTree.delete();
+      oldTree = null;
+      tree = _parseWithin(parser, parsed, null, budget);
+    }
   } finally {
     oldTree?.delete();
   }
@@ -324,7 +332,11 @@ async function _handle(
     return { reply, cleanup };
   } catch (error) {
     const failure = error instanceof Failure ? error.failure : "parse";
-    const message = error instanceof Error ? error.message : String(error);
+    const message = _outOfMemory(error)
+      ? "the parser ran out of memory on this file; read it by line ranges instead"
+      : error instanceof Error
+      ? error.message
+      : String(error);
     return {
       reply: {
         type: "error",
@@ -336,6 +348,14 @@ async function _handle(
       },
     };
   }
+}
+
+// How a parse that needs more WASM memory than there is ends: emscripten's
+// abort, or an allocation refused.
+function _outOfMemory(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^Aborted\(|out of memory|exceeds maximum length|allocation failed/i
+    .test(message);
 }
 
 // The pool may post a second job before the first is answered: run them one

@@ -212,7 +212,6 @@ Deno.test({
 Deno.test({
   name:
     "Outliner's incremental re-parse after an edit that leaves a syntax error matches a fresh parse",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const before = [
@@ -242,7 +241,9 @@ Deno.test({
         await outliner.outline(edited);
         await Deno.writeTextFile(edited, after);
         const incremental = await outliner.outline(edited);
-        assert.equal(outliner.incrementalParses, 1);
+        // Fixed as: a text the old tree parses with errors is parsed again
+        // from scratch, so this outline is not counted as incremental.
+        assert.equal(outliner.parses, 2);
         const fresh = join(ws, "fresh.c");
         await Deno.writeTextFile(fresh, after);
         assert.deepEqual(incremental, await outliner.outline(fresh));
@@ -268,7 +269,6 @@ Deno.test({
 Deno.test({
   name:
     "Outliner reports a parse that runs out of WASM memory clearly, then keeps serving",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(join(ws, "dense.js"), "1;".repeat(5_000_000));
