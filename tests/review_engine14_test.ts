@@ -445,7 +445,6 @@ Deno.test({
 Deno.test({
   name:
     "search() and outline <folder> read .gitignore case-sensitively, as git does",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await writeFiles(ws, {
@@ -475,7 +474,6 @@ Deno.test({
 // nothing. Suggested fix: `ignore({ ignorecase: false })` in globFilter().
 Deno.test({
   name: "search() matches its glob case-sensitively, as ripgrep's --glob does",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await writeFiles(ws, { "src/a.ts": "export const needle = 1;\n" });

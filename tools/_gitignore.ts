@@ -86,8 +86,18 @@ async function readLayer(
     // Missing, unreadable or not permitted: no rules from this file.
     return undefined;
   }
-  return { base: folder, rules: ignore().add(collapseStars(text)) };
+  return {
+    base: folder,
+    rules: ignore({ ignorecase: IGNORE_CASE }).add(collapseStars(text)),
+  };
 }
+
+/**
+ * Whether rules match regardless of case: as git's core.ignorecase defaults,
+ * on the case-insensitive file systems of macOS and Windows only (the ignore
+ * package defaults to yes everywhere, so `core` hid a `Core/` folder).
+ */
+const IGNORE_CASE = Deno.build.os !== "linux";
 
 /**
  * The rules with each run of `**` segments written once (`a/**\/**\/b` is

@@ -25,7 +25,8 @@ export function globFilter(glob: string): GlobFilter {
       `it has more than ${MAX_GLOBSTARS} "**" (each one multiplies the time to match a deep path)`,
     );
   }
-  const rules = ignore().add(expandBraces(body));
+  // Case-sensitive, as ripgrep's --glob (its --iglob is the other one).
+  const rules = ignore({ ignorecase: false }).add(expandBraces(body));
   return (relativePath) => rules.ignores(relativePath) !== negated;
 }
 
