@@ -18,6 +18,8 @@ export interface FileScan {
   matches: LineMatch[];
   /** The file looked binary and was not searched. */
   binary: boolean;
+  /** Lines over MAX_LINE_CHARS, searched in their first part only. */
+  cutLines?: number;
 }
 
 const CHUNK_BYTES = 64 * 1024;
@@ -58,7 +60,9 @@ export async function scanFile(
   }
   options.onChunk?.();
   if (!scanner.full) scanner.end(decoder.decode());
-  return { matches: scanner.matches, binary: false };
+  const scan: FileScan = { matches: scanner.matches, binary: false };
+  if (scanner.cutLines > 0) scan.cutLines = scanner.cutLines;
+  return scan;
 }
 
 /** Git's rule: a NUL byte in the first 8000 bytes. (`indexOf` on a typed array beats `includes`.) */
@@ -69,6 +73,8 @@ function looksBinary(bytes: Uint8Array): boolean {
 /** Feeds text in pieces, keeps line numbers, collects matching lines. */
 export class LineScanner {
   readonly matches: LineMatch[] = [];
+  /** Lines searched in their first MAX_LINE_CHARS only. */
+  cutLines = 0;
   #pattern: RegExp;
   #single: RegExp;
   #limit: number;
@@ -115,6 +121,7 @@ export class LineScanner {
   }
 
   #cutLongLine(): void {
+    this.cutLines++;
     const line = this.#line;
     this.#scan(this.#carry);
     this.#line = line;

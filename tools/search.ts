@@ -101,6 +101,8 @@ export interface SearchResult {
   binaryFiles: number;
   /** How many files or folders could not be read. */
   unreadable: number;
+  /** Lines over 1 MiB, searched in their first MiB only (set when any). */
+  longLines?: number;
 }
 
 /** Default and ceiling of `maxResults`. */
@@ -253,7 +255,7 @@ const PARALLEL_FILES = 8;
 
 /** What scanning one file gave. */
 type FileOutcome =
-  | { kind: "text"; path: string; matches: LineMatch[] }
+  | { kind: "text"; path: string; matches: LineMatch[]; cutLines?: number }
   | { kind: "binary" | "unreadable" };
 
 /**
@@ -284,6 +286,9 @@ async function scanInOrder(
       return false;
     }
     result.filesSearched++;
+    if (outcome.cutLines) {
+      result.longLines = (result.longLines ?? 0) + outcome.cutLines;
+    }
     for (const match of outcome.matches) {
       result.matches.push({
         path: outcome.path,
@@ -337,6 +342,7 @@ async function scanOne(
       kind: "text",
       path: displayPath(workspace, file),
       matches: scan.matches,
+      cutLines: scan.cutLines,
     };
   } catch (error) {
     if (signal.aborted || error instanceof RegexWorkerError) throw error;
@@ -346,6 +352,7 @@ async function scanOne(
 
 /** Builds the global, multiline regex for the input; throws a ToolError when invalid. */
 function compilePattern(input: SearchInput): RegExp {
+  refuseLineBreak(input);
   let source = input.pattern;
   let ignoreCase = input.caseSensitive === false;
   if (!input.regex) {
@@ -373,6 +380,20 @@ function compilePattern(input: SearchInput): RegExp {
       }; fix the regular expression, or set "regex": false to search for the literal text`,
     );
   }
+}
+
+// Lines are matched one at a time: a pattern that spans two never matches,
+// and "No matches" would say the text is not there.
+function refuseLineBreak(input: SearchInput): void {
+  const { pattern } = input;
+  const breaks = /[\n\r]/.test(pattern) ||
+    (input.regex === true && /(?:^|[^\\])(?:\\\\)*\\[nr]/.test(pattern));
+  if (!breaks) return;
+  throw new ToolError(
+    `Cannot search for ${
+      JSON.stringify(pattern)
+    }: search matches one line at a time, and the pattern holds a line break; search for one of its lines, or use rg with -U (multiline)`,
+  );
 }
 
 function compileGlob(glob: string): GlobFilter {
@@ -424,6 +445,7 @@ function renderSearch(result: SearchResult): string {
     })`;
   }
   const lines = result.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
+  if (result.longLines) lines.push(`(${longLinesNote(result.longLines)}.)`);
   if (result.truncated) {
     lines.push(
       `(Only the first ${
@@ -444,7 +466,17 @@ function describeCounts(result: SearchResult): string {
   if (result.unreadable > 0) {
     parts.push(`${plural(result.unreadable, "path")} unreadable`);
   }
+  if (result.longLines) parts.push(longLinesNote(result.longLines));
   return parts.join(", ");
+}
+
+// A match past the first MiB of a huge (minified) line is not found: say so,
+// so "No matches" is not taken for "not there".
+function longLinesNote(count: number): string {
+  const whose = count === 1 ? "its" : "their";
+  return `${
+    plural(count, "line")
+  } over 1 MiB searched only in ${whose} first MiB (use rg for the rest)`;
 }
 
 function plural(count: number, noun: string): string {
