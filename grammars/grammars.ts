@@ -186,9 +186,15 @@ async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
   try {
     // Compiled first: only a synchronous load from a module takes the
     // zeroed calloc.
-    return loadZeroedCalloc(
+    const language = loadZeroedCalloc(
       await WebAssembly.compile(await Deno.readFile(path)),
     );
+    // Another language's build under this name would outline nothing: builds
+    // of ABI 15 and later carry their name.
+    if (language.name && language.name !== id) {
+      throw new Error(`it holds the ${language.name} grammar`);
+    }
+    return language;
   } catch (error) {
     // A missing file and a corrupt or incompatible build both need the same
     // fix, and the bare WASM error ("need to see wasm magic number") names
