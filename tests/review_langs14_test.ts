@@ -38,7 +38,6 @@ const lines = (...text: string[]) => text.join("\n") + "\n";
 // outline never needs them); the grammar reads `if let r = a.b {` correctly.
 Deno.test({
   name: "swift.extract() reads past `if let x = try? a.b {` in a method",
-  ignore: true,
   fn: async () => {
     const member = lines(
       "/// The registry of all shared objects.",
@@ -90,7 +89,6 @@ Deno.test({
 // binding keyword is missing (zero width) rather than label it "".
 Deno.test({
   name: "swift.extract() reads a nonisolated(unsafe) property",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "final class ImageLoader {",

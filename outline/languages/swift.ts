@@ -12,7 +12,7 @@ export const swift: LanguageSpec = {
   grammar: "swift",
   extensions: [".swift"],
   extract: extractSwift,
-  prepare: blankDirectives,
+  prepare: (source) => blankMisreadWords(blankDirectives(source)),
   // The scanner takes these words after a newline as going on with the line
   // above unless a letter or digit follows (`as_string` reads as `as`).
   continuation: /^(?:as|async|throws|rethrows|where|default)(?![A-Za-z0-9])/,
@@ -53,6 +53,19 @@ function blankDirectives(source: string): string {
   if (from === 0) return source;
   parts.push(source.slice(from));
   return parts.join("");
+}
+
+// Words the grammar misreads, blanked (same length) where they stand:
+// - `try?`, `try!`, `try`, `await` after `let x =` (`if let r = try? a.b {`
+//   read `a.b { ... }` as a call with a trailing closure to the end of the
+//   file); dropped, the binding parses as Swift means it;
+// - `(unsafe)` after `nonisolated`, Swift 6's `nonisolated(unsafe) var`,
+//   read as a tuple pattern that lost the property.
+const MISREAD_WORDS =
+  /(?<=\b(?:let|var)[ \t]+\w+[ \t]*=[ \t]*)(?:(?:try[?!]?|await)[ \t]+)+|(?<=\bnonisolated)\(unsafe\)/g;
+
+function blankMisreadWords(source: string): string {
+  return source.replace(MISREAD_WORDS, (words) => " ".repeat(words.length));
 }
 
 // Where a directive that starts before `at` ends: at its line break, or at
