@@ -121,7 +121,6 @@ Deno.test({
 // lint/tool directives: `swiftlint:`, `ktlint-`, `noinspection`, `NOSONAR`).
 Deno.test({
   name: "swift.extract() reads a /** */ doc above swiftlint directive lines",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "/**",

@@ -156,6 +156,8 @@ export function docComment(
     options.index,
     options.types,
   );
+  // Lint directives between a doc and its declaration are not the doc.
+  while (texts.length > 0 && TOOL_DIRECTIVE.test(texts.at(-1)!)) texts.pop();
   if (texts.length === 0) return undefined;
   const last = texts[texts.length - 1];
   if (last.startsWith("/*")) {
@@ -168,6 +170,9 @@ export function docComment(
 }
 
 const COMMENT_MARK = /^(?:\/\*+!?|\/\/[\/!]?|#+|\*+(?!\/))\s?/;
+// A line comment that talks to a tool (`// swiftlint:disable file_length`).
+const TOOL_DIRECTIVE =
+  /^\/\/\s*(?:swiftlint:|swiftformat:|ktlint-|noinspection|NOSONAR|eslint-|prettier-ignore|@ts-|nolint|NOLINT|clang-format|periphery:|sourcery:)/;
 const MAX_DOC_LENGTH = 200;
 // Doxygen's summary tag, common in C and C++: `@brief Opens it.` says
 // "Opens it." wherever it stands.
