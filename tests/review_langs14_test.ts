@@ -567,7 +567,6 @@ Deno.test({
 // or `{@animation ...}`, as `@param` lines are skipped.
 Deno.test({
   name: "dart.extract() skips a {@template} line to the summary",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "/// {@template flutter.widgets.text}",
@@ -603,7 +602,6 @@ Deno.test({
 // children between its `operator` keyword and its formal_parameter_list.
 Deno.test({
   name: "dart.extract() names the [], []= and ~ operators",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "class JsonMap<V> {",

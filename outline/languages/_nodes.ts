@@ -170,6 +170,7 @@ export function docComment(
 }
 
 const COMMENT_MARK = /^(?:\/\*+!?|\/\/[\/!]?|#+|\*+(?!\/))\s?/;
+const DIRECTIVE_LINE = /^\{@[\w-]+[^{}]*\}$/;
 // A line comment that talks to a tool (`// swiftlint:disable file_length`).
 const TOOL_DIRECTIVE =
   /^\/\/\s*(?:swiftlint:|swiftformat:|ktlint-|noinspection|NOSONAR|eslint-|prettier-ignore|@ts-|nolint|NOLINT|clang-format|periphery:|sourcery:)/;
@@ -205,7 +206,9 @@ export function firstMeaningfulLine(text: string): string | undefined {
     start = end + 1;
     const line = _withoutCommentEnd(raw.trim().replace(COMMENT_MARK, ""))
       .trim();
-    if (line === "") continue;
+    // Blank, or a doc tool's directive alone on its line (Dart's
+    // `{@template x}`, `{@macro x}`, `{@tool snippet}`).
+    if (line === "" || DIRECTIVE_LINE.test(line)) continue;
     const brief = BRIEF_TAG.exec(line);
     if (brief !== null) {
       // `@brief` alone on its line: the summary is the next line.

@@ -157,10 +157,11 @@ function _signatureLabel(
     case "setter_signature":
       return ["setter", _name(signature)];
     case "operator_signature": {
-      const operator = signature.namedChildren.find((child) =>
-        child.type.endsWith("operator")
-      );
-      return ["operator", operator?.text ?? "?"];
+      // The token after the `operator` keyword: a named `binary_operator`
+      // (`==`) or a bare `[]`, `[]=` or `~`.
+      const children = signature.children;
+      const at = children.findIndex((child) => child.type === "operator");
+      return ["operator", at === -1 ? "?" : children[at + 1]?.text ?? "?"];
     }
   }
   return [functionKind, _name(signature)];
