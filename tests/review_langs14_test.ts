@@ -328,7 +328,6 @@ Deno.test({
 Deno.test({
   name:
     "kotlin.extract() lists the body of a delegating class that ends the file",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "class FilteredReadableMap(",

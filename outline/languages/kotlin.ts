@@ -46,7 +46,12 @@ function extractKotlin(root: Node): OutlineSymbol[] {
   const misread = root.namedChildren.some((child) =>
     child.type === "annotated_expression"
   );
-  if (!_hasTopLevelError(root) && !unnamedDynamic && !misread) return symbols;
+  if (
+    !_hasTopLevelError(root) && !unnamedDynamic && !misread &&
+    !_endsInDelegation(root)
+  ) {
+    return symbols;
+  }
   const repaired = _reparseRepaired(root);
   if (repaired === undefined) return symbols;
   // As many symbols, repaired, still gain their annotations and KDoc.
@@ -66,7 +71,9 @@ function extractKotlin(root: Node): OutlineSymbol[] {
 // - the soft keyword `dynamic` used as a name (`val dynamic = 1`): a
 //   stand-in of the same length is read as a name, and put back after;
 // - top-level annotation lines, which it may read as an expression: blanked,
-//   and given back to their declarations after.
+//   and given back to their declarations after;
+// - a class that delegates (`: I by d {`) at the end of the file: a `;` after
+//   it ends the text.
 function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
   const original = root.text;
   const annotations = blankTopLevelAnnotations(
@@ -74,8 +81,9 @@ function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
       terminateOneLineBodies(blankConstructorAnnotations(original)),
     ),
   );
-  const { text } = annotations;
-  if (text === original) return undefined;
+  // A `;` on a line of its own after the last declaration closes a class
+  // that delegates (`: I by d {`), read otherwise as `d { ... }`, a call.
+  const text = `${annotations.text}\n;`;
   const parser = new Parser();
   try {
     parser.setLanguage(root.tree.language);
@@ -92,6 +100,15 @@ function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
   } finally {
     parser.delete();
   }
+}
+
+// The file ends with a class that delegates an interface and, to the
+// grammar, has no body (see _reparseRepaired).
+function _endsInDelegation(root: Node): boolean {
+  const last = root.lastNamedChild;
+  return last?.type === "class_declaration" &&
+    !last.namedChildren.some((child) => child.type === "class_body") &&
+    / by /.test(last.text);
 }
 
 function _hasTopLevelError(root: Node): boolean {
