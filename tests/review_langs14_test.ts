@@ -7,8 +7,12 @@
 // maxsim-flutter 1.37.1 and tree-sitter-dart 1.0.0 (60 .dart files), and
 // Debian bookworm's golang-github-docker-docker-dev, golang-etcd-server-dev,
 // golang-github-spf13-cobra-dev and golang-golang-x-tools-dev (2531 .go
-// files). Each fault is reduced to a small snippet and registered with
-// `ignore: true` until fixed; its comment names the real file that showed it.
+// files). Each fault is reduced to a small snippet; its comment names the
+// real file that showed it. 10 of the 15 are fixed (each failed before its
+// fix). Left: Go's embedded interface types and Dart's top-level variables
+// by decision (see their notes), and three rare grammar misreadings (a Swift
+// type whose #if branches each open its body, a Kotlin call named
+// `override(`, Kotlin 2.2's `when` guards).
 import assert from "node:assert/strict";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 import { dart } from "../outline/languages/dart.ts";
@@ -20,7 +24,7 @@ const lines = (...text: string[]) => text.join("\n") + "\n";
 
 // ---------------------------------------------------------------- Swift
 
-// FAULT: `if let x = try? a.b {` (or `try`, `await`; `while let` too) whose
+// Fixed fault: `if let x = try? a.b {` (or `try`, `await`; `while let` too) whose
 // value is a plain member or name, not a call, makes the grammar read
 // `a.b { ... }` as a call with a trailing closure that swallows the rest of
 // the file: the function around it swallows the members after it, or is
@@ -74,7 +78,7 @@ Deno.test({
   },
 });
 
-// FAULT: a Swift 5.10 `nonisolated(unsafe)` property (how Swift 6 code keeps
+// Fixed fault: a Swift 5.10 `nonisolated(unsafe)` property (how Swift 6 code keeps
 // a shared global or singleton, `nonisolated(unsafe) static let shared =
 // ImageLoader()`) gives a junk member with an empty label named `(unsafe)`,
 // and a `nonisolated(unsafe) var x = 1` loses the property itself: the
@@ -106,7 +110,7 @@ Deno.test({
   },
 });
 
-// FAULT: a `/** */` doc comment followed by `//` tool directives (SwiftLint's
+// Fixed fault: a `/** */` doc comment followed by `//` tool directives (SwiftLint's
 // `// swiftlint:disable file_length`, on almost every large Swift type) is
 // lost: docComment() reads the run of `//` comments right above the
 // declaration, finds no doc marker and stops, while with a `///` doc the
@@ -179,7 +183,7 @@ Deno.test({
 
 // ---------------------------------------------------------------- Kotlin
 
-// FAULT: a top-level declaration under two or more annotation lines is
+// Fixed fault: a top-level declaration under two or more annotation lines is
 // dropped when a visibility modifier follows the annotations or when it is a
 // bare `class X {`, and another declaration follows it: the grammar (1.1.0)
 // reads the annotations and `private fun f() { ... }` as an annotated
@@ -238,7 +242,7 @@ Deno.test({
   },
 });
 
-// FAULT: an `annotation class` with no parameters or body under an
+// Fixed fault: an `annotation class` with no parameters or body under an
 // annotation line is left out (and so is a one-line `enum class` with one
 // entry, `@Keep` `enum class A { X }`): the grammar reads
 // `@Retention(...) annotation class Required` as an annotated infix
@@ -278,7 +282,7 @@ Deno.test({
   },
 });
 
-// FAULT: a Hilt/Dagger module, `@Module` then `@InstallIn(X::class)` then
+// Fixed fault: a Hilt/Dagger module, `@Module` then `@InstallIn(X::class)` then
 // `object AppModule {` (the way every Hilt module starts), loses its KDoc and
 // starts at the `object` line: the grammar reads the two annotations as an
 // annotated expression of their own, so they and the comment above are no
@@ -310,7 +314,7 @@ Deno.test({
   },
 });
 
-// FAULT: a class that delegates an interface (`: I by delegate {`) and is
+// Fixed fault: a class that delegates an interface (`: I by delegate {`) and is
 // the last declaration of its file loses every member of its body: the
 // grammar reads `delegate { ... }` as a call with a trailing lambda, so the
 // class has no class_body (followed by another declaration, it does).
@@ -348,7 +352,7 @@ Deno.test({
   },
 });
 
-// FAULT: a `data object` is labelled `object`, while a `data class` is
+// Fixed fault: a `data object` is labelled `object`, while a `data class` is
 // labelled `data class` (and `enum class`, `sealed interface`, `value class`
 // keep their modifier): the object label ignores the class modifiers. Since
 // Kotlin 1.9 `data object` is how sealed hierarchies write their stateless
@@ -459,6 +463,8 @@ Deno.test({
 
 // ---------------------------------------------------------------- Go
 
+// Left by decision: the specification's node types for this language leave
+// it out, and an exact outline of a file is part of the contract. As found:
 // FAULT: the types an interface embeds are not listed as its members, while
 // a struct's embedded fields are (`field io.Reader`): docker's
 // api/server/router/container/backend.go declares `type Backend interface {
@@ -499,6 +505,8 @@ Deno.test({
 
 // ---------------------------------------------------------------- Dart
 
+// Left by decision: the specification's node types for this language leave
+// it out, and an exact outline of a file is part of the contract. As found:
 // FAULT: top-level variables are not listed, while class fields are (`field
 // x`) and the Kotlin, Swift and TypeScript outlines list theirs (`val`,
 // `let`, `const`): tree-sitter-dart 1.0.0's tester/test.dart starts with
@@ -549,7 +557,7 @@ Deno.test({
   },
 });
 
-// FAULT: a Dart doc comment that opens with a dartdoc directive line gives
+// Fixed fault: a Dart doc comment that opens with a dartdoc directive line gives
 // the directive as its summary: `/// {@template flutter.widgets.text}` then
 // `/// A run of text with a single style.` outlines as `class Text // {@template
 // flutter.widgets.text}`, and `/// {@tool snippet}` likewise. Flutter's own
@@ -589,7 +597,7 @@ Deno.test({
   },
 });
 
-// FAULT: Dart's index operators and `~` are named `?`: `operator [](K key)`,
+// Fixed fault: Dart's index operators and `~` are named `?`: `operator [](K key)`,
 // `operator []=(K key, V value)` and `operator ~()` outline as `operator ?`,
 // because the grammar gives `[]`, `[]=` and `~` as bare tokens, not the
 // `*_operator` node _signatureLabel() looks for (`==`, `-`, `<`, `~/`, `%`,
