@@ -386,8 +386,9 @@ function compilePattern(input: SearchInput): RegExp {
 // and "No matches" would say the text is not there.
 function refuseLineBreak(input: SearchInput): void {
   const { pattern } = input;
-  const breaks = /[\n\r]/.test(pattern) ||
-    (input.regex === true && /(?:^|[^\\])(?:\\\\)*\\[nr]/.test(pattern));
+  // (A `\r` can match: a CRLF file's lines end in one.)
+  const breaks = pattern.includes("\n") ||
+    (input.regex === true && /(?:^|[^\\])(?:\\\\)*\\n/.test(pattern));
   if (!breaks) return;
   throw new ToolError(
     `Cannot search for ${
