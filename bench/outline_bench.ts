@@ -33,20 +33,27 @@
 // exit (timed back to back with the shutdown, as before 2026-11-30, the
 // teardown overlapped the next outline and added 10-30 ms).
 //
-// Measured on the shared 2-core machine, quiet, in a full run on 2026-11-30
-// (the fourth session of the day; the third's in brackets), against the bare
-// parse: cold with the default pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.09x (1.07)  1.73x (1.55)  0.71x (0.71)
-//   generated Python 2 MB      0.84x (0.93)  1.30x (1.44)  0.59x (0.61)
-//   generated C 2 MB           1.09x (1.25)  1.60x (1.70)  0.68x (0.77)
-//   lib.dom.d.ts               1.63x (1.59)  1.80x (1.83)  0.74x (0.75)
-//   typescript.js              1.17x (1.13)  1.17x (1.14)  1.21x (1.11)
-//   sqlite3.c                  1.20x (1.18)  1.29x (1.18)  1.21x (1.20)
-//   cached: over 2,200x faster than cold everywhere (1,900x)
-//   folder, pool / one worker: fresh 1.59x (1.48x), running 1.83x (1.82x)
+// Measured on the shared 2-core machine in a full run on 2026-11-30 (the
+// fifth session of the day, after the C++ and Swift text passes, the Kotlin
+// repairs and the tag-aware doc rule; the fourth session's in brackets),
+// against the bare parse: cold with the default pool, cold with one worker,
+// warm:
+//   generated TypeScript 2 MB  1.19x (1.09)  1.70x (1.73)  0.72x (0.71)
+//   generated Python 2 MB      0.93x (0.84)  1.39x (1.30)  0.64x (0.59)
+//   generated C 2 MB           1.17x (1.09)  1.70x (1.60)  0.74x (0.68)
+//   lib.dom.d.ts               1.60x (1.63)  1.92x (1.80)  0.75x (0.74)
+//   typescript.js              1.13x (1.17)  1.10x (1.17)  1.09x (1.21)
+//   sqlite3.c                  1.36x (1.20)  1.54x (1.29)  1.24x (1.21)
+//   cached: over 5,000x faster than cold everywhere (2,200x)
+//   folder, pool / one worker: fresh 1.49x (1.59x), running 2.06x (1.83x)
 //   (both workers read files with a blocking read: a single worker
 //   outlines the folder in about 1.2 s, so the fixed cost of the second
 //   isolate weighs more in the fresh pool's ratio)
+//   incremental re-outline of an edited 500 KB file: 2.72x the bare parse
+//   (3.03x)
+// The load average was 2 when that run started; the same groups again a
+// minute later read sqlite3.c cold at 1.04x, lib.dom.d.ts at 1.69x and the
+// folder at 1.63x fresh, 1.75x running.
 // This machine drifts by 20% or more between runs (two full runs the same
 // hour, during a noisy spell, read lib.dom.d.ts cold at 1.93x and 2.14x, and
 // its cached re-outline 3x slower). lib.dom.d.ts cold took 1.52-1.55x when
