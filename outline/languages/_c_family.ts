@@ -34,29 +34,6 @@ const NAME_TYPES = new Set([
 
 const MAX_NAME = 100;
 
-// Words the parser may take for a function's name when a macro or an #if
-// threw it off (`else if (x) {` under #ifdef, `void (*f(...))(void)` after a
-// macro): keywords are never names.
-const KEYWORDS = new Set([
-  "if",
-  "else",
-  "while",
-  "for",
-  "do",
-  "switch",
-  "return",
-  "sizeof",
-  "void",
-  "int",
-  "char",
-  "short",
-  "long",
-  "float",
-  "double",
-  "signed",
-  "unsigned",
-  "bool",
-]);
 // Statements read as a function: no function at all.
 const STATEMENT_KEYWORDS = new Set([
   "if",
@@ -67,6 +44,22 @@ const STATEMENT_KEYWORDS = new Set([
   "switch",
   "return",
   "sizeof",
+]);
+// Words the parser may take for a function's name when a macro or an #if
+// threw it off (`else if (x) {` under #ifdef, `void (*f(...))(void)` after a
+// macro): keywords are never names.
+const KEYWORDS = new Set([
+  ...STATEMENT_KEYWORDS,
+  "void",
+  "int",
+  "char",
+  "short",
+  "long",
+  "float",
+  "double",
+  "signed",
+  "unsigned",
+  "bool",
 ]);
 
 /** A word spelled as a macro: capitals, digits and underscores. */
