@@ -131,7 +131,6 @@ Deno.test({
 // by binary search or a cursor that moves forward with the scan.
 Deno.test({
   name: "blankCMacros() takes linear time on one long line of macro calls",
-  ignore: true,
   fn: () => {
     const text = "static const uint64_t t[] = {" +
       "UINT64_C(12345), ".repeat(40_000) + "};\n";
@@ -148,7 +147,6 @@ Deno.test({
 // above, mark the directive lines (continuations included) in one pass.
 Deno.test({
   name: "blankCMacros() takes linear time on a long continued #define",
-  ignore: true,
   fn: () => {
     const text = "#define LIST(X) \\\n" + "  X(A_B, 1) \\\n".repeat(20_000) +
       "\nint y;\n";

@@ -144,10 +144,12 @@ export function macroRanges(source: string): [number, number][] {
 
 class _Scanner {
   #code: string;
+  #lines: _Lines;
   #ranges: [number, number][] = [];
 
   constructor(code: string) {
     this.#code = code;
+    this.#lines = new _Lines(code);
   }
 
   ranges(): [number, number][] {
@@ -181,7 +183,7 @@ class _Scanner {
     const code = this.#code;
     const before = code.slice(Math.max(0, start - 40), start);
     if (CLASS_KEYWORD.test(before)) return this.#inClassHead(end);
-    if (_inDirective(code, start)) return -1;
+    if (this.#lines.inDirective(start)) return -1;
     if (AFTER_DECLARATOR.test(before)) return this.#afterDeclarator(start, end);
     // `namespace std _GLIBCXX_VISIBILITY(default) {`
     if (NAMESPACE_HEAD.test(before)) {
@@ -293,7 +295,8 @@ class _Scanner {
   // Answers the character before, or undefined when it is not.
   #declarationStart(start: number): string | undefined {
     const code = this.#code;
-    if (_inDirective(code, start)) return undefined;
+    const lines = this.#lines;
+    if (lines.inDirective(start)) return undefined;
     let i = start - 1;
     let range = this.#ranges.length - 1;
     for (;;) {
@@ -304,11 +307,8 @@ class _Scanner {
         range--;
         continue;
       }
-      if (_inDirective(code, i)) {
-        i = code.lastIndexOf("\n", i) - 1;
-        while (i >= 0 && _inDirective(code, i)) {
-          i = code.lastIndexOf("\n", i) - 1;
-        }
+      if (lines.inDirective(i)) {
+        i = lines.directiveStart(i) - 1;
         continue;
       }
       const char = code[i];
@@ -330,7 +330,7 @@ class _Scanner {
   #skipBlank(index: number): number {
     const code = this.#code;
     let i = _skipSpace(code, index);
-    while (i < code.length && code[i] === "#" && _lineStartsAt(code, i)) {
+    while (i < code.length && code[i] === "#" && this.#lines.opensLine(i)) {
       i = _skipSpace(code, _directiveEnd(code, i));
     }
     return i;
@@ -353,28 +353,67 @@ function _skipSpace(text: string, index: number): number {
   return i;
 }
 
-// Whether `index` is the first non-blank character of its line.
-function _lineStartsAt(text: string, index: number): boolean {
-  let i = index - 1;
-  while (i >= 0 && text[i] !== "\n") {
-    if (!_isSpace(text.charCodeAt(i))) return false;
-    i--;
-  }
-  return true;
-}
+/**
+ * Facts about the lines of the text, found once: where each starts, where its
+ * first non-blank character is, and which belong to a preprocessor directive
+ * (a `#` line and the lines its trailing `\\` continues it on). Asked per
+ * macro word, a scan back to the line's start made a long line of macro
+ * calls take time quadratic in its length.
+ */
+class _Lines {
+  #starts: number[] = [];
+  #firsts: number[] = [];
+  #directive: boolean[] = [];
+  /** For a directive line: where its directive's first line starts. */
+  #directiveStarts: number[] = [];
 
-// Whether `index` is on a preprocessor line, or on a line continuing one.
-function _inDirective(text: string, index: number): boolean {
-  let lineStart = text.lastIndexOf("\n", index - 1) + 1;
-  for (;;) {
-    const first = _skipSpace(text, lineStart);
-    if (text[first] === "#") return true;
-    // A line continues a directive when the line above ends in `\`.
-    if (lineStart === 0) return false;
-    let end = lineStart - 2;
-    if (text[end] === "\r") end--;
-    if (text[end] !== "\\") return false;
-    lineStart = text.lastIndexOf("\n", end - 1) + 1;
+  constructor(text: string) {
+    let start = 0;
+    let continued = false;
+    while (start <= text.length) {
+      let end = text.indexOf("\n", start);
+      if (end < 0) end = text.length;
+      const first = _skipSpace(text, start);
+      const line = this.#starts.length;
+      const directive: boolean = continued ||
+        (first < end && text[first] === "#");
+      this.#starts.push(start);
+      this.#firsts.push(first);
+      this.#directive.push(directive);
+      this.#directiveStarts.push(
+        continued ? this.#directiveStarts[line - 1] : start,
+      );
+      let last = end - 1;
+      if (text[last] === "\r") last--;
+      continued = directive && text[last] === "\\";
+      start = end + 1;
+    }
+  }
+
+  /** Whether `index` is on a preprocessor line, or on a line continuing one. */
+  inDirective(index: number): boolean {
+    return this.#directive[this.#line(index)];
+  }
+
+  /** Where the directive holding `index` starts (its first line's start). */
+  directiveStart(index: number): number {
+    return this.#directiveStarts[this.#line(index)];
+  }
+
+  /** Whether `index` is the first non-blank character of its line. */
+  opensLine(index: number): boolean {
+    return this.#firsts[this.#line(index)] === index;
+  }
+
+  #line(index: number): number {
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.#starts[middle] <= index) low = middle;
+      else high = middle - 1;
+    }
+    return low;
   }
 }
 
