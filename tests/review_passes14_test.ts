@@ -231,7 +231,6 @@ Deno.test({
 Deno.test({
   name:
     "kotlin.extract() finds declarations under annotation lines in a CRLF file",
-  ignore: true,
   fn: async () => {
     const text = [
       "@Preview",
@@ -262,7 +261,6 @@ Deno.test({
 Deno.test({
   name:
     "blankTopLevelAnnotations() takes linear time on a line of many annotations",
-  ignore: true,
   fn: () => {
     const text = "@A(" + " @A()".repeat(27) + " x\nfun f() {}\n";
     const ms = _elapsedMs(() => blankTopLevelAnnotations(text));

@@ -10,8 +10,11 @@ import { firstMeaningfulLine } from "./_nodes.ts";
 // A line of annotations only, at column 0: `@Module`, `@InstallIn(X::class)`,
 // `@Target(AnnotationTarget.PROPERTY) @Keep`. Not `@file:` annotations,
 // which belong to the file.
+// Arguments hold one level of parentheses at most; each part matches one way
+// only, so a line that does not end as one fails in linear time (a `[^\n]*`
+// there backtracked exponentially in the number of annotations).
 const ANNOTATION_LINE =
-  /^@(?!file:)[\w.]+(?:\([^\n]*\))?(?:[ \t]+@[\w.]+(?:\([^\n]*\))?)*[ \t]*$/;
+  /^@(?!file:)[\w.]+(?:\((?:[^()\n]|\([^()\n]*\))*\))?(?:[ \t]+@[\w.]+(?:\((?:[^()\n]|\([^()\n]*\))*\))?)*[ \t]*\r?$/;
 
 /** A run of annotation lines, 0-based and inclusive. */
 interface Run {
@@ -30,7 +33,8 @@ export function blankTopLevelAnnotations(
     const last = runs.at(-1);
     if (last !== undefined && last.last === i - 1) last.last = i;
     else runs.push({ first: i, last: i });
-    lines[i] = " ".repeat(lines[i].length);
+    // A CRLF line keeps its \r.
+    lines[i] = lines[i].replace(/[^\r]/g, " ");
   }
   return { text: runs.length === 0 ? text : lines.join("\n"), runs };
 }
