@@ -204,7 +204,6 @@ Deno.test({
 // text.
 Deno.test({
   name: "swift.extract() keeps try, await and (unsafe) in doc comments",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "/// let x = try foo()",

@@ -65,7 +65,26 @@ const MISREAD_WORDS =
   /(?<=\b(?:let|var)[ \t]+\w+[ \t]*=[ \t]*)(?:(?:try[?!]?|await)[ \t]+)+|(?<=\bnonisolated)\(unsafe\)/g;
 
 function blankMisreadWords(source: string): string {
-  return source.replace(MISREAD_WORDS, (words) => " ".repeat(words.length));
+  // Not in comments: a doc is read from this text too. What the current
+  // line holds is found once per line (the matches come in order).
+  let lineEnd = -1;
+  let commentFrom = 0;
+  return source.replace(MISREAD_WORDS, (words, offset: number) => {
+    if (offset > lineEnd) {
+      const lineStart = source.lastIndexOf("\n", offset - 1) + 1;
+      lineEnd = source.indexOf("\n", offset);
+      if (lineEnd < 0) lineEnd = source.length;
+      const line = source.slice(lineStart, lineEnd);
+      const first = line.trimStart();
+      const slashes = line.indexOf("//");
+      commentFrom = first.startsWith("*") || first.startsWith("/*")
+        ? lineStart
+        : slashes >= 0
+        ? lineStart + slashes
+        : lineEnd;
+    }
+    return offset >= commentFrom ? words : " ".repeat(words.length);
+  });
 }
 
 // Where a directive that starts before `at` ends: at its line break, or at
