@@ -93,7 +93,6 @@ Deno.test({
 // restoreAnnotations() does) when it looks for a doc and a start line.
 Deno.test({
   name: "cpp.extract() keeps the doc above a macro on a line of its own",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "class Ptr {",

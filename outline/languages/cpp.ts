@@ -6,6 +6,7 @@ import type { OutlineSymbol } from "../types.ts";
 import type { ExtractOptions, LanguageSpec } from "./_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
 import { blankCMacros } from "./_c_macros.ts";
+import { liftOverMacroLines } from "./_c_macro_lines.ts";
 
 /** C++ (`.cpp`, `.cc`, `.cxx`, `.hpp`, `.hxx`, `.hh`). */
 export const cpp: LanguageSpec = {
@@ -21,8 +22,11 @@ export const cpp: LanguageSpec = {
 
 function extractCpp(
   root: Node,
-  _source: string,
+  source: string,
   options?: ExtractOptions,
 ): OutlineSymbol[] {
-  return extractCFamily(root, { cpp: true, piece: options?.piece });
+  return liftOverMacroLines(
+    extractCFamily(root, { cpp: true, piece: options?.piece }),
+    source,
+  );
 }

@@ -1,0 +1,59 @@
+// A macro alone on the line above a declaration (`_GLIBCXX20_CONSTEXPR`,
+// `V8_WARN_UNUSED_RESULT`, `MY_API_EXPORT`) is blanked before the parse (see
+// _c_macros.ts), which leaves a blank line between the declaration and its
+// doc comment. Read from the original text, such lines are given back to the
+// declaration below them, with the comment above them as its doc.
+import type { OutlineSymbol } from "../types.ts";
+import { firstMeaningfulLine } from "./_nodes.ts";
+
+/** A line holding only a macro word (with its arguments). */
+const MACRO_LINE =
+  /^[ \t]*_*[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?:\([^()\n]*\))?[ \t]*\r?$/;
+
+// Mode macros (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`, `FMT_END_NAMESPACE`)
+// belong to no declaration.
+function attached(line: string): boolean {
+  return MACRO_LINE.test(line) && !/BEGIN|END/.test(line);
+}
+
+/**
+ * Starts each symbol (members included) at the macro-only lines right above
+ * it, and gives one without a doc the comment above those lines.
+ */
+export function liftOverMacroLines(
+  symbols: OutlineSymbol[],
+  source: string,
+): OutlineSymbol[] {
+  let lines: string[] | undefined;
+  const visit = (list: OutlineSymbol[]) => {
+    for (const symbol of list) {
+      lines ??= source.split("\n");
+      let above = symbol.startLine - 2; // 0-based index of the line above
+      while (above >= 0 && attached(lines[above])) above--;
+      if (above < symbol.startLine - 2) {
+        symbol.startLine = above + 2;
+        symbol.doc ??= commentEndingAt(lines, above);
+      }
+      visit(symbol.children);
+    }
+  };
+  visit(symbols);
+  return symbols;
+}
+
+// The first meaningful line of the comment that ends on line `index`: a
+// block comment, or a run of line comments (C and C++ take any comment).
+function commentEndingAt(lines: string[], index: number): string | undefined {
+  const last = lines[index]?.trim();
+  if (last === undefined) return undefined;
+  let start = index;
+  if (last.endsWith("*/")) {
+    while (start >= 0 && !lines[start].includes("/*")) start--;
+    if (start < 0) return undefined;
+  } else if (last.startsWith("//")) {
+    while (start > 0 && lines[start - 1].trim().startsWith("//")) start--;
+  } else {
+    return undefined;
+  }
+  return firstMeaningfulLine(lines.slice(start, index + 1).join("\n"));
+}
