@@ -35,7 +35,6 @@ function _elapsedMs(fn: () => unknown): number {
 // `final` is no class head anyone writes), blank nothing (return -1).
 Deno.test({
   name: "cpp.extract() keeps the name of a macro-spelled class marked final",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "class MY_WIDGET final {",

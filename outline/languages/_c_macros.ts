@@ -247,7 +247,8 @@ class _Scanner {
     const name = _skipSpace(code, last);
     WORD.lastIndex = name;
     const word = WORD.exec(code);
-    if (word === null) return -1;
+    // `class MY_WIDGET final {`: the macro-spelled word was the name.
+    if (word === null || word[0] === "final") return -1;
     const after = _skipSpace(code, name + word[0].length);
     const char = code[after];
     const opens = char === "{" || char === "<" ||
