@@ -4,7 +4,7 @@
 // doc comment. Read from the original text, such lines are given back to the
 // declaration below them, with the comment above them as its doc.
 import type { OutlineSymbol } from "../types.ts";
-import { firstMeaningfulLine } from "./_nodes.ts";
+import { commentEndingAt } from "./_nodes.ts";
 
 /** A line holding only a macro word (with its arguments). */
 const MACRO_LINE =
@@ -32,28 +32,12 @@ export function liftOverMacroLines(
       while (above >= 0 && attached(lines[above])) above--;
       if (above < symbol.startLine - 2) {
         symbol.startLine = above + 2;
-        symbol.doc ??= commentEndingAt(lines, above);
+        // C and C++ take any comment right above as the doc.
+        symbol.doc ??= commentEndingAt(lines, above, () => true);
       }
       visit(symbol.children);
     }
   };
   visit(symbols);
   return symbols;
-}
-
-// The first meaningful line of the comment that ends on line `index`: a
-// block comment, or a run of line comments (C and C++ take any comment).
-function commentEndingAt(lines: string[], index: number): string | undefined {
-  const last = lines[index]?.trim();
-  if (last === undefined) return undefined;
-  let start = index;
-  if (last.endsWith("*/")) {
-    while (start >= 0 && !lines[start].includes("/*")) start--;
-    if (start < 0) return undefined;
-  } else if (last.startsWith("//")) {
-    while (start > 0 && lines[start - 1].trim().startsWith("//")) start--;
-  } else {
-    return undefined;
-  }
-  return firstMeaningfulLine(lines.slice(start, index + 1).join("\n"));
 }

@@ -5,7 +5,7 @@
 // same lines, spaces for their text) the declarations parse; the symbols then
 // get their annotation lines and the KDoc above them back.
 import type { OutlineSymbol } from "../types.ts";
-import { firstMeaningfulLine } from "./_nodes.ts";
+import { commentEndingAt } from "./_nodes.ts";
 
 // A line of annotations only, at column 0: `@Module`, `@InstallIn(X::class)`,
 // `@Target(AnnotationTarget.PROPERTY) @Keep`. Not `@file:` annotations,
@@ -56,20 +56,7 @@ export function restoreAnnotations(
     if (run === undefined) continue;
     symbol.startLine = run.first + 1;
     lines ??= text.split("\n");
-    symbol.doc ??= kdocAbove(lines, run.first);
+    symbol.doc ??= commentEndingAt(lines, run.first - 1);
   }
   return symbols;
-}
-
-// The first line of the KDoc (`/** ... */`) that ends right above line `index`.
-function kdocAbove(lines: string[], index: number): string | undefined {
-  let end = index - 1;
-  if (end < 0 || !lines[end].trimEnd().endsWith("*/")) return undefined;
-  let start = end;
-  while (start >= 0 && !lines[start].includes("/*")) start--;
-  if (start < 0 || !lines[start].trimStart().startsWith("/**")) {
-    return undefined;
-  }
-  end++;
-  return firstMeaningfulLine(lines.slice(start, end).join("\n"));
 }

@@ -169,6 +169,34 @@ export function docComment(
   return firstMeaningfulLine(texts.slice(first).join("\n"));
 }
 
+/**
+ * The first meaningful line of the comment whose last line is `lines[end]`,
+ * read from text rather than a tree (for lines a text pass blanked before
+ * the parse): a block comment, or a run of line comments, when `accept`
+ * (by default: a doc marker) takes it.
+ */
+export function commentEndingAt(
+  lines: readonly string[],
+  end: number,
+  accept: (text: string) => boolean = isDocMarker,
+): string | undefined {
+  const last = lines[end]?.trim();
+  if (last === undefined) return undefined;
+  let start = end;
+  if (last.endsWith("*/")) {
+    while (start >= 0 && !lines[start].includes("/*")) start--;
+    if (start < 0) return undefined;
+  } else if (last.startsWith("//")) {
+    while (start > 0 && lines[start - 1].trim().startsWith("//")) start--;
+  } else {
+    return undefined;
+  }
+  const text = lines.slice(start, end + 1).map((line) => line.trim()).join(
+    "\n",
+  );
+  return accept(text) ? firstMeaningfulLine(text) : undefined;
+}
+
 const COMMENT_MARK = /^(?:\/\*+!?|\/\/[\/!]?|#+|\*+(?!\/))\s?/;
 const DIRECTIVE_LINE = /^\{@[\w-]+[^{}]*\}$/;
 // A line comment that talks to a tool (`// swiftlint:disable file_length`).
