@@ -4,11 +4,13 @@
 // doc comment. Read from the original text, such lines are given back to the
 // declaration below them, with the comment above them as its doc.
 import type { OutlineSymbol } from "../types.ts";
+import { MACRO_SPELLING } from "./_c_macros.ts";
 import { commentEndingAt } from "./_nodes.ts";
 
 /** A line holding only a macro word (with its arguments). */
-const MACRO_LINE =
-  /^[ \t]*_*[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?:\([^()\n]*\))?[ \t]*\r?$/;
+const MACRO_LINE = new RegExp(
+  `^[ \\t]*${MACRO_SPELLING}[ \\t]*(?:\\([^()\\n]*\\))?[ \\t]*\\r?$`,
+);
 
 // Mode macros (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`, `FMT_END_NAMESPACE`)
 // belong to no declaration.

@@ -10,8 +10,10 @@
 // is a type, a name or a value. Runs inside the outline worker only.
 import { codeOnly } from "./_c_code.ts";
 
-/** A word spelled as a macro: capitals, digits and at least one underscore. */
-const MACRO_WORD = /\b_*[A-Z][A-Z0-9]*_[A-Z0-9_]*\b/y;
+/** How a macro is spelled: capitals, digits and at least one underscore. */
+export const MACRO_SPELLING = "_*[A-Z][A-Z0-9]*_[A-Z0-9_]*";
+/** A word spelled as a macro. */
+const MACRO_WORD = new RegExp(`\\b${MACRO_SPELLING}\\b`, "y");
 /** Any identifier. */
 const WORD = /[A-Za-z_]\w*/y;
 /** Where to look for macros at all: a capital, maybe after underscores. */
