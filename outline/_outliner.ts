@@ -231,7 +231,7 @@ export class Outliner {
   // How many pieces to split a file of `size` bytes into: one per worker, each
   // at least half of splitBytes; 1 (no split) for Markdown and Kotlin.
   #pieceCount(spec: LanguageSpec | undefined, size: number): number {
-    if (spec === undefined || spec.parseWhole || spec.prepare) return 1;
+    if (spec === undefined || spec.parseWhole) return 1;
     const pieces = Math.floor(size / (this.#splitBytes / 2));
     return Math.min(this.#pool.size, pieces);
   }

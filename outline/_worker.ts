@@ -186,9 +186,14 @@ function _outlinePiece(
     deadline: performance.now() + request.budgetMs,
     budgetMs: request.budgetMs,
   };
+  // A text pass is local (see LanguageSpec.prepare): each piece gets its own.
+  const prepare = spec.prepare ?? ((source: string) => source);
   const { tree, whole } = end === undefined
-    ? { tree: _parseLaterPiece(parser, text, budget), whole: undefined }
-    : _parseFirstPiece(parser, text, bytes, budget);
+    ? {
+      tree: _parseLaterPiece(parser, prepare(text), budget),
+      whole: undefined,
+    }
+    : _parseFirstPiece(parser, { text, bytes, prepare }, budget);
   try {
     const partial = whole === undefined;
     return {
@@ -227,16 +232,21 @@ interface Budget {
 // tree-sitter reuses up to the cut (about as fast as parsing it whole).
 function _parseFirstPiece(
   parser: Parser,
-  text: string,
-  bytes: Uint8Array,
+  { text, bytes, prepare }: {
+    text: string;
+    bytes: Uint8Array;
+    prepare: (source: string) => string;
+  },
   budget: Budget,
 ): { tree: Tree; whole?: string } {
-  const tree = _parseWithin(parser, text, null, budget);
+  const parsed = prepare(text);
+  const tree = _parseWithin(parser, parsed, null, budget);
   if (standsAlone(tree.rootNode, true)) return { tree };
   const whole = new TextDecoder().decode(bytes);
+  const wholeParsed = prepare(whole);
   try {
-    tree.edit(textEdit(text, whole) as Edit);
-    return { tree: _parseWithin(parser, whole, tree, budget), whole };
+    tree.edit(textEdit(parsed, wholeParsed) as Edit);
+    return { tree: _parseWithin(parser, wholeParsed, tree, budget), whole };
   } finally {
     tree.delete();
   }

@@ -80,6 +80,33 @@ Deno.test("Outliner outlines a large file in pieces, exactly as a whole parse do
   });
 });
 
+// Code that a whole parse reads only after the language's text pass: C++
+// export macros in class heads, Swift `#if` lines inside a type and `try?`
+// after `let x =`, in every piece.
+const PREPARED: Record<string, (i: number) => string> = {
+  cpp: (i) =>
+    `/// Widget ${i}.\nclass V8_EXPORT Widget${i} {\n public:\n  int size() const V8_NOEXCEPT;\n};\n`,
+  swift: (i) =>
+    `/// Box ${i}.\nstruct Box${i} {\n  var a = 1\n#if os(iOS)\n  var b = 2\n#endif\n  func f() {\n    if let x = try? a.b {\n      print(x)\n    }\n  }\n}\n`,
+};
+
+Deno.test("Outliner prepares each piece of a C++ or Swift file as a whole parse prepares the file", async () => {
+  await withWorkspace(async (dir) => {
+    for (const [extension, block] of Object.entries(PREPARED)) {
+      const blocks = Array.from({ length: 300 }, (_, i) => block(i));
+      await Deno.writeTextFile(`${dir}/big.${extension}`, blocks.join("\n"));
+      const result = await outlineBoth(`${dir}/big.${extension}`);
+      assert.equal(result.pieceOutlines, 1, extension);
+      assert.deepEqual(result.pieces, result.whole, extension);
+      const last = result.pieces.symbols.at(-1)!;
+      assert.equal(result.pieces.symbols.length, 300, extension);
+      assert.match(last.name, /^(Widget|Box)299$/);
+      assert.equal(last.doc, last.name.replace(/(\d+)$/, " $1."));
+      assert.equal(last.children.length, extension === "cpp" ? 1 : 3);
+    }
+  });
+});
+
 Deno.test("Outliner does not split a C header inside its include guard", async () => {
   await withWorkspace(async (dir) => {
     await Deno.writeTextFile(

@@ -36,8 +36,11 @@ export interface LanguageSpec {
   join?(pieces: OutlineSymbol[][]): OutlineSymbol[];
   /**
    * The text the grammar parses instead of the file's, with every line and
-   * offset where it was (Objective-C blanks what the C grammar cannot read).
-   * `extract` still gets the file's text. Such a language is parsed whole.
+   * offset where it was (C++ blanks declaration macros the grammar cannot
+   * read). `extract` still gets the file's text. A large file's pieces are
+   * prepared one by one, so the pass must decide from the code around a
+   * place, never from the whole file; a language whose pass does not (as
+   * Objective-C's) sets `parseWhole`.
    */
   prepare?(source: string): string;
   /** Never parse a large file of this language in pieces. */
