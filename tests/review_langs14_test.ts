@@ -8,11 +8,10 @@
 // Debian bookworm's golang-github-docker-docker-dev, golang-etcd-server-dev,
 // golang-github-spf13-cobra-dev and golang-golang-x-tools-dev (2531 .go
 // files). Each fault is reduced to a small snippet; its comment names the
-// real file that showed it. 10 of the 15 are fixed (each failed before its
+// real file that showed it. 12 of the 15 are fixed (each failed before its
 // fix). Left: Go's embedded interface types and Dart's top-level variables
-// by decision (see their notes), and three rare grammar misreadings (a Swift
-// type whose #if branches each open its body, a Kotlin call named
-// `override(`, Kotlin 2.2's `when` guards).
+// by decision (see their notes), and one rare grammar misreading (a Swift
+// type whose #if branches each open its body).
 import assert from "node:assert/strict";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 import { dart } from "../outline/languages/dart.ts";
@@ -378,7 +377,7 @@ Deno.test({
   },
 });
 
-// FAULT: a bare call of a function named like a modifier at the start of a
+// Fixed fault: a bare call of a function named like a modifier at the start of a
 // statement, `override(width, height)` (Glide's RequestOptions.override,
 // called inside an `apply { }`/builder lambda), `open(file)`, `inline(x)`,
 // makes the grammar (1.1.0) give up on the whole class: the class is dropped
@@ -396,7 +395,6 @@ Deno.test({
 // such as `overrid\u0435` parses as a call).
 Deno.test({
   name: "kotlin.extract() reads past a call named override( in a lambda",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "data class SourceMap(",
@@ -420,7 +418,7 @@ Deno.test({
   },
 });
 
-// FAULT: one construct of Kotlin 2.x that the grammar (1.1.0) does not know
+// Fixed fault: one construct of Kotlin 2.x that the grammar (1.1.0) does not know
 // empties the whole file's outline: a guard in a `when` entry (`is Int if x
 // > 0 ->`, stable since Kotlin 2.2) or a context parameter (`context(logger:
 // Logger) fun f()`, Kotlin 2.2) turns the root into one ERROR node, and
@@ -437,7 +435,6 @@ Deno.test({
 // declaration.
 Deno.test({
   name: "kotlin.extract() keeps the rest of a file with a when guard",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "class Parser {",

@@ -8,6 +8,12 @@ import {
   blankTopLevelAnnotations,
   restoreAnnotations,
 } from "./_kotlin_annotations.ts";
+import { declarationChunks, shiftLines } from "./_kotlin_chunks.ts";
+import { blankWhenGuards, contextAsAnnotation } from "./_kotlin_2_2.ts";
+import {
+  restoreModifierCalls,
+  standInForModifierCalls,
+} from "./_kotlin_modifier_calls.ts";
 import {
   append,
   docComment,
@@ -38,6 +44,13 @@ const RECEIVER_TYPES = new Set([
 ]);
 
 function extractKotlin(root: Node): OutlineSymbol[] {
+  return _extract(root, { byDeclaration: true });
+}
+
+function _extract(
+  root: Node,
+  { byDeclaration }: { byDeclaration: boolean },
+): OutlineSymbol[] {
   const symbols = _declarations(root);
   // A typed `var dynamic: Int` parses without an error, but unnamed.
   const unnamedDynamic = _countNamed(symbols) < _count(symbols) &&
@@ -56,13 +69,41 @@ function extractKotlin(root: Node): OutlineSymbol[] {
   if (repaired === undefined) return symbols;
   // As many symbols, repaired, still gain their annotations and KDoc.
   const better = misread
-    ? _countNamed(repaired) >= _countNamed(symbols)
-    : _countNamed(repaired) > _countNamed(symbols);
-  return better ? repaired : symbols;
+    ? _countNamed(repaired.symbols) >= _countNamed(symbols)
+    : _countNamed(repaired.symbols) > _countNamed(symbols);
+  const best = better ? repaired.symbols : symbols;
+  if (!repaired.broken || !byDeclaration) return best;
+  const chunked = _reparseByDeclaration(root);
+  return _countNamed(chunked) > _countNamed(best) ? chunked : best;
 }
 
-// The grammar (1.1.0) loses the rest of a file on two constructs that are
-// valid Kotlin, and the repairs for both shift columns but no line, so names
+// Still an error after the repairs (see _kotlin_chunks.ts): each top-level
+// declaration parsed (and repaired) on its own.
+function _reparseByDeclaration(root: Node): OutlineSymbol[] {
+  const chunks = declarationChunks(root.text);
+  if (chunks.length < 2) return [];
+  const symbols: OutlineSymbol[] = [];
+  const parser = new Parser();
+  try {
+    parser.setLanguage(root.tree.language);
+    for (const chunk of chunks) {
+      const tree = parser.parse(chunk.text);
+      if (tree === null) continue;
+      try {
+        const found = _extract(tree.rootNode, { byDeclaration: false });
+        append(symbols, shiftLines(found, chunk.line));
+      } finally {
+        tree.delete();
+      }
+    }
+  } finally {
+    parser.delete();
+  }
+  return symbols;
+}
+
+// The grammar (1.1.0) loses the rest of a file on constructs that are
+// valid Kotlin, and the repairs shift columns but no line, so names
 // keep their text and symbols their lines:
 // - two class bodies that end a member and the body on one line
 //   (`object O { fun f() {} }` twice): a `;` before such a `}` avoids it;
@@ -70,16 +111,28 @@ function extractKotlin(root: Node): OutlineSymbol[] {
 //   primary `constructor`: blanking the annotation avoids it;
 // - the soft keyword `dynamic` used as a name (`val dynamic = 1`): a
 //   stand-in of the same length is read as a name, and put back after;
+// - a call named like a modifier (`override(w, h)`): likewise (see
+//   _kotlin_modifier_calls.ts);
 // - top-level annotation lines, which it may read as an expression: blanked,
 //   and given back to their declarations after;
 // - a class that delegates (`: I by d {`) at the end of the file: a `;` after
 //   it ends the text.
-function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
+// - Kotlin 2.2's `when` guards and context parameters: blanked, or read as an
+//   annotation (see _kotlin_2_2.ts).
+// What is still an error costs its own top-level declaration only (see
+// _reparseByDeclaration).
+function _reparseRepaired(
+  root: Node,
+): { symbols: OutlineSymbol[]; broken: boolean } | undefined {
   const original = root.text;
   const annotations = blankTopLevelAnnotations(
-    standInForDynamic(
-      terminateOneLineBodies(blankConstructorAnnotations(original)),
-    ),
+    standInForModifierCalls(standInForDynamic(
+      terminateOneLineBodies(
+        blankConstructorAnnotations(
+          contextAsAnnotation(blankWhenGuards(original)),
+        ),
+      ),
+    )),
   );
   // A `;` on a line of its own after the last declaration closes a class
   // that delegates (`: I by d {`), read otherwise as `d { ... }`, a call.
@@ -90,10 +143,11 @@ function _reparseRepaired(root: Node): OutlineSymbol[] | undefined {
     const tree = parser.parse(text);
     if (tree === null) return undefined;
     try {
-      return restoreAnnotations(
-        _restoreDynamic(_declarations(tree.rootNode)),
+      const symbols = restoreAnnotations(
+        restoreModifierCalls(_restoreDynamic(_declarations(tree.rootNode))),
         { text: original, runs: annotations.runs },
       );
+      return { symbols, broken: _hasTopLevelError(tree.rootNode) };
     } finally {
       tree.delete();
     }
