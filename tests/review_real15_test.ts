@@ -1,0 +1,403 @@
+// Review 15 of file_outline on real code from npm packages, for Markdown (the
+// built-in parser), JavaScript, TSX and TypeScript. Corpus: 122 packages
+// fetched with `npm pack` (READMEs, CHANGELOGs and docs of typescript-eslint,
+// fastify, pino, npm, markdownlint, eslint plugins...; React component
+// sources of docusaurus, react-day-picker, react-redux, react-spectrum,
+// emotion, @tanstack/react-query; ESM and CommonJS builds and .d.ts files of
+// date-fns, rxjs, gatsby, chart.js, mui, angular, zod, commander, swr...).
+// Headings were checked against markdown-it 14 (CommonMark), declarations
+// against the TypeScript 5.7 compiler API. Each fault below is reduced to a
+// small snippet, marked `ignore` with a FAULT note naming the real file that
+// showed it; each fails now and passes once fixed.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { outlineLines } from "./support/outline_languages.ts";
+import { outlineSymbols } from "../mod.ts";
+
+const lines = (...text: string[]) => text.join("\n") + "\n";
+
+/** Outlines `text` saved as `name` in a fresh folder, as outline lines. */
+async function outlineOf(name: string, text: string): Promise<string[]> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(dir, name), text);
+    const result = await outlineSymbols(name, { cwd: dir });
+    return outlineLines(result.symbols);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// ---------------------------------------------------------------- TypeScript
+
+// FAULT: an import type with type arguments, `import("./x").Name<...>`, is a
+// syntax error to tree-sitter-typescript 0.23.2 (`import("./x").Name`,
+// `typeof import("./x").default` and `X<import("./x").Name>` parse). tsc's
+// declaration emit writes such types all the time, so .d.ts files lose
+// their outline from that point: date-fns@4.1.0 fp/*.d.ts (`export declare
+// const startOfMinute: import("./types.js").FPFn1<...>`) list each const on
+// line 1 instead of lines 1-4; gatsby@5.14.1 dist/redux/actions/index.d.ts
+// loses `restrictedActionsAvailableInAPI`; mui-material@6.3.0
+// styles/ThemeProviderWithVars.d.ts loses a declarator; recharts@2.15.0
+// types/chart/BarChart.d.ts shows `const BarChart (line 1)` for lines 1-163.
+// 58 of the 2,943 .ts/.tsx files read (2%) hit it. Expected: every
+// declaration, each over its whole range. Suggested fix: a `prepare` text
+// pass for TypeScript/TSX that turns each `import("...")` not preceded by a
+// name character or `.` into an identifier of the same length (e.g. `_` for
+// every character): a type reads as a qualified type name, an expression
+// `await import("x")` as a name, and no offset moves.
+Deno.test({
+  name: "outlineSymbols() reads import(...) types with type arguments",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      'export declare const startOfMinute: import("./types.js").FPFn1<',
+      "  Date,",
+      '  import("../fp.js").DateArg<Date>',
+      ">;",
+      "export declare const restricted: {",
+      '  [x: string]: import("redux").ActionCreator<A>;',
+      "};",
+      "export declare const after: number;",
+    );
+    assert.deepEqual(await outlineOf("startOfMinute.d.ts", text), [
+      "const startOfMinute 1-4",
+      "const restricted 5-7",
+      "const after 8-8",
+    ]);
+  },
+});
+
+// FAULT: the same grammar gap in a class heritage clause: `class BarElement
+// extends Element<import("../types/basic.js").AnyObject, ...> {` is an
+// error, the class body is not read (its 15 members vanish) and the
+// properties of the type alias after it are listed as the class's members.
+// Seen in chart.js@4.4.7 dist/elements/element.bar.d.ts (and its sibling
+// element.*.d.ts files). Expected: the class with its own members, then the
+// type with its property. Suggested fix: as above (the import(...) text
+// pass covers both).
+Deno.test({
+  name: "outlineSymbols() reads a class extending Base<import(...).T>",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      'export default class BarElement extends Element<import("./basic.js").AnyObject> {',
+      "  static id: string;",
+      "  draw(ctx: any): void;",
+      "}",
+      "export type BarProps = {",
+      "  x: number;",
+      "};",
+    );
+    assert.deepEqual(await outlineOf("element.bar.d.ts", text), [
+      "class BarElement 1-4",
+      "    property id 2-2",
+      "    method draw 3-3",
+      "type BarProps 5-7",
+      "    property x 6-6",
+    ]);
+  },
+});
+
+// FAULT: in an interface or object type written without semicolons, a
+// generic call signature on its own line (`<S = {}>(...): R<S>`) after a
+// member is a syntax error to the grammar, which inserts no separator
+// before `<`. react-redux@9.2.0 src/components/connect.tsx declares
+// `export interface Connect { (): InferableComponentEnhancer<DispatchProp>
+// <TStateProps = {}, ...>(...) ... }`: the outline ends the interface at
+// line 274 of 413 and lists nothing of the 540 lines after it (not
+// `connect`, the file's main function, nor `hasWarnedAboutDeprecatedPureOption`).
+// Smaller files recover sooner but still cut the interface short and drop
+// the members after the signature. Expected: the interface over its whole
+// body and every declaration after it. Suggested fix: in a TypeScript/TSX
+// `prepare` pass, where a line inside a `{ }` type body starts with `<`
+// (after indentation) and the previous code line ends without `;`, `,`,
+// `{` or `(`, turn the indentation space before `<` into `;` (same length).
+Deno.test({
+  name:
+    "outlineSymbols() reads generic call signatures in a semicolon-free interface",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      "export interface Connect {",
+      "  (): Enhancer<Props>",
+      "",
+      "  <S = {}, O = {}>(",
+      "    mapState: MapState<S, O>,",
+      "  ): Enhancer2<S, O>",
+      "",
+      "  <D = {}, O = {}>(",
+      "    mapState: null | undefined,",
+      "    mapDispatch: MapDispatch<D, O>,",
+      "  ): Enhancer2<D, O>",
+      "}",
+      "",
+      "let warned = false",
+      "",
+      "function connect() {}",
+    );
+    assert.deepEqual(await outlineOf("connect.tsx", text), [
+      "interface Connect 1-12",
+      "let warned 14-14",
+      "function connect 16-16",
+    ]);
+    const members = lines(
+      "interface Selector {",
+      "  name: string",
+      "  <T>(input: T): T",
+      "  size: number",
+      "}",
+    );
+    assert.deepEqual(await outlineOf("selector.ts", members), [
+      "interface Selector 1-5",
+      "    property name 2-2",
+      "    property size 4-4",
+    ]);
+  },
+});
+
+// FAULT: a triple-slash directive (`/// <reference types="node" />`,
+// `/// <reference lib="..." />`) is read as the doc comment of the
+// declaration under it, because it starts with the `///` doc marker: the
+// outline says `import rollup (line 2)  // <reference types="node" />`.
+// Seen in vite@6.0.5 dist/node/index.d.ts, styled-components@6.1.13
+// dist/models/ServerStyleSheet.d.ts, gatsby@5.14.1 dist/utils/*.d.ts,
+// typescript@5.7.2 lib/lib.es2020.intl.d.ts (`namespace Intl  //
+// <reference lib="es2018.intl" />`), and in JavaScript builds: swr@2.2.5
+// dist/core/index.mjs (`const use  // <reference types="react/experimental" />`),
+// @angular/core@19.0.5 schematics bundles. A directive is an instruction to
+// the compiler, not documentation. Expected: no doc. Suggested fix: in
+// _nodes.ts docComment(), drop trailing texts matching
+// /^\/\/\/\s*<(?:reference|amd-module|amd-dependency)\b/ as TOOL_DIRECTIVE
+// lines are dropped.
+Deno.test({
+  name: "outlineSymbols() takes no /// <reference> directive as a doc comment",
+  ignore: true,
+  fn: async () => {
+    assert.deepEqual(
+      await outlineOf(
+        "index.d.ts",
+        lines(
+          '/// <reference types="node" />',
+          'import { EventEmitter } from "node:events";',
+          "",
+          '/// <reference lib="es2018.intl" />',
+          "declare namespace Intl {}",
+        ),
+      ),
+      ["import node:events 2-2", "namespace Intl 5-5"],
+    );
+    assert.deepEqual(
+      await outlineOf(
+        "index.mjs",
+        lines(
+          '/// <reference types="react/experimental" />',
+          "const use = React.use;",
+        ),
+      ),
+      ["const use 2-2"],
+    );
+  },
+});
+
+// FAULT: a banner of slashes is read as a `///` doc comment and its slashes
+// become the summary. zod@3.24.1 lib/index.mjs and lib/types.js put
+// `/////...` banners around `//////////  ZodDiscriminatedUnion  //////////`
+// right above `const getDiscriminator`, whose outline line ends
+// `// //////////////////////////////////////////////////`; @angular/core@19.0.5
+// fesm2022/core.mjs has `/// Parent Injector Utils ////////...` (summary
+// keeps the trailing slashes), `//////...\n//// Element\n//////...` above
+// `executeContentQueries` (summary `///////////////////////`) and
+// schematics/bundles/checker-*.js `//// Types` above `var TypeModifier`
+// (summary `/ Types`). Expected: no run of slashes in a summary: either no
+// doc (a section banner documents no one declaration) or its words
+// ("ZodDiscriminatedUnion", "Types"). Suggested fix: in
+// firstMeaningfulLine(), strip every leading and trailing `/` of a line
+// comment's line (COMMENT_MARK strips at most three) and skip lines left
+// empty, as lines of `*` are.
+Deno.test({
+  name: "outlineSymbols() takes no run of slashes as a doc summary",
+  ignore: true,
+  fn: async () => {
+    const outline = await outlineOf(
+      "index.mjs",
+      lines(
+        "const x = 1;",
+        "/////////////////////////////////////////////////////",
+        "//////////      ZodDiscriminatedUnion      //////////",
+        "/////////////////////////////////////////////////////",
+        "const getDiscriminator = (type) => type;",
+        "",
+        "//// Types",
+        "var TypeModifier;",
+      ),
+    );
+    assert.deepEqual(
+      outline.map((line) => line.replace(/ \/\/ .*/, "")),
+      ["const x 1-1", "const getDiscriminator 5-5", "var TypeModifier 8-8"],
+    );
+    for (const line of outline) {
+      const doc = / \/\/ (.*)$/.exec(line)?.[1];
+      assert.ok(
+        doc === undefined || !doc.startsWith("/") && !doc.includes("//"),
+        `a summary of slashes: ${line}`,
+      );
+    }
+  },
+});
+
+// ---------------------------------------------------------------- Markdown
+
+// FAULT: a heading's code span is read as Markdown: the HTML tags and link
+// syntax inside backticks are removed as if they were markup, so the
+// outline shows an empty code span. eslint-plugin-jsx-a11y@6.10.2
+// docs/rules/alt-text.md `## \`<img>\`` is listed as "``",
+// docs/rules/no-noninteractive-tabindex.md `### Case: I am using an \`<a>\`
+// tag...` as "Case: I am using an `` tag..."; chalk@5.3.0 readme.md
+// `### chalk.\`<style>[.<style>...](string, [string...])\`` loses the
+// `[...](...)` as a "link". A code span is literal text (CommonMark 6.1).
+// Expected: the code span as written (the parser keeps backticks, by
+// decision). Suggested fix: in _plainText(), cut the text at code spans
+// (runs of backticks and their matching closing run) and apply LINK, IMAGE
+// and HTML_TAG only to the pieces outside them.
+Deno.test({
+  name: "outlineSymbols() keeps HTML tags and brackets inside a code span",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      "# Rules",
+      "",
+      "## `<img>`",
+      "",
+      "## Case: I am using an `<a>` tag",
+      "",
+      "### chalk.`<style>[.<style>...](string, [string...])`",
+    );
+    assert.deepEqual(await outlineOf("alt-text.md", text), [
+      "heading Rules 1-7",
+      "    heading `<img>` 3-4",
+      "    heading Case: I am using an `<a>` tag 5-7",
+      "        heading chalk.`<style>[.<style>...](string, [string...])` 7-7",
+    ]);
+  },
+});
+
+// FAULT: an HTML comment in a heading stays in its name. "Markdown All in
+// One" (VS Code) marks headings to leave out of its table of contents with
+// `<!-- omit in toc -->`, and READMEs keep it: markdown-it@14.1.0 README.md
+// `# markdown-it <!-- omit in toc -->`, highlight.js@11.11.0 README.md (7
+// headings: "Common JS <!-- omit in toc -->", ...). A comment is not shown
+// to a reader. Expected: "markdown-it", "Install". Suggested fix: in
+// _plainText(), remove /<!--[\s\S]*?-->/g along with HTML_TAG.
+Deno.test({
+  name: "outlineSymbols() leaves an HTML comment out of a heading's name",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      "# markdown-it <!-- omit in toc -->",
+      "",
+      "## Install <!-- omit in toc -->",
+    );
+    assert.deepEqual(await outlineOf("README.md", text), [
+      "heading markdown-it 1-3",
+      "    heading Install 3-3",
+    ]);
+  },
+});
+
+// FAULT: a heading that is only an HTML <img> is named by the raw tag. The
+// parser's rule (an image or HTML tag shows nothing unless nothing else is
+// left, then the images' alt text) falls back to Markdown images only, so
+// ava@6.2.0 readme.md `# <img src="media/header.png" title="AVA" alt="AVA
+// logo" width="530">` is listed as `heading <img src="media/header.png"
+// title="AVA" alt="AVA logo" width="530">`. Expected: its alt text, "AVA
+// logo", as for `# ![AVA logo](media/header.png)`. Suggested fix: in
+// _plainText()'s fallback, also replace `<img ...>` by its alt attribute
+// (/<img\b[^>]*\balt="([^"]*)"[^>]*>/), then remove the other tags.
+Deno.test({
+  name: "outlineSymbols() names a heading of one HTML <img> by its alt text",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      '# <img src="media/header.png" title="AVA" alt="AVA logo" width="530">',
+      "",
+      "AVA is a test runner.",
+    );
+    assert.deepEqual(await outlineOf("readme.md", text), [
+      "heading AVA logo 1-3",
+    ]);
+  },
+});
+
+// FAULT: an ATX heading inside a block quote or on a list item's first line
+// is not listed. fastify@5.2.0 writes its notices as `> ## Note` and `> ##
+// ⚠ Security Notice` (README.md, docs/Guides/Getting-Started.md,
+// docs/Reference/Routes.md x2, Validation-and-Serialization.md,
+// ContentTypeParser.md, LTS.md), pino@9.5.0 docs/api.md and docs/lts.md
+// likewise; fastify docs/Reference/Reply.md has `- ### set-cookie` and
+// react-router@7.1.0 CHANGELOG.md `- ### Typesafety improvements (#12019)`.
+// CommonMark (and GitHub, which anchors and lists them) reads all of these
+// as headings; markdown-it finds 11 more headings than the outline in the
+// corpus, all of this kind. Expected: the four headings below. Suggested
+// fix: in _headings(), strip a block-quote prefix (/^ {0,3}>[ \t]?/,
+// repeatedly) and a list marker (/^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+/) from
+// a line before the ATX test (the quoted or listed text is the line's
+// content); fences opened inside a quote would need the same prefix.
+Deno.test({
+  name: "outlineSymbols() lists headings in block quotes and list items",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      "# Fastify",
+      "",
+      "> ## Note",
+      "> `.listen` binds to the local host.",
+      "",
+      "## Reply",
+      "",
+      "- ### set-cookie",
+      "  text",
+    );
+    assert.deepEqual(await outlineOf("README.md", text), [
+      "heading Fastify 1-9",
+      "    heading Note 3-5",
+      "    heading Reply 6-9",
+      "        heading set-cookie 8-9",
+    ]);
+  },
+});
+
+// FAULT: a shortcut reference link in a heading keeps its brackets. "Keep a
+// Changelog" titles each release `## [2.31.0] - 2024-10-03` and defines
+// `[2.31.0]: https://...compare/v2.30.0...v2.31.0` at the end: the outline
+// lists "[2.31.0] - 2024-10-03" while a reader (and markdown-it) sees the
+// link text "2.31.0 - 2024-10-03", as the parser already shows for inline
+// and full reference links. The most frequent naming difference in the
+// corpus: 420 headings in eslint-plugin-import@2.31.0, date-fns@4.1.0,
+// tailwindcss@3.4.17 and other CHANGELOG.md files. A bracketed word with no
+// definition (`[YANKED]`) is no link and stays. Expected: the two names
+// below. Suggested fix: collect the link reference definitions
+// (/^ {0,3}\[([^\]]+)\]:\s/, case-insensitive labels) while scanning lines,
+// and in _plainText() replace `[label]` (not followed by `(` or `[`) by its
+// text when the label is defined.
+Deno.test({
+  name: "outlineSymbols() shows a shortcut reference link by its text",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      "# Changelog",
+      "",
+      "## [2.31.0] - 2024-10-03",
+      "",
+      "## [2.4.0] - 2017-06-02 [YANKED]",
+      "",
+      "[2.31.0]: https://github.com/x/y/compare/v2.30.0...v2.31.0",
+      "[2.4.0]: https://github.com/x/y/compare/v2.3.0...v2.4.0",
+    );
+    assert.deepEqual(await outlineOf("CHANGELOG.md", text), [
+      "heading Changelog 1-8",
+      "    heading 2.31.0 - 2024-10-03 3-4",
+      "    heading 2.4.0 - 2017-06-02 [YANKED] 5-8",
+    ]);
+  },
+});
