@@ -4,10 +4,10 @@
 // (eddb977, 6b98e9f) and Kotlin's annotation repair (8995a12, 0bc5765,
 // 3fe42c3). Each fault is a small snippet; the regressions were checked
 // against the commit before 7704100, where each snippet gave the expected
-// outline. 7 of the 9 are fixed (each failed before its fix); left: a
-// variable of a macro-spelled struct type read as a struct, and Lua's
-// parenthesized API names. The timing tests bound time only to
-// show a pass does not take seconds where it should take milliseconds.
+// outline. 8 of the 9 are fixed (each failed before its fix); left: a
+// variable of a macro-spelled struct type read as a struct. The timing
+// tests bound time only to show a pass does not take seconds where it
+// should take milliseconds.
 import assert from "node:assert/strict";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 import { c } from "../outline/languages/c.ts";
@@ -155,7 +155,7 @@ Deno.test({
   },
 });
 
-// FAULT (not a regression; cb94cbb's naming fix misses it): Lua writes its
+// Fixed fault (not a regression; cb94cbb's naming fix misses it): Lua writes its
 // whole C API as `LUA_API int (lua_gettop) (lua_State *L)` (lapi.c's
 // definitions, lua.h's prototypes; the parentheses stop macro expansion).
 // C has no macro pass, the grammar reads `LUA_API` as the type and `int`
@@ -169,7 +169,6 @@ Deno.test({
 // identifier followed by a parameter list, take that identifier.
 Deno.test({
   name: "c.extract() names Lua's LUA_API int (lua_gettop) (...) functions",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "LUA_API int (lua_gettop) (lua_State *L) {",

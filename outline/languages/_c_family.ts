@@ -650,6 +650,8 @@ function _isFunctionDeclarator(
     if (type === "function_declarator") {
       const inner = current.childForFieldName("declarator");
       if (inner?.type !== "parenthesized_declarator") return true;
+      // `int (lua_gettop) (lua_State *L);`: the name alone in parentheses.
+      if (inner.namedChildren[0]?.type === "identifier") return true;
       current = inner.namedChildren.find((child) =>
         child.type === "pointer_declarator"
       ) ?? null;
@@ -728,9 +730,41 @@ function _calledName(node: Node, type: string): string | undefined {
 // A type keyword read as the name (see _nameInParameters()) gives way to
 // the real one.
 function _realName(declarator: Node, name: string): string {
+  const parenthesized = _parenthesizedName(declarator);
+  if (parenthesized !== undefined) return parenthesized;
   return KEYWORDS.has(name) && !STATEMENT_KEYWORDS.has(name)
     ? _nameInParameters(declarator) ?? name
     : name;
+}
+
+// Lua writes its API with the names in parentheses, which no macro expands:
+// `LUA_API lua_Number (lua_tonumberx) (lua_State *L, ...)`. After the macro
+// the grammar reads the return type as the name and `(lua_tonumberx)` as a
+// first parameter list holding a type: a function declarator right inside
+// another, which is no C or C++ otherwise (a function cannot return one).
+// The same shape names the functions of name-pasting macros after their
+// argument: `TRANS(Open)(...)`, `VG_(strlen)(...)`, `BZ_API(BZ2_bzRead)(...)`.
+function _parenthesizedName(declarator: Node): string | undefined {
+  let outer: Node | null = declarator;
+  while (outer?.type === "pointer_declarator") {
+    outer = outer.childForFieldName("declarator");
+  }
+  if (outer?.type !== "function_declarator") return undefined;
+  const inner = outer.childForFieldName("declarator");
+  if (inner?.type !== "function_declarator") return undefined;
+  const type = inner.childForFieldName("declarator")?.type;
+  if (type !== "identifier" && type !== "primitive_type") return undefined;
+  const parameters = inner.childForFieldName("parameters")?.namedChildren;
+  if (parameters?.length !== 1) return undefined;
+  const [parameter] = parameters;
+  if (parameter.type !== "parameter_declaration") return undefined;
+  const name = parameter.childForFieldName("type");
+  // `__GLIBC_USE (DEPRECATED_SCANF)` in an `#if` a declaration runs into: a
+  // macro's argument spelled as a macro is no function's name.
+  return name?.type === "type_identifier" && name.text === parameter.text &&
+      !MACRO_NAME.test(name.text)
+    ? name.text
+    : undefined;
 }
 
 // `SQLITE_PRIVATE void (*f(int a))(void){` reads as a function `void`

@@ -128,3 +128,20 @@ Deno.test("c.extract() starts a function at a macro that cut its head short, wit
     "function dlsym 8-8",
   ]);
 });
+
+Deno.test("c.extract() names prototypes whose names are in parentheses (Lua) or a name-pasting macro's argument", async () => {
+  const text = [
+    "LUA_API int   (lua_absindex) (lua_State *L, int idx);",
+    "LUA_API lua_State *(lua_newstate) (lua_Alloc f, void *ud);",
+    "LUA_API lua_Number (lua_tonumberx) (lua_State *L, int idx, int *p);",
+    "SizeT VG_(strlen) ( const HChar* str );",
+    "int (*hook) (lua_State *L);",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(c, text)), [
+    "function lua_absindex 1-1",
+    "function lua_newstate 2-2",
+    "function lua_tonumberx 3-3",
+    "function strlen 4-4",
+  ]);
+});
