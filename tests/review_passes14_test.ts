@@ -4,10 +4,9 @@
 // (eddb977, 6b98e9f) and Kotlin's annotation repair (8995a12, 0bc5765,
 // 3fe42c3). Each fault is a small snippet; the regressions were checked
 // against the commit before 7704100, where each snippet gave the expected
-// outline. 8 of the 9 are fixed (each failed before its fix); left: a
-// variable of a macro-spelled struct type read as a struct. The timing
-// tests bound time only to show a pass does not take seconds where it
-// should take milliseconds.
+// outline. All 9 are fixed (each failed before its fix). The timing tests
+// bound time only to show a pass does not take seconds where it should take
+// milliseconds.
 import assert from "node:assert/strict";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 import { c } from "../outline/languages/c.ts";
@@ -56,7 +55,7 @@ Deno.test({
   },
 });
 
-// FAULT (regression from 7704100): a variable of a struct type spelled as a
+// Fixed fault (regression from 7704100): a variable of a struct type spelled as a
 // macro, brace-initialised (`struct FOO_T state{};`, C-style C++), has its
 // type's name blanked as if it were an export macro in a class head, so
 // the grammar reads `struct state{}` and the outline lists a `struct state`
@@ -67,7 +66,6 @@ Deno.test({
 // line break or a member before the `}`.
 Deno.test({
   name: "cpp.extract() lists no struct for a brace-initialised variable",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "struct FOO_T state{};",

@@ -253,6 +253,10 @@ class _Scanner {
     if (word === null || word[0] === "final") return -1;
     const after = _skipSpace(code, name + word[0].length);
     const char = code[after];
+    // `struct FOO_T state{};`: a variable's brace initializer, not a body.
+    if (char === "{" && after === name + word[0].length) {
+      if (_initializer(code, after)) return -1;
+    }
     const opens = char === "{" || char === "<" ||
       (char === ":" && code[after + 1] !== ":") ||
       code.startsWith("final", after);
@@ -444,6 +448,21 @@ function _closing(text: string, open: number): number {
     else if (char === 59 || char === 123 || char === 125) return i;
   }
   return text.length;
+}
+
+// Whether the braces at `open` hold no member (no `;`, no nested `{`) and a
+// `;` or `,` follows them: an initializer (`{}`, `{1, 2}`). Reads up to the
+// first `;`, `{` or `}`.
+function _initializer(code: string, open: number): boolean {
+  for (let i = open + 1; i < code.length; i++) {
+    const char = code.charCodeAt(i);
+    if (char === 59 || char === 123) return false;
+    if (char === 125) {
+      const next = code[_skipSpace(code, i + 1)];
+      return next === ";" || next === ",";
+    }
+  }
+  return false;
 }
 
 // The index of the `(` that the `)` at `close` closes, looking back at most
