@@ -5,10 +5,9 @@
 // and Swift, Kotlin, Dart and Markdown written the way popular projects
 // write them (Alamofire, SwiftUI, Jetpack Compose, Flutter). Each fault is
 // reduced to a small snippet; its comment names the real file that showed
-// it. 20 of the 23 are fixed (each failed before its fix); three stay
-// ignored: zlib's OF() and libuv's field-list macros need a text pass over C,
-// which would stop sqlite3.c being parsed in pieces, and Go's `var` is left
-// out by decision (see its note).
+// it. 22 of the 23 are fixed (each failed before its fix; zlib's OF() and
+// libuv's field-list macros by the C text pass, once pieces were prepared
+// one by one); Go's `var` is left out by decision (see its note).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
@@ -136,7 +135,7 @@ Deno.test({
 
 // ---------------------------------------------------------------- C
 
-// FAULT: zlib's prototypes wrap their parameter lists in the `OF((...))`
+// Fixed fault: zlib's prototypes wrap their parameter lists in the `OF((...))`
 // macro and carry `ZEXTERN`/`ZEXPORT` macros: of /usr/include/zlib.h's 87
 // functions (zlib1g-dev 1.2.13, the zlib vendored by countless projects) the
 // outline lists none, plus two junk `function OF` symbols. libpng's
@@ -148,7 +147,6 @@ Deno.test({
 // blank `OF`-style wrappers and ZEXTERN/ZEXPORT-like macros in prepare()).
 Deno.test({
   name: "c.extract() lists zlib's OF((...)) prototypes under their own names",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "ZEXTERN const char * ZEXPORT zlibVersion OF((void));",
@@ -650,7 +648,7 @@ Deno.test({
   },
 });
 
-// FAULT: a struct whose body uses field-list macros with no `;` (libuv's
+// Fixed fault: a struct whose body uses field-list macros with no `;` (libuv's
 // `UV_REQ_FIELDS` ... `UV_SHUTDOWN_PRIVATE_FIELDS`, the same shape as
 // CPython's `PyObject_HEAD`) throws the grammar off for the rest of the
 // file: /usr/include/node/uv.h (libuv, shipped with Node's headers) lists 60
@@ -663,7 +661,6 @@ Deno.test({
 // C++'s prepare().
 Deno.test({
   name: "c.extract() reads past field-list macros in a struct body",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "struct uv_shutdown_s {",

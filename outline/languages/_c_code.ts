@@ -98,6 +98,24 @@ function _indexOr(
   return index === -1 ? otherwise : index;
 }
 
+/**
+ * The text with its [start, end) `ranges` (sorted by start; they may
+ * overlap) blanked: spaces for every character but line breaks.
+ */
+export function blankRanges(text: string, ranges: [number, number][]): string {
+  if (ranges.length === 0) return text;
+  const pieces: string[] = [];
+  let at = 0;
+  for (const [start, end] of ranges) {
+    if (end <= at) continue;
+    const from = Math.max(start, at);
+    pieces.push(text.slice(at, from), _blank(text.slice(from, end)));
+    at = end;
+  }
+  pieces.push(text.slice(at));
+  return pieces.join("");
+}
+
 // Spaces for every character but line breaks. By lines and `repeat()`: a
 // pattern replacing each character takes several times longer on a file of
 // long comments (sqlite3.c).

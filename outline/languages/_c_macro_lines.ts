@@ -12,10 +12,15 @@ const MACRO_LINE = new RegExp(
   `^[ \\t]*${MACRO_SPELLING}[ \\t]*(?:\\([^()\\n]*\\))?[ \\t]*\\r?$`,
 );
 
-// Mode macros (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`, `FMT_END_NAMESPACE`)
-// belong to no declaration.
+/**
+ * Mode macros (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`, `FMT_END_NAMESPACE`) and
+ * member lists (`UV_REQ_FIELDS`, `Q_OBJECT`), which declare members of their
+ * own: they belong to no declaration.
+ */
+const UNATTACHED = /BEGIN|END|(?:FIELDS|MEMBERS|HEAD|OBJECT|GADGET)_*\b/;
+
 function attached(line: string): boolean {
-  return MACRO_LINE.test(line) && !/BEGIN|END/.test(line);
+  return MACRO_LINE.test(line) && !UNATTACHED.test(line);
 }
 
 /**

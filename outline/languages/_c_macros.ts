@@ -8,7 +8,7 @@
 // an underscore; C spells its real types and functions that way too, so a
 // word is blanked only where a declaration goes on after it, never where it
 // is a type, a name or a value. Runs inside the outline worker only.
-import { codeOnly } from "./_c_code.ts";
+import { blankRanges, codeOnly } from "./_c_code.ts";
 
 /** How a macro is spelled: capitals, digits and at least one underscore. */
 export const MACRO_SPELLING = "_*[A-Z][A-Z0-9]*_[A-Z0-9_]*";
@@ -88,7 +88,7 @@ const NOT_A_NAME =
 const QUALIFIER = /^(?:const|volatile|restrict|__restrict|_Atomic)$/;
 /** A parameter list's end, maybe with qualifiers, before a word. */
 const AFTER_DECLARATOR =
-  /\)\s*(?:(?:const|volatile|override|final|noexcept|&&?)\s*)*$/;
+  /\)\s*(?:(?:const|volatile|override|final|noexcept|__THROW|__wur|&&?)\s*)*$/;
 /** Words that come after a function's parameter list. */
 const TRAILING_WORDS = new Set([
   "const",
@@ -127,21 +127,15 @@ const CLASS_KEYWORD = /(?<![\w:])(?:class|struct|union)\s+$/;
  * file's comment). Every line and offset stays where it was.
  */
 export function blankCMacros(source: string): string {
-  const ranges = macroRanges(source);
-  if (ranges.length === 0) return source;
-  const pieces: string[] = [];
-  let at = 0;
-  for (const [start, end] of ranges) {
-    pieces.push(source.slice(at, start), _blank(source.slice(start, end)));
-    at = end;
-  }
-  pieces.push(source.slice(at));
-  return pieces.join("");
+  return blankRanges(source, macroRanges(codeOnly(source)));
 }
 
-/** The [start, end) ranges {@linkcode blankCMacros} blanks, in order. */
-export function macroRanges(source: string): [number, number][] {
-  return new _Scanner(codeOnly(source)).ranges();
+/**
+ * The [start, end) ranges {@linkcode blankCMacros} blanks, in order, from
+ * the text's {@linkcode codeOnly} form.
+ */
+export function macroRanges(code: string): [number, number][] {
+  return new _Scanner(code).ranges();
 }
 
 class _Scanner {
@@ -210,7 +204,15 @@ class _Scanner {
   // its initializers or more such words.
   #afterDeclarator(start: number, end: number): number {
     const code = this.#code;
-    const open = _opening(code, code.lastIndexOf(")", start));
+    // Through macros blanked since the list: `f(int) GCC_DEPRECATED(x)
+    // GCC_PRINTFLIKE(2, 0);`.
+    let close = code.lastIndexOf(")", start);
+    for (let k = this.#ranges.length - 1; k >= 0; k--) {
+      const [from, to] = this.#ranges[k];
+      if (to <= close) break;
+      if (from <= close) close = code.lastIndexOf(")", from);
+    }
+    const open = _opening(code, close);
     if (open < 0) return -1;
     const callee = code.slice(Math.max(0, open - 40), open);
     const name = /([A-Za-z_]\w*)\s*$/.exec(callee);
@@ -368,28 +370,41 @@ function _skipSpace(text: string, index: number): number {
  * calls take time quadratic in its length.
  */
 class _Lines {
-  #starts: number[] = [];
-  #firsts: number[] = [];
-  #directive: boolean[] = [];
-  /** For a directive line: where its directive's first line starts. */
-  #directiveStarts: number[] = [];
+  #starts: Int32Array;
+  #firsts: Int32Array;
+  /** For a directive line, where its directive's first line starts; -1 for code. */
+  #directiveStarts: Int32Array;
 
   constructor(text: string) {
+    let count = 1;
+    for (
+      let at = text.indexOf("\n");
+      at >= 0;
+      at = text.indexOf("\n", at + 1)
+    ) {
+      count++;
+    }
+    this.#starts = new Int32Array(count);
+    this.#firsts = new Int32Array(count);
+    this.#directiveStarts = new Int32Array(count);
     let start = 0;
     let continued = false;
-    while (start <= text.length) {
+    for (let line = 0; line < count; line++) {
       let end = text.indexOf("\n", start);
       if (end < 0) end = text.length;
-      const first = _skipSpace(text, start);
-      const line = this.#starts.length;
+      // Within the line: a skip past line breaks made runs of blank lines
+      // (a long comment, blanked) quadratic.
+      let first = start;
+      while (first < end && _isSpace(text.charCodeAt(first))) first++;
       const directive: boolean = continued ||
         (first < end && text[first] === "#");
-      this.#starts.push(start);
-      this.#firsts.push(first);
-      this.#directive.push(directive);
-      this.#directiveStarts.push(
-        continued ? this.#directiveStarts[line - 1] : start,
-      );
+      this.#starts[line] = start;
+      this.#firsts[line] = first;
+      this.#directiveStarts[line] = !directive
+        ? -1
+        : continued
+        ? this.#directiveStarts[line - 1]
+        : start;
       let last = end - 1;
       if (text[last] === "\r") last--;
       continued = directive && text[last] === "\\";
@@ -399,7 +414,7 @@ class _Lines {
 
   /** Whether `index` is on a preprocessor line, or on a line continuing one. */
   inDirective(index: number): boolean {
-    return this.#directive[this.#line(index)];
+    return this.#directiveStarts[this.#line(index)] >= 0;
   }
 
   /** Where the directive holding `index` starts (its first line's start). */
@@ -476,9 +491,4 @@ function _opening(text: string, close: number): number {
     else if (char === 59 || char === 123 || char === 125) return -1;
   }
   return -1;
-}
-
-function _blank(text: string): string {
-  if (!text.includes("\n")) return " ".repeat(text.length);
-  return text.split("\n").map((line) => " ".repeat(line.length)).join("\n");
 }
