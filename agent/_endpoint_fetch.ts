@@ -252,7 +252,10 @@ function withIdleTimeout(
   });
 }
 
-/** The most useful short text of an error answer: the API's message or the body's start. */
+/**
+ * The most useful short text of an error answer, on one line: the API's
+ * message, a web page's title, or the body's start.
+ */
 async function errorDetail(response: Response): Promise<string> {
   let text = "";
   try {
@@ -263,11 +266,36 @@ async function errorDetail(response: Response): Promise<string> {
   try {
     const parsed = JSON.parse(text);
     const message = parsed?.error?.message ?? parsed?.message ?? parsed?.error;
-    if (typeof message === "string" && message) return message;
+    if (typeof message === "string" && message) return oneLine(message);
   } catch {
     // Not JSON: show the text itself.
   }
-  return text ? text.slice(0, 300) : statusLine(response);
+  if (isHtml(response, text)) return webPageDetail(text);
+  return text ? oneLine(text).slice(0, 300) : statusLine(response);
+}
+
+// A proxy's or web server's error page: its markup would spread over many
+// lines and hide the status, so only its title (or its text) is kept.
+function webPageDetail(html: string): string {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1];
+  const words = oneLine(
+    title ??
+      html.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ")
+        .replace(/<[^>]*>/g, " "),
+  ).slice(0, 120);
+  return `a web page${
+    words ? ` ("${words}")` : ""
+  }, not an API's answer (an OpenAI-compatible API's base URL usually ends in /v1)`;
+}
+
+function isHtml(response: Response, text: string): boolean {
+  return (response.headers.get("content-type")?.includes("text/html") ??
+    false) || /^<(!doctype|html)\b/i.test(text);
+}
+
+/** Collapses line breaks and runs of spaces, so a detail fits one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }
 
 // A web page where the API was expected: a proxy's login page, or a web UI

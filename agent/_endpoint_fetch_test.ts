@@ -163,3 +163,24 @@ Deno.test("createEndpointFetch() passes an abort through at once, without retryi
     (error: unknown) => (error as Error).name === "AbortError",
   );
 });
+
+Deno.test("createEndpointFetch() reports an HTML error page by its title, on one line", async () => {
+  await using server = serve(() =>
+    new Response(
+      "<!DOCTYPE html>\n<html>\n<head><title>404 Not Found</title></head>\n" +
+        "<body><h1>Not Found</h1></body>\n</html>\n",
+      { status: 404, headers: { "content-type": "text/html" } },
+    )
+  );
+  const error = await createEndpointFetch()(server.url).then(
+    () => undefined,
+    (e) => e,
+  );
+  assert.ok(error instanceof EndpointError);
+  assert.equal(error.status, 404);
+  assert.match(
+    error.message,
+    /answered 404 Not Found: a web page \("404 Not Found"\)/,
+  );
+  assert.doesNotMatch(error.message, /<|\n/);
+});

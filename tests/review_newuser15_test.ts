@@ -113,7 +113,6 @@ async function onTerminal(
 // files) before spawning rg.
 Deno.test({
   name: "fello mcp: rg does not read a file that --allow-read does not grant",
-  ignore: true,
   async fn() {
     if (!has("rg")) return;
     await withDirs(async ({ ws, out }) => {
@@ -191,7 +190,7 @@ Deno.test({
   },
 });
 
-// FAULT: an endpoint that answers an HTML error page (nginx, a proxy, a wrong
+// Fixed fault: an endpoint that answers an HTML error page (nginx, a proxy, a wrong
 // path) makes `fello run` print the page's markup over many lines:
 // `fello: Model endpoint .../chat/completions answered 404 Not Found:
 // <!DOCTYPE html>\n<html>\n<head>...`. README.md:133 promises "one line" for an
@@ -203,7 +202,6 @@ Deno.test({
 Deno.test({
   name:
     "fello run: an HTML error page from the endpoint is reported on one line",
-  ignore: true,
   async fn() {
     const page = "<!DOCTYPE html>\n<html>\n<head><title>404 Not Found</title>" +
       "</head>\n<body>\n<h1>Not Found</h1>\n</body>\n</html>\n";
