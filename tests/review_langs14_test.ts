@@ -8,10 +8,9 @@
 // Debian bookworm's golang-github-docker-docker-dev, golang-etcd-server-dev,
 // golang-github-spf13-cobra-dev and golang-golang-x-tools-dev (2531 .go
 // files). Each fault is reduced to a small snippet; its comment names the
-// real file that showed it. 12 of the 15 are fixed (each failed before its
-// fix). Left: Go's embedded interface types and Dart's top-level variables
-// by decision (see their notes), and one rare grammar misreading (a Swift
-// type whose #if branches each open its body).
+// real file that showed it. 13 of the 15 are fixed (each failed before its
+// fix). Left: Go's embedded interface types and Dart's top-level variables,
+// by decision (see their notes).
 import assert from "node:assert/strict";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 import { dart } from "../outline/languages/dart.ts";
@@ -145,7 +144,7 @@ Deno.test({
   },
 });
 
-// FAULT: a declaration whose header differs per platform, written as two
+// Fixed fault: a declaration whose header differs per platform, written as two
 // `#if`/`#else` branches that each open the body (`#if os(iOS)` `extension
 // V: UIViewRepresentable {` `#else` `extension V: NSViewRepresentable {`
 // `#endif`, cross-platform SwiftUI and React Native views), nests the rest of
@@ -159,7 +158,6 @@ Deno.test({
 // branches' lines too (keep the first branch only).
 Deno.test({
   name: "swift.extract() reads one header of a type split by #if/#else",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "#if os(iOS)",

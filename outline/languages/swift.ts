@@ -5,6 +5,7 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
 import { documentedSymbols, makeSymbol, nested } from "./_nodes.ts";
+import { type Directive, laterBranches } from "./_swift_branches.ts";
 
 /** Swift (`.swift`): declarations labelled with Swift's own keywords. */
 export const swift: LanguageSpec = {
@@ -25,7 +26,7 @@ function extractSwift(root: Node): OutlineSymbol[] {
 }
 
 // A conditional compilation line: `#if`, `#elseif`, `#else`, `#endif`.
-const DIRECTIVE = /^[ \t]*#(?:if|elseif|else|endif)(?![A-Za-z0-9_])/gm;
+const DIRECTIVE = /^[ \t]*#(if|elseif|else|endif)(?![A-Za-z0-9_])/gm;
 // A condition goes on over the next line while a parenthesis is open or the
 // line ends with `&&` or `||`; never past this many lines.
 const MAX_CONDITION_LINES = 20;
@@ -37,20 +38,39 @@ const OPEN_CONDITION = /(?:&&|\|\|)\s*$/;
  * grammar reads a directive only between statements: inside a type body it
  * drops the type and lists its members at the top level (`#if DEBUG` merely
  * leaves an ERROR, `#if os(iOS)` or `#if canImport(X)` after a member loses
- * the type). The outline wants the members of every branch anyway.
+ * the type). The outline wants the members of every branch anyway, unless
+ * the branches do not balance their braces (see _swift_branches.ts).
  */
 function blankDirectives(source: string): string {
-  const parts: string[] = [];
-  let from = 0;
+  const directives: Directive[] = [];
   DIRECTIVE.lastIndex = 0;
   for (let match; (match = DIRECTIVE.exec(source)) !== null;) {
     const end = _directiveEnd(source, match.index + match[0].length);
-    parts.push(source.slice(from, match.index));
-    parts.push(source.slice(match.index, end).replace(/[^\r\n]/g, " "));
-    from = end;
+    directives.push({ start: match.index, end, word: match[1] });
     DIRECTIVE.lastIndex = end;
   }
-  if (from === 0) return source;
+  if (directives.length === 0) return source;
+  // A block whose branches each open (or close) a body keeps its first.
+  const branches = laterBranches(source, directives)
+    .sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let from = 0;
+  // Ranges come in order of their starts; a later branch holds directives.
+  const blank = (start: number, end: number) => {
+    if (end <= from) return;
+    const at = Math.max(start, from);
+    parts.push(source.slice(from, at));
+    parts.push(source.slice(at, end).replace(/[^\r\n]/g, " "));
+    from = end;
+  };
+  let next = 0;
+  for (const directive of directives) {
+    while (next < branches.length && branches[next][0] <= directive.start) {
+      blank(...branches[next++]);
+    }
+    blank(directive.start, directive.end);
+  }
+  while (next < branches.length) blank(...branches[next++]);
   parts.push(source.slice(from));
   return parts.join("");
 }

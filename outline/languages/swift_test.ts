@@ -130,3 +130,33 @@ Deno.test("swift.extract() lists the members of every #if branch, parse after pa
     deepStrictEqual(outlineLines(await extractText(swift, text)), expected);
   }
 });
+
+Deno.test("swift.extract() keeps the first branch of an #if block whose branches each open a body", async () => {
+  const text = [
+    "struct A {",
+    "#if os(iOS)",
+    '  func f() { // "{"',
+    '    let s = "}"',
+    "#else",
+    "  func f() {",
+    '    let s = #"{"#',
+    "#endif",
+    "    g()",
+    "  }",
+    "#if DEBUG",
+    '  let debug = "{\\(x)"',
+    "#else",
+    "  let release = 1 /* } */",
+    "#endif",
+    "}",
+    "struct After {}",
+    "",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(swift, text)), [
+    "struct A 1-16",
+    "    func f 3-10",
+    "    let debug 12-12",
+    "    let release 14-14",
+    "struct After 17-17",
+  ]);
+});
