@@ -99,7 +99,7 @@ async function onTerminal(
   return output;
 }
 
-// FAULT: the Search MCP server's `rg` reads what Deno's --allow-read does not
+// Fixed fault: the Search MCP server's `rg` reads what Deno's --allow-read does not
 // grant. With the README's "narrower permissions" example
 // (`deno run --allow-read=/path/to/project --allow-env --allow-run=rg ... mcp`)
 // `search` on a file outside the grant is refused ("Deno denies reading"),
@@ -152,6 +152,12 @@ Deno.test({
         assert.doesNotMatch(rg.text, /4242/);
         assert.equal(rg.isError, true);
         assert.match(rg.text, /--allow-read/);
+        // Symlinks may lead anywhere: -L needs reading everywhere.
+        const follow = await text("rg", { args: ["-L", "secret"] });
+        assert.equal(follow.isError, true);
+        assert.match(follow.text, /without -L/);
+        const inside = await text("rg", { args: ["const", "a.ts"] });
+        assert.match(inside.text, /export const a = 1/);
       } finally {
         await client.close();
       }

@@ -54,7 +54,9 @@ const schema = z.object({
  * Creates the `rg` tool for a context: runs ripgrep from PATH in the
  * workspace with an argument array (no shell), bounded output and a timeout.
  *
- * Requires `--allow-run=rg` (ripgrep then reads what its arguments name).
+ * Requires `--allow-run=rg`, and `--allow-read` for the workspace and every
+ * path the arguments name: ripgrep runs outside Deno's sandbox, so the read
+ * grant is checked before it starts.
  *
  * @example List the TypeScript files that mention a name
  * ```ts ignore
@@ -91,7 +93,37 @@ async function runRg(
   });
   await authorizeOutsidePaths(context, input.args);
   await requireDenoPermission({ name: "run", command: "rg" });
+  await requireDenoReads(context, input.args);
   return await spawnRg(context.workspace, input.args, signal);
+}
+
+/**
+ * Deno's read gate, for what rg will read: ripgrep is a subprocess that
+ * Deno's --allow-read does not confine, so the grant is checked here, for
+ * the workspace, every path the arguments name and, with -L, everywhere a
+ * symlink may lead.
+ */
+async function requireDenoReads(
+  context: ToolContext,
+  args: string[],
+): Promise<void> {
+  const { paths, follows } = rgReads(args);
+  if (
+    follows &&
+    (await Deno.permissions.query({ name: "read" })).state !== "granted"
+  ) {
+    throw new ToolError(
+      `Cannot run rg with -L: symlinks may lead anywhere, and Deno grants reading only some paths; search without -L, or run deno with --allow-read`,
+    );
+  }
+  const reads = [context.workspace];
+  for (const value of paths) {
+    if (value === "" || value === "-" || value.includes("\0")) continue;
+    reads.push(context.resolve(value, "rg"));
+  }
+  for (const path of reads) {
+    await requireDenoPermission({ name: "read", path });
+  }
 }
 
 /** Options that make ripgrep run another program. */
