@@ -180,7 +180,6 @@ Deno.test({
 Deno.test({
   name:
     "createTools() with a missing cwd: WriteFile refuses to create the workspace",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const typo = join(dir, "workspcae");
@@ -233,7 +232,7 @@ Deno.test({
   },
 });
 
-// FAULT: a mistyped subcommand is sent to the model as a prompt. `fello outlin
+// Fixed fault: a mistyped subcommand is sent to the model as a prompt. `fello outlin
 // src/` or `fello mpc` (for outline, mcp) runs the agent on "outlin src/" or
 // "mpc"; without a server it ends in "Cannot reach the model endpoint", which
 // sends the user to fix an endpoint they never meant to use, and with one the
@@ -245,7 +244,6 @@ Deno.test({
 Deno.test({
   name:
     "fello: a mistyped subcommand is refused with a suggestion, not sent to the model",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       for (const [typo, command] of [["outlin", "outline"], ["mpc", "mcp"]]) {
