@@ -165,7 +165,7 @@ Deno.test({
   },
 });
 
-// FAULT: createTools() accepts a `cwd` that does not exist, and WriteFile then
+// Fixed fault: createTools() accepts a `cwd` that does not exist, and WriteFile then
 // creates the workspace itself: the README's own example
 // (`createTools({ cwd: "/abs/workspace", permissionMode: "acceptEdits" })`,
 // README.md:260) run as is made /abs/workspace/notes/todo.md. A typo in `cwd`
@@ -259,7 +259,7 @@ Deno.test({
   },
 });
 
-// FAULT: in the interactive session, a slash command other than /reset and
+// Fixed fault: in the interactive session, a slash command other than /reset and
 // /exit (`/help`, `/quit`, a typo like `/exti`) is sent to the model as a
 // prompt: the user who types /help gets the model's guess, and /quit does not
 // quit. Expected: an unknown `/word` line is not sent; it prints
@@ -269,7 +269,6 @@ Deno.test({
 Deno.test({
   name:
     "fello run (interactive): /help is a command, not a prompt for the model",
-  ignore: true,
   async fn() {
     if (!has("script")) return;
     await using server = startScriptedServer([
@@ -290,7 +289,7 @@ Deno.test({
   },
 });
 
-// FAULT: at the permission question `[y]es / [n]o / [a]lways:`, an answer
+// Fixed fault: at the permission question `[y]es / [n]o / [a]lways:`, an answer
 // that is none of them ("maybe", a typo like "ys") silently counts as no; the
 // model is told "Refused by the user ... do not retry it". Expected on a
 // terminal: ask again ("please answer y, n or a"), so a typo costs nothing.
@@ -298,7 +297,6 @@ Deno.test({
 // non-empty and not one of y/yes/n/no/a/always (an empty line may stay no).
 Deno.test({
   name: "fello run: an unrecognised answer to a permission question asks again",
-  ignore: true,
   async fn() {
     if (!has("script")) return;
     await using server = startScriptedServer([{
@@ -388,7 +386,7 @@ Deno.test({
   },
 });
 
-// FAULT: `fello run --session FILE` on a file that is not a saved conversation
+// Fixed fault: `fello run --session FILE` on a file that is not a saved conversation
 // is refused (exit 2, "it is not JSON ... give another --session file", as
 // README.md:121 says, "left as it was") but leaves `FILE.lock` beside it: from
 // this repository `--session README.md` leaves an untracked `README.md.lock`
@@ -398,7 +396,6 @@ Deno.test({
 // validate the file before creating its lock.
 Deno.test({
   name: "fello run --session: a refused file leaves no FILE.lock behind",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "notes.md"), "# Notes\n");

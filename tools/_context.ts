@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { isWithin, realPathOrNearest, resolvePath } from "./_paths.ts";
 import { type GateRequest, PermissionGate } from "./_permission.ts";
 import { KeyedLock } from "./_file_lock.ts";
+import { ToolError } from "./tool_error.ts";
 import type {
   FileBackend,
   PermissionAction,
@@ -35,6 +36,7 @@ export class ToolContext {
   #gate: PermissionGate;
   #ownFiles = new Set<string>();
   #realWorkspace: Promise<string> | undefined;
+  #workspaceFound = false;
 
   constructor(options: {
     workspace: string;
@@ -107,12 +109,35 @@ export class ToolContext {
   }
 
   async #gateRequest(request: AuthorizeRequest): Promise<GateRequest> {
+    await this.#requireWorkspace(request.tool);
     const outsideWorkspace = request.path === undefined
       ? false
       : await this.isOutside(request.path);
     const gateRequest: GateRequest = { ...request, outsideWorkspace };
     if (gateRequest.alwaysKey === undefined) delete gateRequest.alwaysKey;
     return gateRequest;
+  }
+
+  // Checked on the first call rather than in createTools(), which starts
+  // nothing; once found, never again. A mistyped cwd would otherwise have
+  // WriteFile create it, folders and all.
+  async #requireWorkspace(tool: string): Promise<void> {
+    if (this.#workspaceFound) return;
+    let kind: string;
+    try {
+      kind = (await this.files.stat(this.workspace)).kind;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) return; // the tool reports it
+      throw new ToolError(
+        `${tool} cannot work in "${this.workspace}": the workspace does not exist; pass an existing folder as cwd`,
+      );
+    }
+    if (kind !== "directory") {
+      throw new ToolError(
+        `${tool} cannot work in "${this.workspace}": the workspace is a file, not a folder; pass a folder as cwd`,
+      );
+    }
+    this.#workspaceFound = true;
   }
 }
 
