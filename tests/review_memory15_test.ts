@@ -360,3 +360,56 @@ if (r.logPath) Deno.removeSync(r.logPath);
     });
   },
 });
+
+// FAULT: `fello outline --json` keeps every result and prints them with one
+// JSON.stringify at the end, so its output is not streamed and is bounded by
+// V8's longest string (about 512 MB). Measured: a 46 MB Markdown file of
+// headings crashed it after 12 s with "Uncaught (in promise) RangeError:
+// Invalid string length" and a stack trace, printing nothing (text mode
+// outlines the same file); a 26 MB one printed 344 MB of JSON at 3.35 GB peak
+// RSS; a folder of 30 TypeScript files (44 MB) peaked at 1.77 GB with --json
+// against 0.82 GB in text mode, which prints each outline as it comes. A
+// source tree of a few hundred MB cannot be outlined as JSON at all. Here: a
+// folder of a tiny a.ts and a 4 MB b.ts: text mode prints a.ts's outline
+// about 4 s before it ends; --json prints nothing until the end. Expected: the
+// array streamed ("[", each element as its turn comes, "]"), each element
+// stringified on its own (and a huge single result written in parts), and a
+// RangeError becoming a clear one-line error, never a stack trace. Fix: in
+// cli/outline.ts _outlineAll, write elements as they are printed in text mode.
+Deno.test({
+  name: "fello outline --json prints each file's result as it comes",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await Deno.writeTextFile(join(dir, "a.ts"), "export function a() {}\n");
+      const parts: string[] = [];
+      for (let i = 0; parts.length * 120 < 4 * MB; i++) {
+        parts.push(
+          `/** Doc ${i}. */\nexport function fn${i}(a: number): number {\n  return a + ${i};\n}\n\nexport class C${i} {\n  field${i} = ${i};\n}\n\n`,
+        );
+      }
+      await Deno.writeTextFile(join(dir, "b.ts"), parts.join(""));
+      const started = performance.now();
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", join(ROOT, "mod.ts"), "outline", "--json", dir],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+      let first = -1;
+      let text = "";
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stdout) {
+        if (first < 0) first = performance.now() - started;
+        text += decoder.decode(chunk, { stream: true });
+      }
+      const end = performance.now() - started;
+      assert.equal((await child.status).code, 0);
+      assert.equal(JSON.parse(text).length, 2);
+      assert.ok(
+        end - first > 500,
+        `the first output came ${Math.round(end - first)} ms before the end`,
+      );
+    });
+  },
+});
