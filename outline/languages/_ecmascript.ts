@@ -10,6 +10,7 @@ const MAX_NAME_LENGTH = 80;
 // The node types _statement lists; anything else is skipped before any work.
 const SYMBOL_TYPES = new Set([
   "import_statement",
+  "export from",
   "function_declaration",
   "generator_function_declaration",
   "function_signature",
@@ -139,6 +140,8 @@ function _statement(
   switch (type) {
     case "import_statement":
       return [make("import", _importName(node))];
+    case "export from":
+      return [make("export", _importName(node))];
     case "function_declaration":
     case "generator_function_declaration":
     case "function_signature":
@@ -200,7 +203,12 @@ function _unwrap(
     case "export_statement": {
       const declaration = node.childForFieldName("declaration") ??
         _defaultExport(node.childForFieldName("value"));
-      return declaration === null ? undefined : _unwrap(declaration);
+      if (declaration !== null) return _unwrap(declaration);
+      // A re-export (`export { x } from "./x.ts"`, `export * from "./y"`):
+      // a barrel module's API, listed as its imports are.
+      return node.childForFieldName("source") === null
+        ? undefined
+        : { node, type: "export from" };
     }
     case "ambient_declaration":
     case "expression_statement": {
