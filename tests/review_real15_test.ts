@@ -368,6 +368,39 @@ Deno.test({
   },
 });
 
+// FAULT: React 19's CommonJS development builds guard their IIFE with `&&`
+// instead of an `if` block: `"production" !== process.env.NODE_ENV &&
+// (function () { ... })();`. The fix for React 18's `if (...) { (function
+// () { ... })(); }` (review 14) does not cover it, so react@19.0.0
+// cjs/react.development.js (1,521 lines), react-dom@19.0.0
+// cjs/react-dom-client.development.js (24,716 lines), scheduler@0.25.0
+// cjs/scheduler.development.js and the React copies next@15.1.3 compiles
+// in (98 files in the corpus) outline as "(no symbols found)". Expected:
+// the IIFE body's declarations, as without the guard. Suggested fix: in
+// _wrapperBody(), for a binary_expression whose operator is `&&` (or `||`),
+// look into its right operand.
+Deno.test({
+  name: "outlineSymbols() outlines an IIFE behind a NODE_ENV && guard",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      '"use strict";',
+      '"production" !== process.env.NODE_ENV &&',
+      "  (function () {",
+      "    function findHook(fiber, id) {",
+      "      return fiber;",
+      "    }",
+      "    var ReactSharedInternals = {};",
+      '    exports.version = "19.0.0";',
+      "  })();",
+    );
+    assert.deepEqual(await outlineOf("react.development.js", text), [
+      "function findHook 4-6",
+      "var ReactSharedInternals 7-7",
+    ]);
+  },
+});
+
 // FAULT: Rollup's `iife` output format assigns the module to a global,
 // `var Vue = (function (exports) { 'use strict'; ... return exports;
 // })({});`, and the outline lists only `var Vue (lines 6-18096)` for
