@@ -132,7 +132,9 @@ export class Outliner {
   ): Promise<OutlineResult> {
     const absolute = _absolute(path, options.cwd);
     const extension = supportedExtension(absolute);
-    if (extension === undefined) throw _unsupported(path);
+    if (extension === undefined) {
+      throw await _isFolder(absolute) ? _folder(path) : _unsupported(path);
+    }
     await requireDenoPermission({ name: "read", path: absolute });
     await _requireWorkerRead();
     const statTime = Date.now();
@@ -441,11 +443,7 @@ async function _stat(
       cause: error,
     });
   }
-  if (info.isDirectory) {
-    throw new ToolError(
-      `Cannot outline "${path}": it is a folder; outline the files inside it one by one`,
-    );
-  }
+  if (info.isDirectory) throw _folder(path);
   // A pipe would block the worker's read until something writes to it.
   if (!info.isFile) {
     throw new ToolError(
@@ -453,6 +451,24 @@ async function _stat(
     );
   }
   return Object.assign(info, { mtimeMs: info.mtime?.getTime() ?? null });
+}
+
+function _folder(path: string): ToolError {
+  return new ToolError(
+    `Cannot outline "${path}": it is a folder; outline the files inside it one by one`,
+  );
+}
+
+// Whether a path without a supported extension names a folder (`src`), to
+// say so rather than call it a file of an unsupported type. Never prompts.
+async function _isFolder(path: string): Promise<boolean> {
+  const read = await Deno.permissions.query({ name: "read", path });
+  if (read.state !== "granted") return false;
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 function _unsupported(path: string): ToolError {
