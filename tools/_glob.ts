@@ -19,6 +19,7 @@ export function globFilter(glob: string): GlobFilter {
   // "./src/*.ts" means "src/*.ts"; "*.ts,*.md" (a common slip) means "{*.ts,*.md}".
   let body = (negated ? glob.slice(1) : glob).trim().replace(/^\.\//, "");
   if (body === "") throw new Error(`glob ${JSON.stringify(glob)} is empty`);
+  _requireBalanced(body);
   if (hasTopLevelComma(body)) body = `{${body}}`;
   if (body.split("**").length - 1 > MAX_GLOBSTARS) {
     throw new Error(
@@ -28,6 +29,33 @@ export function globFilter(glob: string): GlobFilter {
   // Case-sensitive, as ripgrep's --glob (its --iglob is the other one).
   const rules = ignore({ ignorecase: false }).add(expandBraces(body));
   return (relativePath) => rules.ignores(relativePath) !== negated;
+}
+
+// An unclosed `{` or `[` matches nothing at all, silently: "no matches"
+// would tell the model the text is absent.
+function _requireBalanced(glob: string): void {
+  let braces = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i];
+    if (char === "\\") i++;
+    else if (char === "{") braces++;
+    else if (char === "}" && --braces < 0) {
+      throw new Error('it has a "}" with no "{" before it');
+    } else if (char === "[") {
+      const close = glob.indexOf("]", i + 2);
+      if (close < 0) {
+        throw new Error(
+          'it has an unclosed "["; write a character class as [abc], or \\[ for the character',
+        );
+      }
+      i = close;
+    }
+  }
+  if (braces > 0) {
+    throw new Error(
+      'it has an unclosed "{"; write alternatives as *.{ts,tsx}',
+    );
+  }
 }
 
 function hasTopLevelComma(glob: string): boolean {

@@ -43,3 +43,15 @@ Deno.test("globFilter() refuses more than three ** in one glob", () => {
   );
   assert.equal(globFilter("a/**/b/**/c/**/d")("a/x/b/y/c/z/d"), true);
 });
+
+Deno.test("globFilter() refuses unbalanced braces and brackets, which match nothing", () => {
+  assert.throws(
+    () => globFilter("*.{ts"),
+    /unclosed "\{"; write .*\*\.\{ts,tsx\}/,
+  );
+  assert.throws(() => globFilter("*.ts}"), /"\}" with no "\{"/);
+  assert.throws(() => globFilter("src/["), /unclosed "\["/);
+  assert.equal(globFilter("*.[jt]s")("a.js"), true);
+  assert.equal(globFilter("a[]]b")("a]b"), true);
+  assert.equal(globFilter("\\{x")("{x"), true);
+});
