@@ -1,6 +1,7 @@
 // Asks the person at the terminal to approve a tool's operation: yes, no or
 // always. Questions from parallel tool calls wait their turn; a cancelled run
 // answers no; when nobody can answer (stdin ended or unusable), the answer is no.
+// Any other reply asks again, and an empty line answers no.
 import type { AgentApprove, AgentPermissionRequest } from "../agent/types.ts";
 import type { PermissionAnswer } from "../tools/types.ts";
 import { readLine } from "./_stdin_lines.ts";
@@ -17,6 +18,9 @@ export interface TerminalAskOptions {
   /** The signal of the run in progress, if any. */
   signal(): AbortSignal | undefined;
 }
+
+const CHOICES = "[y]es / [n]o / [a]lways: ";
+const NO = new Set(["n", "no"]);
 
 /** Creates an approver that asks on the terminal. */
 export function terminalApprover(options: TerminalAskOptions): AgentApprove {
@@ -37,15 +41,18 @@ async function ask(
   const where = request.outsideWorkspace ? " (outside the workspace)" : "";
   if (options.interactive) {
     options.write(
-      `\nAllow ${request.tool}: ${request.description}${where}? [y]es / [n]o / [a]lways: `,
+      `\nAllow ${request.tool}: ${request.description}${where}? ${CHOICES}`,
     );
-    const line = await untilAborted(readLine(), signal);
-    const reply = line?.trim().toLowerCase() ?? "";
-    if (reply === "a" || reply === "always") return "always";
-    if (reply === "y" || reply === "yes") return true;
-    if (line !== null) {
+    while (true) {
+      const line = await untilAborted(readLine(), signal);
+      const reply = line?.trim().toLowerCase() ?? "";
+      if (reply === "a" || reply === "always") return "always";
+      if (reply === "y" || reply === "yes") return true;
+      if (line === null) break;
       if (line === undefined) options.write("\n");
-      return false;
+      // A typo costs nothing: only an empty line (or a cancel) means no.
+      if (line === undefined || reply === "" || NO.has(reply)) return false;
+      options.write(`"${line.trim()}" is not an answer: ${CHOICES}`);
     }
   }
   // No terminal, or stdin ended: nobody can answer.

@@ -11,11 +11,13 @@ import {
   readAgentFlags,
 } from "./_agent_flags.ts";
 import {
+  describeEndpointFailure,
   ENDPOINT_USAGE,
   type EndpointSettings,
   resolveEndpoint,
   resolveModel,
 } from "./_endpoint.ts";
+import { EndpointError } from "../agent/endpoint_error.ts";
 import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 import { workspaceFolder } from "./_workspace.ts";
@@ -26,8 +28,8 @@ Runs the agent as an Agent Client Protocol agent over stdio, so an editor
 (Zed, for one) can use it as an external agent. The editor gives each session
 its folder and MCP servers; files and commands go through the editor when it
 offers them. Each session's conversation is saved after each prompt in
-acp-sessions in $FELLO_STATE_DIR (else ~/.local/state/fello), so the editor
-can open it again (session/load).
+acp-sessions in $FELLO_STATE_DIR (else $XDG_STATE_HOME/fello, else
+~/.local/state/fello), so the editor can open it again (session/load).
 
 Options:
 ${ENDPOINT_USAGE}
@@ -80,6 +82,12 @@ export async function main(args: string[]): Promise<number> {
     contextTokens: flags.contextTokens,
     visionModel: values["vision-model"],
     sessionsDir: acpSessionsDir(),
+    // The editor shows the same advice as `fello run`: the fix is the flags
+    // or env of the editor's entry for fello.
+    describeError: (error) =>
+      error instanceof EndpointError
+        ? describeEndpointFailure(error)
+        : error.message,
   });
   return 0;
 }

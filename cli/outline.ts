@@ -9,6 +9,7 @@ import {
 } from "../outline/_supported.ts";
 import { walkFiles } from "../tools/_search_walk.ts";
 import { requireDenoPermission } from "../tools/_deno_permission.ts";
+import { GRAMMARS_DIR_ENV } from "../grammars/grammars.ts";
 
 const USAGE = `Usage: fello outline [options] <path>...
 
@@ -18,13 +19,18 @@ skipping .git, node_modules and what .gitignore ignores.
 
 Options:
   --json               print the structured results (an object for one file, else an array)
-  --max-symbols <n>    list at most n symbols per file
+  --max-symbols <n>    list at most n symbols per file (n at least 1)
   --grammars-dir <dir> load tree-sitter-<language>.wasm files from dir (or set FELLO_GRAMMARS_DIR)
   -h, --help           show this help
 
-Supported extensions: ${SUPPORTED_EXTENSIONS.join(" ")}`;
+Supported extensions: ${SUPPORTED_EXTENSIONS.join(" ")}
+
+Exit codes: 0 every path outlined; 1 some path could not be (missing,
+unreadable, an unsupported file, or a folder with no supported file: each is
+named on stderr, the others are still printed); 2 bad usage.`;
 
 interface Options {
+  help: boolean;
   json: boolean;
   maxSymbols?: number;
   grammarsDir?: string;
@@ -38,9 +44,14 @@ export async function main(args: string[]): Promise<number> {
     console.error(options);
     return 2;
   }
-  if (options.paths.length === 0) {
+  if (options.help) {
     console.log(USAGE);
     return 0;
+  }
+  if (options.paths.length === 0) {
+    // `fello outline $DIR` with an empty variable must not pass for a success.
+    console.error(`fello outline: no path given\n\n${USAGE}`);
+    return 2;
   }
   const { files, failures } = await _collect(options.paths);
   for (const failure of failures) console.error(`fello outline: ${failure}`);
@@ -49,21 +60,24 @@ export async function main(args: string[]): Promise<number> {
 }
 
 function _parse(args: string[]): Options | string {
-  const options: Options = { json: false, paths: [] };
+  const options: Options = { help: false, json: false, paths: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === "-h" || arg === "--help") return { json: false, paths: [] };
+    if (arg === "-h" || arg === "--help") {
+      return { help: true, json: false, paths: [] };
+    }
     if (arg === "--") {
       options.paths.push(...args.slice(i + 1));
       break;
     }
     if (arg === "--json") options.json = true;
     else if (arg === "--max-symbols") {
-      const n = Number(args[++i]);
-      if (!Number.isInteger(n) || n < 0) {
-        return `fello outline: --max-symbols needs a whole number, got "${
-          args[i]
-        }"`;
+      const value = args[++i];
+      const n = Number(value);
+      if (value === undefined || !Number.isInteger(n) || n < 1) {
+        return `fello outline: --max-symbols needs a whole number of at least 1, ${
+          value === undefined ? "got nothing" : `got "${value}"`
+        }`;
       }
       options.maxSymbols = n;
     } else if (arg === "--grammars-dir") {
@@ -106,6 +120,8 @@ async function _collect(
           join(path, relative(root, folder))
         }": it cannot be read (no permission); its files are left out`,
       );
+    const before = files.length;
+    const failed = failures.length;
     try {
       for await (
         const file of walkFiles(root, { workspace: root, onUnreadable })
@@ -118,6 +134,14 @@ async function _collect(
       failures.push(
         `Cannot list "${path}": ${
           error instanceof Error ? error.message : error
+        }`,
+      );
+    }
+    // A wrong folder must not look like a silent success.
+    if (files.length === before && failures.length === failed) {
+      failures.push(
+        `found no supported file under "${path}" (.git, node_modules and .gitignore'd paths skipped); supported extensions: ${
+          SUPPORTED_EXTENSIONS.join(" ")
         }`,
       );
     }
@@ -185,11 +209,7 @@ async function _outlineAll(
     if (!outcome.ok) {
       ok = false;
       progress.clear();
-      console.error(
-        `fello outline: ${
-          outcome.error instanceof Error ? outcome.error.message : outcome.error
-        }`,
-      );
+      console.error(`fello outline: ${_explain(outcome.error, options)}`);
       continue;
     }
     if (options.json) results.push(outcome.value);
@@ -210,6 +230,18 @@ async function _outlineAll(
     console.log(JSON.stringify(single ? results[0] : results, null, 2));
   }
   return ok;
+}
+
+// A failure's message, its advice fitted to how the grammar folder was named:
+// the loader suggests unsetting FELLO_GRAMMARS_DIR, but --grammars-dir wins
+// over the variable, so with the flag the way back is to drop it.
+function _explain(error: unknown, options: Options): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (options.grammarsDir === undefined) return message;
+  return message.replace(
+    `or unset ${GRAMMARS_DIR_ENV}`,
+    "or drop --grammars-dir",
+  );
 }
 
 // Runs `tasks` at most `limit` at a time, in order; their promises in order.

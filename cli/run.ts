@@ -39,7 +39,9 @@ const USAGE = `Usage: fello [run] [options] [prompt...]
 
 Runs the agent on the prompt, streaming its answer and showing each tool call
 with its outcome. Without a prompt on a terminal, starts an interactive session
-(/reset starts over, /exit or Ctrl-D quits); a prompt can also be piped on stdin.
+(/reset starts over, /exit or Ctrl-D quits, /help lists these; any other
+/word alone on a line is answered there, not sent to the model); a prompt can
+also be piped on stdin.
 
 Options:
 ${ENDPOINT_USAGE}
@@ -53,12 +55,19 @@ ${ENDPOINT_USAGE}
   --session FILE          go on with the conversation saved in FILE (if it
                           exists) and save it there after each prompt
   -c, --continue          the same with this workspace's own session file
-                          (in $FELLO_STATE_DIR, else ~/.local/state/fello)
+                          (in $FELLO_STATE_DIR, else $XDG_STATE_HOME/fello,
+                          else ~/.local/state/fello)
   --json                  print one JSON event per line on stdout, for scripts
   -h, --help              show this help
 
 Ctrl-C cancels the running prompt; a second Ctrl-C quits.
 Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 130 cancelled.`;
+
+/** A line that is one `/word`: a command of the interactive session. */
+const SLASH_COMMAND = /^\/[\w-]+$/;
+
+const SLASH_HELP =
+  "/reset starts over, /exit (or /quit, or Ctrl-D) quits, /help shows this; a line with more words goes to the model";
 
 /** Settings parsed from the command line. */
 interface RunSettings {
@@ -175,6 +184,7 @@ class CliSession {
         saved = await loadSession(settings.sessionPath);
       }
     } catch (error) {
+      await this.#dropLock();
       return usageError((error as Error).message);
     }
     let model: string;
@@ -198,7 +208,7 @@ class CliSession {
       : "";
     writeAll(
       Deno.stderr,
-      `fello: ${model} at ${settings.endpoint.baseURL}, workspace ${settings.cwd} (${settings.permissionMode})${continuing}; /reset starts over, /exit quits\n`,
+      `fello: ${model} at ${settings.endpoint.baseURL}, workspace ${settings.cwd} (${settings.permissionMode})${continuing}; /reset starts over, /exit quits, /help lists commands\n`,
     );
     return await this.#repl(agent);
   }
@@ -233,22 +243,38 @@ class CliSession {
     if (this.#lock) await releaseSession(this.#lockedPath!, this.#lock);
   }
 
+  // A refused file (not a session, unreadable, a folder) is left as it was,
+  // with no lock file beside it: the lock is ours, so it can go.
+  async #dropLock(): Promise<void> {
+    if (!this.#lock) return;
+    await Deno.remove(`${this.#lockedPath}.lock`).catch(() => {});
+    this.#lock.close();
+    this.#lock = undefined;
+  }
+
   async #repl(agent: Agent): Promise<number> {
     while (true) {
       writeAll(Deno.stdout, "\n› ");
       const line = await readLine();
-      if (line === null || line.trim() === "/exit") {
+      const command = line?.trim() ?? "/exit";
+      if (command === "/exit" || command === "/quit") {
         writeAll(Deno.stdout, "\n");
         return 0;
       }
-      if (line.trim() === "/reset") {
+      if (command === "/reset") {
         agent.reset();
         // A later --continue starts over too, titled by its next request.
         if (this.#saving) this.#saving.title = undefined;
         await this.#save(agent);
         writeAll(Deno.stderr, "(conversation cleared)\n");
-      } else if (line.trim() !== "") {
-        await this.#runOnce(agent, line);
+      } else if (SLASH_COMMAND.test(command)) {
+        // /help, or a typo of a command: answered here, never sent to the model.
+        const unknown = command === "/help"
+          ? ""
+          : `unknown command ${command}: `;
+        writeAll(Deno.stderr, `${unknown}${SLASH_HELP}\n`);
+      } else if (command !== "") {
+        await this.#runOnce(agent, line!);
       }
     }
   }

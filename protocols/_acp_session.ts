@@ -43,6 +43,7 @@ import {
 import { liveLocalProcesses } from "./_acp_live_shell.ts";
 import { type McpTools, startMcpServers } from "./_acp_mcp.ts";
 import { replayUpdates } from "./_acp_replay.ts";
+import { describeError } from "./_acp_error_text.ts";
 import {
   inputPath,
   promptText,
@@ -111,6 +112,8 @@ export class AcpSession {
   #closed = false;
   /** How a context summary is shown: as a compaction, a notice, or not. */
   #summaries: "compaction" | "notice" | undefined;
+  /** How a failed turn is worded for the editor. */
+  #describe: Pick<AcpAgentOptions, "describeError"> = {};
   /** The lock on that file, held while the session is open. */
   #lock: Deno.FsFile | undefined;
   #client: acp.AgentContext;
@@ -155,6 +158,7 @@ export class AcpSession {
       setup.client,
       setup.loaded?.id,
     );
+    session.#describe = { describeError: setup.settings.describeError };
     const client = setup.capabilities.session;
     session.#summaries = client?.compaction
       ? "compaction"
@@ -210,7 +214,12 @@ export class AcpSession {
           alwaysKey: tool,
         }),
     });
-    const { chooseModel: _, sessionsDir: __, ...settings } = setup.settings;
+    const {
+      chooseModel: _,
+      sessionsDir: __,
+      describeError: ___,
+      ...settings
+    } = setup.settings;
     try {
       this.#agent = createAgent({
         ...settings,
@@ -290,7 +299,7 @@ export class AcpSession {
       await this.#failOpenCalls("The run failed");
       throw acp.RequestError.internalError(
         undefined,
-        error instanceof Error ? error.message : String(error),
+        describeError(error, this.#describe),
       );
     } finally {
       this.#running = undefined;

@@ -21,6 +21,7 @@ import {
   type SavedConversation,
 } from "./_acp_session.ts";
 import { listPage } from "./_acp_list.ts";
+import { describeError } from "./_acp_error_text.ts";
 
 /** How many saved sessions are kept: the newest, by when they were last saved. */
 const SAVED_SESSIONS = 200;
@@ -54,9 +55,16 @@ export interface AcpAgentOptions {
    * that `session/load` can open it again and `session/list` and
    * `session/delete` find it (offered only then); the newest 200 are kept.
    * `fello acp` uses `acp-sessions` in the state folder (`$FELLO_STATE_DIR`,
-   * else `~/.local/state/fello`); by default nothing is saved.
+   * else `$XDG_STATE_HOME/fello`, else `~/.local/state/fello`); by default
+   * nothing is saved.
    */
   sessionsDir?: string;
+  /**
+   * Words a failed `session/new` or prompt turn for the editor, e.g. adding
+   * how to configure an unreachable endpoint (`fello acp` adds its flags and
+   * variables); defaults to the error's message.
+   */
+  describeError?: (error: Error) => string;
 }
 
 /**
@@ -141,7 +149,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     } catch (error) {
       throw acp.RequestError.internalError(
         undefined,
-        `cannot start a session: ${(error as Error).message}`,
+        `cannot start a session: ${describeError(error, options)}`,
       );
     }
     const session = await AcpSession.start(params, {

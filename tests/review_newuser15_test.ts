@@ -325,7 +325,7 @@ Deno.test({
   },
 });
 
-// FAULT: `fello outline DIR` on a folder with no supported file (an empty
+// Fixed fault: `fello outline DIR` on a folder with no supported file (an empty
 // folder, or `.ci/` of this repository) prints nothing at all and exits 0, so
 // the user cannot tell a wrong folder from a silent failure. Expected: a line
 // on stderr such as `fello outline: found no supported files under ".ci"
@@ -333,7 +333,6 @@ Deno.test({
 // files a folder yields and report a folder that yields none.
 Deno.test({
   name: "fello outline: a folder with no supported file says so",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.mkdir(join(dir, "docs"));
@@ -345,7 +344,7 @@ Deno.test({
   },
 });
 
-// FAULT: `fello outline` with no path prints the help on stdout and exits 0,
+// Fixed fault: `fello outline` with no path prints the help on stdout and exits 0,
 // while `fello run` without a prompt exits 2 ("no prompt: give one..."). A
 // script running `fello outline $DIR` with an empty variable "succeeds" with a
 // help text as its outline. Expected: exit 2 and the usage on stderr (a bare
@@ -353,7 +352,6 @@ Deno.test({
 // write the usage to stderr and return 2 when no path is given.
 Deno.test({
   name: "fello outline: no path is a usage error (exit 2, usage on stderr)",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const out = await fello(["outline"], { cwd: dir });
@@ -364,7 +362,7 @@ Deno.test({
   },
 });
 
-// FAULT: `fello outline --max-symbols 0 FILE` exits 1 with `Cannot outline
+// Fixed fault: `fello outline --max-symbols 0 FILE` exits 1 with `Cannot outline
 // "FILE": maxSymbols must be a whole number of at least 1, got 0`: the
 // library's option name, a file error's exit code, once per file. `-1` or
 // `abc` are usage errors (exit 2, `--max-symbols needs a whole number`).
@@ -373,7 +371,6 @@ Deno.test({
 // where it is parsed.
 Deno.test({
   name: "fello outline: --max-symbols 0 is a usage error naming the flag",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "a.ts"), "export const a = 1;\n");
@@ -420,7 +417,7 @@ Deno.test({
   },
 });
 
-// FAULT: `fello outline --grammars-dir DIR FILE` with a DIR that lacks the
+// Fixed fault: `fello outline --grammars-dir DIR FILE` with a DIR that lacks the
 // grammar says "...put tree-sitter-typescript.wasm there or unset
 // FELLO_GRAMMARS_DIR" although the variable is not set: the folder came from
 // the flag. Expected: the advice names what the user did ("or drop
@@ -430,7 +427,6 @@ Deno.test({
 Deno.test({
   name:
     "fello outline --grammars-dir: a missing grammar's error names the flag",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "a.ts"), "export const a = 1;\n");
@@ -470,7 +466,7 @@ Deno.test({
   },
 });
 
-// FAULT: under `fello acp`, an unreachable endpoint fails session/new (and
+// Fixed fault: under `fello acp`, an unreachable endpoint fails session/new (and
 // session/prompt) with `Internal error: cannot start a session: Cannot reach
 // the model endpoint http://127.0.0.1:11434/v1/models: connection refused (1
 // attempt)`: the "what to do next" that `fello run` adds ("start the server,
@@ -482,7 +478,6 @@ Deno.test({
 // EndpointError's message before answering the request.
 Deno.test({
   name: "fello acp: an unreachable endpoint's error says how to configure it",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const child = new Deno.Command(Deno.execPath(), {
