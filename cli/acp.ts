@@ -71,6 +71,12 @@ export async function main(args: string[]): Promise<number> {
   }
   keepServingOnStrayErrors("acp");
   exitCleanlyOn(["SIGTERM", "SIGHUP", "SIGINT"]);
+  // Run by hand, a silent agent looks hung.
+  if (Deno.stdin.isTerminal()) {
+    console.error(
+      "fello acp: waiting for an ACP client on stdin (an editor such as Zed starts this command itself; Ctrl-C quits)",
+    );
+  }
   const { serveAcp } = await import("../protocols/acp_agent.ts");
   await serveAcp({
     baseURL: endpoint.baseURL,

@@ -7,7 +7,9 @@ import { workspaceFolder } from "./_workspace.ts";
 
 const USAGE = `Usage: fello mcp [--cwd DIR] [--workspace-only]
 
-Serves the Search MCP server (tools: file_outline, search, rg) over stdio.
+Serves the Search MCP server (tools: file_outline, search, rg) over stdio:
+an MCP client (an editor, Claude Desktop, the MCP inspector) starts it and
+talks to it on stdin/stdout. Run by hand, it waits for that client.
 
 Options:
   --cwd DIR          the workspace: relative paths resolve against it and search
@@ -47,6 +49,12 @@ export async function main(args: string[]): Promise<number> {
   }
   keepServingOnStrayErrors("mcp");
   exitCleanlyOn(["SIGTERM", "SIGHUP", "SIGINT"]);
+  // Run by hand, a silent server looks hung.
+  if (Deno.stdin.isTerminal()) {
+    console.error(
+      "fello mcp: waiting for an MCP client on stdin (an editor or agent starts this command itself; Ctrl-C quits)",
+    );
+  }
   const { serveSearchMcp } = await import("../protocols/mcp_server.ts");
   await serveSearchMcp({
     cwd,
