@@ -185,6 +185,53 @@ Deno.test({
   },
 });
 
+// FAULT: an anonymous default function declared without a body, `export
+// default function (options: Options): Result;` (how tsc writes a default
+// export function into a .d.ts), is a syntax error to the grammar, and the
+// package's main export is missing from the outline: @astrojs/react@4.1.2
+// dist/index.d.ts (`export default function ({ include, exclude, babel,
+// experimentalReactChildren, }?: ReactIntegrationOptions):
+// AstroIntegration;`), semantic-release@24.2.0 index.d.ts (inside `declare
+// module "semantic-release"`, with its JSDoc), next@15.1.3
+// dist/build/babel/plugins/*.d.ts, gatsby@5.14.1 dist/utils/*-loader.d.ts.
+// Named, the same signature is listed (`function x (line 7)  // Run ...`).
+// Expected: `function default` over its line, with its doc, as for `export
+// default function () {}` with a body. Suggested fix: in _statement(), read
+// an ERROR node (or an export_statement holding one) whose text starts with
+// `export default function` up to its `;` as `function default`, taking the
+// doc above it.
+Deno.test({
+  name: "outlineSymbols() lists an export default function signature",
+  ignore: true,
+  fn: async () => {
+    const astro = lines(
+      'import type { AstroIntegration } from "astro";',
+      "export default function ({ include, exclude }?: Options): AstroIntegration;",
+      "export declare function getContainerRenderer(): ContainerRenderer;",
+    );
+    assert.deepEqual(await outlineOf("index.d.ts", astro), [
+      "import astro 1-1",
+      "function default 2-2",
+      "function getContainerRenderer 3-3",
+    ]);
+    const release = lines(
+      'declare module "semantic-release" {',
+      "  export type Result = false | { ok: true };",
+      "  /**",
+      "   * Run semantic-release and returns a Promise that resolves to a Result",
+      "   * object.",
+      "   */",
+      "  export default function (options: Options): Promise<Result>;",
+      "}",
+    );
+    assert.deepEqual(await outlineOf("semantic-release.d.ts", release), [
+      'namespace "semantic-release" 1-8',
+      "    type Result 2-2",
+      "    function default 7-7 // Run semantic-release and returns a Promise that resolves to a Result",
+    ]);
+  },
+});
+
 // FAULT: a triple-slash directive (`/// <reference types="node" />`,
 // `/// <reference lib="..." />`) is read as the doc comment of the
 // declaration under it, because it starts with the `///` doc marker: the
