@@ -71,10 +71,17 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
 
 // Bundles and UMD files wrap the whole module in an immediately invoked
 // function (`(function () { ... })()`, `((m) => { ... })(x)`,
-// `!function () {}()`, `(function () {}).call(this)`): its body is the real
-// top level, so outline it in place.
+// `!function () {}()`, `(function () {}).call(this)`, React 19's
+// `"production" !== process.env.NODE_ENV && (function () { ... })()`): its
+// body is the real top level, so outline it in place. A UMD wrapper's own
+// body only dispatches: the module is the factory function it is called
+// with (`(function (global, factory) { ... })(this, function () { ... })`).
 function _wrapperBody(statement: Node): Node | undefined {
-  let node = statement.firstNamedChild;
+  return _iifeBody(statement.firstNamedChild);
+}
+
+function _iifeBody(expression: Node | null): Node | undefined {
+  let node = expression;
   for (let depth = 0; node !== null && depth < 6; depth++) {
     switch (node.type) {
       case "parenthesized_expression":
@@ -83,9 +90,18 @@ function _wrapperBody(statement: Node): Node | undefined {
       case "unary_expression":
         node = node.childForFieldName("argument");
         break;
-      case "call_expression":
+      case "binary_expression": {
+        const operator = node.childForFieldName("operator")?.type;
+        if (operator !== "&&" && operator !== "||") return undefined;
+        node = node.childForFieldName("right");
+        break;
+      }
+      case "call_expression": {
+        const factory = _factoryArgument(node);
+        if (factory !== undefined) return factory;
         node = node.childForFieldName("function");
         break;
+      }
       case "member_expression":
         node = node.childForFieldName("object");
         break;
@@ -97,6 +113,44 @@ function _wrapperBody(statement: Node): Node | undefined {
       default:
         return undefined;
     }
+  }
+  return undefined;
+}
+
+// Rollup's iife format names its module: `var Vue = (function (exports) {
+// ... return exports; })({});`. A bundle's declarations are the variable's
+// members; a small IIFE computing a value (no function or class inside)
+// has none.
+function _bundleMembers(declarator: Node | undefined): OutlineSymbol[] {
+  if (declarator?.type !== "variable_declarator") return [];
+  const value = declarator.childForFieldName("value");
+  if (value?.type !== "call_expression") return [];
+  const body = _iifeBody(value);
+  if (body === undefined) return [];
+  const members = _statements(body, true);
+  const bundle = members.some((member) =>
+    member.kind === "function" || member.kind === "class"
+  );
+  return bundle ? members : [];
+}
+
+// The body of the last function with a block body among a call's arguments,
+// when the callee is a function too (a UMD wrapper and its factory).
+function _factoryArgument(call: Node): Node | undefined {
+  let callee = call.childForFieldName("function");
+  while (callee?.type === "parenthesized_expression") {
+    callee = callee.firstNamedChild;
+  }
+  if (callee?.type !== "function_expression") return undefined;
+  const args = call.childForFieldName("arguments")?.namedChildren ?? [];
+  for (let i = args.length - 1; i >= 0; i--) {
+    let arg: Node | null = args[i];
+    while (arg?.type === "parenthesized_expression") arg = arg.firstNamedChild;
+    if (arg?.type !== "function_expression" && arg?.type !== "arrow_function") {
+      continue;
+    }
+    const body = arg.childForFieldName("body");
+    if (body?.type === "statement_block") return body;
   }
   return undefined;
 }
@@ -184,8 +238,13 @@ function _statement(
     case "declare global":
       return [make("namespace", "global", () => _namespaceBody(node))];
     case "lexical_declaration":
-    case "variable_declaration":
-      return _variables(node, type, { outer, doc });
+    case "variable_declaration": {
+      const variables = _variables(node, type, { outer, doc });
+      if (withMembers && variables.length === 1) {
+        variables[0].children = _bundleMembers(node.namedChildren[0]);
+      }
+      return variables;
+    }
     case "assignment_expression":
       return _assigned(node, make);
     default:
