@@ -20,7 +20,7 @@ import type { OutlineResult, OutlineSymbol } from "./types.ts";
  * import { outlineSymbols, type OutlineSymbolsOptions } from "@fello/agent";
  *
  * const options: OutlineSymbolsOptions = { cwd: Deno.cwd(), parseBudgetMs: 5_000 };
- * const { symbols } = await outlineSymbols("mod.ts", options);
+ * const { symbols } = await outlineSymbols("tools/read_file.ts", options);
  * ```
  */
 export interface OutlineSymbolsOptions {
@@ -45,7 +45,7 @@ export interface OutlineSymbolsOptions {
  * import { fileOutline, type FileOutlineOptions } from "@fello/agent";
  *
  * const options: FileOutlineOptions = { cwd: Deno.cwd(), maxSymbols: 50 };
- * console.log(await fileOutline("mod.ts", options));
+ * console.log(await fileOutline("tools/read_file.ts", options));
  * ```
  */
 export interface FileOutlineOptions extends OutlineSymbolsOptions {
@@ -72,11 +72,11 @@ function _outliner(): Outliner {
  * Requires `--allow-read` for the file (and, with `FELLO_GRAMMARS_DIR`,
  * `--allow-env` and read access to that folder).
  *
- * @example Outline this package's entry point
+ * @example Outline one of this package's modules
  * ```ts
  * import { outlineSymbols } from "@fello/agent";
  *
- * const outline = await outlineSymbols("mod.ts", { cwd: Deno.cwd() });
+ * const outline = await outlineSymbols("tools/read_file.ts", { cwd: Deno.cwd() });
  * console.log(outline.language, outline.totalLines, outline.symbols.length);
  * ```
  *
@@ -116,7 +116,7 @@ function _copySymbols(symbols: OutlineSymbol[]): OutlineSymbol[] {
  * ```ts
  * import { fileOutline } from "@fello/agent";
  *
- * console.log(await fileOutline("mod.ts", { cwd: Deno.cwd(), maxSymbols: 50 }));
+ * console.log(await fileOutline("tools/read_file.ts", { cwd: Deno.cwd(), maxSymbols: 50 }));
  * ```
  *
  * @param path The file: relative to `cwd`, absolute, or a `file://` URI; shown as given.

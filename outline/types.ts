@@ -19,7 +19,7 @@
  *     print(symbol.children, depth + 1);
  *   }
  * }
- * print((await outlineSymbols("mod.ts")).symbols);
+ * print((await outlineSymbols("tools/read_file.ts")).symbols);
  * ```
  */
 export interface OutlineSymbol {
@@ -46,7 +46,7 @@ export interface OutlineSymbol {
  * ```ts
  * import { type OutlineResult, outlineSymbols } from "@fello/agent";
  *
- * const outline: OutlineResult = await outlineSymbols("mod.ts");
+ * const outline: OutlineResult = await outlineSymbols("tools/read_file.ts");
  * console.log(`${outline.language}: ${outline.symbols.length} symbols in ${outline.totalLines} lines`);
  * ```
  */

@@ -17,7 +17,7 @@ import DESCRIPTION from "./file_outline.txt" with { type: "text" };
  * ```ts
  * import { createTools, type FileOutlineInput } from "@fello/agent";
  *
- * const input: FileOutlineInput = { path: "mod.ts" };
+ * const input: FileOutlineInput = { path: "tools/read_file.ts" };
  * console.log(await createTools({ cwd: Deno.cwd() }).file_outline.execute(input));
  * ```
  */
@@ -46,7 +46,7 @@ const schema = z.object({
  * import { createTools } from "@fello/agent";
  *
  * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
- * console.log(await tools.file_outline.execute({ path: "mod.ts" }));
+ * console.log(await tools.file_outline.execute({ path: "tools/read_file.ts" }));
  * ```
  *
  * @param context The workspace, permission gate and backends.

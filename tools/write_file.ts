@@ -53,7 +53,7 @@ export interface WriteFileInput {
  *   path: "notes/todo.md",
  *   content: "- ship it\n",
  * });
- * console.log(created, bytes); // true 11
+ * console.log(created, bytes); // true 10
  * ```
  */
 export interface WriteFileResult {
