@@ -23,6 +23,7 @@ const MB = 1024 * 1024;
 async function _childPeak(
   code: string,
   args: string[],
+  stdin?: (writer: WritableStreamDefaultWriter<Uint8Array>) => Promise<void>,
 ): Promise<{ result: unknown; peak: number }> {
   const dir = await Deno.makeTempDir({ prefix: "fello_mem15_" });
   try {
@@ -35,7 +36,7 @@ const peak = Number(/VmHWM:\\s+(\\d+)/.exec(status)![1]) * 1024;
 console.log(JSON.stringify({ result: globalThis.result, peak }));
 `,
     );
-    const output = await new Deno.Command(Deno.execPath(), {
+    const child = new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "-A",
@@ -43,11 +44,17 @@ console.log(JSON.stringify({ result: globalThis.result, peak }));
         script,
         ...args,
       ],
-      stdin: "null",
+      stdin: stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
       signal: AbortSignal.timeout(120_000),
-    }).output();
+    }).spawn();
+    if (stdin) {
+      const writer = child.stdin.getWriter();
+      await stdin(writer).catch(() => {}); // the child may stop reading
+      await writer.close().catch(() => {});
+    }
+    const output = await child.output();
     const stdout = new TextDecoder().decode(output.stdout).trim();
     assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
     return JSON.parse(stdout.split("\n").at(-1)!);
@@ -409,6 +416,53 @@ Deno.test({
       assert.ok(
         end - first > 500,
         `the first output came ${Math.round(end - first)} ms before the end`,
+      );
+    });
+  },
+});
+
+// FAULT: a prompt piped to `fello run` is read with no size limit, by a line
+// reader that searches the whole buffered text for a newline after every
+// chunk (quadratic) and keeps every line in one array. Measured with an
+// unreachable endpoint (7.8 s of retries for a short prompt): 10 MB without a
+// newline +0.9 s; 20 MB +2.6 s; 40 MB +9.8 s and 946 MB peak RSS; 300 MB still
+// reading after 60 s at 1 GB. `yes | head -c 300M | fello` crashed after 35 s
+// (2 GB peak) with "Uncaught (in promise) RangeError: Invalid array length"
+// and a stack trace; `yes | fello` (a forgotten prompt argument) grows by
+// about 50 MB/s until the heap runs out. Here: 40 MB without a newline into
+// `fello run --session <a file that is not a session>`, which reads the
+// prompt and then exits 2. Expected: a linear read (search only the new
+// chunk; keep chunks, join once) and a cap on a piped prompt (e.g. 10 MB: "the
+// prompt on stdin is over 10 MB; put it in a file and ask fello to read it"),
+// exit 2 with one line, never a stack trace. Fix: cli/_stdin_lines.ts
+// nextLine() and readAll().
+Deno.test({
+  name:
+    "fello run reads a 40 MB piped prompt in linear time and bounded memory",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const notSession = join(dir, "notes.txt");
+      await Deno.writeTextFile(notSession, "not a session\n");
+      const started = performance.now();
+      const { result, peak } = await _childPeak(
+        `import { main } from "${
+          new URL("../cli/main.ts", import.meta.url).href
+        }";
+(globalThis as Record<string, unknown>).result = await main(["run", "--cwd", Deno.args[0], "--session", Deno.args[1]]);`,
+        [dir, notSession],
+        async (writer) => {
+          const chunk = new Uint8Array(MB).fill(0x79); // "y", no newline
+          for (let i = 0; i < 40; i++) await writer.write(chunk);
+        },
+      );
+      const ms = performance.now() - started;
+      assert.equal(result, 2);
+      assert.ok(
+        peak < 300 * MB,
+        `peak RSS ${Math.round(peak / MB)} MB, ${
+          Math.round(ms)
+        } ms to read a 40 MB prompt`,
       );
     });
   },
