@@ -386,6 +386,55 @@ Deno.test({
   },
 });
 
+// FAULT: a JSDoc block separated from its declaration by one blank line is
+// not read. Several of the most used packages are written or compiled so:
+// commander@12.1.0 lib/command.js puts a blank line under the JSDoc of
+// nearly every method (`createCommand`, `createHelp`, `addCommand`... have
+// no doc), mongoose@8.9.2 lib/model.js under `Model.find`,
+// `Model.findById`..., and graphql@16.10.0's Babel output under every
+// exported function (language/parser.js `parse`, `parseValue`, `class
+// Parser`...). In a sample of 10,000 JS/TS files, 446 declarations (graphql
+// 240, vite 26, three 25, webpack 25, mocha 21, mongoose 13, axios 12,
+// express 9...) lose a JSDoc this way, against 14,379 that keep one.
+// TypeScript and editors attach a `/**` JSDoc to the declaration after it
+// whatever the blank lines (it is what a hover shows); a reader does too.
+// Expected: the JSDoc's summary. A file's leading comment (a license or
+// file overview, with nothing but comments above it) can stay excluded.
+// Suggested fix: in the ECMAScript extractor, when no comment is adjacent,
+// accept a `/**` block comment that ends exactly two lines above the
+// declaration (one blank line) and is not the file's first statement.
+Deno.test({
+  name: "outlineSymbols() reads a JSDoc one blank line above its declaration",
+  ignore: true,
+  fn: async () => {
+    const text = lines(
+      "const x = 1;",
+      "",
+      "/**",
+      " * Given a GraphQL source, parses it into a Document.",
+      " */",
+      "",
+      "function parse(source, options) {}",
+      "",
+      "class Command {",
+      "  /**",
+      "   * Factory routine to create a new unattached command.",
+      "   *",
+      "   * @param {string} [name]",
+      "   */",
+      "",
+      "  createCommand(name) {}",
+      "}",
+    );
+    assert.deepEqual(await outlineOf("command.js", text), [
+      "const x 1-1",
+      "function parse 7-7 // Given a GraphQL source, parses it into a Document.",
+      "class Command 9-17",
+      "    method createCommand 16-16 // Factory routine to create a new unattached command.",
+    ]);
+  },
+});
+
 // FAULT: a license header directly above the first declaration is read as
 // its doc comment. Meta's projects start every file with `/**\n *
 // Copyright (c) Facebook, Inc. and its affiliates.\n *\n * This source code
