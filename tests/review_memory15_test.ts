@@ -178,20 +178,25 @@ Deno.test({
 
 // FAULT: EditFile with replaceAll builds a diff of every changed line in full
 // (result.diff is twice the file) and needs about 50 times the file's size in
-// memory. Measured (1M..11M lines "line N foo here", foo -> bar): 20 MB file:
+// memory, so a file under its own 256 MB cap (MAX_EDIT_BYTES) crashes the
+// process. Measured (1M..11M lines "line N foo here", foo -> bar): 20 MB file:
 // 1.16 GB peak, 5 s, result.diff 43 MB; 65 MB: 2.6 GB, 14 s; 153 MB: 4.1 GB,
-// 36 s; 242 MB (under the 256 MB MAX_EDIT_BYTES): 4.8 GB, 85 s, diff 505 MB.
-// With a longer newText ("bar" -> 15 chars) the 242 MB edit failed with
-// "EditFile failed: Invalid string length" (V8's string limit in the diff)
-// AFTER the file had been written: the model is told the edit failed while
-// the file changed (to 374 MB), and a retry would apply it twice. The model
-// sees only 32 KiB of the diff anyway. Here: a 5 MB file, 250 000
+// 36 s; 242 MB: 4.8 GB, 85 s, diff 505 MB. On that 242 MB file, "e" -> "E"
+// with replaceAll (33 million matches) killed Deno after 72 s with V8's fatal
+// "heap out of memory" (signal 5), and "bar" -> a 15-character text failed
+// with "EditFile failed: Invalid string length" (V8's string limit, in the
+// diff): both AFTER the file had been written, so the edit landed while the
+// caller got a crash or an error (a retry applies it twice). Without
+// replaceAll, the same "e" was refused ("matches 33000000 places") only after
+// 30 s at 4.37 GB: every match is recorded and grouped by line to list 20.
+// The model sees 32 KiB of the diff anyway. Here: a 5 MB file, 250 000
 // replacements: peak 335 MB, against 87 MB for a one-line edit of it.
-// Expected: memory a few times the file (bytes, text, new bytes), the diff
+// Expected: memory a few times the file (bytes, text, new bytes); the diff
 // built only up to what is shown (stop after MAX_DIFF_CHARS or a line cap and
-// count the rest), and nothing that can fail after the write is reported as
-// the edit failing (build the bounded diff before writing). Fix: in _diff.ts,
-// stop formatting hunks past a budget and say how many more lines changed.
+// count the rest), before the write, so nothing fails after it; matches
+// counted, with only the first few kept for messages. Fix: _diff.ts
+// editDiff() with a budget, called before writeFile in edit_file.ts, and
+// _edit_text.ts keeping a count past the listed matches.
 Deno.test({
   name:
     "editFile() replaceAll on a 5 MB file keeps memory near the file's size",
