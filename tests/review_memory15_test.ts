@@ -474,3 +474,93 @@ Deno.test({
     });
   },
 });
+
+// FAULT: one ACP message over 32 MB ends `fello acp` silently. The official
+// SDK's ndJsonStream keeps at most 32 MiB of a line (DEFAULT_MAX_MESSAGE_BYTES)
+// and errors the whole stream past it; the agent then exits with code 0 and
+// nothing on stderr. Measured: after initialize, a session/prompt whose text
+// block is 33 MB (an editor sending a big file as embedded context, which the
+// agent advertises with promptCapabilities.embeddedContext) got no answer, and
+// the process was gone 0.3 s later (peak 167 MB): the next request was never
+// answered and the editor loses every open session. Expected: an error
+// response for the oversized request (or a higher limit), and the agent goes
+// on serving. Fix: pass `{ maxMessageBytes }` to acp.ndJsonStream in
+// protocols/acp_agent.ts, and answer an over-long line with a JSON-RPC error
+// instead of ending the stream (a reader that skips to the next newline).
+Deno.test({
+  name: "fello acp answers the next request after a 33 MB message",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          join(ROOT, "mod.ts"),
+          "acp",
+          "--base-url",
+          "http://127.0.0.1:9/v1",
+          "--model",
+          "m",
+        ],
+        env: { FELLO_STATE_DIR: dir },
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "null",
+        signal: AbortSignal.timeout(60_000),
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      const encoder = new TextEncoder();
+      const send = (message: unknown) =>
+        writer.write(encoder.encode(`${JSON.stringify(message)}\n`));
+      const init = {
+        jsonrpc: "2.0",
+        method: "initialize",
+        params: { protocolVersion: 1, clientCapabilities: {} },
+      };
+      const answered = new Set<number>();
+      const reading = (async () => {
+        let buffer = "";
+        const decoder = new TextDecoder();
+        for await (const chunk of child.stdout) {
+          buffer += decoder.decode(chunk, { stream: true });
+          for (
+            let at = buffer.indexOf("\n");
+            at >= 0;
+            at = buffer.indexOf("\n")
+          ) {
+            const id = JSON.parse(buffer.slice(0, at)).id;
+            if (typeof id === "number") answered.add(id);
+            buffer = buffer.slice(at + 1);
+            if (answered.has(3)) return;
+          }
+        }
+      })();
+      try {
+        await send({ ...init, id: 1 });
+        await send({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "session/prompt",
+          params: {
+            sessionId: "none",
+            prompt: [{ type: "text", text: "x".repeat(33 * MB) }],
+          },
+        });
+        await send({ ...init, id: 3 });
+      } catch {
+        // The agent may have gone: what it answered tells.
+      }
+      await reading;
+      await writer.close().catch(() => {});
+      try {
+        child.kill();
+      } catch {
+        // It has ended on its own.
+      }
+      await child.status;
+      assert.ok(answered.has(1));
+      assert.ok(answered.has(3), "the request after the big one was answered");
+    });
+  },
+});
