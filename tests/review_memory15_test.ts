@@ -564,3 +564,43 @@ Deno.test({
     });
   },
 });
+
+// FAULT: ReadFile's model text splits the content into one string per line,
+// twice (split, then the numbered lines), so it needs about 40 times the
+// content in memory, and a forced read that ReadFile itself accepts (up to
+// 256 MB) kills the process. Measured: ReadFile { force: true } of a 200 MB
+// file of short lines ("a\n" x 105 million) ran in 1.2 s at 486 MB; then
+// toModelText() ran V8 out of heap: fatal "heap out of memory" after 68 s at
+// 4.3 GB, process killed by signal 5. The agent calls toModelText on every
+// result (renderSafely cannot catch a fatal OOM), so one model call ReadFile {
+// path: "big.log", force: true } ends `fello run` or `fello acp`. 20 MB: the
+// read alone peaks at 116 MB, with toModelText 845 MB (model text 115 MB); a
+// partial read of 16 MB (line 1, limit 20 000 000): 790 MB. Expected: the
+// numbered text built in one pass (indexOf from line to line, appending to a
+// few large chunks), memory near the text's own size, and no accepted read
+// whose rendering can crash. Fix: tools/_numbered_lines.ts
+// formatNumberedLines() without split() and the per-line array.
+Deno.test({
+  name:
+    "ReadFile.toModelText() of a forced 20 MB read of short lines stays near its size",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await Deno.writeTextFile(join(dir, "short.log"), "a\n".repeat(10 * MB));
+      const { result, peak } = await _childPeak(
+        `import { createTools } from "${MOD}";
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const r = await tools.ReadFile.execute({ path: "short.log", force: true });
+const text = tools.ReadFile.toModelText(r);
+(globalThis as Record<string, unknown>).result = { lines: r.totalLines, chars: text.length };`,
+        [dir],
+      );
+      const { lines } = result as { lines: number };
+      assert.equal(lines, 10 * MB);
+      assert.ok(
+        peak < 400 * MB,
+        `peak RSS ${Math.round(peak / MB)} MB to render a 20 MB read`,
+      );
+    });
+  },
+});
