@@ -7,17 +7,19 @@ import type { OutlineSymbol } from "../types.ts";
 import { MACRO_SPELLING } from "./_c_macros.ts";
 import { commentEndingAt } from "./_nodes.ts";
 
-/** A line holding only a macro word (with its arguments). */
+/** A line holding only macro words (with their arguments). */
 const MACRO_LINE = new RegExp(
-  `^[ \\t]*${MACRO_SPELLING}[ \\t]*(?:\\([^()\\n]*\\))?[ \\t]*\\r?$`,
+  `^[ \\t]*(?:${MACRO_SPELLING}\\b(?:[ \\t]*\\([^()\\n]*\\))?[ \\t]*)+\\r?$`,
 );
 
 /**
- * Mode macros (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`, `FMT_END_NAMESPACE`) and
- * member lists (`UV_REQ_FIELDS`, `Q_OBJECT`), which declare members of their
- * own: they belong to no declaration.
+ * Mode macros (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`, `FMT_END_NAMESPACE`),
+ * member lists (`UV_REQ_FIELDS`, `Q_OBJECT`) and declaring macros
+ * (`DECLARE_ASN1_FUNCTIONS(X509)`), which declare something of their own:
+ * they belong to no declaration.
  */
-const UNATTACHED = /BEGIN|END|(?:FIELDS|MEMBERS|HEAD|OBJECT|GADGET)_*\b/;
+const UNATTACHED =
+  /BEGIN|END|(?:FIELDS|MEMBERS|HEAD|OBJECT|GADGET)_*\b|^\s*(?:DECLARE|DEFINE|IMPLEMENT)_/;
 
 function attached(line: string): boolean {
   return MACRO_LINE.test(line) && !UNATTACHED.test(line);

@@ -1,6 +1,6 @@
 import { equal } from "node:assert/strict";
 import { blankRanges, codeOnly } from "./_c_code.ts";
-import { wrapperRanges } from "./_c_wrappers.ts";
+import { trailingAttributeRanges, wrapperRanges } from "./_c_wrappers.ts";
 
 function unwrapped(text: string): string {
   return blankRanges(text, wrapperRanges(codeOnly(text)));
@@ -41,4 +41,20 @@ Deno.test("wrapperRanges() keeps calls, casts and macros that are not wrappers",
     "int y = SIZE(int) * count (n);\n",
   ];
   for (const text of kept) equal(unwrapped(text), text, text);
+});
+
+Deno.test("trailingAttributeRanges() blanks lower-case attributes after a prototype, not K&R or statements", () => {
+  const blanked = (text: string) =>
+    blankRanges(text, trailingAttributeRanges(codeOnly(text)));
+  equal(
+    blanked("int f(lzma_stream *s) lzma_nothrow lzma_attr_pure;\n"),
+    "int f(lzma_stream *s)                            ;\n",
+  );
+  const kept = [
+    "int f(a, b) int a; int b; { return a; }\n",
+    "int f(a) uLong a; { return 0; }\n",
+    "void g(void) { if (x) return; while (y) continue; }\n",
+    "extern int socket (int d) __THROW;\n",
+  ];
+  for (const text of kept) equal(blanked(text), text, text);
 });

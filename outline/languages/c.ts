@@ -8,7 +8,7 @@ import { extractCFamily, joinCFamily } from "./_c_family.ts";
 import { blankRanges, codeOnly } from "./_c_code.ts";
 import { macroRanges } from "./_c_macros.ts";
 import { liftOverMacroLines } from "./_c_macro_lines.ts";
-import { wrapperRanges } from "./_c_wrappers.ts";
+import { trailingAttributeRanges, wrapperRanges } from "./_c_wrappers.ts";
 
 /** C (`.c`, `.h`): functions, structs, unions, enums and typedefs. */
 export const c: LanguageSpec = {
@@ -23,16 +23,43 @@ export const c: LanguageSpec = {
 };
 
 /**
- * The text with the macros the grammar cannot read blanked: the wrappers of
- * portability headers first (_c_wrappers.ts), so that the declaration
- * macros around them (_c_macros.ts) are read in the code the compiler sees.
+ * The text with what the grammar cannot read blanked: nullability
+ * qualifiers and lower-case attributes after a parameter list, then the
+ * wrappers of portability headers (_c_wrappers.ts), then the declaration
+ * macros around them (_c_macros.ts), each pass reading the code as the
+ * compiler sees it.
  */
-function blankCDeclarationMacros(source: string): string {
-  const code = codeOnly(source);
-  const wrappers = wrapperRanges(code);
-  const macros = macroRanges(blankRanges(code, wrappers));
-  const ranges = [...wrappers, ...macros].sort((a, b) => a[0] - b[0]);
-  return blankRanges(source, ranges);
+export function blankCDeclarationMacros(source: string): string {
+  let code = codeOnly(source);
+  const ranges: [number, number][] = [];
+  // Each pass reads the code the passes before it left.
+  const passes = [
+    (
+      code: string,
+    ) => [...nullabilityRanges(code), ...trailingAttributeRanges(code)],
+    wrapperRanges,
+    macroRanges,
+  ];
+  for (const pass of passes) {
+    const found = pass(code).sort((a, b) => a[0] - b[0]);
+    code = blankRanges(code, found);
+    ranges.push(...found);
+  }
+  return blankRanges(source, ranges.sort((a, b) => a[0] - b[0]));
+}
+
+/**
+ * Clang's nullability qualifiers (Apple's C headers), unknown to the grammar;
+ * not glibc's `__nonnull ((1))` attribute.
+ */
+const NULLABILITY =
+  /\b(?:_Nullable(?:_result)?|_Nonnull|_Null_unspecified|__nullable|__nonnull(?!\s*\()|__null_unspecified)\b/g;
+
+function nullabilityRanges(code: string): [number, number][] {
+  return Array.from(
+    code.matchAll(NULLABILITY),
+    (match): [number, number] => [match.index, match.index + match[0].length],
+  );
 }
 
 function extractC(

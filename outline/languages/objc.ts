@@ -8,13 +8,15 @@ import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
 import { blankObjc, objcBlocks, overAttributes } from "./_objc.ts";
+import { blankCDeclarationMacros } from "./c.ts";
 
 /** Objective-C headers: interfaces, protocols, methods, properties, and C. */
 export const objc: LanguageSpec = {
   name: "Objective-C",
   grammar: "c",
   extensions: [],
-  prepare: blankObjc,
+  // Its own lines first; then what C's pass blanks in the C that is left.
+  prepare: (source) => blankCDeclarationMacros(blankObjc(source)),
   extract: extractObjc,
   join: joinCFamily,
   parseWhole: true,
