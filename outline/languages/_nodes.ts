@@ -197,11 +197,20 @@ export function commentEndingAt(
   return accept(text) ? firstMeaningfulLine(text) : undefined;
 }
 
-const COMMENT_MARK = /^(?:\/\*+!?|\/\/[\/!]?|#+|\*+(?!\/))\s?/;
+// Any run of slashes: a banner (`//////  Section  //////`) is no doc text.
+const COMMENT_MARK = /^(?:\/\*+!?|\/\/(?:\/+|!)?|#+|\*+(?!\/))\s?/;
+// The slashes that close a banner line.
+const BANNER_END = /\s*\/{2,}$/;
+// A rule drawn across a comment (`----`, `====`, `/////`, `* * *`).
+const RULE_LINE = /^[-=*_~#+/\s]{3,}$/;
+// A license header is about the file, not the declaration under it (Meta's
+// files open with one right above their first declaration).
+const LICENSE_LINE =
+  /^(?:copyright\b|\(c\)\s|©|spdx-license-identifier\b|licensed under\b)/i;
 const DIRECTIVE_LINE = /^\{@[\w-]+[^{}]*\}$/;
 // A line comment that talks to a tool (`// swiftlint:disable file_length`).
 const TOOL_DIRECTIVE =
-  /^\/\/\s*(?:swiftlint:|swiftformat:|ktlint-|noinspection|NOSONAR|eslint-|prettier-ignore|@ts-|nolint|NOLINT|clang-format|periphery:|sourcery:)/;
+  /^\/\/(?:\/\s*<(?:reference|amd-module|amd-dependency)\b|\s*(?:swiftlint:|swiftformat:|ktlint-|noinspection|NOSONAR|eslint-|prettier-ignore|@ts-|nolint|NOLINT|clang-format|periphery:|sourcery:))/;
 const MAX_DOC_LENGTH = 200;
 // Doxygen's summary tag, common in C and C++: `@brief Opens it.` says
 // "Opens it." wherever it stands.
@@ -233,10 +242,13 @@ export function firstMeaningfulLine(text: string): string | undefined {
     const raw = text.slice(start, end);
     start = end + 1;
     const line = _withoutCommentEnd(raw.trim().replace(COMMENT_MARK, ""))
-      .trim();
-    // Blank, or a doc tool's directive alone on its line (Dart's
+      .replace(BANNER_END, "").trim();
+    // Blank, a rule, or a doc tool's directive alone on its line (Dart's
     // `{@template x}`, `{@macro x}`, `{@tool snippet}`).
-    if (line === "" || DIRECTIVE_LINE.test(line)) continue;
+    if (line === "" || RULE_LINE.test(line) || DIRECTIVE_LINE.test(line)) {
+      continue;
+    }
+    if (LICENSE_LINE.test(line)) return undefined;
     const brief = BRIEF_TAG.exec(line);
     if (brief !== null) {
       // `@brief` alone on its line: the summary is the next line.
