@@ -120,21 +120,21 @@ export class ToolContext {
 
   // Checked on the first call rather than in createTools(), which starts
   // nothing; once found, never again. A mistyped cwd would otherwise have
-  // WriteFile create it, folders and all.
+  // WriteFile create it, folders and all. Listed rather than stat'ed: an
+  // editor's backend reads a stat'ed path through the editor.
   async #requireWorkspace(tool: string): Promise<void> {
     if (this.#workspaceFound) return;
-    let kind: string;
     try {
-      kind = (await this.files.stat(this.workspace)).kind;
+      await this.files.readDir(this.workspace);
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) return; // the tool reports it
+      const problem = error instanceof Deno.errors.NotFound
+        ? "does not exist; pass an existing folder as cwd"
+        : error instanceof Deno.errors.NotADirectory
+        ? "is a file, not a folder; pass a folder as cwd"
+        : undefined;
+      if (problem === undefined) return; // the tool reports it
       throw new ToolError(
-        `${tool} cannot work in "${this.workspace}": the workspace does not exist; pass an existing folder as cwd`,
-      );
-    }
-    if (kind !== "directory") {
-      throw new ToolError(
-        `${tool} cannot work in "${this.workspace}": the workspace is a file, not a folder; pass a folder as cwd`,
+        `${tool} cannot work in "${this.workspace}": the workspace ${problem}`,
       );
     }
     this.#workspaceFound = true;

@@ -81,3 +81,29 @@ Deno.test("createTools() lets ReadFile open a truncated Shell log without asking
     await Deno.remove(workspace, { recursive: true });
   }
 });
+
+Deno.test("createTools() refuses a workspace that is missing or a file, creating nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/notes.txt`;
+    await Deno.writeTextFile(file, "x");
+    const missing = createTools({
+      cwd: `${dir}/typo`,
+      permissionMode: "allow",
+    });
+    await assert.rejects(
+      missing.WriteFile.execute({ path: "a/b.md", content: "x" }),
+      /WriteFile cannot work in ".*typo": the workspace does not exist; pass an existing folder as cwd/,
+    );
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), [
+      "notes.txt",
+    ]);
+    const onFile = createTools({ cwd: file, permissionMode: "allow" });
+    await assert.rejects(
+      onFile.ReadFile.execute({ path: "x.ts" }),
+      /ReadFile cannot work in ".*notes\.txt": the workspace is a file, not a folder/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
