@@ -394,51 +394,6 @@ Deno.test({
   },
 });
 
-// FAULT: a JSDoc that starts with `@deprecated <text>` gets no doc: the tag
-// starts a "block tag" and nothing is read after it, so the one thing the
-// comment says (that the member is deprecated, and what to use instead) is
-// lost. zod@3.24.1 lib/types.d.ts `/** @deprecated Use \`.extend\` instead
-// */ augment` and `/** @deprecated In most cases, this is no longer needed
-// - unknown properties are now silently stripped. ... */ nonstrict` are
-// listed with no doc. 1,582 JSDoc blocks in the corpus open with
-// `@deprecated` right above a declaration (antd 306, typescript lib 304,
-// rxjs 249, svelte 164, @headlessui/react 96, vitest 94, moment 44...). A
-// reader (and an editor's hover, which strikes the name through) takes the
-// deprecation as the first thing to know. Expected: a summary holding the
-// deprecation text (with or without the tag word). Suggested fix: in
-// firstMeaningfulLine(), when no summary line came before it, read
-// `@deprecated <text>` as a summary (e.g. "Deprecated: <text>"), the way
-// `@brief` is read.
-Deno.test({
-  name: "outlineSymbols() reads a leading @deprecated note as the summary",
-  ignore: true,
-  fn: async () => {
-    const text = lines(
-      "export declare class ZodObject {",
-      "    /**",
-      "     * @deprecated Use `.extend` instead",
-      "     *  */",
-      "    augment: number;",
-      "    /**",
-      "     * @deprecated In most cases, this is no longer needed - unknown properties are now silently stripped.",
-      "     * If you want to pass through unknown properties, use `.passthrough()` instead.",
-      "     */",
-      "    nonstrict: () => ZodObject;",
-      "}",
-    );
-    const outline = await outlineOf("types.d.ts", text);
-    assert.equal(outline.length, 3, outline.join("\n"));
-    assert.match(
-      outline[1],
-      /^ {4}property augment 5-5 \/\/ .*Use `\.extend` instead/,
-    );
-    assert.match(
-      outline[2],
-      /^ {4}property nonstrict 10-10 \/\/ .*In most cases, this is no longer needed/,
-    );
-  },
-});
-
 // FAULT: a JSDoc block separated from its declaration by one blank line is
 // not read. Several of the most used packages are written or compiled so:
 // commander@12.1.0 lib/command.js puts a blank line under the JSDoc of
