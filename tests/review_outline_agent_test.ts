@@ -104,7 +104,9 @@ const DOC_SOURCES: Record<string, { source: string; docs: unknown[] }> = {
   ".ts": {
     source:
       "/**\n * Doc A.\n */\nfunction a() {}\n\n/** Far. */\n\nfunction b() {}\nlet x = 1; /** Trailing. */\nfunction c() {}\n",
-    docs: [["a", "Doc A."], ["b", null], ["x", null], ["c", null]],
+    // A JSDoc counts across one blank line (since session 15), as
+    // TypeScript reads it.
+    docs: [["a", "Doc A."], ["b", "Far."], ["x", null], ["c", null]],
   },
   ".kt": {
     source: "/**\n * Doc K.\n */\nfun k() {}\n\n/** Far. */\n\nfun f() {}\n",

@@ -11,6 +11,7 @@ const MAX_NAME_LENGTH = 80;
 const SYMBOL_TYPES = new Set([
   "import_statement",
   "export from",
+  "export default signature",
   "function_declaration",
   "generator_function_declaration",
   "function_signature",
@@ -117,13 +118,15 @@ function _iifeBody(expression: Node | null): Node | undefined {
   return undefined;
 }
 
-// Rollup's iife format names its module: `var Vue = (function (exports) {
-// ... return exports; })({});`. A bundle's declarations are the variable's
-// members; a small IIFE computing a value (no function or class inside)
-// has none.
-function _bundleMembers(declarator: Node | undefined): OutlineSymbol[] {
+// The members of a variable's value: a class's (esbuild's `var X = class
+// {...}`, tsc's decorated `let C = class C {...}`), or a bundle's
+// declarations: Rollup's iife format names its module, `var Vue = (function
+// (exports) { ... return exports; })({})`. A small IIFE computing a value
+// (no function or class inside) has none.
+function _valueMembers(declarator: Node | undefined): OutlineSymbol[] {
   if (declarator?.type !== "variable_declarator") return [];
   const value = declarator.childForFieldName("value");
+  if (value?.type === "class") return _classMembers(value);
   if (value?.type !== "call_expression") return [];
   const body = _iifeBody(value);
   if (body === undefined) return [];
@@ -183,7 +186,12 @@ function _statement(
   if (found === undefined || !SYMBOL_TYPES.has(found.type)) return undefined;
   const { node, type } = found;
   const { withMembers, siblings, types, index } = place;
-  const doc = docComment(outer, { siblings, types, index });
+  const doc = docComment(outer, {
+    siblings,
+    types,
+    index,
+    acrossBlankLine: true,
+  });
   // Members are read only where they are listed (not inside a namespace).
   const make = (kind: string, name: string, members?: () => OutlineSymbol[]) =>
     makeSymbol(kind, name, node, {
@@ -196,6 +204,8 @@ function _statement(
       return [make("import", _importName(node))];
     case "export from":
       return [make("export", _importName(node))];
+    case "export default signature":
+      return [make("function", "default")];
     case "function_declaration":
     case "generator_function_declaration":
     case "function_signature":
@@ -241,7 +251,7 @@ function _statement(
     case "variable_declaration": {
       const variables = _variables(node, type, { outer, doc });
       if (withMembers && variables.length === 1) {
-        variables[0].children = _bundleMembers(node.namedChildren[0]);
+        variables[0].children = _valueMembers(node.namedChildren[0]);
       }
       return variables;
     }
@@ -274,6 +284,9 @@ function _unwrap(
       const inner = node.firstNamedChild;
       if (inner === null) return undefined;
       const innerType = inner.type;
+      if (_isDefaultSignature(inner, innerType)) {
+        return { node, type: "export default signature" };
+      }
       if (
         type === "expression_statement" && innerType !== "internal_module" &&
         innerType !== "assignment_expression"
@@ -289,6 +302,16 @@ function _unwrap(
     default:
       return { node, type };
   }
+}
+
+// tsc's declaration of an anonymous default function, `export default
+// function (options: Options): Result;`, is an error to the grammar: an
+// identifier `export`, then an ERROR from `default function`.
+function _isDefaultSignature(inner: Node, type: string): boolean {
+  if (type !== "identifier" || inner.text !== "export") return false;
+  const error = inner.nextSibling;
+  return error?.type === "ERROR" && error.firstChild?.type === "default" &&
+    error.child(1)?.type === "function";
 }
 
 // `export default class {}` / `export default function () {}`: anonymous
@@ -441,7 +464,12 @@ function _members(
     const from = siblings[first];
     members.push(makeSymbol(described[0], described[1], member, {
       from,
-      doc: docComment(from, { siblings, types, index: first }),
+      doc: docComment(from, {
+        siblings,
+        types,
+        index: first,
+        acrossBlankLine: true,
+      }),
     }));
   }
   return members;

@@ -134,6 +134,12 @@ export interface DocCommentOptions {
   index?: number;
   /** The types of `siblings` when the caller has read them already (saves WASM calls). */
   types?: readonly string[];
+  /**
+   * Also take a `/**` block that one blank line parts from the node, unless
+   * nothing but comments is above it (a file's license or overview): JSDoc's
+   * rule, as TypeScript and editors read it.
+   */
+  acrossBlankLine?: boolean;
 }
 
 function isDocMarker(text: string): boolean {
@@ -158,7 +164,11 @@ export function docComment(
   );
   // Lint directives between a doc and its declaration are not the doc.
   while (texts.length > 0 && TOOL_DIRECTIVE.test(texts.at(-1)!)) texts.pop();
-  if (texts.length === 0) return undefined;
+  if (texts.length === 0) {
+    return options.acrossBlankLine
+      ? _jsDocAcrossBlankLine(node, options)
+      : undefined;
+  }
   const last = texts[texts.length - 1];
   if (last.startsWith("/*")) {
     return accept(last) ? firstMeaningfulLine(last) : undefined;
@@ -167,6 +177,28 @@ export function docComment(
   while (first > 0 && !texts[first - 1].startsWith("/*")) first--;
   if (!accept(texts[first])) return undefined;
   return firstMeaningfulLine(texts.slice(first).join("\n"));
+}
+
+// A `/**` block ending two rows above `node`, with code (not only
+// comments) somewhere above it.
+function _jsDocAcrossBlankLine(
+  node: Node,
+  { siblings, index }: DocCommentOptions,
+): string | undefined {
+  const at = siblings !== undefined && index !== undefined ? index - 1 : -1;
+  const previous = at >= 0 ? siblings![at] : node.previousSibling;
+  if (previous === null || !isComment(previous)) return undefined;
+  const text = previous.text;
+  if (!text.startsWith("/**")) return undefined;
+  const endRow = previous.startPosition.row + countChar(text, "\n");
+  if (endRow !== node.startPosition.row - 2) return undefined;
+  let above = at >= 0
+    ? (at > 0 ? siblings![at - 1] : null)
+    : previous.previousSibling;
+  while (above !== null && isComment(above)) above = above.previousSibling;
+  const topLevel = node.parent?.type === "program";
+  if (above === null && topLevel) return undefined;
+  return firstMeaningfulLine(text);
 }
 
 /**
@@ -212,9 +244,10 @@ const DIRECTIVE_LINE = /^\{@[\w-]+[^{}]*\}$/;
 const TOOL_DIRECTIVE =
   /^\/\/(?:\/\s*<(?:reference|amd-module|amd-dependency)\b|\s*(?:swiftlint:|swiftformat:|ktlint-|noinspection|NOSONAR|eslint-|prettier-ignore|@ts-|nolint|NOLINT|clang-format|periphery:|sourcery:))/;
 const MAX_DOC_LENGTH = 200;
-// Doxygen's summary tag, common in C and C++: `@brief Opens it.` says
-// "Opens it." wherever it stands.
-const BRIEF_TAG = /^[@\\]brief(?:\s+|$)/;
+// Summary tags: Doxygen's `@brief Opens it.` (common in C and C++) and
+// JSDoc's `@summary` and `@description` (`@desc`; date-fns documents every
+// function under them) say "Opens it." wherever they stand.
+const BRIEF_TAG = /^[@\\](?:brief|summary|description|desc)(?:\s+|$)/;
 const TAG = /^[@\\][A-Za-z]/;
 // Doxygen's structural commands name what they document on their own line
 // (`@fn int add(int, int)`); a summary may follow them.

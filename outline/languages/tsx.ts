@@ -4,12 +4,14 @@ import {
   extractEcmascript,
   joinEcmascript,
 } from "./_ecmascript.ts";
+import { prepareTypeScript } from "./_ts_text.ts";
 
 /** TSX (".tsx"): the specification's TS/JS symbol table. */
 export const tsx: LanguageSpec = {
   name: "TSX",
   grammar: "tsx",
   extensions: [".tsx"],
+  prepare: prepareTypeScript,
   extract: extractEcmascript,
   join: joinEcmascript,
   continuation: ECMASCRIPT_CONTINUATION,

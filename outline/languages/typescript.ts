@@ -4,12 +4,14 @@ import {
   extractEcmascript,
   joinEcmascript,
 } from "./_ecmascript.ts";
+import { prepareTypeScript } from "./_ts_text.ts";
 
 /** TypeScript (".ts", ".mts", ".cts"): the specification's TS/JS symbol table. */
 export const typescript: LanguageSpec = {
   name: "TypeScript",
   grammar: "typescript",
   extensions: [".ts", ".mts", ".cts"],
+  prepare: prepareTypeScript,
   extract: extractEcmascript,
   join: joinEcmascript,
   continuation: ECMASCRIPT_CONTINUATION,
