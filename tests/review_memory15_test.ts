@@ -98,7 +98,9 @@ function _text(result: { content?: unknown }): string {
 // on one) can take the machine's memory (24 GiB here) with a couple of them.
 // `fello outline DIR` reads up to 32 files at once (IN_FLIGHT) before the
 // workers look at them: a folder of eight 100 MB binary `.ts` files peaked at
-// 2.0 GB (one alone: 514 MB). Here, 300 MB: peak about 1.3 GB. Expected: the binary check (a NUL in the
+// 2.0 GB (one alone: 514 MB). Deno.readFile reads to the end of file, not
+// to the size stat'ed: a .ts file growing from 67 MB to 1 GB while outlined
+// peaked at 4.3 GB. Here, 300 MB: peak about 1.3 GB. Expected: the binary check (a NUL in the
 // first 8000 bytes) done on the first bytes before the rest is read, and a
 // size cap (e.g. refuse over 64 MB with "read it by line ranges"): peak RSS
 // of a few hundred MB, an answer in well under a second. Fix: in
