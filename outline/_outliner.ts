@@ -19,6 +19,12 @@ import { joinPieces, pieceStarts } from "./_pieces.ts";
 import { countNewlines } from "../tools/_scan_buffer.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
 import { dialectExtension } from "./_dialect.ts";
+import {
+  MAX_OUTLINE_BYTES,
+  readUpToAsync,
+  startsBinary,
+  tooBigReason,
+} from "./_file_bytes.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult } from "./types.ts";
 
@@ -139,6 +145,7 @@ export class Outliner {
     await _requireWorkerRead();
     const statTime = Date.now();
     const stat = await _stat(path, absolute);
+    await _requireOutlinable(path, absolute, stat.size);
     const cached = this.#cache.get(absolute);
     if (
       cached !== undefined && cached.size === stat.size &&
@@ -394,9 +401,36 @@ async function _readOrNot(
   path: string,
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   try {
-    return await Deno.readFile(path);
+    return await readUpToAsync(path, MAX_OUTLINE_BYTES);
   } catch {
     return undefined;
+  }
+}
+
+/** Files larger than this are checked for binary before any is read whole. */
+const SNIFF_ABOVE_BYTES = 1024 * 1024;
+
+// A large binary file (a video's `.ts` transport stream) is told from its
+// first bytes, and any file over the cap refused, before a worker reads it
+// all: a 3 GB one took 48 s and 12 GB of memory to be called binary.
+async function _requireOutlinable(
+  path: string,
+  absolute: string,
+  size: number,
+): Promise<void> {
+  if (size > SNIFF_ABOVE_BYTES && await _startsBinaryOrNot(absolute)) {
+    throw _binary(path);
+  }
+  if (size > MAX_OUTLINE_BYTES) {
+    throw new ToolError(`Cannot outline "${path}": ${tooBigReason()}`);
+  }
+}
+
+async function _startsBinaryOrNot(path: string): Promise<boolean> {
+  try {
+    return await startsBinary(path);
+  } catch {
+    return false; // the worker's read reports why
   }
 }
 
@@ -479,15 +513,19 @@ function _unsupported(path: string): ToolError {
   );
 }
 
+function _binary(path: string): ToolError {
+  return new ToolError(
+    `Cannot outline "${path}": it is a binary file, not source code`,
+  );
+}
+
 function _failure(
   path: string,
   reply: Extract<WorkerReply, { type: "error" }>,
 ): ToolError {
   switch (reply.failure) {
     case "binary":
-      return new ToolError(
-        `Cannot outline "${path}": it is a binary file, not source code`,
-      );
+      return _binary(path);
     case "budget":
       return new ToolError(
         `Cannot outline "${path}": ${reply.message}; read it by line ranges instead, or raise parseBudgetMs`,

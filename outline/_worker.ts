@@ -3,6 +3,13 @@
 // or kept (a few small files) so an edited file re-parses incrementally.
 // The pool replaces a worker that crashes or that parsed a huge file, because
 // WASM memory never shrinks.
+import {
+  looksBinary,
+  MAX_OUTLINE_BYTES,
+  readUpTo,
+  TooBig,
+  tooBigReason,
+} from "./_file_bytes.ts";
 import { parentPort } from "node:worker_threads";
 import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
@@ -20,9 +27,6 @@ import type {
   WorkerRequest,
 } from "./_protocol.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
-
-/** A NUL byte in this many leading bytes marks a binary file (as git decides). */
-const BINARY_PROBE_BYTES = 8000;
 
 class Failure extends Error {
   constructor(readonly failure: OutlineFailure, message: string) {
@@ -83,7 +87,7 @@ async function _outline(
   // A later piece starts mid-file: only the start of a file tells binary.
   if (
     !request.piece?.lineOffset &&
-    bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)
+    looksBinary(bytes)
   ) {
     throw new Failure("binary", "it is a binary file");
   }
@@ -300,9 +304,10 @@ function _read(path: string): Uint8Array<ArrayBuffer> {
         "it is not a regular file (a device, socket or pipe)",
       );
     }
-    return Deno.readFileSync(path);
+    return readUpTo(path, MAX_OUTLINE_BYTES);
   } catch (error) {
     if (error instanceof Failure) throw error;
+    if (error instanceof TooBig) throw new Failure("read", tooBigReason());
     const reason = error instanceof Deno.errors.NotFound
       ? "the file does not exist"
       : error instanceof Deno.errors.IsADirectory

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import {
+  readUpTo,
+  readUpToAsync,
+  startsBinary,
+  TooBig,
+} from "./_file_bytes.ts";
+
+Deno.test("readUpTo() reads a file whole up to the limit, and refuses one over it", async () => {
+  const path = await Deno.makeTempFile();
+  try {
+    await Deno.writeTextFile(path, "abcdef");
+    assert.equal(new TextDecoder().decode(readUpTo(path, 6)), "abcdef");
+    assert.equal(
+      new TextDecoder().decode(await readUpToAsync(path, 6)),
+      "abcdef",
+    );
+    assert.throws(() => readUpTo(path, 5), TooBig);
+    await assert.rejects(readUpToAsync(path, 5), TooBig);
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("startsBinary() tells a NUL in the first 8000 bytes only", async () => {
+  const path = await Deno.makeTempFile();
+  try {
+    await Deno.writeFile(path, new Uint8Array(10_000).fill(65));
+    assert.equal(await startsBinary(path), false);
+    const late = new Uint8Array(10_000).fill(65);
+    late[9_000] = 0;
+    await Deno.writeFile(path, late);
+    assert.equal(await startsBinary(path), false);
+    late[10] = 0;
+    await Deno.writeFile(path, late);
+    assert.equal(await startsBinary(path), true);
+  } finally {
+    await Deno.remove(path);
+  }
+});
