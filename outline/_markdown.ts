@@ -1,7 +1,13 @@
 // The built-in Markdown outline (no WASM): ATX and setext headings nested by
 // level, each running to the line before the next heading of the same or a
-// higher level. Fenced code, HTML comments, <pre>-like blocks and front matter
-// hold no headings.
+// higher level, also in block quotes and on a list item's first line. Fenced
+// code, HTML comments, <pre>-like blocks and front matter hold no headings.
+// A heading's name is read by _markdown_inline.ts.
+import {
+  headingName,
+  MAX_HEADING,
+  referenceLabel,
+} from "./_markdown_inline.ts";
 import type { OutlineSymbol } from "./types.ts";
 
 /** Extensions outlined by {@linkcode outlineMarkdown}. */
@@ -19,16 +25,17 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HTML_BLOCK = /^ {0,3}<(!--|(?:pre|script|style|textarea)(?=[\s>]|$))/i;
 const COMMENT_END = /-->/;
 const RAW_END = /<\/(?:pre|script|style|textarea)>/i;
-// Lines that cannot be the text of a setext heading (list items, quotes, tables...).
+// Lines that cannot be the text of a setext heading (list items, tables...).
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+] |\d+[.)] |>|\||<))/;
-
+// A list item's marker and the one space after it (sticky: read in place).
+const LIST_MARKER = / {0,3}(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)/y;
+// `[label]: destination`: a link reference definition.
+const DEFINITION = /^ {0,3}\[((?:[^\\[\]]|\\.){1,999})\]:/;
 /**
- * The characters of a heading's text that are kept: no real heading is
- * longer, and it bounds the work on a file with a huge line.
+ * Nested list markers read on one line, at most: a heading is found in a
+ * list item this deep, and each level costs a thematic break test.
  */
-const MAX_HEADING = 1024;
-/** Links and images read in a heading's text, at most (see _plainText). */
-const MAX_BRACKETS = 64;
+const MAX_LIST_NESTING = 8;
 
 interface Heading {
   level: number;
@@ -36,91 +43,221 @@ interface Heading {
   line: number;
 }
 
+/** A fenced code or HTML block that holds no Markdown up to its end. */
+interface OpenBlock {
+  /** The fence's mark (``` or ~~~), or the pattern of the HTML block's end. */
+  end: string | RegExp;
+  /** The block quotes it is in: it ends with the last of them. */
+  depth: number;
+  /** A list item's content column: a line indented less ends the block. */
+  indent: number;
+}
+
+interface Paragraph {
+  line: number;
+  text: string;
+  depth: number;
+}
+
 /** Outlines Markdown text whose line count is `totalLines`. */
 export function outlineMarkdown(
   text: string,
   totalLines: number,
 ): OutlineSymbol[] {
-  return _nest(_headings(text.split(/\r?\n/)), totalLines);
+  const scanner = new _Scanner();
+  const lines = text.split(/\r?\n/);
+  let i = lines[0]?.trim() === "---" ? _frontMatterEnd(lines) : 0;
+  for (; i < lines.length; i++) scanner.read(lines[i], i + 1);
+  const headings = scanner.headings.map((heading) => ({
+    ...heading,
+    text: headingName(heading.text, scanner.labels),
+  }));
+  return _nest(headings, totalLines);
 }
 
-function _headings(lines: string[]): Heading[] {
-  const headings: Heading[] = [];
-  let fence: string | undefined;
-  /** The end of the HTML comment or raw block the line is in. */
-  let htmlEnd: RegExp | undefined;
-  let paragraph: { line: number; text: string } | undefined;
-  let i = lines[0]?.trim() === "---" ? _frontMatterEnd(lines) : 0;
-  for (; i < lines.length; i++) {
-    const line = lines[i];
-    if (fence !== undefined) {
-      if (
-        line.trimStart().startsWith(fence) &&
-        line.trim().replace(/[`~]/g, "") === ""
-      ) fence = undefined;
-      continue;
+// Reads the block structure line by line, as far as headings need: block
+// quotes and list items (their markers are stripped from a line), fenced code
+// and HTML blocks (they hold no headings), paragraphs (a setext heading's
+// text) and link reference definitions (they make `[label]` a link).
+class _Scanner {
+  readonly headings: Heading[] = [];
+  readonly labels: Set<string> = new Set();
+  #open: OpenBlock | undefined;
+  #paragraph: Paragraph | undefined;
+
+  read(line: string, number: number): void {
+    if (this.#open !== undefined && this.#inOpenBlock(line)) return;
+    const quote = _unquote(line, Infinity);
+    const content = line.slice(quote.start);
+    if (this.#paragraph !== undefined && quote.depth > this.#paragraph.depth) {
+      this.#paragraph = undefined; // a deeper block quote starts
     }
-    if (htmlEnd !== undefined) {
-      if (htmlEnd.test(line)) htmlEnd = undefined;
-      continue;
+    if (this.#setext(content, quote.depth)) return;
+    const item = _listItems(content, this.#paragraph !== undefined);
+    const where = { number, depth: quote.depth, indent: item };
+    if (this.#blockStart(content.slice(item), where) || item > 0) {
+      this.#paragraph = undefined;
+    } else if (!this.#definition(content)) {
+      this.#text(content, where);
     }
-    const opening = FENCE.exec(line);
+  }
+
+  // Whether the line belongs to the open fenced code or HTML block.
+  #inOpenBlock(line: string): boolean {
+    const open = this.#open!;
+    const quote = _unquote(line, open.depth);
+    const content = line.slice(quote.start);
+    if (
+      quote.depth < open.depth ||
+      (content.trim() !== "" && _indent(content) < open.indent)
+    ) {
+      this.#open = undefined; // its block quote or list item ended
+      return false;
+    }
+    const closed = typeof open.end === "string"
+      ? content.trimStart().startsWith(open.end) &&
+        content.trim().replace(/[`~]/g, "") === ""
+      : open.end.test(content);
+    if (closed) this.#open = undefined;
+    return true;
+  }
+
+  #setext(content: string, depth: number): boolean {
+    const paragraph = this.#paragraph;
+    if (paragraph === undefined || paragraph.depth !== depth) return false;
+    const setext = SETEXT.exec(content);
+    if (setext === null) return false;
+    const level = setext[1].startsWith("=") ? 1 : 2;
+    this.headings.push({ level, text: paragraph.text, line: paragraph.line });
+    this.#paragraph = undefined;
+    return true;
+  }
+
+  // A fence, an HTML block or an ATX heading starting `text`.
+  #blockStart(
+    text: string,
+    where: { number: number; depth: number; indent: number },
+  ): boolean {
+    const opening = FENCE.exec(text);
     // A backtick fence's info string holds no backtick: "```x```" is code
     // inline in a paragraph (CommonMark).
     if (
       opening !== null &&
-      !(opening[1][0] === "`" && line.slice(opening[0].length).includes("`"))
+      !(opening[1][0] === "`" && text.slice(opening[0].length).includes("`"))
     ) {
-      fence = opening[1];
-      paragraph = undefined;
-      continue;
+      this.#open = {
+        end: opening[1],
+        depth: where.depth,
+        indent: where.indent,
+      };
+      return true;
     }
-    const html = HTML_BLOCK.exec(line);
+    const html = HTML_BLOCK.exec(text);
     if (html !== null) {
       // Comments run to `-->`, raw blocks (<pre>, <script>...) to the first
       // of their four closing tags (CommonMark).
       const end = html[1] === "!--" ? COMMENT_END : RAW_END;
-      if (!end.test(line.slice(html[0].length))) htmlEnd = end;
-      paragraph = undefined;
-      continue;
+      if (!end.test(text.slice(html[0].length))) {
+        this.#open = { end, depth: where.depth, indent: where.indent };
+      }
+      return true;
     }
-    const atx = ATX_OPENING.exec(line);
-    if (atx !== null) {
-      headings.push({
-        level: atx[1].length,
-        text: _atxText(line.slice(atx[0].length)),
-        line: i + 1,
-      });
-      paragraph = undefined;
-      continue;
-    }
-    const setext = SETEXT.exec(line);
-    if (setext !== null && paragraph !== undefined) {
-      const level = setext[1].startsWith("=") ? 1 : 2;
-      headings.push({ level, text: paragraph.text, line: paragraph.line });
-      paragraph = undefined;
-      continue;
-    }
+    const atx = ATX_OPENING.exec(text);
+    if (atx === null) return false;
+    this.headings.push({
+      level: atx[1].length,
+      text: _atxText(text.slice(atx[0].length)),
+      line: where.number,
+    });
+    return true;
+  }
+
+  // A definition cannot interrupt a paragraph; it is no paragraph text. A
+  // footnote (`[^1]: text`, GitHub's) defines no link: `[^1]` stays.
+  #definition(content: string): boolean {
+    if (this.#paragraph !== undefined) return false;
+    const definition = DEFINITION.exec(content);
+    const label = definition?.[1].trim() ?? "";
+    if (label === "" || label.startsWith("^")) return false;
+    this.labels.add(referenceLabel(label));
+    return true;
+  }
+
+  #text(content: string, where: { number: number; depth: number }): void {
+    const paragraph = this.#paragraph;
     if (
-      line.trim() === "" || NOT_PARAGRAPH.test(line) ||
-      _isThematicBreak(line)
+      content.trim() === "" || NOT_PARAGRAPH.test(content) ||
+      _isThematicBreak(content, 0)
     ) {
-      paragraph = undefined;
+      this.#paragraph = undefined;
     } else if (paragraph === undefined) {
-      paragraph = { line: i + 1, text: line.trim() };
+      this.#paragraph = {
+        line: where.number,
+        text: content.trim(),
+        depth: where.depth,
+      };
     } else if (paragraph.text.length < MAX_HEADING) {
-      paragraph.text += ` ${line.trim()}`;
+      paragraph.text += ` ${content.trim()}`; // a lazy line keeps its depth
     }
   }
-  return headings;
+}
+
+// Where a line's content starts after at most `max` block quote markers
+// (`>` and the space after it), and how many it had. By index: a line of
+// thousands of `>` costs one pass.
+function _unquote(
+  line: string,
+  max: number,
+): { depth: number; start: number } {
+  let depth = 0;
+  let start = 0;
+  while (depth < max) {
+    let at = start;
+    while (at < start + 3 && line[at] === " ") at++;
+    if (line[at] !== ">") break;
+    at++;
+    if (line[at] === " " || line[at] === "\t") at++;
+    depth++;
+    start = at;
+  }
+  return { depth, start };
+}
+
+// The column where the content of the list items opened on this line starts
+// (`- 1. text`), or 0 if it opens none. A thematic break (`* * *`) is no
+// list item; an ordered item interrupts a paragraph only from 1 (CommonMark).
+function _listItems(content: string, inParagraph: boolean): number {
+  let start = 0;
+  for (let count = 0; count < MAX_LIST_NESTING; count++) {
+    LIST_MARKER.lastIndex = start;
+    const marker = LIST_MARKER.exec(content);
+    if (marker === null || _isThematicBreak(content, start)) break;
+    const ordered = marker[1] !== undefined;
+    if (count === 0 && inParagraph && ordered && Number(marker[1]) !== 1) {
+      break;
+    }
+    start = LIST_MARKER.lastIndex;
+  }
+  return start;
+}
+
+// A line's indentation in columns, a tab reaching the next multiple of 4.
+function _indent(text: string): number {
+  let columns = 0;
+  for (const char of text) {
+    if (char === " ") columns++;
+    else if (char === "\t") columns += 4 - (columns % 4);
+    else break;
+  }
+  return columns;
 }
 
 // `---`, `***`, `___` (spaces allowed between): a rule, which ends a
 // paragraph. By hand: the pattern for it backtracks one frame per character
 // and overflows the stack on a line of megabytes.
-function _isThematicBreak(line: string): boolean {
-  let at = 0;
-  while (at < 3 && line[at] === " ") at++;
+function _isThematicBreak(line: string, from: number): boolean {
+  let at = from;
+  while (at < from + 3 && line[at] === " ") at++;
   const mark = line[at];
   if (mark !== "-" && mark !== "*" && mark !== "_") return false;
   let marks = 0;
@@ -165,7 +302,7 @@ function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
     }
     const symbol: OutlineSymbol = {
       kind: "heading",
-      name: _plainText(heading.text),
+      name: heading.text,
       startLine: heading.line,
       endLine: heading.line,
       children: [],
@@ -176,42 +313,3 @@ function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
   for (const entry of stack) close(entry, totalLines);
   return roots;
 }
-
-// A heading's text as a reader sees it: a link shows its text, an image or an
-// HTML tag shows nothing (a README's title line is often mostly badges),
-// unless nothing else is left, then the images' alt text.
-function _plainText(markdown: string): string {
-  const heading = markdown.slice(0, MAX_HEADING);
-  // Each `[` may start a link; past a few dozen, it is not prose, and the
-  // search for each one's end would take time quadratic in their number.
-  if (_count(heading, "[") > MAX_BRACKETS) return _squeeze(heading);
-  const links = heading.replace(LINK, "$1");
-  const text = _squeeze(links.replace(IMAGE, "").replace(HTML_TAG, ""));
-  return text !== "" ? text : _squeeze(links.replace(IMAGE, "$1 "));
-}
-
-function _count(text: string, char: string): number {
-  let count = 0;
-  for (
-    let at = text.indexOf(char);
-    at !== -1;
-    at = text.indexOf(char, at + 1)
-  ) {
-    count++;
-  }
-  return count;
-}
-
-function _squeeze(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-// `[text](url)` or `[text][ref]`, not preceded by `!` (that is an image).
-const LINK =
-  /(?<!!)\[((?:!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]|[^\]])*)\](?:\([^)]*\)|\[[^\]]*\])/g;
-// `![alt](url)` or `![alt][ref]`.
-const IMAGE = /!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g;
-// The HTML tags READMEs put in headings, lower case as HTML is written; a
-// type's parameters (`Option<T>`, `Map<string, number>`) are not tags.
-const HTML_TAG =
-  /<\/?(?:a|abbr|b|br|code|del|details|div|em|h[1-6]|i|img|ins|kbd|mark|p|picture|s|small|source|span|strong|sub|summary|sup|u)(?=[\s/>])[^>]*>/g;

@@ -117,3 +117,144 @@ Deno.test("outlineMarkdown() reads no heading in a <pre>, <script> or <style> bl
   ].join("\n");
   assert.deepEqual(flat(outlineMarkdown(text, 10)), ["A 1-10", "  B 10-10"]);
 });
+
+Deno.test("outlineMarkdown() keeps a code span in a heading's name as written", () => {
+  const text = [
+    "# Rules",
+    "## `<img>`",
+    "## Case: I am using an `<a>` tag",
+    "## chalk.`<style>[.<style>...](string, [string...])`",
+    "## `micromark(value[, encoding][, options])`",
+    "## [`fn()`](#fn) and ``a ` b`` and `unclosed",
+    "## \\`not code\\` and `<b>`",
+  ].join("\n");
+  assert.deepEqual(outlineMarkdown(text, 7)[0].children.map((s) => s.name), [
+    "`<img>`",
+    "Case: I am using an `<a>` tag",
+    "chalk.`<style>[.<style>...](string, [string...])`",
+    "`micromark(value[, encoding][, options])`",
+    "`fn()` and ``a ` b`` and `unclosed",
+    "`not code` and `<b>`",
+  ]);
+});
+
+Deno.test("outlineMarkdown() leaves HTML comments out of a heading's name", () => {
+  const text = [
+    "# markdown-it <!-- omit in toc -->",
+    "## Install <!-- omit in toc --> now <!-- two -->",
+    "## Open <!-- comment",
+  ].join("\n");
+  assert.deepEqual(flat(outlineMarkdown(text, 3)), [
+    "markdown-it 1-3",
+    "  Install now 2-2",
+    "  Open <!-- comment 3-3",
+  ]);
+});
+
+Deno.test("outlineMarkdown() names a heading of only HTML images by their alt text", () => {
+  const text = [
+    '# <img src="media/header.png" title="AVA" alt="AVA logo" width="530">',
+    "## <picture><source srcset=\"d.svg\"><img alt='Dark' src=x></picture>",
+    '## <img src="a.png"> Text wins',
+  ].join("\n");
+  assert.deepEqual(flat(outlineMarkdown(text, 3)), [
+    "AVA logo 1-3",
+    "  Dark 2-2",
+    "  Text wins 3-3",
+  ]);
+});
+
+Deno.test("outlineMarkdown() reads ATX headings in block quotes and on a list item's first line", () => {
+  const text = [
+    "# Fastify", // 1
+    "> ## Note", // 2
+    "> `.listen` binds to the local host.", // 3
+    "## Reply", // 4
+    "- ### set-cookie", // 5
+    "  text", // 6
+    "> 1. - #### Deep", // 7
+    "> MIT License", // 8
+    "> -----------", // 9
+    "> ```sh", // 10
+    "> # a shell comment", // 11
+    "# after the quote closed its fence", // 12
+    "- ```sh", // 13
+    "  # a shell comment in the item", // 14
+    "# after the item closed its fence", // 15
+    ">     # indented code", // 16
+    "-     # indented code", // 17
+    "> Lazy", // 18
+    "===", // 19
+    "- - - # three items deep", // 20
+    "* * *", // 21
+  ].join("\n");
+  assert.deepEqual(flat(outlineMarkdown(text, 21)), [
+    "Fastify 1-11",
+    "  Note 2-3",
+    "  Reply 4-7",
+    "    set-cookie 5-7",
+    "      Deep 7-7",
+    "  MIT License 8-11",
+    "after the quote closed its fence 12-14",
+    "after the item closed its fence 15-19",
+    "three items deep 20-21",
+  ]);
+});
+
+Deno.test("outlineMarkdown() shows a shortcut reference link by its text when it is defined", () => {
+  const text = [
+    "# Changelog",
+    "## [2.31.0] - 2024-10-03",
+    "## [2.4.0] - 2017-06-02 [YANKED]",
+    "## [Unreleased] and ![Logo]",
+    "## minimist [![Version Badge][logo]][unreleased] and a note[^1]",
+    "",
+    "[2.31.0]: https://github.com/x/y/compare/v2.30.0...v2.31.0",
+    " [2.4.0]:",
+    "   https://github.com/x/y/compare/v2.3.0...v2.4.0",
+    "> [unreleased]: https://github.com/x/y",
+    "[logo]: logo.png",
+    "text [yanked]: not a definition inside a paragraph",
+    "",
+    "[^1]: A footnote, no link.",
+  ].join("\n");
+  assert.deepEqual(outlineMarkdown(text, 15)[0].children.map((s) => s.name), [
+    "2.31.0 - 2024-10-03",
+    "2.4.0 - 2017-06-02 [YANKED]",
+    "Unreleased and",
+    "minimist and a note[^1]",
+  ]);
+});
+
+Deno.test("outlineMarkdown() shows backslash escapes and entities as the characters they stand for", () => {
+  const text = [
+    "# Escaped \\#5, \\[not a link\\](x) and \\`not code\\`",
+    "## new Ajv(options) -&gt; Ajv&lt;T&gt; &amp;&#33;&#x3F; &bogus; `&lt;kept&gt;`",
+  ].join("\n");
+  assert.deepEqual(flat(outlineMarkdown(text, 2)), [
+    "Escaped #5, [not a link](x) and `not code` 1-2",
+    "  new Ajv(options) -> Ajv<T> &!? &bogus; `&lt;kept&gt;` 2-2",
+  ]);
+});
+
+Deno.test("outlineMarkdown() stays fast on deep quotes and lists and on unclosed code spans, comments and tags", () => {
+  const headings = (line: string) => Array(1000).fill(`# ${line}`);
+  const lines = [
+    `${">".repeat(1_000_000)} # quoted`,
+    `${"- ".repeat(500_000)}x`,
+    ...Array.from({ length: 2000 }, (_, i) => `${">".repeat(i + 1)} \`\`\``),
+    "",
+    ...headings("`a".repeat(600)),
+    ...headings("<!--".repeat(300)),
+    ...headings("<a ".repeat(400)),
+    ...headings("\\[".repeat(600)),
+    ...Array.from({ length: 1000 }, (_, i) => `[${"a".repeat(900)}${i}]: x`),
+  ];
+  const started = performance.now();
+  const symbols = outlineMarkdown(lines.join("\n"), lines.length);
+  // Quadratic scanning took minutes here; a generous bound, not a benchmark.
+  assert.ok(performance.now() - started < 10_000);
+  assert.equal(symbols.length, 4001);
+  assert.equal(symbols[0].name, "quoted");
+  assert.equal(symbols[1].name, "`a".repeat(512));
+});
