@@ -38,18 +38,38 @@ interface Hunk {
   lines: string[];
 }
 
-/** Diffs `oldText` against the result of applying `replacements` (in order). */
+/** Options of editDiff(). */
+export interface EditDiffOptions {
+  /** All replacements of the edit, when `replacements` holds only the first ones. */
+  total?: number;
+  /** About the most characters the diff may take (it is cut with a note past it). */
+  maxChars?: number;
+}
+
+/** The diff's default size bound: a result no one could read whole anyway. */
+export const MAX_EDIT_DIFF_CHARS = 1024 * 1024;
+
+/**
+ * Diffs `oldText` against the result of applying `replacements` (in order).
+ * Only the changes that fit `maxChars` are shown, then a line counting the
+ * rest: the diff of a replaceAll over a 200 MB file would be twice its size.
+ */
 export function editDiff(
   name: string,
   oldText: string,
   replacements: Replacement[],
+  options: EditDiffOptions = {},
 ): EditDiff {
+  const total = options.total ?? replacements.length;
+  const grouped = groupWindows(oldText, replacements, {
+    budget: options.maxChars ?? MAX_EDIT_DIFF_CHARS,
+    complete: total === replacements.length,
+  });
   const hunks: Hunk[] = [];
   let shift = 0; // lines added minus removed by earlier windows
   let added = 0;
   let removed = 0;
-  const windows = groupWindows(oldText, replacements);
-  for (const window of windows.slice(0, MAX_WINDOWS)) {
+  for (const window of grouped.windows) {
     const before = oldText.slice(window.start, window.end);
     const after = applyWithin(before, window.start, window.replacements);
     const lines = lineCount(before) + lineCount(after) + 2;
@@ -84,12 +104,30 @@ export function editDiff(
     newHeader: undefined,
     hunks,
   }, FILE_HEADERS_ONLY);
-  if (windows.length > MAX_WINDOWS) {
-    diff += `(${
-      windows.length - MAX_WINDOWS
-    } more changed regions not shown)\n`;
-  }
+  const hidden = total - grouped.shown;
+  if (hidden > 0) diff += cutNote(hidden, grouped);
   return { diff, added, removed };
+}
+
+/** Starts the line that says a diff was cut (see diffWasCut()). */
+const CUT_MARK = "… ";
+
+function cutNote(hidden: number, grouped: Grouped): string {
+  const more = grouped.shown > 0 ? "more " : "";
+  const what = `${hidden} ${more}${
+    hidden === 1 ? "replacement" : "replacements"
+  }`;
+  const why = grouped.longLine === undefined
+    ? "the diff is cut to keep it small"
+    : `the lines around line ${grouped.longLine} are too long to show in a diff`;
+  return `${CUT_MARK}${what} not shown (${why}); ReadFile the file to check them\n`;
+}
+
+/** Whether editDiff() left replacements out of `diff`. */
+export function diffWasCut(diff: string): boolean {
+  return /\n… \d+ (more )?replacements? not shown \(/.test(
+    `\n${diff.slice(-200)}`,
+  );
 }
 
 interface Window {
@@ -100,14 +138,49 @@ interface Window {
   replacements: Replacement[];
 }
 
-/** Full-line windows with context around each replacement, merged when they touch. */
-function groupWindows(text: string, replacements: Replacement[]): Window[] {
+interface Grouped {
+  windows: Window[];
+  /** How many replacements the windows hold. */
+  shown: number;
+  /** The line whose length stopped the diff before any change, if one did. */
+  longLine?: number;
+}
+
+/**
+ * Full-line windows with context around each replacement, merged when they
+ * touch, while their cost (old and new text) fits `budget`. The windows end
+ * before a line holding a replacement they leave out, so no hunk shows a
+ * changed line as unchanged context; when `replacements` are only the first
+ * of the edit (`complete` false), the last one's line is left out too, since
+ * the next, unknown, may lie on it.
+ */
+function groupWindows(
+  text: string,
+  replacements: Replacement[],
+  options: { budget: number; complete: boolean },
+): Grouped {
   const windows: Window[] = [];
-  for (const r of replacements) {
+  let cost = 0;
+  let shown = 0;
+  let cutAt = -1; // index of the first replacement left out
+  for (const [i, r] of replacements.entries()) {
     const start = backLines(text, r.index, CONTEXT + 1);
     const end = forwardLines(text, r.index + r.oldLength, CONTEXT + 1);
-    const last = windows[windows.length - 1];
-    if (last && start <= last.end) {
+    const last = windows.at(-1);
+    const merges = last !== undefined && start <= last.end;
+    const from = merges ? last.end : start;
+    const more = 2 * Math.max(0, end - from) + r.replacement.length -
+      r.oldLength;
+    if (
+      cost + more > options.budget ||
+      (!merges && windows.length >= MAX_WINDOWS)
+    ) {
+      cutAt = i;
+      break;
+    }
+    cost += more;
+    shown++;
+    if (merges) {
       last.end = Math.max(last.end, end);
       last.replacements.push(r);
       continue;
@@ -115,7 +188,33 @@ function groupWindows(text: string, replacements: Replacement[]): Window[] {
     const skipped = countChar(text, "\n", start, r.index);
     windows.push({ start, end, line: r.line - skipped, replacements: [r] });
   }
-  return windows;
+  if (cutAt === -1 && options.complete) return { windows, shown };
+  const next = cutAt === -1 ? replacements.at(-1) : replacements[cutAt];
+  if (next === undefined) return { windows, shown };
+  shown -= endBeforeLineOf(text, windows, next.index);
+  if (windows.length > 0) return { windows, shown };
+  return { windows, shown, longLine: next.line };
+}
+
+/**
+ * Ends the last window before the line holding `index`, dropping its
+ * replacements on that line (and the window, if none is left); returns how
+ * many replacements were dropped.
+ */
+function endBeforeLineOf(
+  text: string,
+  windows: Window[],
+  index: number,
+): number {
+  const last = windows.at(-1);
+  if (last === undefined) return 0;
+  const lineStart = text.lastIndexOf("\n", index - 1) + 1;
+  if (last.end <= lineStart) return 0;
+  last.end = Math.max(last.start, lineStart);
+  const before = last.replacements.length;
+  last.replacements = last.replacements.filter((r) => r.index < lineStart);
+  if (last.replacements.length === 0) windows.pop();
+  return before - last.replacements.length;
 }
 
 /** The start of the line `n - 1` lines above the one holding `index`. */

@@ -11,8 +11,8 @@ import {
   type TextFormat,
 } from "./_decode.ts";
 import { defineTool } from "./_define.ts";
-import { clipDiff, editDiff } from "./_diff.ts";
-import { applyEdit, type EditPlan, planEdit } from "./_edit_text.ts";
+import { clipDiff, diffWasCut, editDiff } from "./_diff.ts";
+import { applyEdit, eachMatch, type EditPlan, planEdit } from "./_edit_text.ts";
 import {
   fileSystemError,
   type FileTarget,
@@ -84,7 +84,10 @@ export interface EditFileResult {
   path: string;
   /** How many matches were replaced. */
   replacements: number;
-  /** A unified diff of the change, with 3 lines of context. */
+  /**
+   * A unified diff of the change, with 3 lines of context; past about 1 MiB
+   * it stops with a line saying how many replacements it leaves out.
+   */
   diff: string;
 }
 
@@ -92,7 +95,9 @@ const NAME = "EditFile";
 /** Files bigger than this are not edited in memory. */
 const MAX_EDIT_BYTES = 256 * 1024 * 1024;
 const MAX_LISTED_LINES = 20;
-/** The most of a diff the model is shown (the result keeps it whole). */
+/** Matches counted before an edit without replaceAll is refused ("at least"). */
+const MAX_COUNTED = 10_000;
+/** The most of a diff the model is shown (the result keeps more). */
 const MAX_DIFF_CHARS = 32 * 1024;
 
 const schema = z.object({
@@ -146,16 +151,21 @@ async function editFile(
     refuseAborted(signal, target);
     // Read again: the file may have changed while the user decided.
     const { file, plan } = await plannedEdit(context, target, input);
-    const { text } = file;
+    // Everything that can fail (out of memory included) comes before the
+    // write: an edit that lands while its caller gets an error is applied
+    // twice by a retry.
+    const { diff } = editDiff(target.display, file.text, plan.matches, {
+      total: plan.count,
+    });
+    const bytes = encodeEdit(file, plan);
     try {
-      await context.files.writeFile(path, encodeEdit(file, plan));
+      await context.files.writeFile(path, bytes);
     } catch (error) {
       throw fileSystemError(target, error);
     } finally {
       forgetLineIndex(context.files, path);
     }
-    const { diff } = editDiff(target.display, text, plan.matches);
-    return { path: target.display, replacements: plan.matches.length, diff };
+    return { path: target.display, replacements: plan.count, diff };
   });
 }
 
@@ -166,7 +176,9 @@ async function plannedEdit(
   input: EditFileInput,
 ): Promise<{ file: FileText; plan: EditPlan }> {
   const file = await readText(context, target);
-  const plan = planEdit(file.text, input.oldText, input.newText);
+  const plan = planEdit(file.text, input.oldText, input.newText, {
+    countLimit: input.replaceAll === true ? Infinity : MAX_COUNTED,
+  });
   checkMatches(plan, file.text, input, target);
   return { file, plan };
 }
@@ -190,18 +202,20 @@ function encodeEdit(file: FileText, plan: EditPlan): Uint8Array {
     return encodeFile(applyEdit(text, plan), format);
   }
   const insert = new TextEncoder().encode(plan.newText);
-  const { matches } = plan;
-  const delta = insert.length - plan.oldText.length;
-  const out = new Uint8Array(bytes.length + matches.length * delta);
+  const oldLength = plan.oldText.length;
+  const delta = insert.length - oldLength;
+  const out = new Uint8Array(bytes.length + plan.count * delta);
   out.set(bytes.subarray(0, bom));
   let from = 0;
   let to = bom;
-  for (const match of matches) {
-    const head = bytes.subarray(bom + from, bom + match.index);
+  // Found again rather than kept: millions of matches would cost more
+  // memory than the file.
+  for (const index of eachMatch(text, plan.oldText)) {
+    const head = bytes.subarray(bom + from, bom + index);
     out.set(head, to);
     out.set(insert, to + head.length);
     to += head.length + insert.length;
-    from = match.index + match.oldLength;
+    from = index + oldLength;
   }
   out.set(bytes.subarray(bom + from), to);
   return out;
@@ -264,13 +278,17 @@ function checkMatches(
   input: EditFileInput,
   target: FileTarget,
 ): void {
-  const count = plan.matches.length;
+  const { count } = plan;
   if (count === 0) throw noMatchError(text, input.oldText, target);
   if (count > 1 && input.replaceAll !== true) {
+    const many = count >= MAX_COUNTED;
+    const places = many ? `at least ${count}` : `${count}`;
     throw new ToolError(
-      `Cannot edit "${target.display}": oldText matches ${count} places (${
+      `Cannot edit "${target.display}": oldText matches ${places} places (${
         matchLines(plan)
-      }); add surrounding lines to oldText so it matches one place, or set replaceAll: true to replace all ${count}`,
+      }); add surrounding lines to oldText so it matches one place, or set replaceAll: true to replace ${
+        many ? "every one" : `all ${count}`
+      }`,
     );
   }
 }
@@ -284,7 +302,9 @@ function matchLines(plan: EditPlan): string {
   const shown = [...perLine].slice(0, MAX_LISTED_LINES).map(([line, times]) =>
     times === 1 ? `${line}` : `${line} (${times} times)`
   );
-  const more = perLine.size > MAX_LISTED_LINES
+  const more = plan.count > plan.matches.length || plan.count >= MAX_COUNTED
+    ? " and more"
+    : perLine.size > MAX_LISTED_LINES
     ? ` and ${perLine.size - MAX_LISTED_LINES} more lines`
     : "";
   return `${perLine.size === 1 ? "line" : "lines"} ${shown.join(", ")}${more}`;
@@ -334,7 +354,10 @@ export function editFileText(result: EditFileResult): string {
   const times = result.replacements === 1
     ? "1 replacement"
     : `${result.replacements} replacements`;
-  return `Edited "${result.path}": ${times} (+${added} -${removed} lines).\n${
+  const lines = diffWasCut(result.diff)
+    ? `+${added} -${removed} lines in the part of the diff shown`
+    : `+${added} -${removed} lines`;
+  return `Edited "${result.path}": ${times} (${lines}).\n${
     clipDiff(result.diff, MAX_DIFF_CHARS)
   }`;
 }

@@ -389,3 +389,15 @@ Deno.test("editFile() edits a valid file that contains U+FFFD itself", async () 
     );
   });
 });
+
+Deno.test("editFile() refuses a huge match count without replaceAll after counting a bounded number", async () => {
+  await withWorkspace(async (ws) => {
+    const text = "x\n".repeat(30_000);
+    await Deno.writeTextFile(join(ws, "a.txt"), text);
+    await assert.rejects(
+      tools(ws).EditFile.execute({ path: "a.txt", oldText: "x", newText: "y" }),
+      /^ToolError: Cannot edit "a.txt": oldText matches at least 10000 places \(lines 1, 2, .* and more\); .* replace every one$/,
+    );
+    assert.equal(await Deno.readTextFile(join(ws, "a.txt")), text);
+  });
+});
