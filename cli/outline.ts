@@ -203,33 +203,96 @@ async function _outlineAll(
   );
   let ok = true;
   let printed = 0;
-  const results: unknown[] = [];
+  // One file named on the command line is an object; a folder or several
+  // files are an array, however many files they hold. Each result is
+  // printed as it comes, in parts: one JSON text of them all outgrew V8's
+  // longest string (a 46 MB Markdown file) and held everything until the end.
+  const single = options.paths.length === 1 && files.length === 1 &&
+    files[0] === options.paths[0];
+  const json = new _JsonOut();
   for (const job of jobs) {
     const outcome = await job;
+    progress.clear();
     if (!outcome.ok) {
       ok = false;
-      progress.clear();
       console.error(`fello outline: ${_explain(outcome.error, options)}`);
       continue;
     }
-    if (options.json) results.push(outcome.value);
-    else {
-      progress.clear();
+    if (options.json) {
+      if (!single) json.line(printed === 0 ? "[" : ",");
+      json.value(outcome.value, single ? "" : "  ");
+      json.flush();
+    } else {
       // A blank line between outlines, not before the first one printed
       // (an earlier file may have failed).
-      console.log(printed++ === 0 ? outcome.value : `\n${outcome.value}`);
+      console.log(printed === 0 ? outcome.value : `\n${outcome.value}`);
     }
+    printed++;
   }
   progress.clear();
-  if (options.json) {
-    // One file named on the command line is an object; a folder or several
-    // files are an array, however many files they hold.
-    const single = options.paths.length === 1 &&
-      files[0] === options.paths[0] &&
-      results.length === 1;
-    console.log(JSON.stringify(single ? results[0] : results, null, 2));
-  }
+  if (options.json && !single) json.line(printed === 0 ? "[]" : "]");
+  json.end();
   return ok;
+}
+
+/**
+ * JSON as `JSON.stringify(value, null, 2)` writes it, printed a piece at a
+ * time: objects and arrays two levels deep are opened line by line, and
+ * what lies deeper (one symbol with its members) is stringified alone.
+ */
+class _JsonOut {
+  #lines: string[] = [];
+  #size = 0;
+
+  /** Prints `value` at `indent`, after `prefix` (an object's key). */
+  value(value: unknown, indent: string, prefix = "", depth = 2): void {
+    const open = Array.isArray(value) ? "[" : "{";
+    const entries = depth === 0 || value === null || typeof value !== "object"
+      ? undefined
+      : Array.isArray(value)
+      ? value.map((item) => ["", item] as const)
+      : Object.entries(value).filter(([, item]) => item !== undefined);
+    if (entries === undefined || entries.length === 0) {
+      const text = JSON.stringify(value, null, 2).replaceAll(
+        "\n",
+        `\n${indent}`,
+      );
+      this.line(`${indent}${prefix}${text}`);
+      return;
+    }
+    this.line(`${indent}${prefix}${open}`);
+    for (const [i, [key, item]] of entries.entries()) {
+      if (i > 0) this.#lines[this.#lines.length - 1] += ",";
+      const label = Array.isArray(value) ? "" : `${JSON.stringify(key)}: `;
+      this.value(item, `${indent}  `, label, depth - 1);
+    }
+    this.line(`${indent}${open === "[" ? "]" : "}"}`);
+  }
+
+  line(text: string): void {
+    if (text === "," && this.#lines.length > 0) {
+      this.#lines[this.#lines.length - 1] += ",";
+      return;
+    }
+    this.#lines.push(text);
+    this.#size += text.length;
+    if (this.#size > 64 * 1024) this.flush();
+  }
+
+  /** Prints all but the last line, to which a comma may still be added. */
+  flush(): void {
+    const last = this.#lines.pop();
+    if (this.#lines.length > 0) console.log(this.#lines.join("\n"));
+    this.#lines = last === undefined ? [] : [last];
+    this.#size = last?.length ?? 0;
+  }
+
+  /** Prints what is left. */
+  end(): void {
+    if (this.#lines.length > 0) console.log(this.#lines.join("\n"));
+    this.#lines = [];
+    this.#size = 0;
+  }
 }
 
 // A failure's message, its advice fitted to how the grammar folder was named:
