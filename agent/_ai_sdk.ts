@@ -30,6 +30,7 @@ import {
   withSummary,
 } from "./_context_summary.ts";
 import { childToolCallId, runInToolCall } from "./_tool_call_scope.ts";
+import { cutLongOutputs, cutOutput, outputTokenCap } from "./_output_cut.ts";
 import type {
   AgentEvent,
   AgentFinishReason,
@@ -85,6 +86,8 @@ export class Conversation {
   #maxSteps: number;
   #budget: ContextBudget;
   #newBudget: () => ContextBudget;
+  /** The most one tool output may take, in tokens. */
+  #outputCap: number;
   /** Counts resets, so a run that a reset overtook does not write its steps back. */
   #resets = 0;
   #messages: ModelMessage[] = [];
@@ -104,13 +107,20 @@ export class Conversation {
     this.#model = options.model;
     this.#instructions = options.instructions;
     this.#maxSteps = options.maxSteps;
-    const tools: ToolSet = {};
+    const items = [...options.tools];
     let fixedTokens = estimateTokens(options.instructions);
-    for (const item of options.tools) {
-      tools[item.name] = toSdkTool(item, options.childOf);
+    for (const item of items) {
       this.#kinds.set(item.name, item.kind);
       fixedTokens += estimateTokens(item.description) +
         estimateTokens(JSON.stringify(item.inputSchema));
+    }
+    this.#outputCap = outputTokenCap(options.contextTokens, fixedTokens);
+    const tools: ToolSet = {};
+    for (const item of items) {
+      tools[item.name] = toSdkTool(item, {
+        childOf: options.childOf,
+        outputCap: this.#outputCap,
+      });
     }
     this.#tools = tools;
     this.#newBudget = () =>
@@ -211,7 +221,7 @@ export class Conversation {
     fitting: Fitting,
   ): Promise<ModelMessage[]> {
     const { budget } = fitting;
-    const fitted = budget.fit(messages);
+    const fitted = budget.fit(cutLongOutputs(messages, this.#outputCap));
     if (budget.estimate(fitted) <= budget.limit || fitting.summaryFailed) {
       return fitted;
     }
@@ -413,8 +423,13 @@ class RunState {
 
 function toSdkTool(
   item: Tool<unknown, unknown>,
-  childOf: { toolCallId: string; task: number } | undefined,
+  options: {
+    childOf: { toolCallId: string; task: number } | undefined;
+    /** The most its output may take, in tokens: more is cut. */
+    outputCap: number;
+  },
 ) {
+  const { childOf, outputCap } = options;
   return tool<unknown, Envelope, Record<string, never>>({
     description: item.description,
     inputSchema: jsonSchema<unknown>(item.inputSchema),
@@ -426,7 +441,12 @@ function toSdkTool(
         async () => {
           try {
             const output = await item.execute(input, { signal: abortSignal });
-            return { output, text: renderSafely(item, output) };
+            const text = cutOutput(renderSafely(item, output), outputCap, {
+              toolName: item.name,
+              input,
+              output,
+            });
+            return { output, text };
           } catch (error) {
             if (abortSignal?.aborted) throw error;
             throw asToolError(item.name, error);
