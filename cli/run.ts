@@ -170,7 +170,13 @@ class CliSession {
   async start(settings: RunSettings): Promise<number> {
     const interactive = settings.prompt === "" && Deno.stdin.isTerminal();
     let prompt = settings.prompt;
-    if (prompt === "" && !interactive) prompt = (await readAll()).trim();
+    if (prompt === "" && !interactive) {
+      try {
+        prompt = (await readAll()).trim();
+      } catch (error) {
+        return usageError((error as Error).message);
+      }
+    }
     if (prompt === "" && !interactive) {
       return usageError(
         'no prompt: give one, e.g. fello run "Explain this project", or pipe it on stdin',
