@@ -148,8 +148,11 @@ async function readFile(
   }
   try {
     if (stat.size === 0) {
-      ({ file, stat } = await sizedNow(file, stat));
-      if (!partial) checkFullReadSize(stat, target, input.force === true);
+      ({ file, stat } = await sizedNow(file, stat, {
+        target,
+        full: !partial,
+        force: input.force === true,
+      }));
     }
     const head = new Uint8Array(Math.min(SNIFF_BYTES, stat.size));
     await readAt(file, head, 0);
@@ -169,18 +172,44 @@ async function readFile(
   }
 }
 
-// /proc and /sys files say 0 bytes and hold text: read what is there (and
-// close the file: its bytes are in memory now).
+// /proc and /sys files say 0 bytes and hold text: read what is there, at
+// most what the read may return and a byte more, refusing a binary one on its
+// first bytes (/proc/self/pagemap is hundreds of GB of them), and close the
+// file: its bytes are in memory now.
 async function sizedNow(
   file: RandomAccessFile,
   stat: FileStat,
+  { target, full, force }: {
+    target: FileTarget;
+    full: boolean;
+    force: boolean;
+  },
 ): Promise<{ file: RandomAccessFile; stat: FileStat }> {
+  const limit = full && !force ? FULL_READ_LIMIT : MAX_FORCED_BYTES;
   try {
-    const { bytes, file: inMemory } = await readUnsized(file, MAX_FORCED_BYTES);
+    const { bytes, file: inMemory } = await readUnsized(file, limit, {
+      checkHead: (head) => sniffFormat(head, target),
+      headBytes: SNIFF_BYTES,
+    });
+    if (full && bytes.length > limit) unsizedTooBig(target, force);
     return { file: inMemory, stat: { ...stat, size: bytes.length } };
   } finally {
     file.close();
   }
+}
+
+/** A full read of a file without a size (in stat) that is over the limit. */
+function unsizedTooBig(target: FileTarget, force: boolean): never {
+  if (!force) {
+    throw new ToolError(
+      `Cannot read "${target.display}" whole: it is over 100 KB (its size is not known before reading; it reports 0 bytes), the limit for a full read; read the part you need with line and limit, or pass force: true to read it all`,
+    );
+  }
+  throw new ToolError(
+    `Cannot read "${target.display}" whole: it is over ${
+      formatSize(MAX_FORCED_BYTES)
+    }, too big to return at once even with force; read it in parts with line and limit`,
+  );
 }
 
 function checkFullReadSize(
