@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { Outliner } from "../outline/_outliner.ts";
 import { OutlinePool } from "../outline/_pool.ts";
+import { withWorkspace } from "./support/workspace.ts";
 
 const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;
 
@@ -257,4 +258,34 @@ Deno.test("Outliner notices a same-size change within one file system clock tick
     await outliner.terminate();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("Outliner keeps its cache within cacheBytes, dropping the least recently used", async () => {
+  await withWorkspace(async (dir) => {
+    const body = Array.from({ length: 10 }, (_, i) => `function f${i}() {}\n`);
+    await Deno.writeTextFile(`${dir}/a.ts`, body.join(""));
+    await Deno.writeTextFile(`${dir}/b.ts`, body.join(""));
+    // Ten symbols weigh about 2.2 KB (see _weight): room for one file.
+    const outliner = new Outliner({ workers: 1, cacheBytes: 3_000 });
+    try {
+      await outliner.outline(`${dir}/a.ts`);
+      await outliner.outline(`${dir}/b.ts`);
+      assert.equal(outliner.parses, 2);
+      await outliner.outline(`${dir}/b.ts`);
+      assert.equal(outliner.parses, 2, "b.ts is cached");
+      await outliner.outline(`${dir}/a.ts`);
+      assert.equal(outliner.parses, 3, "a.ts was dropped for b.ts");
+      // Larger than the whole budget: never kept.
+      const tiny = new Outliner({ workers: 1, cacheBytes: 100 });
+      try {
+        await tiny.outline(`${dir}/a.ts`);
+        await tiny.outline(`${dir}/a.ts`);
+        assert.equal(tiny.parses, 2);
+      } finally {
+        await tiny.terminate();
+      }
+    } finally {
+      await outliner.terminate();
+    }
+  });
 });
