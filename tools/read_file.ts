@@ -94,6 +94,12 @@ const COUNT_ALL_UP_TO = 10 * 1024 * 1024;
 const MAX_SELECTED_BYTES = 16 * 1024 * 1024;
 /** Even `force` cannot return more than this in one string. */
 const MAX_FORCED_BYTES = 256 * 1024 * 1024;
+/**
+ * The most characters of numbered text the model is given: far more than any
+ * model takes, and bounded so that rendering a forced read of 256 MB cannot
+ * run out of memory (the rest is named with how to read it).
+ */
+const MAX_MODEL_CHARS = 32 * 1024 * 1024;
 
 const NAME = "ReadFile";
 
@@ -353,7 +359,9 @@ export function readFileText(result: ReadFileResult): string {
       ? `(The file "${path}" is empty: 0 lines.)`
       : `(No text in "${path}" at line ${startLine}.)`;
   }
-  const body = formatNumberedLines(content, startLine);
+  const body = formatNumberedLines(content, startLine, {
+    maxChars: MAX_MODEL_CHARS,
+  });
   const more = totalLines === undefined || endLine < totalLines;
   if (!more) return body;
   const of = totalLines === undefined ? "" : ` of ${totalLines}`;
