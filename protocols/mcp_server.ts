@@ -10,6 +10,10 @@ import type {
   StandardSchemaWithJSON,
 } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { Buffer } from "node:buffer";
+import { Readable } from "node:stream";
+import { jsonLines, type LongLine } from "./_json_lines.ts";
+import { cutOutput } from "../agent/_output_cut.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import { ToolContext } from "../tools/_context.ts";
 import { createLocalFiles } from "../tools/_local_files.ts";
@@ -96,8 +100,57 @@ export async function serveSearchMcp(
   server.server.onerror = (error) => {
     console.error(`fello mcp: ${error.message}`);
   };
-  await server.connect(new StdioServerTransport());
+  // The SDK's own stdin reading closes the server at a line over 10 MiB and
+  // copies its buffer at every chunk: lines are split here instead, and an
+  // over-long one gets an answer of its own.
+  let transport: StdioServerTransport | undefined = undefined;
+  const lines = jsonLines(Deno.stdin.readable, {
+    maxLineBytes: MAX_REQUEST_BYTES,
+    onLongLine: (line) => answerLongLine(transport!, line),
+  });
+  transport = new StdioServerTransport(_nodeReadable(lines), undefined, {
+    maxBufferSize: MAX_REQUEST_BYTES + 1,
+  });
+  await server.connect(transport);
   await closed;
+}
+
+/** The most a tool result's text may take (about 1 MiB of ASCII; JSON escapes stay under 10 MiB). */
+const MAX_RESULT_TOKENS = 256 * 1024;
+
+/** The longest request line `fello mcp` reads, in bytes. */
+const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+
+// A tool call over the limit gets an error result the model can read (a
+// JSON-RPC error would fail the client's call instead); another request a
+// JSON-RPC error; a line with no id can only be reported.
+async function answerLongLine(
+  transport: StdioServerTransport,
+  line: LongLine,
+): Promise<void> {
+  const text =
+    `fello mcp: a request of ${line.bytes} bytes is over the limit of 64 MiB (${MAX_REQUEST_BYTES} bytes) and was not read; send a smaller one`;
+  if (line.id === undefined) {
+    console.error(`${text} (it had no id to answer)`);
+    return;
+  }
+  const answer = line.method === "tools/call"
+    ? { result: { content: [{ type: "text", text }], isError: true } }
+    : { error: { code: -32600, message: text } };
+  await transport.send({ jsonrpc: "2.0", id: line.id, ...answer } as never)
+    .catch((error: Error) => console.error(`fello mcp: ${error.message}`));
+}
+
+// The SDK's transport reads a Node stream of Buffers.
+function _nodeReadable(lines: ReadableStream<Uint8Array>): Readable {
+  return Readable.from(
+    (async function* () {
+      for await (const line of lines) {
+        yield Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+      }
+    })(),
+    { objectMode: false },
+  );
 }
 
 /** Registers a tool; its own validation and errors become MCP error results. */
@@ -120,7 +173,13 @@ async function callTool(
 ): Promise<CallToolResult> {
   try {
     const output = await tool.execute(args as never, { signal });
-    return { content: [{ type: "text", text: tool.toModelText(output) }] };
+    // The official client closes the connection at an answer line over 10
+    // MiB (a search echoing an 11 MB pattern made one): long texts are cut.
+    const text = cutOutput(tool.toModelText(output), MAX_RESULT_TOKENS, {
+      toolName: tool.name,
+      input: args,
+    });
+    return { content: [{ type: "text", text }] };
   } catch (error) {
     // Tools throw only ToolError, whose message is written for the caller.
     const message = error instanceof Error ? error.message : String(error);

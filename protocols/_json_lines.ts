@@ -1,0 +1,181 @@
+// Splits a protocol's stdin into newline-delimited JSON messages, in linear
+// time, before the SDK sees them. The official SDKs end the whole connection
+// at one over-long line (MCP's ReadBuffer at 10 MiB, ACP's ndJsonStream at 32
+// MiB) and MCP's copies its buffer at every chunk. Here an over-long line is
+// dropped as it streams (only its first and last bytes are kept, to find the
+// request's id) and reported, so the server can answer that one request with
+// an error and go on serving.
+
+/** What is known of a line over the limit. */
+export interface LongLine {
+  /** Its length in bytes, without the newline. */
+  bytes: number;
+  /** The request's id, when one was found at its start or end. */
+  id?: string | number;
+  /** The request's method, when one was found at its start. */
+  method?: string;
+}
+
+/** How much of an over-long line's start and end is kept to find its id. */
+const EDGE_BYTES = 4096;
+const NEWLINE = 0x0a;
+
+/**
+ * The lines of `input` no longer than `maxLineBytes`, each as one chunk
+ * ending in "\n"; each longer line is left out and passed to `onLongLine`
+ * once it ends.
+ */
+export function jsonLines(
+  input: ReadableStream<Uint8Array>,
+  options: {
+    maxLineBytes: number;
+    onLongLine: (line: LongLine) => void | Promise<void>;
+  },
+): ReadableStream<Uint8Array> {
+  const { maxLineBytes, onLongLine } = options;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const line = new _PendingLine(maxLineBytes);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      reader ??= input.getReader();
+      // Read until at least one line is out (or the input ends).
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) {
+          const last = line.end();
+          if (last instanceof Uint8Array) controller.enqueue(last);
+          else if (last) await onLongLine(last);
+          controller.close();
+          return;
+        }
+        let out = false;
+        let start = 0;
+        for (
+          let at = value.indexOf(NEWLINE);
+          at >= 0;
+          at = value.indexOf(NEWLINE, start)
+        ) {
+          line.add(value.subarray(start, at));
+          start = at + 1;
+          const whole = line.end();
+          if (whole instanceof Uint8Array) {
+            controller.enqueue(whole);
+            out = true;
+          } else if (whole) await onLongLine(whole);
+        }
+        line.add(value.subarray(start));
+        if (out) return;
+      }
+    },
+    async cancel(reason) {
+      await reader?.cancel(reason);
+    },
+  });
+}
+
+/** The line being read: its pieces while within the limit, else its edges. */
+class _PendingLine {
+  readonly #max: number;
+  #pieces: Uint8Array[] = [];
+  #bytes = 0;
+  #head: Uint8Array | undefined;
+  #tail: Uint8Array[] = [];
+  #tailBytes = 0;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  add(piece: Uint8Array): void {
+    if (piece.byteLength === 0) return;
+    this.#bytes += piece.byteLength;
+    if (this.#head === undefined) {
+      // A copy: a stream may reuse its chunks' memory.
+      this.#pieces.push(piece.slice());
+      if (this.#bytes <= this.#max) return;
+      const all = _concat(this.#pieces, this.#bytes);
+      this.#head = all.slice(0, EDGE_BYTES);
+      this.#pieces = [];
+      this.#keepTail(all.subarray(all.byteLength - EDGE_BYTES));
+      return;
+    }
+    this.#keepTail(piece);
+  }
+
+  /** The line with its newline, what is known of it when too long, or undefined when empty. */
+  end(): Uint8Array | LongLine | undefined {
+    const bytes = this.#bytes;
+    const head = this.#head;
+    const tail = _concat(this.#tail, this.#tailBytes);
+    const pieces = this.#pieces;
+    this.#pieces = [];
+    this.#bytes = 0;
+    this.#head = undefined;
+    this.#tail = [];
+    this.#tailBytes = 0;
+    if (head !== undefined) return { bytes, ...requestOf(head, tail) };
+    if (bytes === 0) return undefined;
+    pieces.push(new Uint8Array([NEWLINE]));
+    return _concat(pieces, bytes + 1);
+  }
+
+  #keepTail(piece: Uint8Array): void {
+    this.#tail.push(piece.slice(-EDGE_BYTES));
+    this.#tailBytes += Math.min(piece.byteLength, EDGE_BYTES);
+    while (this.#tailBytes - this.#tail[0].byteLength >= EDGE_BYTES) {
+      this.#tailBytes -= this.#tail.shift()!.byteLength;
+    }
+  }
+}
+
+function _concat(pieces: Uint8Array[], bytes: number): Uint8Array {
+  if (pieces.length === 1) return pieces[0];
+  const out = new Uint8Array(bytes);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.byteLength;
+  }
+  return out;
+}
+
+const SCALAR = String.raw`(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|null|true|false)`;
+const LEADING_PAIR = new RegExp(
+  String.raw`^\s*[{,]\s*"([^"\\]*)"\s*:\s*${SCALAR}`,
+);
+const TRAILING_ID = new RegExp(
+  String.raw`[{,]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$`,
+);
+
+/**
+ * The id and method of a JSON-RPC request from its first and last bytes: the
+ * scalar members before the first object or array member, then an `"id"` as
+ * its last member (the MCP client puts it there).
+ */
+export function requestOf(
+  head: Uint8Array,
+  tail: Uint8Array,
+): { id?: string | number; method?: string } {
+  const found: { id?: string | number; method?: string } = {};
+  let text = new TextDecoder().decode(head);
+  for (
+    let pair = LEADING_PAIR.exec(text);
+    pair;
+    pair = LEADING_PAIR.exec(text)
+  ) {
+    const value = JSON.parse(pair[2]);
+    if (
+      pair[1] === "id" &&
+      (typeof value === "number" || typeof value === "string")
+    ) {
+      found.id = value;
+    }
+    if (pair[1] === "method" && typeof value === "string") found.method = value;
+    text = text.slice(pair[0].length);
+  }
+  if (found.id === undefined) {
+    const id = TRAILING_ID.exec(new TextDecoder().decode(tail))?.[1];
+    if (id !== undefined) found.id = JSON.parse(id);
+  }
+  return found;
+}
