@@ -235,6 +235,7 @@ async function supervise(
     output: rendered.output,
   };
   if (rendered.logPath !== undefined) result.logPath = rendered.logPath;
+  if (rendered.logTruncated) result.logTruncated = true;
   if (stopped === "abort") result.aborted = true;
   return result;
 }

@@ -18,6 +18,8 @@ export interface OutputBufferOptions {
   limit: number;
   /** Folder for the full-output log; defaults to the system temp folder. */
   logDir?: string;
+  /** Bytes of output the log keeps at most (LOG_LIMIT by default). */
+  logLimit?: number;
   /** Sees each cleaned chunk as it is pushed (it is not kept). */
   onChunk?: (chunk: Uint8Array) => void;
 }
@@ -30,6 +32,8 @@ export interface RenderedOutput {
   truncated: boolean;
   /** The full output, when truncated and the log could be written. */
   logPath?: string;
+  /** Whether the log holds only the first `logLimit` bytes of the output. */
+  logTruncated?: boolean;
   /** Bytes the command printed (after stripping escape sequences). */
   totalBytes: number;
 }
@@ -37,6 +41,12 @@ export interface RenderedOutput {
 // The head gets a quarter of the budget: failures and summaries print last.
 const HEAD_SHARE = 0.25;
 const LOG_BATCH = 1024 * 1024;
+/**
+ * The most output a log keeps (its first bytes, then a line saying it was
+ * cut): a command printing without end (`yes`) writes some 400 MB/s and would
+ * fill the temp folder's disk in minutes.
+ */
+export const LOG_LIMIT = 256 * 1024 * 1024;
 const ESC = 0x1b;
 // Below this many bytes of text beside the marker, the marker goes on top of the limit.
 const MIN_TEXT_BYTES = 8;
@@ -59,6 +69,9 @@ export class OutputBuffer {
   #logBatch: Uint8Array | undefined;
   #logBuffered = 0;
   #logPath: string | undefined;
+  #logLimit: number;
+  #logged = 0; // output bytes given to the log
+  #logCut = false;
   #onChunk: ((chunk: Uint8Array) => void) | undefined;
 
   constructor(options: OutputBufferOptions) {
@@ -67,6 +80,7 @@ export class OutputBuffer {
     this.#headSize = Math.max(1, Math.floor(options.limit * HEAD_SHARE));
     this.#tailSize = options.limit - this.#headSize;
     this.#logDir = options.logDir;
+    this.#logLimit = options.logLimit ?? LOG_LIMIT;
   }
 
   /** A stream feeding this buffer (e.g. stdout): strips ANSI, keeps characters whole. */
@@ -103,6 +117,7 @@ export class OutputBuffer {
       this.#overflow();
     }
     this.#flushLog();
+    if (this.#logCut) this.#writeAll(encoder.encode(this.#cutLine()));
     this.#closeLog();
     const output = this.#renderTruncated();
     const rendered: RenderedOutput = {
@@ -110,7 +125,10 @@ export class OutputBuffer {
       truncated: true,
       totalBytes: this.#total,
     };
-    if (this.#logPath !== undefined) rendered.logPath = this.#logPath;
+    if (this.#logPath !== undefined) {
+      rendered.logPath = this.#logPath;
+      if (this.#logCut) rendered.logTruncated = true;
+    }
     return rendered;
   }
 
@@ -145,7 +163,16 @@ export class OutputBuffer {
   // and one write call per piece would cost more than the copy. Synchronous
   // writes measured faster than async ones here and keep the order trivially.
   #writeLog(bytes: Uint8Array): void {
-    if (this.#log === undefined) return;
+    if (this.#log === undefined || this.#logCut) return;
+    if (this.#logged + bytes.length > this.#logLimit) {
+      // Past the cap: its first bytes (whole characters), then nothing more.
+      bytes = bytes.subarray(
+        0,
+        boundaryBefore(bytes, this.#logLimit - this.#logged),
+      );
+      this.#logCut = true;
+    }
+    this.#logged += bytes.length;
     if (this.#logBuffered + bytes.length > LOG_BATCH) this.#flushLog();
     if (bytes.length >= LOG_BATCH) {
       this.#writeAll(bytes);
@@ -173,6 +200,13 @@ export class OutputBuffer {
     } catch {
       this.#dropLog();
     }
+  }
+
+  // Ends a cut log, so that whoever reads it knows the rest is missing.
+  #cutLine(): string {
+    return `\n[... the log stops here: it keeps the first ${this.#logged} bytes of the output; the other ${
+      this.#total - this.#logged
+    } bytes were not saved, the last of them are in the Shell result ...]\n`;
   }
 
   #closeLog(): void {

@@ -125,3 +125,22 @@ Deno.test("OutputBuffer truncates without a log when the log cannot be written",
     1000 - result.output.replace(/\[.*\]\n/, "").length,
   );
 });
+
+Deno.test("OutputBuffer stops its log at logLimit, on a character boundary, and says so at its end", async () => {
+  await withLogDir(async (logDir) => {
+    const buffer = new OutputBuffer({ limit: 100, logDir, logLimit: 1001 });
+    const source = buffer.source();
+    const chunk = encoder.encode("é".repeat(100)); // 200 bytes
+    for (let i = 0; i < 20; i++) source.push(chunk);
+    source.end();
+    const result = buffer.finish();
+    assert.equal(result.logTruncated, true);
+    const log = await Deno.readTextFile(result.logPath!);
+    const [kept, note] = log.split("\n[... ");
+    assert.equal(kept, "é".repeat(500)); // 1000 bytes: the 1001st splits a character
+    assert.match(note, /first 1000 bytes of the output; the other 3000 bytes/);
+    const small = new OutputBuffer({ limit: 100, logDir, logLimit: 1001 });
+    small.push(chunk);
+    assert.equal(small.finish().logTruncated, undefined);
+  });
+});

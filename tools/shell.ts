@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
 import { alwaysKeyOf, displayCommand } from "./_command_line.ts";
+import { LOG_LIMIT } from "./_output_buffer.ts";
 import type { ShellRequest, ShellResult, Tool } from "./types.ts";
 import DESCRIPTION from "./shell.txt" with { type: "text" };
 
@@ -147,6 +148,10 @@ export function renderShellResult(result: ShellResult): string {
     lines.push(
       result.logPath === undefined
         ? "The output was truncated (see the marker) and the full output could not be saved."
+        : result.logTruncated
+        ? `The output was truncated (see the marker); its first ${
+          LOG_LIMIT / (1024 * 1024)
+        } MiB are in "${result.logPath}" (the log was cut there; the end of the output is below): read it with ReadFile (line/limit) or search it, and make the command print less (filter it, or redirect it to a file) rather than running it again as is.`
         : `The output was truncated (see the marker); the full output is in "${result.logPath}": read it with ReadFile (line/limit) or search it rather than running the command again.`,
     );
   }

@@ -444,3 +444,19 @@ console.log(JSON.stringify(result));
     }
   });
 });
+
+Deno.test("Shell's model text says when the output log was cut", () => {
+  const text = createTools().Shell.toModelText({
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    truncated: true,
+    output: "y\n[... 9 bytes (9 lines) omitted ...]\ny\n",
+    logPath: "/tmp/shell-output-1.log",
+    logTruncated: true,
+  });
+  assert.match(
+    text,
+    /its first 256 MiB are in "\/tmp\/shell-output-1.log" \(the log was cut there/,
+  );
+});

@@ -357,6 +357,8 @@ export interface ShellResult {
   output: string;
   /** A file holding the full output, when it was truncated. */
   logPath?: string;
+  /** Whether the log at `logPath` holds only the first 256 MiB of the output (it says so at its end). */
+  logTruncated?: boolean;
   /** Whether an abort signal stopped the command. */
   aborted?: boolean;
 }
