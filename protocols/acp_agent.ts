@@ -21,6 +21,7 @@ import {
   type SavedConversation,
 } from "./_acp_session.ts";
 import { listPage } from "./_acp_list.ts";
+import { jsonLines, type LongLine } from "./_json_lines.ts";
 import { describeError } from "./_acp_error_text.ts";
 
 /** How many saved sessions are kept: the newest, by when they were last saved. */
@@ -393,10 +394,53 @@ const closers = new WeakMap<acp.AgentApp, () => Promise<void>>();
  */
 export async function serveAcp(options: AcpAgentOptions): Promise<void> {
   const app = createAcpAgent(options);
+  // The SDK's stream ends the connection, silently, at a line over 32 MiB:
+  // lines are split here first, and an over-long one is answered alone.
+  const output = _sharedOutput(Deno.stdout.writable);
+  const input = jsonLines(Deno.stdin.readable, {
+    maxLineBytes: MAX_MESSAGE_BYTES,
+    // A closed stdout ends the connection through the SDK's own writes.
+    onLongLine: (line) => output.write(_tooLongAnswer(line)).catch(() => {}),
+  });
   const connection = app.connect(
-    acp.ndJsonStream(Deno.stdout.writable, Deno.stdin.readable),
+    acp.ndJsonStream(output.writable, input, {
+      maxMessageBytes: MAX_MESSAGE_BYTES + 2,
+    }),
   );
   await connection.closed;
   // The process exits next: stop the MCP servers and commands first.
   await closers.get(app)?.();
+}
+
+/** The longest message `fello acp` reads, in bytes (the SDK's own default). */
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+// A JSON-RPC error for the request on an over-long line (id null when none
+// was found, as the SDK answers a line it cannot parse).
+function _tooLongAnswer(line: LongLine): Uint8Array {
+  const message =
+    `fello acp: a message of ${line.bytes} bytes is over the limit of 32 MiB (${MAX_MESSAGE_BYTES} bytes) and was not read; send big files as resource links rather than embedded text`;
+  if (line.id === undefined) console.error(message);
+  const answer = {
+    jsonrpc: "2.0",
+    id: line.id ?? null,
+    error: { code: -32600, message },
+  };
+  return new TextEncoder().encode(`${JSON.stringify(answer)}\n`);
+}
+
+// One writer for stdout, shared by the SDK's stream (which takes a writer for
+// each message) and the answers to over-long lines, one whole line at a time.
+function _sharedOutput(target: WritableStream<Uint8Array>): {
+  writable: WritableStream<Uint8Array>;
+  write: (bytes: Uint8Array) => Promise<void>;
+} {
+  const writer = target.getWriter();
+  let last = Promise.resolve();
+  const write = (bytes: Uint8Array): Promise<void> => {
+    const written = last.then(() => writer.write(bytes));
+    last = written.catch(() => {});
+    return written;
+  };
+  return { writable: new WritableStream({ write }), write };
 }
