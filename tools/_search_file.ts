@@ -44,14 +44,20 @@ export async function scanFile(
   },
 ): Promise<FileScan> {
   using file = await Deno.open(path, { read: true });
+  // Up to the size the file has now: one that keeps growing (a log being
+  // written, `yes > f`) would otherwise keep the search going for ever.
+  let left = (await file.stat()).size;
   const scanner = new LineScanner(pattern, options.limit);
   const decoder = new TextDecoder();
   const buffer = new Uint8Array(CHUNK_BYTES);
   let first = true;
-  while (!scanner.full) {
+  while (!scanner.full && left > 0) {
     options.signal?.throwIfAborted();
-    const read = await file.read(buffer);
+    const read = await file.read(
+      buffer.subarray(0, Math.min(left, CHUNK_BYTES)),
+    );
     if (read === null) break;
+    left -= read;
     const bytes = buffer.subarray(0, read);
     if (first && looksBinary(bytes)) return { matches: [], binary: true };
     first = false;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LineScanner, MAX_LINE_CHARS } from "./_search_file.ts";
+import { LineScanner, MAX_LINE_CHARS, scanFile } from "./_search_file.ts";
 
 /** The reference: split into lines, test each one on its own. */
 function naive(text: string, pattern: RegExp): string[] {
@@ -66,4 +66,27 @@ Deno.test("LineScanner stops at its limit and searches only the head of a huge l
   huge.push("needle lost in the tail\nneedle after\n");
   huge.end();
   assert.deepEqual(huge.matches.map((m) => m.line), [1, 3]);
+});
+
+Deno.test("scanFile() reads up to the size the file had when its scan began", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/growing.log`;
+    await Deno.writeTextFile(path, "needle 1\n" + "x\n".repeat(50_000));
+    let grown = 0;
+    const scan = await scanFile(path, /needle/g, {
+      limit: 100,
+      // Each chunk read makes the file longer, with a match in what is added.
+      onChunk: () => {
+        grown++;
+        Deno.writeTextFileSync(path, "needle 2\n".repeat(10_000), {
+          append: true,
+        });
+      },
+    });
+    assert.deepEqual(scan.matches.map((m) => m.text), ["needle 1"]);
+    assert.ok(grown < 10, `${grown} chunks`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
