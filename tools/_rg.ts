@@ -7,6 +7,7 @@ import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
 import { requireDenoPermission } from "./_deno_permission.ts";
 import { rgReads } from "./_rg_args.ts";
+import { incompleteTail } from "./_utf8.ts";
 import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
 import DESCRIPTION from "./_rg.txt" with { type: "text" };
@@ -239,8 +240,10 @@ async function spawnRg(
 }
 
 /**
- * Reads a stream up to `limit` bytes, cut at the last line end; past the
- * limit it calls `onOverflow` (to stop the process) and drains the rest.
+ * Reads a stream up to `limit` bytes, cut at the last line end (or, when the
+ * first line is longer than that, at a character boundary with a note);
+ * past the limit it calls `onOverflow` (to stop the process) and drains the
+ * rest.
  */
 async function collect(
   stream: ReadableStream<Uint8Array>,
@@ -263,8 +266,21 @@ async function collect(
       size += chunk.length;
     }
   }
-  let text = new TextDecoder().decode(concat(chunks, size));
-  if (truncated) text = text.slice(0, Math.max(0, text.lastIndexOf("\n") + 1));
+  const bytes = concat(chunks, size);
+  if (!truncated) return { text: new TextDecoder().decode(bytes), truncated };
+  const lineEnd = bytes.lastIndexOf(0x0a) + 1;
+  if (lineEnd > 0) {
+    return {
+      text: new TextDecoder().decode(bytes.subarray(0, lineEnd)),
+      truncated,
+    };
+  }
+  // One line longer than the limit (a minified file with --max-columns=0):
+  // its start still says where the match is.
+  const start = bytes.subarray(0, bytes.length - incompleteTail(bytes));
+  const text = `${
+    new TextDecoder().decode(start)
+  }… [line cut: it is longer than the ${limit}-byte output limit]\n`;
   return { text, truncated };
 }
 

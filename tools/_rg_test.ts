@@ -91,3 +91,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "rg keeps the start of a match line longer than its limit, cut on a character",
+  ignore: !hasRipgrep,
+  fn: async () => {
+    const root = await Deno.makeTempDir({ prefix: "rg_line_" });
+    try {
+      // "1:a" then 2-byte characters: byte 50,000 is the first half of one.
+      await Deno.writeTextFile(
+        join(root, "line.txt"),
+        `a${"é".repeat(40_000)}`,
+      );
+      const rg = rgTool(root, () => true);
+      const result = await rg.execute({
+        args: ["--max-columns=0", "é", "line.txt"],
+      });
+      assert.equal(result.truncated, true);
+      const [text, note] = result.output.split("… ");
+      assert.equal(text, `1:a${"é".repeat(24_998)}`);
+      assert.equal(
+        note,
+        "[line cut: it is longer than the 50000-byte output limit]\n",
+      );
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
