@@ -6,6 +6,7 @@ import { closestText, SEARCH_MAX_CHARS } from "./_closest_text.ts";
 import {
   decodeText,
   encodeFile,
+  encodeText,
   SNIFF_BYTES,
   sniffFormat,
   type TextFormat,
@@ -22,6 +23,7 @@ import {
 } from "./_file_errors.ts";
 import { forgetLineIndex } from "./_line_index.ts";
 import { readWhole } from "./_read_at.ts";
+import { formatSize } from "./read_file.ts";
 import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
 import DESCRIPTION from "./edit_file.txt" with { type: "text" };
@@ -180,6 +182,7 @@ async function plannedEdit(
     countLimit: input.replaceAll === true ? Infinity : MAX_COUNTED,
   });
   checkMatches(plan, file.text, input, target);
+  checkNewSize(file, plan, target);
   return { file, plan };
 }
 
@@ -270,6 +273,30 @@ async function readText(
     }
   }
   return { bytes, text, format };
+}
+
+/**
+ * Refuses an edit whose result would pass MAX_EDIT_BYTES, from its size
+ * computed before anything is built: a replaceAll of a common oldText with a
+ * longer newText multiplies the file (to GBs, or an allocation failure).
+ */
+function checkNewSize(
+  file: FileText,
+  plan: EditPlan,
+  target: FileTarget,
+): void {
+  const { encoding } = file.format;
+  const growth = encodeText(plan.newText, encoding).length -
+    encodeText(plan.oldText, encoding).length;
+  const size = file.bytes.length + plan.count * growth;
+  if (size <= MAX_EDIT_BYTES) return;
+  throw new ToolError(
+    `Cannot edit "${target.display}": the edit would make it ${
+      formatSize(size)
+    } (${size} bytes, ${plan.count} replacements), over the ${
+      formatSize(MAX_EDIT_BYTES)
+    } EditFile handles; replace fewer places (a longer oldText, or without replaceAll), or use Shell (for example sed) if you mean it`,
+  );
 }
 
 function checkMatches(
