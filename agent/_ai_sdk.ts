@@ -30,7 +30,12 @@ import {
   withSummary,
 } from "./_context_summary.ts";
 import { childToolCallId, runInToolCall } from "./_tool_call_scope.ts";
-import { cutLongOutputs, cutOutput, outputTokenCap } from "./_output_cut.ts";
+import {
+  cutLongOutputs,
+  cutOutput,
+  OUTPUT_FLOOR_TOKENS,
+  outputTokenCap,
+} from "./_output_cut.ts";
 import type {
   AgentEvent,
   AgentFinishReason,
@@ -88,6 +93,8 @@ export class Conversation {
   #newBudget: () => ContextBudget;
   /** The most one tool output may take, in tokens. */
   #outputCap: number;
+  /** The most one reply (text and reasoning) may take, in tokens. */
+  #replyCap: number;
   /** Counts resets, so a run that a reset overtook does not write its steps back. */
   #resets = 0;
   #messages: ModelMessage[] = [];
@@ -115,6 +122,7 @@ export class Conversation {
         estimateTokens(JSON.stringify(item.inputSchema));
     }
     this.#outputCap = outputTokenCap(options.contextTokens, fixedTokens);
+    this.#replyCap = Math.max(options.contextTokens, OUTPUT_FLOOR_TOKENS);
     const tools: ToolSet = {};
     for (const item of items) {
       tools[item.name] = toSdkTool(item, {
@@ -163,6 +171,9 @@ export class Conversation {
       summaryFailed: false,
       signal,
     };
+    // Stops a reply that never ends (a local model repeating itself): no
+    // max_tokens is sent, for reasoning models' sake.
+    const enough = new AbortController();
     const result = streamText({
       model: this.#model.languageModel,
       instructions: this.#instructions,
@@ -175,7 +186,9 @@ export class Conversation {
         return sent === messages ? undefined : { messages: sent };
       },
       maxRetries: 0, // the endpoint fetch retries, within its own time budget
-      abortSignal: signal,
+      abortSignal: signal
+        ? AbortSignal.any([signal, enough.signal])
+        : enough.signal,
       onError: () => {}, // errors end the run through the stream; the SDK would also log them
       onStepEnd: (step) => {
         // An answer that failed midway is no completed step: kept, it would
@@ -191,12 +204,26 @@ export class Conversation {
         yield* fitting.notices.splice(0);
         const event = this.#toEvent(part as StreamPart, state);
         if (event) yield event;
+        if (state.stepTokens > this.#replyCap && !enough.signal.aborted) {
+          enough.abort(new Error("the reply is longer than the context holds"));
+        }
+      }
+      if (enough.signal.aborted && !signal?.aborted) {
+        yield this.#cutStep(state);
+        kept = withReply(sent, state.stepText);
       }
     } catch (error) {
-      // The SDK throws some failures of the answer (a body cut short) rather
-      // than streaming them as an error part.
-      if (signal?.aborted || !isSdkError(error)) throw error;
-      state.error ??= error;
+      if (enough.signal.aborted && !signal?.aborted) {
+        // The cut reply's request, cancelled: the step ends as cut.
+        yield this.#cutStep(state);
+        kept = withReply(sent, state.stepText);
+      } else if (signal?.aborted || !isSdkError(error)) {
+        throw error;
+      } else {
+        // The SDK throws some failures of the answer (a body cut short)
+        // rather than streaming them as an error part.
+        state.error ??= error;
+      }
     } finally {
       if (resets === this.#resets) {
         // Cleared outputs and summaries leave memory too, not only the
@@ -292,15 +319,32 @@ export class Conversation {
     return summarized;
   }
 
+  // The step a too-long reply ended: its text so far, cut for "length" (an
+  // error part the cancelled request streamed is no failure of the run).
+  #cutStep(state: RunState): AgentEvent {
+    state.error = undefined;
+    state.steps++;
+    state.finishReason = "length";
+    return {
+      type: "step-finish",
+      step: state.steps,
+      finishReason: "length",
+      usage: {},
+    };
+  }
+
   #toEvent(part: StreamPart, state: RunState): AgentEvent | undefined {
     switch (part.type) {
       case "start-step":
         state.stepText = "";
+        state.stepTokens = 0;
         return undefined;
       case "text-delta":
         state.stepText += part.text;
+        state.stepTokens += estimateTokens(part.text);
         return { type: "text-delta", text: part.text };
       case "reasoning-delta":
+        state.stepTokens += estimateTokens(part.text);
         return { type: "reasoning-delta", text: part.text };
       case "tool-call":
         if (part.invalid) return undefined; // its tool-error follows and tells all
@@ -357,6 +401,11 @@ export class Conversation {
   }
 }
 
+/** The messages a step sent, then the assistant's text of a reply cut short. */
+function withReply(sent: ModelMessage[], text: string): ModelMessage[] {
+  return [...sent, { role: "assistant", content: [{ type: "text", text }] }];
+}
+
 /** What keeping one run within the budget carries from step to step. */
 interface Fitting {
   /** The run's budget (a reset during the run makes a new one for the next). */
@@ -395,6 +444,8 @@ interface SdkUsage {
 class RunState {
   steps = 0;
   stepText = "";
+  /** The estimate of the step's text and reasoning so far. */
+  stepTokens = 0;
   finishReason: AgentFinishReason = "other";
   usage: AgentUsage = {};
   toolCalls: AgentToolCallRecord[] = [];
