@@ -5,6 +5,7 @@
 // is told not to retry, so these are the only retries and the budget holds.
 import { EndpointError } from "./endpoint_error.ts";
 import { asksForStream, jsonToSse } from "./_json_to_sse.ts";
+import { readBodyStart } from "./_read_body.ts";
 
 /** Timing and retry settings of {@linkcode createEndpointFetch}. */
 export interface EndpointFetchOptions {
@@ -259,7 +260,7 @@ function withIdleTimeout(
 async function errorDetail(response: Response): Promise<string> {
   let text = "";
   try {
-    text = (await response.text()).trim();
+    text = (await readBodyStart(response, MAX_ERROR_BODY_BYTES)).text.trim();
   } catch {
     return statusLine(response);
   }
@@ -273,6 +274,12 @@ async function errorDetail(response: Response): Promise<string> {
   if (isHtml(response, text)) return webPageDetail(text);
   return text ? oneLine(text).slice(0, 300) : statusLine(response);
 }
+
+/**
+ * How much of an error answer is read: its message is all that is shown (300
+ * characters), and a body that never ends must not keep the run waiting.
+ */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 // A proxy's or web server's error page: its markup would spread over many
 // lines and hide the status, so only its title (or its text) is kept.

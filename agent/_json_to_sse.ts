@@ -3,6 +3,13 @@
 // the equivalent server-sent events: one chunk with the whole message, one
 // with the finish reason and usage, then [DONE].
 import { EndpointError } from "./endpoint_error.ts";
+import { readBodyStart } from "./_read_body.ts";
+
+/**
+ * The most of a JSON answer read: far more than any reply a context holds,
+ * and a body that never ends stops there.
+ */
+const MAX_JSON_ANSWER_BYTES = 32 * 1024 * 1024;
 
 interface Completion {
   id?: string;
@@ -39,7 +46,14 @@ export async function jsonToSse(
   response: Response,
   url: string,
 ): Promise<Response> {
-  const completion = await response.json() as Completion & {
+  const body = await readBodyStart(response, MAX_JSON_ANSWER_BYTES);
+  if (body.cut) {
+    throw new EndpointError(
+      `Model endpoint ${url} answered 200 with a JSON body over ${MAX_JSON_ANSWER_BYTES} bytes, not a stream of chat completions; check the base URL`,
+      { url, status: 200 },
+    );
+  }
+  const completion = JSON.parse(body.text) as Completion & {
     error?: { message?: unknown } | string;
   };
   if (completion.choices === undefined && completion.error !== undefined) {

@@ -4,6 +4,7 @@
 import { DEFAULT_BASE_URL } from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
 import { createEndpointFetch } from "../agent/_endpoint_fetch.ts";
+import { readBodyStart } from "../agent/_read_body.ts";
 
 /** The `node:util` parseArgs options for the endpoint flags. */
 export const ENDPOINT_FLAGS = {
@@ -100,12 +101,18 @@ export async function resolveModel(
     }
     throw error;
   }
-  const body = await response.json().catch(() => undefined) as
-    | { data?: { id?: unknown }[] }
-    | undefined;
+  // A list of models is small: a body past a few MB is no such list (and one
+  // that never ends would be read for ever).
+  const body = await readBodyStart(response, MAX_MODELS_BYTES)
+    .then(({ text }) => JSON.parse(text)).catch(() => undefined) as
+      | { data?: { id?: unknown }[] }
+      | undefined;
   const first = body?.data?.find((m) => typeof m?.id === "string")?.id;
   return typeof first === "string" ? first : FALLBACK_MODEL;
 }
+
+/** The most of a GET /models answer read, in bytes. */
+const MAX_MODELS_BYTES = 4 * 1024 * 1024;
 
 /** One line telling a person what failed and how to point fello elsewhere. */
 export function describeEndpointFailure(error: EndpointError): string {
