@@ -25,6 +25,9 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HTML_BLOCK = /^ {0,3}<(!--|(?:pre|script|style|textarea)(?=[\s>]|$))/i;
 const COMMENT_END = /-->/;
 const RAW_END = /<\/(?:pre|script|style|textarea)>/i;
+// Indented code and an ordered item not from 1 cannot interrupt a paragraph:
+// such a line continues it.
+const CONTINUATION = /^(?: {4}|\t| {0,3}\d{1,9}[.)][ \t])/;
 // Lines that cannot be the text of a setext heading (list items, tables...).
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+] |\d+[.)] |>|\||<))/;
 // A list item's marker and the one space after it (sticky: read in place).
@@ -57,6 +60,8 @@ interface Paragraph {
   line: number;
   text: string;
   depth: number;
+  /** The content column of the list item it starts, or 0. */
+  indent: number;
 }
 
 /** Outlines Markdown text whose line count is `totalLines`. */
@@ -93,9 +98,19 @@ class _Scanner {
       this.#paragraph = undefined; // a deeper block quote starts
     }
     if (this.#setext(content, quote.depth)) return;
-    const item = _listItems(content, this.#paragraph !== undefined);
-    const where = { number, depth: quote.depth, indent: item };
-    if (this.#blockStart(content.slice(item), where) || item > 0) {
+    const item = _listItems(content, this.#continues(content, quote.depth));
+    if (item > 0) {
+      this.#paragraph = undefined; // a list item starts
+      const inner = _innerContainers(content.slice(item), {
+        depth: quote.depth,
+        indent: item,
+      });
+      const where = { number, depth: inner.depth, indent: inner.indent };
+      if (!this.#blockStart(inner.text, where)) this.#text(inner.text, where);
+      return;
+    }
+    const where = { number, depth: quote.depth, indent: 0 };
+    if (this.#blockStart(content, where)) {
       this.#paragraph = undefined;
     } else if (!this.#definition(content)) {
       this.#text(content, where);
@@ -122,9 +137,21 @@ class _Scanner {
     return true;
   }
 
+  // Whether a line at this depth would continue the open paragraph (it is in
+  // the paragraph's block quote and list item, not lazy).
+  #continues(content: string, depth: number): boolean {
+    const paragraph = this.#paragraph;
+    return paragraph !== undefined && paragraph.depth === depth &&
+      _indent(content) >= paragraph.indent;
+  }
+
+  // An underline ends a paragraph of its own block quote and list item (less
+  // indented than the item's text, `---` is a thematic break after the list).
   #setext(content: string, depth: number): boolean {
     const paragraph = this.#paragraph;
-    if (paragraph === undefined || paragraph.depth !== depth) return false;
+    if (paragraph === undefined || !this.#continues(content, depth)) {
+      return false;
+    }
     const setext = SETEXT.exec(content);
     if (setext === null) return false;
     const level = setext[1].startsWith("=") ? 1 : 2;
@@ -183,18 +210,25 @@ class _Scanner {
     return true;
   }
 
-  #text(content: string, where: { number: number; depth: number }): void {
+  #text(
+    content: string,
+    where: { number: number; depth: number; indent: number },
+  ): void {
     const paragraph = this.#paragraph;
-    if (
-      content.trim() === "" || NOT_PARAGRAPH.test(content) ||
-      _isThematicBreak(content, 0)
-    ) {
+    if (content.trim() === "" || _isThematicBreak(content, 0)) {
+      this.#paragraph = undefined;
+    } else if (paragraph !== undefined && CONTINUATION.test(content)) {
+      paragraph.text += paragraph.text.length < MAX_HEADING
+        ? ` ${content.trim()}`
+        : "";
+    } else if (NOT_PARAGRAPH.test(content)) {
       this.#paragraph = undefined;
     } else if (paragraph === undefined) {
       this.#paragraph = {
         line: where.number,
         text: content.trim(),
         depth: where.depth,
+        indent: where.indent,
       };
     } else if (paragraph.text.length < MAX_HEADING) {
       paragraph.text += ` ${content.trim()}`; // a lazy line keeps its depth
@@ -239,6 +273,26 @@ function _listItems(content: string, inParagraph: boolean): number {
     start = LIST_MARKER.lastIndex;
   }
   return start;
+}
+
+// The text of a list item's first line inside the block quotes and list
+// items that follow its marker (`- > 1. text`), with their depth and the
+// content column of the last list item after the last quote, or 0. Later
+// lines reach such a quote by _unquote(), which allows 3 spaces before `>`.
+function _innerContainers(
+  text: string,
+  outer: { depth: number; indent: number },
+): { text: string; depth: number; indent: number } {
+  let { depth, indent } = outer;
+  for (let level = 0; level < MAX_LIST_NESTING; level++) {
+    const quote = _unquote(text, Infinity);
+    if (quote.depth === 0) break;
+    depth += quote.depth;
+    text = text.slice(quote.start);
+    indent = _listItems(text, false);
+    text = text.slice(indent);
+  }
+  return { text, depth, indent };
 }
 
 // A line's indentation in columns, a tab reaching the next multiple of 4.

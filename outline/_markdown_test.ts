@@ -242,6 +242,8 @@ Deno.test("outlineMarkdown() stays fast on deep quotes and lists and on unclosed
   const lines = [
     `${">".repeat(1_000_000)} # quoted`,
     `${"- ".repeat(500_000)}x`,
+    `${"- > ".repeat(250_000)}x`,
+    `- > ${"- ".repeat(500_000)}x`,
     ...Array.from({ length: 2000 }, (_, i) => `${">".repeat(i + 1)} \`\`\``),
     "",
     ...headings("`a".repeat(600)),
@@ -257,4 +259,25 @@ Deno.test("outlineMarkdown() stays fast on deep quotes and lists and on unclosed
   assert.equal(symbols.length, 4001);
   assert.equal(symbols[0].name, "quoted");
   assert.equal(symbols[1].name, "`a".repeat(512));
+});
+
+Deno.test("outlineMarkdown() reads a list item's setext heading, quotes in list items and lines that cannot interrupt a paragraph", () => {
+  const text = [
+    "- > # Quoted in an item", // 1
+    "  > ```sh", // 2
+    "  > # a shell comment", // 3
+    "- Item heading", // 4
+    "  ---", // 5
+    "- Item text", // 6
+    "---", // 7
+    "Paragraph", // 8
+    "2. continues it", // 9
+    "    and so does this", // 10
+    "===", // 11
+  ].join("\n");
+  assert.deepEqual(flat(outlineMarkdown(text, 11)), [
+    "Quoted in an item 1-7",
+    "  Item heading 4-7",
+    "Paragraph 2. continues it and so does this 8-11",
+  ]);
 });
