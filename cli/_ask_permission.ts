@@ -21,6 +21,8 @@ export interface TerminalAskOptions {
 
 const CHOICES = "[y]es / [n]o / [a]lways: ";
 const NO = new Set(["n", "no"]);
+/** An answer line is read up to this long; the rest of it is dropped. */
+const MAX_ANSWER_CHARS = 1024;
 
 /** Creates an approver that asks on the terminal. */
 export function terminalApprover(options: TerminalAskOptions): AgentApprove {
@@ -44,7 +46,10 @@ async function ask(
       `\nAllow ${request.tool}: ${request.description}${where}? ${CHOICES}`,
     );
     while (true) {
-      const line = await untilAborted(readLine(), signal);
+      const line = await untilAborted(
+        readLine({ maxChars: MAX_ANSWER_CHARS }),
+        signal,
+      );
       const reply = line?.trim().toLowerCase() ?? "";
       if (reply === "a" || reply === "always") return "always";
       if (reply === "y" || reply === "yes") return true;
@@ -52,7 +57,7 @@ async function ask(
       if (line === undefined) options.write("\n");
       // A typo costs nothing: only an empty line (or a cancel) means no.
       if (line === undefined || reply === "" || NO.has(reply)) return false;
-      options.write(`"${line.trim()}" is not an answer: ${CHOICES}`);
+      options.write(`"${shown(line.trim())}" is not an answer: ${CHOICES}`);
     }
   }
   // No terminal, or stdin ended: nobody can answer.
@@ -63,6 +68,11 @@ async function ask(
     `fello: refused: ${request.description}${where}: no one to ask (stdin is not a terminal or has ended); pass --permission-mode ${modes} to permit it\n`,
   );
   return false;
+}
+
+// A reply as the question quotes it back: its start only.
+function shown(reply: string): string {
+  return reply.length > 60 ? `${reply.slice(0, 60)}…` : reply;
 }
 
 /** Resolves to the line, or to undefined as soon as the run is cancelled. */

@@ -13,28 +13,36 @@ let chunk = "";
 let chunkAt = 0;
 /** The pieces of the line being read (no newline in them). */
 let pieces: string[] = [];
+/** Their length, and whether some of the line was dropped past a maximum. */
+let lineLength = 0;
+let lineCut = false;
 let ended = false;
 let inflight: Promise<string | null> | undefined;
 
 /**
  * The next line of stdin without its newline, or null at the end of input. A
  * read abandoned by its caller (a permission question cancelled by Ctrl-C)
- * hands its line to the next caller instead of losing it.
+ * hands its line to the next caller instead of losing it. A line longer than
+ * `maxChars` is cut to its start and "…", the rest dropped as it comes: a
+ * 600 MB "answer" without a newline crashed fello run.
  */
-export function readLine(): Promise<string | null> {
-  inflight ??= nextLine().finally(() => inflight = undefined);
+export function readLine(
+  options: { maxChars?: number } = {},
+): Promise<string | null> {
+  const maxChars = options.maxChars ?? Infinity;
+  inflight ??= nextLine(maxChars).finally(() => inflight = undefined);
   return inflight;
 }
 
-async function nextLine(): Promise<string | null> {
+async function nextLine(maxChars: number): Promise<string | null> {
   while (true) {
     const newline = chunk.indexOf("\n", chunkAt);
     if (newline >= 0) {
-      pieces.push(chunk.slice(chunkAt, newline));
+      keepPiece(chunk.slice(chunkAt, newline), maxChars);
       chunkAt = newline + 1;
       return takeLine().replace(/\r$/, "");
     }
-    keepRestOfChunk();
+    keepRestOfChunk(maxChars);
     if (ended) return pieces.length === 0 ? null : takeLine();
     await readChunk();
   }
@@ -46,10 +54,10 @@ async function nextLine(): Promise<string | null> {
  */
 export async function readAll(): Promise<string> {
   keepRestOfChunk();
-  let length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  let length = lineLength;
   while (!ended) {
     if (length > MAX_PIPED_PROMPT_CHARS) {
-      pieces = [];
+      takeLine(); // dropped
       throw new Error(
         `the prompt on stdin is over 10 MB (${MAX_PIPED_PROMPT_CHARS} characters); put the text in a file and ask fello to read it, e.g. fello run "Summarize notes.txt"`,
       );
@@ -74,16 +82,33 @@ async function readChunk(): Promise<void> {
 
 // Moves what is left of the last chunk into the line's pieces; returns its
 // length.
-function keepRestOfChunk(): number {
+function keepRestOfChunk(maxChars = Infinity): number {
   const rest = chunk.length - chunkAt;
-  if (rest > 0) pieces.push(chunkAt === 0 ? chunk : chunk.slice(chunkAt));
+  if (rest > 0) {
+    keepPiece(chunkAt === 0 ? chunk : chunk.slice(chunkAt), maxChars);
+  }
   chunk = "";
   chunkAt = 0;
   return Math.max(0, rest);
 }
 
+// Adds a piece to the line, as far as `maxChars` allows.
+function keepPiece(piece: string, maxChars: number): void {
+  const room = maxChars - lineLength;
+  if (piece.length > room) {
+    lineCut = true;
+    if (room <= 0) return;
+    piece = piece.slice(0, room);
+  }
+  pieces.push(piece);
+  lineLength += piece.length;
+}
+
 function takeLine(): string {
-  const line = pieces.length === 1 ? pieces[0] : pieces.join("");
+  const line = (pieces.length === 1 ? pieces[0] : pieces.join("")) +
+    (lineCut ? "…" : "");
   pieces = [];
+  lineLength = 0;
+  lineCut = false;
   return line;
 }

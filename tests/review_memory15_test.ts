@@ -855,7 +855,7 @@ Deno.test({
   },
 });
 
-// FAULT: a permission answer read from stdin has no length limit. With the
+// Fixed fault: a permission answer read from stdin has no length limit. With the
 // prompt given as an argument, stdin carries the answers (`yes y | fello
 // "..."`); input without a newline (a file or a stream piped by mistake) is
 // kept whole as one "answer". Measured: 600 MB of "y" without a newline
@@ -870,7 +870,6 @@ Deno.test({
 // optional maximum length that drops the line's pieces past it.
 Deno.test({
   name: "fello run reads a 50 MB permission answer line in bounded memory",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([{
