@@ -35,6 +35,7 @@ import {
   cutOutput,
   OUTPUT_FLOOR_TOKENS,
   outputTokenCap,
+  shareUnansweredOutputs,
 } from "./_output_cut.ts";
 import type {
   AgentEvent,
@@ -248,7 +249,12 @@ export class Conversation {
     fitting: Fitting,
   ): Promise<ModelMessage[]> {
     const { budget } = fitting;
-    const fitted = budget.fit(cutLongOutputs(messages, this.#outputCap));
+    const fitted = budget.fit(
+      shareUnansweredOutputs(
+        cutLongOutputs(messages, this.#outputCap),
+        this.#outputCap,
+      ),
+    );
     if (budget.estimate(fitted) <= budget.limit || fitting.summaryFailed) {
       return fitted;
     }

@@ -221,3 +221,34 @@ function _callInput(
   );
   return part?.input;
 }
+
+/**
+ * `messages` with the outputs the model has not answered yet (the tool
+ * messages after the last assistant message) cut to share `maxTokens`
+ * between them, each keeping at least {@linkcode OUTPUT_FLOOR_TOKENS}: one
+ * output within its own cap, but many of them at once, would otherwise pass
+ * the context, and the clearing never takes unanswered outputs. The same
+ * array when they fit.
+ */
+export function shareUnansweredOutputs<T extends Message>(
+  messages: T[],
+  maxTokens: number,
+): T[] {
+  const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
+  if (lastAssistant < 0) return messages;
+  const unanswered = messages.slice(lastAssistant + 1);
+  let count = 0;
+  let tokens = 0;
+  for (const message of unanswered) {
+    if (message.role !== "tool" || !Array.isArray(message.content)) continue;
+    for (const part of message.content) {
+      if (!_isLongResult(part, 0)) continue;
+      count++;
+      tokens += estimateTokens(part.output.value as string);
+    }
+  }
+  if (tokens <= maxTokens) return messages;
+  const share = Math.max(OUTPUT_FLOOR_TOKENS, Math.floor(maxTokens / count));
+  const cut = cutLongOutputs(messages.slice(lastAssistant), share);
+  return [...messages.slice(0, lastAssistant), ...cut];
+}

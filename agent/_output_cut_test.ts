@@ -4,6 +4,7 @@ import {
   cutOutput,
   OUTPUT_FLOOR_TOKENS,
   outputTokenCap,
+  shareUnansweredOutputs,
 } from "./_output_cut.ts";
 import { estimateTokens } from "./_context_budget.ts";
 
@@ -90,4 +91,36 @@ Deno.test("cutLongOutputs() cuts an output already in the conversation, leaving 
     big,
   );
   assert.equal(cutLongOutputs(cut, 5_000), cut);
+});
+
+Deno.test("shareUnansweredOutputs() cuts parallel outputs that fit alone but not together, down to the floor at most", () => {
+  const result = (id: string, value: string) => ({
+    type: "tool-result",
+    toolCallId: id,
+    toolName: "fetch",
+    output: { type: "text", value },
+  });
+  const big = numbered(4_000); // about 23,000 tokens
+  const messages = [
+    { role: "user", content: "Fetch" },
+    { role: "assistant", content: [] as unknown[] },
+    { role: "tool", content: ["a", "b", "c"].map((id) => result(id, big)) },
+  ];
+  const values = (list: typeof messages) =>
+    (list[2].content as { output: { value: string } }[]).map((p) =>
+      estimateTokens(p.output.value)
+    );
+  const shared = shareUnansweredOutputs(messages, 30_000);
+  assert.equal(shared[0], messages[0]);
+  for (const tokens of values(shared)) assert.ok(tokens <= 10_000, `${tokens}`);
+  const floor = shareUnansweredOutputs(messages, 3_000);
+  for (const tokens of values(floor)) {
+    assert.ok(
+      tokens > OUTPUT_FLOOR_TOKENS - 200 && tokens <= OUTPUT_FLOOR_TOKENS,
+    );
+  }
+  assert.equal(shareUnansweredOutputs(messages, 100_000), messages);
+  // Answered outputs are the budget's to clear, not cut here.
+  const answered = [...messages, { role: "assistant", content: "ok" }];
+  assert.equal(shareUnansweredOutputs(answered, 3_000), answered);
 });
