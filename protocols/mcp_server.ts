@@ -183,7 +183,8 @@ async function callTool(
   } catch (error) {
     // Tools throw only ToolError, whose message is written for the caller.
     const message = error instanceof Error ? error.message : String(error);
-    return { content: [{ type: "text", text: message }], isError: true };
+    const text = cutOutput(message, MAX_RESULT_TOKENS);
+    return { content: [{ type: "text", text }], isError: true };
   }
 }
 
