@@ -211,13 +211,13 @@ export class Conversation {
       }
       if (enough.signal.aborted && !signal?.aborted) {
         yield this.#cutStep(state);
-        kept = withReply(sent, state.stepText);
+        kept = withReply(sent, state.stepText) ?? kept;
       }
     } catch (error) {
       if (enough.signal.aborted && !signal?.aborted) {
         // The cut reply's request, cancelled: the step ends as cut.
         yield this.#cutStep(state);
-        kept = withReply(sent, state.stepText);
+        kept = withReply(sent, state.stepText) ?? kept;
       } else if (signal?.aborted || !isSdkError(error)) {
         throw error;
       } else {
@@ -352,6 +352,9 @@ export class Conversation {
       case "reasoning-delta":
         state.stepTokens += estimateTokens(part.text);
         return { type: "reasoning-delta", text: part.text };
+      case "tool-input-delta": // a call's arguments can go on without end too
+        state.stepTokens += estimateTokens(part.delta ?? "");
+        return undefined;
       case "tool-call":
         if (part.invalid) return undefined; // its tool-error follows and tells all
         return { type: "tool-call", ...this.#base(part) };
@@ -407,8 +410,16 @@ export class Conversation {
   }
 }
 
-/** The messages a step sent, then the assistant's text of a reply cut short. */
-function withReply(sent: ModelMessage[], text: string): ModelMessage[] {
+/**
+ * The messages a step sent, then the assistant's text of a reply cut short;
+ * undefined without text (a cut tool call alone is no message to keep, and
+ * endpoints refuse empty ones).
+ */
+function withReply(
+  sent: ModelMessage[],
+  text: string,
+): ModelMessage[] | undefined {
+  if (!text.trim()) return undefined;
   return [...sent, { role: "assistant", content: [{ type: "text", text }] }];
 }
 
@@ -429,6 +440,8 @@ interface Fitting {
 interface StreamPart {
   type: string;
   text: string;
+  /** A tool call's arguments, piece by piece. */
+  delta?: string;
   toolCallId?: string;
   toolName?: string;
   input?: unknown;

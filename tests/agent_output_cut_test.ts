@@ -52,3 +52,68 @@ Deno.test("agent recovers a saved conversation whose unanswered output is many t
     assert.ok(JSON.stringify(agent.history).length < 120_000);
   });
 });
+
+Deno.test("agent cuts a tool call whose arguments never end, keeping no empty message", async () => {
+  let stop = false;
+  const encoder = new TextEncoder();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      await request.text();
+      let first = true;
+      const call = (args: string) => ({
+        tool_calls: [{
+          index: 0,
+          id: "c1",
+          type: "function",
+          function: first ? { name: "WriteFile", arguments: args } : {
+            arguments: args,
+          },
+        }],
+      });
+      return new Response(
+        new ReadableStream({
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            if (stop) return controller.close();
+            const delta = first
+              ? { role: "assistant", ...call('{"path":"a.txt","content":"') }
+              : call("all work and no play. ".repeat(40));
+            first = false;
+            const chunk = {
+              id: "x",
+              object: "chat.completion.chunk",
+              created: 0,
+              model: "m",
+              choices: [{ index: 0, delta }],
+            };
+            controller.enqueue(
+              encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`),
+            );
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      );
+    },
+  );
+  try {
+    await withWorkspace(async (dir) => {
+      const { port } = server.addr as Deno.NetAddr;
+      const agent = createAgent({
+        baseURL: `http://127.0.0.1:${port}/v1`,
+        model: "m",
+        cwd: dir,
+        contextTokens: 2_000,
+      });
+      const result = await agent.run("hi", {
+        signal: AbortSignal.timeout(10_000),
+      });
+      assert.equal(result.finishReason, "length");
+      assert.deepEqual(result.toolCalls, []);
+      assert.deepEqual(agent.history, []);
+    });
+  } finally {
+    stop = true;
+    await server.shutdown();
+  }
+});
