@@ -102,8 +102,12 @@ export interface AgentOptions {
    * calls are cleared (outputs become a short note, long input strings a
    * mark), down to half of it. When that is not enough (the model's own text
    * and the user's turns fill it), the model summarizes the oldest messages
-   * and the summary replaces them (a `context-summarized` event). Defaults to
-   * 100 000; set your model's window (for Ollama, its `num_ctx`).
+   * and the summary replaces them (a `context-summarized` event). One tool
+   * output longer than 7/8 of it (less instructions and tool schemas, at
+   * least 8 192 tokens) is cut to its head and tail with a note; a reply
+   * longer than it (at least 8 192 tokens) ends the run with finishReason
+   * `"length"`. Defaults to 100 000; set your model's window (for Ollama, its
+   * `num_ctx`).
    */
   contextTokens?: number;
   /**
