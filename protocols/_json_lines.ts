@@ -4,7 +4,8 @@
 // MiB) and MCP's copies its buffer at every chunk. Here an over-long line is
 // dropped as it streams (only its first and last bytes are kept, to find the
 // request's id) and reported, so the server can answer that one request with
-// an error and go on serving.
+// an error (or, for an answer to one of its own requests, fail that request)
+// and go on serving.
 
 /** What is known of a line over the limit. */
 export interface LongLine {
@@ -14,6 +15,8 @@ export interface LongLine {
   id?: string | number;
   /** The request's method, when one was found at its start. */
   method?: string;
+  /** Whether it is an answer (a result or error member, no method). */
+  response?: boolean;
 }
 
 /** How much of an over-long line's start and end is kept to find its id. */
@@ -23,13 +26,15 @@ const NEWLINE = 0x0a;
 /**
  * The lines of `input` no longer than `maxLineBytes`, each as one chunk
  * ending in "\n"; each longer line is left out and passed to `onLongLine`
- * once it ends.
+ * once it ends, which may give a line to put in its place.
  */
 export function jsonLines(
   input: ReadableStream<Uint8Array>,
   options: {
     maxLineBytes: number;
-    onLongLine: (line: LongLine) => void | Promise<void>;
+    onLongLine: (
+      line: LongLine,
+    ) => Uint8Array | void | Promise<Uint8Array | void>;
   },
 ): ReadableStream<Uint8Array> {
   const { maxLineBytes, onLongLine } = options;
@@ -43,8 +48,10 @@ export function jsonLines(
         const { done, value } = await reader.read();
         if (done) {
           const last = line.end();
-          if (last instanceof Uint8Array) controller.enqueue(last);
-          else if (last) await onLongLine(last);
+          const out = last instanceof Uint8Array || !last
+            ? last
+            : await onLongLine(last);
+          if (out) controller.enqueue(out);
           controller.close();
           return;
         }
@@ -58,10 +65,13 @@ export function jsonLines(
           line.add(value.subarray(start, at));
           start = at + 1;
           const whole = line.end();
-          if (whole instanceof Uint8Array) {
-            controller.enqueue(whole);
+          const next = whole instanceof Uint8Array || !whole
+            ? whole
+            : await onLongLine(whole);
+          if (next) {
+            controller.enqueue(next);
             out = true;
-          } else if (whole) await onLongLine(whole);
+          }
         }
         line.add(value.subarray(start));
         if (out) return;
@@ -143,20 +153,22 @@ const SCALAR = String.raw`(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|null|true|false)`;
 const LEADING_PAIR = new RegExp(
   String.raw`^\s*[{,]\s*"([^"\\]*)"\s*:\s*${SCALAR}`,
 );
+const NEXT_KEY = /^\s*[{,]\s*"([^"\\]*)"\s*:/;
 const TRAILING_ID = new RegExp(
   String.raw`[{,]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$`,
 );
 
 /**
- * The id and method of a JSON-RPC request from its first and last bytes: the
+ * The id and method of a JSON-RPC message from its first and last bytes: the
  * scalar members before the first object or array member, then an `"id"` as
- * its last member (the MCP client puts it there).
+ * its last member (the MCP SDK puts it there); an answer when that first
+ * other member is `result` or `error` and there is no method.
  */
 export function requestOf(
   head: Uint8Array,
   tail: Uint8Array,
-): { id?: string | number; method?: string } {
-  const found: { id?: string | number; method?: string } = {};
+): Omit<LongLine, "bytes"> {
+  const found: Omit<LongLine, "bytes"> = {};
   let text = new TextDecoder().decode(head);
   for (
     let pair = LEADING_PAIR.exec(text);
@@ -172,6 +184,10 @@ export function requestOf(
     }
     if (pair[1] === "method" && typeof value === "string") found.method = value;
     text = text.slice(pair[0].length);
+  }
+  const next = NEXT_KEY.exec(text)?.[1];
+  if (found.method === undefined && (next === "result" || next === "error")) {
+    found.response = true;
   }
   if (found.id === undefined) {
     const id = TRAILING_ID.exec(new TextDecoder().decode(tail))?.[1];

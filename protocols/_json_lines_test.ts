@@ -55,3 +55,21 @@ Deno.test("requestOf() finds an id the MCP client puts last", () => {
   assert.deepEqual(requestOf(head, tail), { method: "tools/call", id: "r-1" });
   assert.deepEqual(requestOf(encoder.encode("[1,2"), encoder.encode("3]")), {});
 });
+
+Deno.test("requestOf() tells an answer to one of our requests, result first or last", () => {
+  const none = new Uint8Array();
+  assert.deepEqual(
+    requestOf(
+      encoder.encode('{"jsonrpc":"2.0","id":4,"result":{"content":"xx'),
+      none,
+    ),
+    { id: 4, response: true },
+  );
+  assert.deepEqual(
+    requestOf(
+      encoder.encode('{"result":{"text":"xx'),
+      encoder.encode('x"},"jsonrpc":"2.0","id":9}'),
+    ),
+    { id: 9, response: true },
+  );
+});

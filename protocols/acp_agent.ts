@@ -399,8 +399,13 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
   const output = _sharedOutput(Deno.stdout.writable);
   const input = jsonLines(Deno.stdin.readable, {
     maxLineBytes: MAX_MESSAGE_BYTES,
-    // A closed stdout ends the connection through the SDK's own writes.
-    onLongLine: (line) => output.write(_tooLongAnswer(line)).catch(() => {}),
+    onLongLine: (line) => {
+      // The client's answer to one of our requests (a big file it read):
+      // that request fails with the error, instead of waiting for ever.
+      if (line.response && line.id !== undefined) return _failedAnswer(line);
+      // A closed stdout ends the connection through the SDK's own writes.
+      output.write(_tooLongAnswer(line)).catch(() => {});
+    },
   });
   const connection = app.connect(
     acp.ndJsonStream(output.writable, input, {
@@ -425,6 +430,21 @@ function _tooLongAnswer(line: LongLine): Uint8Array {
     jsonrpc: "2.0",
     id: line.id ?? null,
     error: { code: -32600, message },
+  };
+  return new TextEncoder().encode(`${JSON.stringify(answer)}\n`);
+}
+
+// In place of an answer over the limit, for the SDK: an error answer to the
+// same request.
+function _failedAnswer(line: LongLine): Uint8Array {
+  const answer = {
+    jsonrpc: "2.0",
+    id: line.id,
+    error: {
+      code: -32603,
+      message:
+        `the client's answer of ${line.bytes} bytes is over fello acp's limit of 32 MiB (${MAX_MESSAGE_BYTES} bytes) and was not read`,
+    },
   };
   return new TextEncoder().encode(`${JSON.stringify(answer)}\n`);
 }

@@ -130,8 +130,9 @@ async function answerLongLine(
 ): Promise<void> {
   const text =
     `fello mcp: a request of ${line.bytes} bytes is over the limit of 64 MiB (${MAX_REQUEST_BYTES} bytes) and was not read; send a smaller one`;
-  if (line.id === undefined) {
-    console.error(`${text} (it had no id to answer)`);
+  if (line.id === undefined || line.response) {
+    // An answer to a request of ours: the SDK times that request out.
+    console.error(`${text} (it had no request to answer)`);
     return;
   }
   const answer = line.method === "tools/call"
