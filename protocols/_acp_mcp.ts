@@ -11,6 +11,7 @@ import {
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import denoJson from "../deno.json" with { type: "json" };
 import { ToolError } from "../tools/tool_error.ts";
+import { withLinearReads } from "./_mcp_read_buffer.ts";
 import type { JsonSchema, Tool } from "../tools/types.ts";
 
 /** Asks before a tool that is not read-only runs; throws a ToolError when refused. */
@@ -113,7 +114,7 @@ function transportOf(server: acp.McpServer, cwd: string): Transport {
       : new SSEClientTransport(new URL(url), { requestInit });
   }
   const stdio = server as acp.McpServerStdio;
-  return new StdioClientTransport({
+  const transport = new StdioClientTransport({
     command: stdio.command,
     args: stdio.args,
     // Added to the SDK's safe defaults (HOME, PATH, ...), not to our environment.
@@ -121,6 +122,7 @@ function transportOf(server: acp.McpServer, cwd: string): Transport {
     cwd,
     stderr: "inherit",
   });
+  return withLinearReads(transport, server.name);
 }
 
 function describe(server: acp.McpServer): string {

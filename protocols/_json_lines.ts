@@ -37,43 +37,25 @@ export function jsonLines(
     ) => Uint8Array | void | Promise<Uint8Array | void>;
   },
 ): ReadableStream<Uint8Array> {
-  const { maxLineBytes, onLongLine } = options;
+  const { onLongLine } = options;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  const line = new _PendingLine(maxLineBytes);
+  const splitter = new JsonLineSplitter(options.maxLineBytes);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       reader ??= input.getReader();
       // Read until at least one line is out (or the input ends).
       while (true) {
         const { done, value } = await reader.read();
-        if (done) {
-          const last = line.end();
-          const out = last instanceof Uint8Array || !last
-            ? last
-            : await onLongLine(last);
-          if (out) controller.enqueue(out);
-          controller.close();
-          return;
-        }
+        const items = done ? [splitter.end()] : splitter.push(value);
         let out = false;
-        let start = 0;
-        for (
-          let at = value.indexOf(NEWLINE);
-          at >= 0;
-          at = value.indexOf(NEWLINE, start)
-        ) {
-          line.add(value.subarray(start, at));
-          start = at + 1;
-          const whole = line.end();
-          const next = whole instanceof Uint8Array || !whole
-            ? whole
-            : await onLongLine(whole);
-          if (next) {
-            controller.enqueue(next);
-            out = true;
-          }
+        for (const item of items) {
+          const line = item instanceof Uint8Array || !item
+            ? item
+            : await onLongLine(item);
+          if (line) controller.enqueue(line);
+          out ||= line !== undefined;
         }
-        line.add(value.subarray(start));
+        if (done) return controller.close();
         if (out) return;
       }
     },
@@ -81,6 +63,41 @@ export function jsonLines(
       await reader?.cancel(reason);
     },
   });
+}
+
+/**
+ * Splits chunks of bytes into lines in linear time: each line no longer than
+ * `maxLineBytes` whole (ending in "\n"), what is known of each longer one.
+ */
+export class JsonLineSplitter {
+  readonly #line: _PendingLine;
+
+  constructor(maxLineBytes: number) {
+    this.#line = new _PendingLine(maxLineBytes);
+  }
+
+  /** The lines `chunk` ends, in order. */
+  push(chunk: Uint8Array): (Uint8Array | LongLine)[] {
+    const out: (Uint8Array | LongLine)[] = [];
+    let start = 0;
+    for (
+      let at = chunk.indexOf(NEWLINE);
+      at >= 0;
+      at = chunk.indexOf(NEWLINE, start)
+    ) {
+      this.#line.add(chunk.subarray(start, at));
+      start = at + 1;
+      const line = this.#line.end();
+      if (line) out.push(line);
+    }
+    this.#line.add(chunk.subarray(start));
+    return out;
+  }
+
+  /** The last line, when the input ends without a newline. */
+  end(): Uint8Array | LongLine | undefined {
+    return this.#line.end();
+  }
 }
 
 /** The line being read: its pieces while within the limit, else its edges. */
