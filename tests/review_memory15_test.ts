@@ -1124,3 +1124,38 @@ setTimeout(() => Deno.exit(0), 0);`,
     });
   },
 });
+
+// FAULT: `--session FILE` (and -c) reads the whole file into one string and
+// parses it before looking at what it is, though saved sessions start with a
+// known header (FILE_START, already used by the session list through
+// readHead). Measured: a 300 MB file that is not a session: refused ("it is
+// not JSON") at 686 MB peak; 700 MB: "failed to allocate string; buffer
+// exceeds maximum length" at 791 MB. A mistyped --session (a log, a dump)
+// costs twice its size in memory before the refusal. Here: a 100 MB file of
+// NUL bytes (sparse). Expected: the first bytes checked against the header
+// first (refused from 16 KB), then the file read only when it is a session.
+// Fix: in agent/_session_file.ts loadSession(), readHead and compare with
+// FILE_START before Deno.readTextFile.
+Deno.test({
+  name: "fello run --session refuses a 100 MB non-session file from its start",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const path = join(dir, "dump.bin");
+      await Deno.writeFile(path, new Uint8Array());
+      await Deno.truncate(path, 100 * MB);
+      const { result, peak } = await _childPeak(
+        `import { main } from "${
+          new URL("../cli/main.ts", import.meta.url).href
+        }";
+(globalThis as Record<string, unknown>).result = await main(["run", "--cwd", Deno.args[0], "--session", Deno.args[1], "hi"]);`,
+        [dir, path],
+      );
+      assert.equal(result, 2);
+      assert.ok(
+        peak < 150 * MB,
+        `peak RSS ${Math.round(peak / MB)} MB to refuse a 100 MB file`,
+      );
+    });
+  },
+});
