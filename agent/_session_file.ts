@@ -61,12 +61,29 @@ export async function loadSession(
   path: string,
   hint = "give another --session file",
 ): Promise<SavedSession | undefined> {
-  let text: string;
+  // A mistyped --session (a log, a dump) is refused from its first bytes:
+  // reading it whole cost twice its size, and failed past V8's longest string.
+  let head: Uint8Array;
   try {
-    text = await Deno.readTextFile(path);
+    head = await readHead(path, HEADER_BYTES);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new Error(`Cannot read the session file "${path}": ${reason(error)}`);
+  }
+  let text = new TextDecoder().decode(head);
+  if (head.length === HEADER_BYTES) {
+    if (!mayBeSession(text)) {
+      throw new Error(
+        `Cannot go on with "${path}": it is not a fello session file (version ${VERSION}); ${hint}`,
+      );
+    }
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (error) {
+      throw new Error(
+        `Cannot read the session file "${path}": ${reason(error)}`,
+      );
+    }
   }
   let saved: Record<string, unknown>;
   try {
@@ -93,6 +110,13 @@ export async function loadSession(
     ...(typeof saved.title === "string" ? { title: saved.title } : {}),
     messages: saved.messages as AgentMessage[],
   };
+}
+
+// Whether a file's start may be a saved session: one as saved, or its JSON
+// reformatted by hand (an object naming the kind early on).
+function mayBeSession(head: string): boolean {
+  return head.startsWith(FILE_START) ||
+    (/^\s*\{/.test(head) && head.includes(JSON.stringify(KIND)));
 }
 
 /** Saves the conversation to `path`: a new file renamed over the old one. */

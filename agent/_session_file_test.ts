@@ -177,3 +177,22 @@ async function waitOnRemovedSession(): Promise<void> {
     }
   });
 }
+
+Deno.test("loadSession() refuses a big file that is not a session from its start, and loads a reformatted one", async () => {
+  await withWorkspace(async (dir) => {
+    const log = join(dir, "big.log");
+    await Deno.writeTextFile(log, "log line\n".repeat(5_000));
+    await assert.rejects(
+      loadSession(log),
+      /Cannot go on with ".*big\.log": it is not a fello session file/,
+    );
+    const path = join(dir, "s.json");
+    const messages = [{ role: "user" as const, content: "x".repeat(20_000) }];
+    await saveSession(path, { cwd: dir, model: "m", messages });
+    const pretty = join(dir, "pretty.json");
+    const saved = JSON.parse(await Deno.readTextFile(path));
+    await Deno.writeTextFile(pretty, JSON.stringify(saved, null, 2));
+    assert.deepEqual((await loadSession(pretty))?.messages, messages);
+    assert.deepEqual((await loadSession(path))?.messages, messages);
+  });
+});

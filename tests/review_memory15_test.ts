@@ -1125,7 +1125,7 @@ setTimeout(() => Deno.exit(0), 0);`,
   },
 });
 
-// FAULT: `--session FILE` (and -c) reads the whole file into one string and
+// Fixed fault: `--session FILE` (and -c) reads the whole file into one string and
 // parses it before looking at what it is, though saved sessions start with a
 // known header (FILE_START, already used by the session list through
 // readHead). Measured: a 300 MB file that is not a session: refused ("it is
@@ -1138,7 +1138,6 @@ setTimeout(() => Deno.exit(0), 0);`,
 // FILE_START before Deno.readTextFile.
 Deno.test({
   name: "fello run --session refuses a 100 MB non-session file from its start",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const path = join(dir, "dump.bin");
