@@ -46,10 +46,13 @@ export function headingName(
     _withoutComments(text).replace(LINK, "$1"),
     { labels, raw: pieces.raw },
   );
-  const visible = _squeeze(links.replace(IMAGE, "").replace(HTML_TAG, ""));
+  const visible = _squeeze(
+    links.replace(IMAGE, "").replace(HTML_TAG, "").replace(COMPONENT_TAG, ""),
+  );
   const name = visible !== ""
     ? visible
-    : links.replace(IMAGE, "$1 ").replace(HTML_TAG, _altText);
+    : links.replace(IMAGE, "$1 ").replace(HTML_TAG, _altText)
+      .replace(COMPONENT_TAG, "");
   return _squeeze(_restore(_decodeEntities(name), pieces.shown));
 }
 
@@ -206,6 +209,10 @@ const SHORTCUT = /(?<!\])(!?)\[([^[\]]+)\](?![[(])/g;
 // ends before the next `<`: on `<a <a <a...` each try stops there.
 const HTML_TAG =
   /<\/?(?:a|abbr|b|big|br|center|code|del|details|div|em|font|h[1-6]|i|img|ins|kbd|mark|p|picture|s|small|source|span|strike|strong|sub|summary|sup|tt|u)(?=[\s/>])[^<>]*>/g;
+// Any other tag with an attribute (`<Note type="warning">`, MDX's components)
+// or a closing tag: a type's parameters have neither.
+const COMPONENT_TAG =
+  /<\/[A-Za-z][\w.:-]*\s*>|<[A-Za-z][\w.:-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"<>]*"|'[^'<>]*'|\{[^{}<>]*\}))+\s*\/?>/g;
 // Numeric references and the named ones seen in headings.
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|([a-zA-Z]{2,6}));/g;
 const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map([

@@ -67,16 +67,18 @@ Deno.test("outlineMarkdown() names a heading by its text: links show their text,
     "## See [the docs](https://docs) and [the spec][spec]",
     "## `code`, *emphasis* and array[0]",
     "## Option<T>, Map<string, number> and <kbd>Ctrl</kbd>",
+    '## `ImagePart` <Note type="warning">Deprecated</Note> <Badge text={x} />',
     "## ![Logo](logo.png)",
   ].join("\n");
-  assert.deepEqual(outlineMarkdown(text, 6)[0].children.map((s) => s.name), [
+  assert.deepEqual(outlineMarkdown(text, 7)[0].children.map((s) => s.name), [
     "RxJS: Reactive Extensions",
     "See the docs and the spec",
     "`code`, *emphasis* and array[0]",
     "Option<T>, Map<string, number> and Ctrl",
+    "`ImagePart` Deprecated",
     "Logo",
   ]);
-  assert.equal(outlineMarkdown(text, 6)[0].name, "rustfmt");
+  assert.equal(outlineMarkdown(text, 7)[0].name, "rustfmt");
 });
 
 Deno.test("outlineMarkdown() stays fast on huge heading lines and clips their names", () => {
@@ -249,6 +251,7 @@ Deno.test("outlineMarkdown() stays fast on deep quotes and lists and on unclosed
     ...headings("`a".repeat(600)),
     ...headings("<!--".repeat(300)),
     ...headings("<a ".repeat(400)),
+    ...headings('<A b="x"'.repeat(120)),
     ...headings("\\[".repeat(600)),
     ...Array.from({ length: 1000 }, (_, i) => `[${"a".repeat(900)}${i}]: x`),
   ];
@@ -256,7 +259,7 @@ Deno.test("outlineMarkdown() stays fast on deep quotes and lists and on unclosed
   const symbols = outlineMarkdown(lines.join("\n"), lines.length);
   // Quadratic scanning took minutes here; a generous bound, not a benchmark.
   assert.ok(performance.now() - started < 10_000);
-  assert.equal(symbols.length, 4001);
+  assert.equal(symbols.length, 5001);
   assert.equal(symbols[0].name, "quoted");
   assert.equal(symbols[1].name, "`a".repeat(512));
 });
