@@ -145,7 +145,10 @@ export class TranscriptPrinter {
       ));
     } else if (result.finishReason === "length") {
       this.#line(
-        this.#paint("33", "(the answer was cut at the model's output limit)"),
+        this.#paint(
+          "33",
+          "(the answer was cut: it reached the model's output limit or the context budget, --context-tokens)",
+        ),
       );
     }
   }
