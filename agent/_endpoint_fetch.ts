@@ -24,6 +24,8 @@ export interface EndpointFetchOptions {
   requestTimeoutMs?: number;
   /** Told before each retry, e.g. to show "retrying in 2 s". */
   onRetry?: (notice: RetryNotice) => void;
+  /** The longest line of a streamed answer, in bytes; defaults to 64 MiB. */
+  maxAnswerLineBytes?: number;
 }
 
 /** What a retry is about to do. */
@@ -82,7 +84,10 @@ export function createEndpointFetch(
         settings.requestTimeoutMs,
         Math.max(left, MIN_RETRY_TIMEOUT_MS),
       );
-      const outcome = await attemptOnce({ base, input, init, url }, timeoutMs);
+      const outcome = await attemptOnce(
+        { base, input, init, url },
+        { timeoutMs, maxLineBytes: options.maxAnswerLineBytes },
+      );
       if (outcome.kind === "response") return outcome.response;
       const delayMs = outcome.retryAfterMs ??
         Math.min(settings.initialDelayMs * 2 ** (attempt - 1), MAX_DELAY_MS);
@@ -119,8 +124,9 @@ interface RequestSpec {
 
 async function attemptOnce(
   request: RequestSpec,
-  timeoutMs: number,
+  limits: { timeoutMs: number; maxLineBytes?: number },
 ): Promise<Attempt> {
+  const { timeoutMs, maxLineBytes = MAX_ANSWER_LINE_BYTES } = limits;
   const { base, input, init, url } = request;
   const timeout = new AbortController();
   const signal = init.signal
@@ -137,7 +143,7 @@ async function attemptOnce(
         : response;
       return {
         kind: "response",
-        response: withIdleTimeout(answer, url, timeoutMs),
+        response: withIdleTimeout(answer, url, { timeoutMs, maxLineBytes }),
       };
     }
     const detail = await errorDetail(response);
@@ -204,15 +210,28 @@ function giveUp(
   });
 }
 
-/** Re-wraps a body so a stalled stream fails instead of hanging forever. */
+/**
+ * The longest line a streamed answer may send: an SSE event is a line, and
+ * the SDK's parser keeps a line whole until its newline, so a server sending
+ * one without end would fill the memory (the reply cap counts parsed text).
+ */
+const MAX_ANSWER_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Re-wraps a body so a stalled stream fails instead of hanging forever, and a
+ * line without end fails instead of filling the memory.
+ */
 function withIdleTimeout(
   response: Response,
   url: string,
-  idleMs: number,
+  limits: { timeoutMs: number; maxLineBytes: number },
 ): Response {
+  const { timeoutMs: idleMs, maxLineBytes } = limits;
   if (!response.body) return response;
   const reader = response.body.getReader();
   let finished = false;
+  /** Bytes since the last newline. */
+  let lineBytes = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const timer = setTimeout(() => {
@@ -231,9 +250,24 @@ function withIdleTimeout(
         if (done) {
           finished = true;
           controller.close();
-        } else {
-          controller.enqueue(value);
+          return;
         }
+        const newline = value.lastIndexOf(0x0a);
+        lineBytes = newline < 0
+          ? lineBytes + value.byteLength
+          : value.byteLength - newline - 1;
+        if (lineBytes > maxLineBytes) {
+          finished = true;
+          reader.cancel().catch(() => {});
+          controller.error(
+            new EndpointError(
+              `Model endpoint ${url} sent a line of over ${maxLineBytes} bytes without an end`,
+              { url, status: response.status },
+            ),
+          );
+          return;
+        }
+        controller.enqueue(value);
       } catch (error) {
         if (!finished) controller.error(error);
         finished = true;

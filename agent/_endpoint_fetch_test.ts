@@ -149,6 +149,27 @@ Deno.test("createEndpointFetch() fails a body that stalls between chunks", async
   await assert.rejects(reader.read(), /stopped sending for 0\.2 s/);
 });
 
+Deno.test("createEndpointFetch() fails an answer line that never ends", async () => {
+  const piece = new TextEncoder().encode("x".repeat(1000));
+  await using server = serve(() => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("data: {}\n\ndata: "));
+      },
+      pull: (controller) => controller.enqueue(piece),
+    });
+    return new Response(body, {
+      headers: { "content-type": "text/event-stream" },
+    });
+  });
+  const fetch = createEndpointFetch({ maxAnswerLineBytes: 50_000 });
+  const response = await fetch(server.url);
+  await assert.rejects(
+    response.text(),
+    /sent a line of over 50000 bytes without an end/,
+  );
+});
+
 Deno.test("createEndpointFetch() passes an abort through at once, without retrying", async () => {
   await using server = serve(async () => {
     await new Promise((r) => setTimeout(r, 100));
