@@ -15,14 +15,15 @@ export function formatOutline(
     `Total lines: ${result.totalLines}`,
     "─── Symbols ───",
   ];
-  const total = _count(result.symbols);
+  const listed = _count(result.symbols);
+  const total = listed + (result.omitted ?? 0);
   if (total === 0) {
     lines.push("(no symbols found)");
     return lines.join("\n");
   }
   const limit = Math.max(0, Math.floor(maxSymbols));
   _render(result.symbols, 0, lines, { left: limit });
-  const shown = Math.min(total, limit);
+  const shown = Math.min(listed, limit);
   if (shown < total) {
     lines.push(
       `... ${

@@ -19,6 +19,7 @@ import { joinPieces, pieceStarts } from "./_pieces.ts";
 import { countNewlines } from "../tools/_scan_buffer.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
 import { dialectExtension } from "./_dialect.ts";
+import { capSymbols, MAX_SYMBOLS } from "./_symbol_cap.ts";
 import {
   MAX_OUTLINE_BYTES,
   readUpToAsync,
@@ -52,6 +53,8 @@ export interface OutlineCallOptions {
   parseBudgetMs?: number;
   /** A folder of grammar `.wasm` files to use instead of the npm packages. */
   grammarsDir?: string;
+  /** List at most this many symbols, counting the rest (default 200,000). */
+  maxSymbols?: number;
 }
 
 /** Options for {@linkcode Outliner}. */
@@ -97,6 +100,8 @@ interface CacheEntry {
   hash?: string;
   /** The memory the result takes, estimated (see _weight). */
   bytes?: number;
+  /** The symbol cap the result was made with. */
+  maxSymbols: number;
 }
 
 /** A pool plus a result cache. One default instance serves the public API. */
@@ -156,11 +161,15 @@ export class Outliner {
     const statTime = Date.now();
     const stat = await _stat(path, absolute);
     await _requireOutlinable(path, absolute, stat.size);
+    const maxSymbols = _maxSymbols(options.maxSymbols);
     const cached = this.#cache.get(absolute);
     if (
       cached !== undefined && cached.size === stat.size &&
       cached.mtimeMs === stat.mtimeMs &&
       cached.grammarsDir === options.grammarsDir &&
+      // A complete result serves any cap; a capped one, its own cap only.
+      (cached.result.omitted === undefined ||
+        cached.maxSymbols === maxSymbols) &&
       await _unchanged(absolute, cached, statTime)
     ) {
       this.#cache.delete(absolute);
@@ -175,6 +184,7 @@ export class Outliner {
       stat.mtimeMs,
       options.grammarsDir,
       options.parseBudgetMs,
+      maxSymbols,
     ].join("\0");
     let pending = this.#pending.get(key);
     if (pending === undefined) {
@@ -183,7 +193,7 @@ export class Outliner {
         extension,
         stat,
         racy: stat.mtimeMs !== null && statTime - stat.mtimeMs < RACY_MS,
-        options,
+        options: { ...options, maxSymbols },
       });
       this.#pending.set(key, pending);
       pending.finally(() => this.#pending.delete(key)).catch(() => {});
@@ -211,6 +221,7 @@ export class Outliner {
       extension,
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
       recycleBytes: this.#recycleBytes,
+      maxSymbols: options.maxSymbols ?? MAX_SYMBOLS,
       ...await _grammarFor(extension, options.grammarsDir),
     };
     const spec = languageForExtension(extension);
@@ -231,6 +242,7 @@ export class Outliner {
         size: stat.size,
         mtimeMs: stat.mtimeMs,
         grammarsDir: options.grammarsDir,
+        maxSymbols: options.maxSymbols ?? MAX_SYMBOLS,
         ...outlined,
       });
     }
@@ -307,7 +319,20 @@ export class Outliner {
       outlines.push(outline);
     }
     this.#pieceOutlines++;
-    return { result: joinPieces(spec, outlines), hash };
+    const joined = joinPieces(spec, outlines);
+    // Each piece kept its first symbols up to the cap: the cap again, over
+    // them all, keeps the file's first ones.
+    const capped = capSymbols(joined.symbols, job.maxSymbols ?? MAX_SYMBOLS);
+    const omitted = capped.omitted +
+      outlines.reduce((sum, outline) => sum + (outline.omitted ?? 0), 0);
+    return {
+      result: {
+        ...joined,
+        symbols: capped.symbols,
+        ...(omitted ? { omitted } : {}),
+      },
+      hash,
+    };
   }
 
   /** Forgets every cached result. */
@@ -547,6 +572,13 @@ function _unsupported(path: string): ToolError {
       SUPPORTED_EXTENSIONS.join(", ")
     }`,
   );
+}
+
+// The symbol cap of a call: the caller's, within the engine's own.
+function _maxSymbols(asked: number | undefined): number {
+  return asked === undefined || !(asked < MAX_SYMBOLS)
+    ? MAX_SYMBOLS
+    : Math.max(1, Math.floor(asked));
 }
 
 function _binary(path: string): ToolError {

@@ -24,6 +24,11 @@ export interface OutlineRequest {
   /** A folder of grammar `.wasm` files replacing the npm packages. */
   grammarsDir?: string;
   /**
+   * List at most this many symbols and count the rest (see _symbol_cap.ts);
+   * defaults to MAX_SYMBOLS.
+   */
+  maxSymbols?: number;
+  /**
    * The compiled grammar and runtime, posted by the main thread: a cloned
    * WebAssembly.Module shares its compiled (and tiered-up) code across workers.
    */

@@ -15,6 +15,8 @@ export interface PackedOutline {
   numbers: Int32Array<ArrayBuffer>;
   /** Per symbol: kind, name, then its doc when it has one. */
   strings: string[];
+  /** Symbols past the cap, counted only. */
+  omitted?: number;
 }
 
 const FIELDS = 4;
@@ -50,6 +52,7 @@ export function packOutline(
     count: result.symbols.length,
     numbers: new Int32Array(numbers),
     strings,
+    ...(result.omitted ? { omitted: result.omitted } : {}),
   };
 }
 
@@ -84,5 +87,6 @@ export function unpackOutline(packed: PackedOutline): OutlineResult {
     language: packed.language,
     totalLines: packed.totalLines,
     symbols: read(packed.count),
+    ...(packed.omitted ? { omitted: packed.omitted } : {}),
   };
 }

@@ -20,6 +20,7 @@ import type { LanguageSpec } from "./languages/_language.ts";
 import { sha256 } from "./_sha256.ts";
 import { packOutline } from "./_transfer.ts";
 import { standsAlone } from "./_pieces.ts";
+import { capSymbols, MAX_SYMBOLS } from "./_symbol_cap.ts";
 import type {
   OutlineFailure,
   OutlineRequest,
@@ -335,10 +336,15 @@ async function _handle(
   try {
     const { result, size, incremental, partial, hash, cleanup } =
       await _outline(request);
+    const { symbols, omitted } = capSymbols(
+      result.symbols,
+      request.maxSymbols ?? MAX_SYMBOLS,
+    );
+    const capped = { ...result, symbols, ...(omitted ? { omitted } : {}) };
     const reply: WorkerReply = {
       type: "result",
       id: request.id,
-      outline: packOutline(result, request.piece?.lineOffset),
+      outline: packOutline(capped, request.piece?.lineOffset),
       recycle: size > request.recycleBytes,
       incremental: incremental ?? false,
       partial: partial ?? false,

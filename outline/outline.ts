@@ -137,7 +137,12 @@ export async function fileOutline(
       `Cannot outline "${path}": maxSymbols must be a whole number of at least 1, got ${maxSymbols}`,
     );
   }
-  const result = await _outliner().outline(path, _callOptions(options));
+  // The cap goes down to the worker: symbols past it are counted, not built
+  // into the answer (a file of 250,000 headings shown as 400).
+  const result = await _outliner().outline(path, {
+    ..._callOptions(options),
+    maxSymbols,
+  });
   return formatOutline(path, result, maxSymbols);
 }
 

@@ -57,4 +57,9 @@ export interface OutlineResult {
   totalLines: number;
   /** Top-level symbols. */
   symbols: OutlineSymbol[];
+  /**
+   * Symbols counted but not listed, past the cap: the caller's `maxSymbols`
+   * or 200,000 (set only when some were left out).
+   */
+  omitted?: number;
 }

@@ -289,3 +289,26 @@ Deno.test("Outliner keeps its cache within cacheBytes, dropping the least recent
     }
   });
 });
+
+Deno.test("Outliner caps symbols in the worker and keeps capped and whole results apart", async () => {
+  await withWorkspace(async (dir) => {
+    const body = Array.from({ length: 5 }, (_, i) => `function f${i}() {}\n`);
+    await Deno.writeTextFile(`${dir}/a.ts`, body.join(""));
+    const outliner = new Outliner({ workers: 1 });
+    try {
+      const capped = await outliner.outline(`${dir}/a.ts`, { maxSymbols: 2 });
+      assert.deepEqual(capped.symbols.map((s) => s.name), ["f0", "f1"]);
+      assert.equal(capped.omitted, 3);
+      // A capped result does not answer a call without the cap.
+      const whole = await outliner.outline(`${dir}/a.ts`);
+      assert.equal(whole.symbols.length, 5);
+      assert.equal(whole.omitted, undefined);
+      assert.equal(outliner.parses, 2);
+      // A whole result answers any cap... as the whole (the format cuts it).
+      await outliner.outline(`${dir}/a.ts`, { maxSymbols: 2 });
+      assert.equal(outliner.parses, 2);
+    } finally {
+      await outliner.terminate();
+    }
+  });
+});
