@@ -2,16 +2,14 @@
 // folder that has a .gitignore, the deepest layer with an opinion winning, as
 // in git (a child's `!pattern` re-includes what a parent ignored).
 import { exists } from "./_exists.ts";
-import ignore from "ignore";
 import { dirname, join, relative, sep } from "node:path";
+import { GitIgnoreRules } from "./_gitignore_rules.ts";
 import { isWithin } from "./_paths.ts";
-
-type Rules = ReturnType<typeof ignore>;
 
 interface Layer {
   /** The folder the rules are relative to. */
   base: string;
-  rules: Rules;
+  rules: GitIgnoreRules;
 }
 
 /** An immutable stack of .gitignore layers; `enter()` adds a folder's. */
@@ -67,9 +65,8 @@ export class GitIgnore {
       let rel = relative(base, path);
       if (rel === "" || rel.startsWith("..")) continue;
       if (sep !== "/") rel = rel.split(sep).join("/");
-      const result = rules.test(isDirectory ? `${rel}/` : rel);
-      if (result.unignored) return false;
-      if (result.ignored) return true;
+      const ignored = rules.ignores(isDirectory ? `${rel}/` : rel);
+      if (ignored !== undefined) return ignored;
     }
     return false;
   }
@@ -88,14 +85,17 @@ async function readLayer(
   }
   return {
     base: folder,
-    rules: ignore({ ignorecase: IGNORE_CASE }).add(collapseStars(text)),
+    rules: new GitIgnoreRules(collapseStars(text), {
+      ignoreCase: IGNORE_CASE,
+    }),
   };
 }
 
 /**
  * Whether rules match regardless of case: as git's core.ignorecase defaults,
  * on the case-insensitive file systems of macOS and Windows only (the ignore
- * package defaults to yes everywhere, so `core` hid a `Core/` folder).
+ * package, which parses the rules, defaults to yes everywhere, so `core` hid
+ * a `Core/` folder).
  */
 const IGNORE_CASE = Deno.build.os !== "linux";
 
