@@ -8,8 +8,10 @@
 // Deno 2.9.6 does not interrupt JavaScript running in a terminated worker: the
 // thread goes on to the end of the match (and of the process, if the match
 // never ends). The process keeps answering and can exit; only that core stays
-// busy. A child process could be killed, at the cost of its own start and of
-// passing permissions on.
+// busy. So at most MAX_RUNAWAY such workers may be spinning: past that, a new
+// regex search waits for one of them to end, up to its budget, then fails
+// with RegexBusy (a literal search still runs). A child process could be
+// killed instead, at the cost of its own start and of passing permissions on.
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type FileScan, scanFile } from "./_search_file.ts";
@@ -17,9 +19,16 @@ import { workerUrl } from "./_worker_url.ts";
 
 /** How long a scan may go without progress before it is stopped. */
 export const REGEX_BUDGET_MS = 10_000;
-/** In the shared progress array: chunks started, then the job matching one. */
+/**
+ * In the shared progress array: chunks started (and jobs ended), the job
+ * matching one, and a flag set when the worker was given up on, which ends
+ * its scans at their next chunk once the stuck match returns.
+ */
 export const PROGRESS_STEPS = 0;
 export const PROGRESS_JOB = 1;
+export const PROGRESS_STOP = 2;
+/** Workers given up on that may still be spinning before new scans wait. */
+export const MAX_RUNAWAY = 2;
 /** Idle workers kept for the next search (one per concurrent search). */
 const MAX_IDLE = 2;
 const WORKER_MODULE = new URL("./_regex_worker.ts", import.meta.url);
@@ -48,6 +57,20 @@ export type RegexReply =
 /** The regex worker stopped: the search cannot go on. */
 export class RegexWorkerError extends Error {}
 
+/**
+ * Earlier regular expressions stuck backtracking still hold MAX_RUNAWAY
+ * threads, and none ended within the budget: no new one may start.
+ */
+export class RegexBusy extends RegexWorkerError {
+  constructor(readonly running: number, readonly budgetMs: number) {
+    super(
+      `${running} earlier regular expressions stuck backtracking are still running, and none ended within ${
+        budgetMs / 1000
+      } s`,
+    );
+  }
+}
+
 /** A scan made no progress for the budget: the pattern backtracks catastrophically. */
 export class RegexTimeout extends RegexWorkerError {
   constructor(readonly path: string, readonly budgetMs: number) {
@@ -65,6 +88,40 @@ interface Job {
 
 const idle: Worker[] = [];
 let nextId = 1;
+
+/**
+ * The workers given up on while a match was stuck: their progress array and
+ * its step count then. A later step means the match returned (the worker
+ * then stops at its next chunk).
+ */
+const runaways: { progress: Int32Array; steps: number }[] = [];
+
+/** How many workers given up on may still be stuck in a match. */
+export function runawayRegexes(): number {
+  for (let i = runaways.length - 1; i >= 0; i--) {
+    const { progress, steps } = runaways[i];
+    if (Atomics.load(progress, PROGRESS_STEPS) !== steps) runaways.splice(i, 1);
+  }
+  return runaways.length;
+}
+
+/**
+ * Resolves once fewer than MAX_RUNAWAY workers are stuck; rejects with
+ * RegexBusy when none ends within `budgetMs`, or when `signal` aborts.
+ */
+async function roomForRegex(
+  budgetMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const deadline = performance.now() + budgetMs;
+  while (runawayRegexes() >= MAX_RUNAWAY) {
+    signal?.throwIfAborted();
+    if (performance.now() >= deadline) {
+      throw new RegexBusy(runaways.length, budgetMs);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /**
  * The scans that ran past the budget, by pattern and file: asked again (models
@@ -98,7 +155,10 @@ export class RegexScanner {
   #worker: Worker | undefined;
   /** The jobs the worker has not answered, including cancelled ones. */
   #jobs = new Map<number, Job>();
-  #progress = new Int32Array(new SharedArrayBuffer(8));
+  #progress = new Int32Array(new SharedArrayBuffer(12));
+  /** Settles once this scanner may start its worker (see MAX_RUNAWAY). */
+  #room: Promise<void> | undefined;
+  #roomMade = false;
   #steps = 0;
   #lastStep = 0;
   #watchdog: { stop(): void; unref(): void } | undefined;
@@ -126,6 +186,19 @@ export class RegexScanner {
     const key = `${pattern.flags}/${pattern.source}\0${path}`;
     const stuck = this.#stuckOn(key, path);
     if (stuck) return Promise.reject(stuck);
+    if (this.#roomMade) return this.#post(path, pattern, { ...options, key });
+    this.#room ??= roomForRegex(this.#budgetMs, options.signal).then(() => {
+      this.#roomMade = true;
+    });
+    return this.#room.then(() => this.scan(path, pattern, options));
+  }
+
+  #post(
+    path: string,
+    pattern: RegExp,
+    options: { limit: number; signal?: AbortSignal; key: string },
+  ): Promise<FileScan> {
+    const key = options.key;
     const worker = this.#start();
     if (worker === undefined) return scanFile(path, pattern, options);
     const id = nextId++;
@@ -222,6 +295,13 @@ export class RegexScanner {
     if (stuckScans.size > MAX_STUCK_SCANS) {
       stuckScans.delete(stuckScans.keys().next().value!);
     }
+    // Told to stop, it ends its scans once the match returns: until then
+    // it counts against MAX_RUNAWAY.
+    Atomics.store(this.#progress, PROGRESS_STOP, 1);
+    runaways.push({
+      progress: this.#progress,
+      steps: Atomics.load(this.#progress, PROGRESS_STEPS),
+    });
     this.#stop(timeout);
   }
 

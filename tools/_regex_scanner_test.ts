@@ -2,9 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { withWorkspace } from "../tests/support/workspace.ts";
 import {
+  MAX_RUNAWAY,
+  RegexBusy,
   RegexScanner,
   RegexTimeout,
   RegexWorkerError,
+  runawayRegexes,
 } from "./_regex_scanner.ts";
 
 /**
@@ -143,5 +146,47 @@ Deno.test("RegexScanner reports a file it cannot read as an ordinary failure", a
     } finally {
       scanner.close();
     }
+  });
+});
+
+/** Waits (generously bounded) until fewer than `count` stuck matches run. */
+async function runawaysBelow(count: number): Promise<void> {
+  for (let i = 0; i < 600 && runawayRegexes() >= count; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.ok(runawayRegexes() < count, "a stuck match never ended");
+}
+
+Deno.test("RegexScanner refuses new scans while MAX_RUNAWAY stuck matches still run, and not after", async () => {
+  await withWorkspace(async (dir) => {
+    const stuck = join(dir, "stuck.txt");
+    const good = join(dir, "good.txt");
+    // 25 "a"s: about 2 s per match here (V8 interprets a regex's first
+    // run), long past the budget, short enough to wait for.
+    await Deno.writeTextFile(stuck, `${"a".repeat(25)}\n`);
+    await Deno.writeTextFile(good, "ab\n");
+    const scanWith = async (pattern: RegExp, path: string) => {
+      const scanner = new RegexScanner({ budgetMs: 200 });
+      try {
+        return await scanner.scan(path, pattern, { limit: 10 });
+      } finally {
+        scanner.close();
+      }
+    };
+    // Up to the cap (an earlier test's may still run). Distinct patterns:
+    // the same one on the same file is refused anyway.
+    for (let i = 0; runawayRegexes() < MAX_RUNAWAY; i++) {
+      const pattern = new RegExp(`${STUCK.source}|x{${i}}y`, "gm");
+      await assert.rejects(scanWith(pattern, stuck), RegexTimeout);
+    }
+    await assert.rejects(scanWith(/a+b/gm, good), (error) => {
+      assert.ok(error instanceof RegexBusy);
+      assert.equal(error.running, MAX_RUNAWAY);
+      return true;
+    });
+    // Once a stuck match ends, its thread is free: scans run again.
+    await runawaysBelow(MAX_RUNAWAY);
+    const scan = await scanWith(/a+b/gm, good);
+    assert.deepEqual(scan.matches, [{ line: 1, text: "ab", column: 0 }]);
   });
 });

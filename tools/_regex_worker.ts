@@ -8,6 +8,7 @@ import { scanFile } from "./_search_file.ts";
 import {
   PROGRESS_JOB,
   PROGRESS_STEPS,
+  PROGRESS_STOP,
   type RegexCancel,
   type RegexJob,
   type RegexReply,
@@ -26,6 +27,11 @@ async function run(job: RegexJob): Promise<void> {
   const progress = new Int32Array(job.progress);
   const onChunk = () => {
     Atomics.add(progress, PROGRESS_STEPS, 1);
+    // Terminated while a match was stuck, this thread runs on once it
+    // returns: match nothing more.
+    if (Atomics.load(progress, PROGRESS_STOP) !== 0) {
+      throw new Error("the search gave up on this worker");
+    }
     Atomics.store(progress, PROGRESS_JOB, job.id);
   };
   const cancel = new AbortController();
@@ -43,5 +49,8 @@ async function run(job: RegexJob): Promise<void> {
     reply = { id: job.id, kind: "failed", message: String(error) };
   }
   running.delete(job.id);
+  // A step at the end too: the main thread tells a stuck match that ended
+  // (whatever way the scan ended) from one still running.
+  Atomics.add(progress, PROGRESS_STEPS, 1);
   port.postMessage(reply);
 }

@@ -9,6 +9,7 @@ import { requireDenoPermission } from "./_deno_permission.ts";
 import { type GlobFilter, globFilter } from "./_glob.ts";
 import { isWithin } from "./_paths.ts";
 import {
+  RegexBusy,
   RegexScanner,
   RegexTimeout,
   RegexWorkerError,
@@ -229,6 +230,15 @@ function regexStopped(
   workspace: string,
   error: RegexWorkerError,
 ): ToolError {
+  if (error instanceof RegexBusy) {
+    return new ToolError(
+      `Cannot search for ${
+        JSON.stringify(pattern)
+      } as a regular expression now: ${error.running} earlier ones got stuck backtracking and are still running (JavaScript cannot stop them; each keeps a CPU core busy), and none ended within ${
+        error.budgetMs / 1000
+      } s. Set "regex": false to search for the literal text, or try again later`,
+    );
+  }
   if (!(error instanceof RegexTimeout)) {
     return new ToolError(
       `Search for ${
