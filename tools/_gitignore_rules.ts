@@ -4,9 +4,9 @@
 // 29 s for 2 001 files under 30 000 rules. Its answer is the last rule that
 // matches (a later `!rule` re-includes, a later rule ignores again), and so
 // is this one's: rules without wildcards (`name`, `name/`, `/a/b`) and
-// `*suffix` rules go into maps keyed by what they match, the rest into a few
-// combined regexes (one per anchored first folder when it is literal), and
-// the rule numbers decide which match is the last. The rules are parsed, and
+// `*suffix` and `prefix*` rules go into maps keyed by what they match, the
+// rest into a few combined regexes (grouped by the literal folders they are
+// anchored below, if any), and the rule numbers decide which match is last. The rules are parsed, and
 // the wildcard ones turned into regexes, by the `ignore` package itself, so
 // both read a file the same way.
 import ignore from "ignore";
@@ -69,29 +69,35 @@ export class GitIgnoreRules {
   #names = new LastRules();
   #paths = new LastRules();
   #suffixes = new LastRules();
-  /** The lengths of the `*suffix` rules' suffixes, ascending. */
+  #prefixes = new LastRules();
+  /** The lengths of the keys of `#suffixes` and `#prefixes`, ascending. */
   #suffixLengths: number[] = [];
-  /** Regex rules anchored below a literal first folder, by that folder. */
-  #byFirst = new Map<string, Chunk[]>();
+  #prefixLengths: number[] = [];
+  /** Regex rules anchored below literal folders (`/a/b/*.js`), by them. */
+  #byFolder = new Map<string, Chunk[]>();
+  /** How many folders the keys of `#byFolder` hold, ascending. */
+  #folderDepths: number[] = [];
   #anywhere: Chunk[] = [];
   #folderCache = new Map<string, boolean>();
 
   constructor(text: string, options: { ignoreCase: boolean }) {
     const bom = text.startsWith("\uFEFF");
     this.#ignoreCase = options.ignoreCase;
-    const regexRules = new Map<string | undefined, RegexRule[]>();
+    const regexRules = new Map<string, RegexRule[]>();
     const suffixLengths = new Set<number>();
+    const prefixLengths = new Set<number>();
     const add = (code: number, body: string, regex?: () => RegExp) => {
       const kind = this.#classify(body);
       if ("map" in kind) {
         if (kind.map === this.#suffixes) suffixLengths.add(kind.key.length);
+        if (kind.map === this.#prefixes) prefixLengths.add(kind.key.length);
         kind.map.add(kind.key, kind.folderOnly, code);
         return true;
       }
       if (regex === undefined) return false;
-      const list = regexRules.get(kind.first) ?? [];
+      const list = regexRules.get(kind.folder) ?? [];
       list.push({ code, source: regex().source });
-      regexRules.set(kind.first, list);
+      regexRules.set(kind.folder, list);
       return true;
     };
     // Most lines of a big file are plain names or paths: read at once.
@@ -112,12 +118,16 @@ export class GitIgnoreRules {
     ) {
       add(index * 2 + Number(rule.negative), rule.body, () => rule.regex);
     }
-    this.#suffixLengths = [...suffixLengths].sort((a, b) => a - b);
-    for (const [first, rules] of regexRules) {
+    this.#suffixLengths = ascending(suffixLengths);
+    this.#prefixLengths = ascending(prefixLengths);
+    const depths = new Set<number>();
+    for (const [folder, rules] of regexRules) {
       const chunks = this.#chunks(rules);
-      if (first === undefined) this.#anywhere = chunks;
-      else this.#byFirst.set(first, chunks);
+      if (folder === "") this.#anywhere = chunks;
+      else this.#byFolder.set(folder, chunks);
+      if (folder !== "") depths.add(folder.split("/").length);
     }
+    this.#folderDepths = ascending(depths);
   }
 
   /**
@@ -159,22 +169,34 @@ export class GitIgnoreRules {
       const key = this.#fold(name.slice(-length));
       if (key !== undefined) best = this.#suffixes.last(key, isFolder, best);
     }
+    for (const length of this.#prefixLengths) {
+      if (length > name.length) break;
+      const key = this.#fold(name.slice(0, length));
+      if (key !== undefined) best = this.#prefixes.last(key, isFolder, best);
+    }
     best = lastMatch(this.#anywhere, path, best);
-    const slash = bare.indexOf("/");
-    const first = this.#fold(slash < 0 ? bare : bare.slice(0, slash));
-    const chunks = first === undefined ? undefined : this.#byFirst.get(first);
-    if (chunks) best = lastMatch(chunks, path, best);
+    // The rules anchored below each folder the path is in.
+    let end = -1;
+    for (let depth = 1, i = 0; i < this.#folderDepths.length; depth++) {
+      end = bare.indexOf("/", end + 1);
+      if (end < 0) break;
+      if (this.#folderDepths[i] !== depth) continue;
+      i++;
+      const key = this.#fold(bare.slice(0, end));
+      const chunks = key === undefined ? undefined : this.#byFolder.get(key);
+      if (chunks) best = lastMatch(chunks, path, best);
+    }
     return best < 0 ? undefined : (best & 1) === 0;
   }
 
   /**
    * Where a rule's body goes: a map and its key when it has no wildcard (or
-   * only a leading `*`), else its regex and, when it is anchored below a
-   * literal folder, that folder.
+   * one `*` leading or ending a name), else among the regex rules anchored
+   * below the literal folders it starts with ("" for none).
    */
   #classify(body: string):
     | { map: LastRules; key: string; folderOnly: boolean }
-    | { first?: string } {
+    | { folder: string } {
     const folderOnly = body.endsWith("/");
     const core = folderOnly ? body.slice(0, -1) : body;
     // `**/x` matches x at any depth, as `x` does (the same regex).
@@ -187,17 +209,23 @@ export class GitIgnoreRules {
       if (name[0] === "*" && this.#literal(suffix)) {
         return { map: this.#suffixes, key: this.#fold(suffix)!, folderOnly };
       }
-      return {};
+      const prefix = name.slice(0, -1);
+      if (name.endsWith("*") && this.#literal(prefix)) {
+        return { map: this.#prefixes, key: this.#fold(prefix)!, folderOnly };
+      }
+      return { folder: "" };
     }
-    if (name !== core) return {};
+    if (name !== core) return { folder: "" };
     // A slash before the end anchors the rule to the .gitignore's folder.
     const anchored = core.startsWith("/") ? core.slice(1) : core;
     const segments = anchored.split("/");
     if (segments.every((s) => this.#literal(s))) {
       return { map: this.#paths, key: this.#fold(anchored)!, folderOnly };
     }
-    if (!this.#literal(segments[0])) return {};
-    return { first: this.#fold(segments[0]) };
+    // It matches only below its leading literal folders (a path ignored
+    // there is one in them, not one of them, as `a/*` does not match `a`).
+    const literal = segments.findIndex((s) => !this.#literal(s));
+    return { folder: this.#fold(segments.slice(0, literal).join("/"))! };
   }
 
   /**
@@ -296,4 +324,8 @@ function lastMatch(
     break;
   }
   return best;
+}
+
+function ascending(numbers: Set<number>): number[] {
+  return [...numbers].sort((a, b) => a - b);
 }

@@ -41,6 +41,14 @@ const PATTERNS = [
   "!.env.example",
   "\uFEFFbom",
   "x\r",
+  "gen*",
+  "gen*/",
+  "**/gen*",
+  "/src/g1/*.js",
+  "src/deep/**",
+  "a/b/**/c",
+  "/a/b?/c",
+  "src/**/k/*",
 ];
 const PATHS = [
   "build",
@@ -84,6 +92,19 @@ const PATHS = [
   "\uFEFFbom",
   "x\r",
   "x",
+  "gen",
+  "genx/",
+  "x/gen5",
+  "GEN5",
+  "src/g1/a.js",
+  "src/g1/",
+  "src/G1/a.js",
+  "src/deep/",
+  "src/deep/z",
+  "a/b/c",
+  "a/b/x/c",
+  "a/bb/c",
+  "src/q/k/z",
 ];
 
 /** What the `ignore` package answers: true, false (re-included) or undefined. */
