@@ -2,9 +2,10 @@
 // (_c_wrappers.ts, nullability, lower-case trailing attributes), the
 // TypeScript/TSX text pass (_ts_text.ts), the JS/TS extractor and doc-comment
 // rules (_ecmascript.ts, _nodes.ts), Markdown headings in block quotes,
-// per-piece prepare(), the 64 MB cap and the streamed --json. Each fault below was found by outlining real code
-// (/usr/include, npm packages) with 11a236f and with HEAD and reading every
-// difference, or by adversarial input; each is reduced to a small snippet,
+// per-piece prepare(), the 64 MB cap and the streamed --json. Each fault
+// below was found by outlining real code (/usr/include, npm packages) with
+// 11a236f and with HEAD and reading every difference, or by adversarial
+// input; each is reduced to a small snippet,
 // marked `ignore: true` until fixed, and fails without the ignore.
 import assert from "node:assert/strict";
 import { join } from "node:path";
