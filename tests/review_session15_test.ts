@@ -5,8 +5,8 @@
 // per-piece prepare(), the 64 MB cap and the streamed --json. Each fault
 // below was found by outlining real code (/usr/include, npm packages) with
 // 11a236f and with HEAD and reading every difference, or by adversarial
-// input; each is reduced to a small snippet,
-// marked `ignore: true` until fixed, and fails without the ignore.
+// input; each is reduced to a small snippet, marked `ignore: true` until
+// fixed, and fails without the ignore.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
