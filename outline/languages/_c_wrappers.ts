@@ -73,7 +73,8 @@ function _endsClean(code: string, close: number): boolean {
 // or `}` comes first (a statement, not a parameter list).
 function _closing(code: string, open: number): number {
   let depth = 0;
-  for (let i = open; i < code.length; i++) {
+  const end = Math.min(code.length, open + MAX_PARENTHESES);
+  for (let i = open; i < end; i++) {
     const char = code.charCodeAt(i);
     if (char === 40) depth++;
     else if (char === 41 && --depth === 0) return i;
@@ -91,6 +92,10 @@ const C_KEYWORDS = new Set(
     "signed sizeof static struct switch typedef union unsigned void " +
     "volatile while _Bool _Atomic").split(" "),
 );
+/** Words whose parentheses hold an attribute, not parameters. */
+const ATTRIBUTE_CALL = /^(?:__\w*|_Alignas|alignas|_Static_assert)$/;
+/** How far a parenthesis is matched (unclosed ones made the scans quadratic). */
+const MAX_PARENTHESES = 4000;
 /** A K&R parameter list: names only (`(a, b)`), declared after the `)`. */
 const NAME_LIST = /^\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*$/;
 
@@ -118,7 +123,14 @@ export function trailingAttributeRanges(code: string): [number, number][] {
     const callee = /([A-Za-z_]\w*)\s*$/.exec(
       code.slice(Math.max(0, open - 80), open),
     );
-    if (callee === null || C_KEYWORDS.has(callee[1])) continue;
+    // Not after an attribute's own parentheses: `} __attribute__((packed))
+    // name;` names a type.
+    if (
+      callee === null || C_KEYWORDS.has(callee[1]) ||
+      ATTRIBUTE_CALL.test(callee[1])
+    ) {
+      continue;
+    }
     const from = match.index + 1 +
       (match[1].length - match[1].trimStart().length);
     ranges.push([from, match.index + 1 + match[1].length]);
@@ -130,7 +142,8 @@ export function trailingAttributeRanges(code: string): [number, number][] {
 // or `}` comes first.
 function _opening(code: string, close: number): number {
   let depth = 0;
-  for (let i = close; i >= 0; i--) {
+  const end = Math.max(0, close - MAX_PARENTHESES);
+  for (let i = close; i >= end; i--) {
     const char = code.charCodeAt(i);
     if (char === 41) depth++;
     else if (char === 40 && --depth === 0) return i;

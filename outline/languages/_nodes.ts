@@ -179,8 +179,9 @@ export function docComment(
   return firstMeaningfulLine(texts.slice(first).join("\n"));
 }
 
-// A `/**` block ending two rows above `node`, with code (not only
-// comments) somewhere above it.
+// A `/**` block ending two rows above `node`, with code (not only comments,
+// directives such as "use strict" or a `#!` line) somewhere above it, and no
+// file overview (`@module`, `@file`, `@fileoverview`).
 function _jsDocAcrossBlankLine(
   node: Node,
   { siblings, index }: DocCommentOptions,
@@ -189,16 +190,26 @@ function _jsDocAcrossBlankLine(
   const previous = at >= 0 ? siblings![at] : node.previousSibling;
   if (previous === null || !isComment(previous)) return undefined;
   const text = previous.text;
-  if (!text.startsWith("/**")) return undefined;
+  if (!text.startsWith("/**") || FILE_OVERVIEW.test(text)) return undefined;
   const endRow = previous.startPosition.row + countChar(text, "\n");
   if (endRow !== node.startPosition.row - 2) return undefined;
-  let above = at >= 0
-    ? (at > 0 ? siblings![at - 1] : null)
-    : previous.previousSibling;
-  while (above !== null && isComment(above)) above = above.previousSibling;
-  const topLevel = node.parent?.type === "program";
-  if (above === null && topLevel) return undefined;
+  if (node.parent?.type === "program") {
+    let above = previous.previousSibling;
+    while (above !== null && _isPrologue(above)) above = above.previousSibling;
+    if (above === null) return undefined;
+  }
   return firstMeaningfulLine(text);
+}
+
+const FILE_OVERVIEW = /@(?:module|file|fileoverview|overview|license)\b/;
+
+// What may stand above a file's overview: comments, a `#!` line and
+// directives ("use strict", "use client").
+function _isPrologue(node: Node): boolean {
+  if (isComment(node) || node.type === "hash_bang_line") return true;
+  if (node.type !== "expression_statement") return false;
+  const only = node.namedChildren;
+  return only.length === 1 && only[0].type === "string";
 }
 
 /**
@@ -238,7 +249,7 @@ const RULE_LINE = /^[-=*_~#+/\s]{3,}$/;
 // A license header is about the file, not the declaration under it (Meta's
 // files open with one right above their first declaration).
 const LICENSE_LINE =
-  /^(?:copyright\b|\(c\)\s|©|spdx-license-identifier\b|licensed under\b)/i;
+  /^(?:copyright\s+(?:\(c\)|©|\d{4})|\(c\)\s+\d{4}|©|spdx-license-identifier\b|licensed under\b)/i;
 const DIRECTIVE_LINE = /^\{@[\w-]+[^{}]*\}$/;
 // A line comment that talks to a tool (`// swiftlint:disable file_length`).
 const TOOL_DIRECTIVE =

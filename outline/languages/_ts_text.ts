@@ -8,9 +8,12 @@
  * follow it (`import("./x").Name<T>` is an error to the grammar): written as
  * a plain name of the same length, it reads as a qualified type name, and
  * `await import("x")` as a name. Not a method (`.import(`) or a name ending
- * in `import`.
+ * in `import`; on one line only (a call over several lines is an expression,
+ * which the grammar reads), and not in a comment (a doc is read from this
+ * text).
  */
-const IMPORT_TYPE = /(?<![\w$.])import\s*\(\s*(["'])[^"'\n\\]*\1\s*\)/g;
+const IMPORT_TYPE =
+  /(?<![\w$.])import[ \t]*\([ \t]*(["'])[^"'\n\\]*\1[ \t]*\)/g;
 
 /** A line that starts, after indentation, with `<` and a name. */
 const ANGLE_LINE = /\n([ \t]+)<[A-Za-z_$]/g;
@@ -22,9 +25,24 @@ const MAX_TYPE_PARAMETERS = 500;
 /** The text with those shapes rewritten; see the comments above. */
 export function prepareTypeScript(source: string): string {
   const text = source.includes("import(") || source.includes("import (")
-    ? source.replace(IMPORT_TYPE, (match) => "_".repeat(match.length))
+    ? source.replace(
+      IMPORT_TYPE,
+      (match, _quote, offset: number) =>
+        _inComment(source, offset) ? match : "_".repeat(match.length),
+    )
     : source;
   return _separateSignatures(text);
+}
+
+// Whether `offset` is in a comment: after `//` on its line, or on a line of
+// a block comment (one that starts with `*` or `/*`). A rough test, enough
+// for the doc comments a symbol's summary comes from.
+function _inComment(text: string, offset: number): boolean {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const before = text.slice(lineStart, offset);
+  const first = before.trimStart();
+  return first.startsWith("*") || first.startsWith("/*") ||
+    before.includes("//");
 }
 
 /**
@@ -55,17 +73,16 @@ function _separateSignatures(text: string): string {
 // Whether the last code line before `newline` ends a member: not blank, not
 // a comment, ending with a name character, `)`, `]`, `>` or `}`.
 function _endsMember(text: string, newline: number): boolean {
-  let end = newline;
-  for (;;) {
+  for (let end = newline; end > 0;) {
     const start = text.lastIndexOf("\n", end - 1) + 1;
     const line = text.slice(start, end).trim();
     if (line !== "") {
       if (/^(?:\/\/|\/\*|\*)/.test(line)) return false;
       return /[\w$)\]>}]$/.test(line);
     }
-    if (start === 0) return false;
     end = start - 1;
   }
+  return false;
 }
 
 // Whether `<` at `angle` opens a type parameter list that a parameter list
