@@ -175,7 +175,7 @@ async function runSearch(
     tool: "search",
     action: "read",
     path: root,
-    description: `Search "${shown}" for ${JSON.stringify(input.pattern)}`,
+    description: `Search "${shown}" for ${_shown(input.pattern)}`,
   });
   await requireDenoPermission({ name: "read", path: root });
   const kind = await pathKind(root, shown);
@@ -233,7 +233,7 @@ function regexStopped(
   if (error instanceof RegexBusy) {
     return new ToolError(
       `Cannot search for ${
-        JSON.stringify(pattern)
+        _shown(pattern)
       } as a regular expression now: ${error.running} earlier ones got stuck backtracking and are still running (JavaScript cannot stop them; each keeps a CPU core busy), and none ended within ${
         error.budgetMs / 1000
       } s. Set "regex": false to search for the literal text, or try again later`,
@@ -242,14 +242,12 @@ function regexStopped(
   if (!(error instanceof RegexTimeout)) {
     return new ToolError(
       `Search for ${
-        JSON.stringify(pattern)
+        _shown(pattern)
       } failed: ${error.message}; try again, or set "regex": false to search for the literal text`,
     );
   }
   return new ToolError(
-    `Search for ${
-      JSON.stringify(pattern)
-    } stopped: the regular expression spent ${
+    `Search for ${_shown(pattern)} stopped: the regular expression spent ${
       error.budgetMs / 1000
     } s on one part of "${
       displayPath(workspace, error.path)
@@ -385,8 +383,8 @@ function compilePattern(input: SearchInput): RegExp {
     return new RegExp(source, flags);
   } catch (error) {
     throw new ToolError(
-      `Cannot search for ${JSON.stringify(input.pattern)}: ${
-        (error as Error).message
+      `Cannot search for ${_shown(input.pattern)}: ${
+        _reason((error as Error).message)
       }; fix the regular expression, or set "regex": false to search for the literal text`,
     );
   }
@@ -402,7 +400,7 @@ function refuseLineBreak(input: SearchInput): void {
   if (!breaks) return;
   throw new ToolError(
     `Cannot search for ${
-      JSON.stringify(pattern)
+      _shown(pattern)
     }: search matches one line at a time, and the pattern holds a line break; search for one of its lines, or use rg with -U (multiline)`,
   );
 }
@@ -492,4 +490,24 @@ function longLinesNote(count: number): string {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** How long a pattern is shown in a message before it is cut. */
+const SHOWN_PATTERN_LENGTH = 200;
+
+// A pattern as messages quote it: an 11 MB pattern came back whole in every
+// error and in the approval request.
+function _shown(pattern: string): string {
+  if (pattern.length <= SHOWN_PATTERN_LENGTH) return JSON.stringify(pattern);
+  return `${
+    JSON.stringify(pattern.slice(0, SHOWN_PATTERN_LENGTH))
+  }… (${pattern.length} characters)`;
+}
+
+// V8's message quotes the whole expression ("Invalid regular expression:
+// /.../u: Unterminated group"): the reason alone, when the quote is long.
+function _reason(message: string): string {
+  if (message.length <= SHOWN_PATTERN_LENGTH) return message;
+  const reason = message.slice(message.lastIndexOf(": ") + 2);
+  return `invalid regular expression: ${reason}`;
 }

@@ -443,3 +443,19 @@ Deno.test("search() finds non-ASCII text, also when a character spans two reads"
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("search() quotes a long pattern cut short in its errors", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const tools = createTools({ cwd: dir, permissionMode: "readOnly" });
+    await assert.rejects(
+      tools.search.execute({ pattern: "(".repeat(100_000), regex: true }),
+      (error: Error) =>
+        error.message.length < 1_000 &&
+        /… \(100000 characters\): invalid regular expression: Too many captures/
+          .test(error.message),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
