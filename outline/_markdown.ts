@@ -1,6 +1,7 @@
 // The built-in Markdown outline (no WASM): ATX and setext headings nested by
 // level, each running to the line before the next heading of the same or a
-// higher level, also in block quotes and on a list item's first line. Fenced
+// higher level. A heading in a block quote or on a list item's first line is
+// a leaf of the section around it, up to the next heading. Fenced
 // code, HTML comments, <pre>-like blocks and front matter hold no headings.
 // A heading's name is read by _markdown_inline.ts.
 import {
@@ -44,7 +45,16 @@ interface Heading {
   level: number;
   text: string;
   line: number;
+  /** In a block quote or a list item: a leaf of the section around it. */
+  contained: boolean;
 }
+
+/**
+ * The level a heading in a block quote or list item nests at: deeper than
+ * any, so that a `> ## Note` callout neither ends the section it sits in
+ * nor adopts the sections after it.
+ */
+const CONTAINED_LEVEL = 7;
 
 /** A fenced code or HTML block that holds no Markdown up to its end. */
 interface OpenBlock {
@@ -155,7 +165,12 @@ class _Scanner {
     const setext = SETEXT.exec(content);
     if (setext === null) return false;
     const level = setext[1].startsWith("=") ? 1 : 2;
-    this.headings.push({ level, text: paragraph.text, line: paragraph.line });
+    this.headings.push({
+      level,
+      text: paragraph.text,
+      line: paragraph.line,
+      contained: paragraph.depth > 0 || paragraph.indent > 0,
+    });
     this.#paragraph = undefined;
     return true;
   }
@@ -195,6 +210,7 @@ class _Scanner {
       level: atx[1].length,
       text: _atxText(text.slice(atx[0].length)),
       line: where.number,
+      contained: where.depth > 0 || where.indent > 0,
     });
     return true;
   }
@@ -351,7 +367,8 @@ function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
     entry.symbol.endLine = Math.max(end, entry.symbol.startLine);
   };
   for (const heading of headings) {
-    while (stack.length > 0 && stack[stack.length - 1].level >= heading.level) {
+    const level = heading.contained ? CONTAINED_LEVEL : heading.level;
+    while (stack.length > 0 && stack[stack.length - 1].level >= level) {
       close(stack.pop()!, heading.line - 1);
     }
     const symbol: OutlineSymbol = {
@@ -362,7 +379,7 @@ function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
       children: [],
     };
     (stack.at(-1)?.symbol.children ?? roots).push(symbol);
-    stack.push({ level: heading.level, symbol });
+    stack.push({ level, symbol });
   }
   for (const entry of stack) close(entry, totalLines);
   return roots;

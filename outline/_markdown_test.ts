@@ -190,16 +190,18 @@ Deno.test("outlineMarkdown() reads ATX headings in block quotes and on a list it
     "- - - # three items deep", // 20
     "* * *", // 21
   ].join("\n");
+  // Each heading in a quote or an item is a leaf of the section around it,
+  // up to the next heading: it neither ends that section nor adopts others.
   assert.deepEqual(flat(outlineMarkdown(text, 21)), [
     "Fastify 1-11",
     "  Note 2-3",
-    "  Reply 4-7",
-    "    set-cookie 5-7",
-    "      Deep 7-7",
-    "  MIT License 8-11",
+    "  Reply 4-11",
+    "    set-cookie 5-6",
+    "    Deep 7-7",
+    "    MIT License 8-11",
     "after the quote closed its fence 12-14",
-    "after the item closed its fence 15-19",
-    "three items deep 20-21",
+    "after the item closed its fence 15-21",
+    "  three items deep 20-21",
   ]);
 });
 
@@ -279,8 +281,8 @@ Deno.test("outlineMarkdown() reads a list item's setext heading, quotes in list 
     "===", // 11
   ].join("\n");
   assert.deepEqual(flat(outlineMarkdown(text, 11)), [
-    "Quoted in an item 1-7",
-    "  Item heading 4-7",
+    "Quoted in an item 1-3",
+    "Item heading 4-7",
     "Paragraph 2. continues it and so does this 8-11",
   ]);
 });

@@ -12,8 +12,7 @@
 // (CommonMark), declarations and JSDoc against the TypeScript 5.7 compiler
 // API, and samples read by hand. Each fault below is reduced to a small
 // snippet with a note naming the real files that showed it; each failed on
-// the code of commit 11a236f. The 13 JavaScript/TypeScript faults are fixed
-// ("Fixed fault"); the Markdown ones still marked `ignore` are being fixed.
+// the code of commit 11a236f. All 18 are fixed ("Fixed fault").
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { outlineLines } from "./support/outline_languages.ts";
@@ -660,7 +659,7 @@ Deno.test({
 
 // ---------------------------------------------------------------- Markdown
 
-// FAULT: a heading's code span is read as Markdown: the HTML tags and link
+// Fixed fault: a heading's code span is read as Markdown: the HTML tags and link
 // syntax inside backticks are removed as if they were markup, so the
 // outline shows an empty code span. eslint-plugin-jsx-a11y@6.10.2
 // docs/rules/alt-text.md `## \`<img>\`` is listed as "``",
@@ -679,7 +678,6 @@ Deno.test({
 // and HTML_TAG only to the pieces outside them.
 Deno.test({
   name: "outlineSymbols() keeps HTML tags and brackets inside a code span",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "# Rules",
@@ -702,7 +700,7 @@ Deno.test({
   },
 });
 
-// FAULT: an HTML comment in a heading stays in its name. "Markdown All in
+// Fixed fault: an HTML comment in a heading stays in its name. "Markdown All in
 // One" (VS Code) marks headings to leave out of its table of contents with
 // `<!-- omit in toc -->`, and READMEs keep it: markdown-it@14.1.0 README.md
 // `# markdown-it <!-- omit in toc -->`, highlight.js@11.11.0 README.md (7
@@ -711,7 +709,6 @@ Deno.test({
 // _plainText(), remove /<!--[\s\S]*?-->/g along with HTML_TAG.
 Deno.test({
   name: "outlineSymbols() leaves an HTML comment out of a heading's name",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "# markdown-it <!-- omit in toc -->",
@@ -725,7 +722,7 @@ Deno.test({
   },
 });
 
-// FAULT: a heading that is only an HTML <img> is named by the raw tag. The
+// Fixed fault: a heading that is only an HTML <img> is named by the raw tag. The
 // parser's rule (an image or HTML tag shows nothing unless nothing else is
 // left, then the images' alt text) falls back to Markdown images only, so
 // ava@6.2.0 readme.md `# <img src="media/header.png" title="AVA" alt="AVA
@@ -736,7 +733,6 @@ Deno.test({
 // (/<img\b[^>]*\balt="([^"]*)"[^>]*>/), then remove the other tags.
 Deno.test({
   name: "outlineSymbols() names a heading of one HTML <img> by its alt text",
-  ignore: true,
   fn: async () => {
     const text = lines(
       '# <img src="media/header.png" title="AVA" alt="AVA logo" width="530">',
@@ -749,7 +745,7 @@ Deno.test({
   },
 });
 
-// FAULT: an ATX heading inside a block quote or on a list item's first line
+// Fixed fault: an ATX heading inside a block quote or on a list item's first line
 // is not listed. fastify@5.2.0 writes its notices as `> ## Note` and `> ##
 // ⚠ Security Notice` (README.md, docs/Guides/Getting-Started.md,
 // docs/Reference/Routes.md x2, Validation-and-Serialization.md,
@@ -766,7 +762,6 @@ Deno.test({
 // content); fences opened inside a quote would need the same prefix.
 Deno.test({
   name: "outlineSymbols() lists headings in block quotes and list items",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "# Fastify",
@@ -788,7 +783,7 @@ Deno.test({
   },
 });
 
-// FAULT: a shortcut reference link in a heading keeps its brackets. "Keep a
+// Fixed fault: a shortcut reference link in a heading keeps its brackets. "Keep a
 // Changelog" titles each release `## [2.31.0] - 2024-10-03` and defines
 // `[2.31.0]: https://...compare/v2.30.0...v2.31.0` at the end: the outline
 // lists "[2.31.0] - 2024-10-03" while a reader (and markdown-it) sees the
@@ -803,7 +798,6 @@ Deno.test({
 // text when the label is defined.
 Deno.test({
   name: "outlineSymbols() shows a shortcut reference link by its text",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "# Changelog",

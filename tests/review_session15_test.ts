@@ -5,9 +5,8 @@
 // per-piece prepare(), the 64 MB cap and the streamed --json. Each fault
 // below was found by outlining real code (/usr/include, npm packages) with
 // 11a236f and with HEAD and reading every difference, or by adversarial
-// input; each is reduced to a small snippet and failed before its fix. 8 of
-// the 9 are fixed ("Fixed fault"); the Markdown block-quote one is marked
-// `ignore` until the Markdown parser's fix lands.
+// input; each is reduced to a small snippet and failed before its fix. All 9
+// are fixed ("Fixed fault").
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
@@ -244,7 +243,7 @@ Deno.test({
 
 // -------------------------------------------------------------- Markdown
 
-// FAULT: a callout written as a heading in a block quote (`> ## Note`,
+// Fixed fault: a callout written as a heading in a block quote (`> ## Note`,
 // `> ## ⚠ Security Notice`) now closes the section it sits in and adopts
 // every later section: in fastify's Getting-Started.md, `> ## Note` (line
 // 109) under `## Getting Started` makes "Getting Started" end at line 108
@@ -264,7 +263,6 @@ Deno.test({
 Deno.test({
   name:
     "outlineSymbols() keeps a Markdown section whole around a > ## Note callout",
-  ignore: true,
   fn: async () => {
     const result = await outlineText(
       "guide.md",
