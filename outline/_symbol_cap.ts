@@ -13,8 +13,24 @@ export function capSymbols(
   symbols: OutlineSymbol[],
   limit: number,
 ): { symbols: OutlineSymbol[]; omitted: number } {
+  // Nearly always under the cap: the symbols as they are, nothing copied.
+  if (_fits(symbols, limit)) return { symbols, omitted: 0 };
   const budget = { left: limit, omitted: 0 };
   return { symbols: _take(symbols, budget), omitted: budget.omitted };
+}
+
+// Whether there are at most `limit` symbols, counting no further than that.
+function _fits(symbols: OutlineSymbol[], limit: number): boolean {
+  let left = limit;
+  const visit = (list: OutlineSymbol[]): boolean => {
+    left -= list.length;
+    if (left < 0) return false;
+    for (const symbol of list) {
+      if (symbol.children.length > 0 && !visit(symbol.children)) return false;
+    }
+    return true;
+  };
+  return visit(symbols);
 }
 
 function _take(
