@@ -3,6 +3,7 @@
 // top-level declaration and parsed one by one, such a construct costs its
 // own declaration only.
 import type { OutlineSymbol } from "../types.ts";
+import { blockCommentEnd, stringEnd } from "./_kotlin_text.ts";
 
 /** A run of whole lines of a file: its 0-based first line and its text. */
 export interface Chunk {
@@ -133,10 +134,10 @@ function _lineDepths(
       const end = text.indexOf("\n", i);
       i = end === -1 ? text.length : end;
     } else if (ch === "/" && text[i + 1] === "*") {
-      i = skipTo(_blockCommentEnd(text, i), IN_COMMENT, i);
+      i = skipTo(blockCommentEnd(text, i), IN_COMMENT, i);
     } else if (ch === '"' || ch === "'") {
       const quote = text.startsWith('"""', i) ? '"""' : ch;
-      i = skipTo(_stringEnd(text, i + quote.length, quote, open), IN_STRING, i);
+      i = skipTo(stringEnd(text, i + quote.length, quote, open), IN_STRING, i);
     } else {
       if (ch === "{") open.push("code");
       else if (ch === "(") depth++;
@@ -144,7 +145,7 @@ function _lineDepths(
       else if (ch === "}") {
         const owner = open.pop();
         if (owner !== undefined && owner !== "code") {
-          i = skipTo(_stringEnd(text, i + 1, owner, open), IN_STRING, i);
+          i = skipTo(stringEnd(text, i + 1, owner, open), IN_STRING, i);
           continue;
         }
       }
@@ -152,45 +153,6 @@ function _lineDepths(
     }
   }
   return { braces, parens };
-}
-
-// Kotlin block comments nest.
-function _blockCommentEnd(text: string, start: number): number {
-  let nesting = 0;
-  let i = start;
-  while (i < text.length) {
-    if (text.startsWith("/*", i)) {
-      nesting++;
-      i += 2;
-    } else if (text.startsWith("*/", i)) {
-      nesting--;
-      i += 2;
-      if (nesting === 0) return i;
-    } else i++;
-  }
-  return i;
-}
-
-// Scans string text from `start` up to and past the closing `quote`, or
-// past a `${` (pushing `quote` so the string resumes after the template).
-function _stringEnd(
-  text: string,
-  start: number,
-  quote: string,
-  open: string[],
-): number {
-  const raw = quote === '"""';
-  let i = start;
-  while (i < text.length) {
-    if (!raw && text[i] === "\\") i += 2;
-    else if (text.startsWith(quote, i)) return i + quote.length;
-    else if (quote !== "'" && text.startsWith("${", i)) {
-      open.push(quote);
-      return i + 2;
-    } else if (!raw && text[i] === "\n") return i;
-    else i++;
-  }
-  return i;
 }
 
 /** Moves symbols (and their members) `lines` lines down. */

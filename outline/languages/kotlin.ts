@@ -9,6 +9,7 @@ import {
   restoreAnnotations,
 } from "./_kotlin_annotations.ts";
 import { declarationChunks, shiftLines } from "./_kotlin_chunks.ts";
+import { blockCommentEnd, stringEnd } from "./_kotlin_text.ts";
 import { blankWhenGuards, contextAsAnnotation } from "./_kotlin_2_2.ts";
 import {
   restoreModifierCalls,
@@ -244,7 +245,7 @@ export function terminateOneLineBodies(text: string): string {
   while (i < text.length) {
     const ch = text[i];
     if (ch === "/" && text[i + 1] === "/") i = _indexOrEnd(text, "\n", i);
-    else if (ch === "/" && text[i + 1] === "*") i = _blockCommentEnd(text, i);
+    else if (ch === "/" && text[i + 1] === "*") i = blockCommentEnd(text, i);
     else if (ch === "`") {
       // A backticked name (`fun \`reads {a}\`()`) holds no code.
       const close = text.indexOf("`", i + 1);
@@ -253,14 +254,14 @@ export function terminateOneLineBodies(text: string): string {
         : i + 1;
     } else if (ch === '"' || ch === "'") {
       const quote = text.startsWith('"""', i) ? '"""' : ch;
-      i = _stringEnd(text, i + quote.length, quote, braces);
+      i = stringEnd(text, i + quote.length, quote, braces);
     } else if (ch === "{") {
       braces.push("code");
       i++;
     } else if (ch === "}") {
       const owner = braces.pop();
       if (owner !== undefined && owner !== "code") {
-        i = _stringEnd(text, i + 1, owner, braces);
+        i = stringEnd(text, i + 1, owner, braces);
         continue;
       }
       if (_endsMemberOnLine(text, i)) inserts.push(i);
@@ -291,45 +292,6 @@ function _insertSemicolons(text: string, inserts: number[]): string {
 function _indexOrEnd(text: string, search: string, from: number): number {
   const index = text.indexOf(search, from);
   return index === -1 ? text.length : index;
-}
-
-// Kotlin block comments nest.
-function _blockCommentEnd(text: string, start: number): number {
-  let depth = 0;
-  let i = start;
-  while (i < text.length) {
-    if (text.startsWith("/*", i)) {
-      depth++;
-      i += 2;
-    } else if (text.startsWith("*/", i)) {
-      depth--;
-      i += 2;
-      if (depth === 0) return i;
-    } else i++;
-  }
-  return i;
-}
-
-// Scans string text from `start` up to and past the closing `quote`, or
-// past a `${` (pushing `quote` so the string resumes after the template).
-function _stringEnd(
-  text: string,
-  start: number,
-  quote: string,
-  braces: string[],
-): number {
-  const raw = quote === '"""';
-  let i = start;
-  while (i < text.length) {
-    if (!raw && text[i] === "\\") i += 2;
-    else if (text.startsWith(quote, i)) return i + quote.length;
-    else if (quote !== "'" && text.startsWith("${", i)) {
-      braces.push(quote);
-      return i + 2;
-    } else if (!raw && text[i] === "\n") return i;
-    else i++;
-  }
-  return i;
 }
 
 function _declarations(container: Node): OutlineSymbol[] {

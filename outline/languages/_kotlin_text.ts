@@ -1,0 +1,45 @@
+// Kotlin's lexical pieces that the text passes step over: block comments,
+// which nest, and strings with `${...}` templates. Runs inside the outline
+// worker only.
+
+/** The index after the block comment starting at `start` (comments nest). */
+export function blockCommentEnd(text: string, start: number): number {
+  let depth = 0;
+  let i = start;
+  while (i < text.length) {
+    if (text.startsWith("/*", i)) {
+      depth++;
+      i += 2;
+    } else if (text.startsWith("*/", i)) {
+      depth--;
+      i += 2;
+      if (depth === 0) return i;
+    } else i++;
+  }
+  return i;
+}
+
+/**
+ * Scans string text from `start` up to and past the closing `quote`, or past
+ * a `${` (pushing `quote` on `open` so the string resumes after the
+ * template).
+ */
+export function stringEnd(
+  text: string,
+  start: number,
+  quote: string,
+  open: string[],
+): number {
+  const raw = quote === '"""';
+  let i = start;
+  while (i < text.length) {
+    if (!raw && text[i] === "\\") i += 2;
+    else if (text.startsWith(quote, i)) return i + quote.length;
+    else if (quote !== "'" && text.startsWith("${", i)) {
+      open.push(quote);
+      return i + 2;
+    } else if (!raw && text[i] === "\n") return i;
+    else i++;
+  }
+  return i;
+}
