@@ -219,7 +219,8 @@ async function _outlineAll(
       continue;
     }
     if (options.json) {
-      if (!single) json.line(printed === 0 ? "[" : ",");
+      if (!single && printed === 0) json.line("[");
+      else if (!single) json.comma();
       json.value(outcome.value, single ? "" : "  ");
       json.flush();
     } else {
@@ -262,18 +263,19 @@ class _JsonOut {
     }
     this.line(`${indent}${prefix}${open}`);
     for (const [i, [key, item]] of entries.entries()) {
-      if (i > 0) this.#lines[this.#lines.length - 1] += ",";
+      if (i > 0) this.comma();
       const label = Array.isArray(value) ? "" : `${JSON.stringify(key)}: `;
       this.value(item, `${indent}  `, label, depth - 1);
     }
     this.line(`${indent}${open === "[" ? "]" : "}"}`);
   }
 
+  /** Ends the last line with a comma (a next element follows). */
+  comma(): void {
+    this.#lines[this.#lines.length - 1] += ",";
+  }
+
   line(text: string): void {
-    if (text === "," && this.#lines.length > 0) {
-      this.#lines[this.#lines.length - 1] += ",";
-      return;
-    }
     this.#lines.push(text);
     this.#size += text.length;
     if (this.#size > 64 * 1024) this.flush();
