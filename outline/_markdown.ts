@@ -79,15 +79,32 @@ export function outlineMarkdown(
   text: string,
   totalLines: number,
 ): OutlineSymbol[] {
+  return outlineMarkdownUpTo(text, totalLines, Infinity).symbols;
+}
+
+/**
+ * {@linkcode outlineMarkdown} listing the first `limit` headings; the others
+ * are counted (`omitted`) and still end the ranges before them, but no
+ * symbol is built for them: a file of 250,000 headings shown as 400.
+ */
+export function outlineMarkdownUpTo(
+  text: string,
+  totalLines: number,
+  limit: number,
+): { symbols: OutlineSymbol[]; omitted: number } {
   const scanner = new _Scanner();
   const lines = text.split(/\r?\n/);
   let i = lines[0]?.trim() === "---" ? _frontMatterEnd(lines) : 0;
   for (; i < lines.length; i++) scanner.read(lines[i], i + 1);
-  const headings = scanner.headings.map((heading) => ({
-    ...heading,
-    text: headingName(heading.text, scanner.labels),
-  }));
-  return _nest(headings, totalLines);
+  const { headings } = scanner;
+  const named = Math.min(headings.length, limit);
+  for (let k = 0; k < named; k++) {
+    headings[k].text = headingName(headings[k].text, scanner.labels);
+  }
+  return {
+    symbols: _nest(headings, totalLines, named),
+    omitted: headings.length - named,
+  };
 }
 
 // Reads the block structure line by line, as far as headings need: block
@@ -360,16 +377,26 @@ function _frontMatterEnd(lines: string[]): number {
 
 // One pass with a stack of open headings: a heading closes every open one of
 // the same or a deeper level on the line before it.
-function _nest(headings: Heading[], totalLines: number): OutlineSymbol[] {
+// Symbols are built for the first `listed` headings only; the rest only close
+// the ranges of those before them.
+function _nest(
+  headings: Heading[],
+  totalLines: number,
+  listed: number,
+): OutlineSymbol[] {
   const roots: OutlineSymbol[] = [];
   const stack: { level: number; symbol: OutlineSymbol }[] = [];
   const close = (entry: { symbol: OutlineSymbol }, end: number) => {
     entry.symbol.endLine = Math.max(end, entry.symbol.startLine);
   };
-  for (const heading of headings) {
+  for (const [index, heading] of headings.entries()) {
     const level = heading.contained ? CONTAINED_LEVEL : heading.level;
     while (stack.length > 0 && stack[stack.length - 1].level >= level) {
       close(stack.pop()!, heading.line - 1);
+    }
+    if (index >= listed) {
+      if (stack.length === 0) break; // nothing left to close
+      continue;
     }
     const symbol: OutlineSymbol = {
       kind: "heading",

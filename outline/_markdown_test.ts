@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { outlineMarkdown } from "./_markdown.ts";
+import { outlineMarkdown, outlineMarkdownUpTo } from "./_markdown.ts";
 import type { OutlineSymbol } from "./types.ts";
 
 function flat(symbols: OutlineSymbol[], depth = 0): string[] {
@@ -285,4 +285,15 @@ Deno.test("outlineMarkdown() reads a list item's setext heading, quotes in list 
     "Item heading 4-7",
     "Paragraph 2. continues it and so does this 8-11",
   ]);
+});
+
+Deno.test("outlineMarkdownUpTo() builds the first headings only, the rest counted and closing ranges", () => {
+  const text = ["# A", "## B", "text", "## C", "# D", "## E"].join("\n");
+  const whole = flat(outlineMarkdown(text, 6));
+  const { symbols, omitted } = outlineMarkdownUpTo(text, 6, 2);
+  // A and B as in the whole outline, though C and D are not built.
+  assert.deepEqual(flat(symbols), ["A 1-4", "  B 2-3"]);
+  assert.deepEqual(whole.slice(0, 1), ["A 1-4"]);
+  assert.equal(omitted, 3);
+  assert.deepEqual(outlineMarkdownUpTo(text, 6, 10).omitted, 0);
 });

@@ -14,7 +14,7 @@ import { parentPort } from "node:worker_threads";
 import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { languageForExtension } from "./languages/_registry.ts";
-import { MARKDOWN_EXTENSIONS, outlineMarkdown } from "./_markdown.ts";
+import { MARKDOWN_EXTENSIONS, outlineMarkdownUpTo } from "./_markdown.ts";
 import { textEdit, TreeKeeper } from "./_incremental.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
 import { sha256 } from "./_sha256.ts";
@@ -98,11 +98,17 @@ async function _outline(
   const text = new TextDecoder().decode(bytes);
   const totalLines = _countLines(bytes);
   if (markdown) {
+    const { symbols, omitted } = outlineMarkdownUpTo(
+      text,
+      totalLines,
+      request.maxSymbols ?? MAX_SYMBOLS,
+    );
     return {
       result: {
         language: "Markdown",
         totalLines,
-        symbols: outlineMarkdown(text, totalLines),
+        symbols,
+        ...(omitted ? { omitted } : {}),
       },
       size: bytes.length,
       hash,

@@ -2,9 +2,8 @@
 // CLI and the MCP server driven by the official MCP client. Memory is measured
 // in a child process of its own (its VmHWM, Linux), since the test process runs
 // other test files in parallel. Each test reproduces one fault (each failed
-// before its fix) and says what was measured and what is expected. 21 of the
-// 22 are fixed ("Fixed fault"); the symbols-per-outline one is partly fixed
-// and stays ignored, with a note.
+// before its fix) and says what was measured and what is expected. All 22
+// are fixed ("Fixed fault").
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -910,7 +909,7 @@ Deno.test({
   },
 });
 
-// FAULT: the outline costs about 1 KB of memory per symbol and has no bound
+// Fixed fault: the outline costs about 1 KB of memory per symbol and has no bound
 // on their number, so files under the new 64 MB cap still take GBs, and the
 // file_outline tool builds (and caches) every symbol to show 400. Measured
 // with file_outline: Markdown of "# a" lines, 1 MB (250 000 headings): 343 MB
@@ -925,14 +924,12 @@ Deno.test({
 // tool's 400 passed down so the worker does not build and transfer the
 // others, and Markdown under the parse budget with its own clear message.
 // Here: file_outline on 1 MB of 250 000 headings.
-// Partly fixed (b6e604a): the worker now caps the symbols it sends at the
-// caller's maxSymbols (file_outline: 400) or 200,000 and counts the rest, so
-// the transfer, the main thread and the cache hold 400; the peak went from
-// 343 MB to 229 MB. Left: the Markdown parser (and each extractor) still
-// builds every symbol before the cap; a limit passed into them is next.
+// Fixed in two steps: the worker caps the symbols it sends at the caller's
+// maxSymbols (file_outline: 400) or 200,000 and counts the rest (b6e604a:
+// 343 MB -> 229 MB), and the Markdown parser builds no symbol past the cap.
+// The tree-sitter extractors still build every symbol before the cap.
 Deno.test({
   name: "file_outline of a file with 250 000 headings stays near its size",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "many.md"), "# a\n".repeat(250_000));
