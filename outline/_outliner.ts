@@ -160,7 +160,6 @@ export class Outliner {
     await _requireWorkerRead();
     const statTime = Date.now();
     const stat = await _stat(path, absolute);
-    await _requireOutlinable(path, absolute, stat.size);
     const maxSymbols = _maxSymbols(options.maxSymbols);
     const cached = this.#cache.get(absolute);
     if (
@@ -176,6 +175,9 @@ export class Outliner {
       this.#cache.set(absolute, cached);
       return cached.result;
     }
+    // A cached file was outlinable; another is checked before any worker
+    // reads it.
+    await _requireOutlinable(path, absolute, stat.size);
     // Concurrent calls for the same unchanged file share one parse (with the
     // same grammars and budget).
     const key = [
