@@ -2,42 +2,32 @@
 // the end the caller saw (a file that keeps growing is not read to its new
 // end), and a binary file told from its first bytes, before the rest is
 // read (an MPEG transport stream is a `.ts` file of gigabytes).
+import {
+  BINARY_PROBE_BYTES,
+  looksBinary,
+  readHead,
+} from "../tools/_read_head.ts";
+
+export { looksBinary };
 
 /** The most an outline reads: parsing more takes minutes and gigabytes. */
 export const MAX_OUTLINE_BYTES = 64 * 1024 * 1024;
-/** How many leading bytes tell a binary file: a NUL among them. */
-export const BINARY_PROBE_BYTES = 8000;
+
+/** Why a file over the cap is not outlined, and what to do instead. */
+export const TOO_BIG_REASON = `it is over the ${
+  MAX_OUTLINE_BYTES / 1024 / 1024
+} MB an outline reads; search it, or read it by line ranges`;
 
 /** Thrown when a file holds more than the bytes a read may take. */
 export class TooBig extends Error {
-  constructor(readonly size: number) {
-    super(`the file holds over ${size} bytes`);
+  constructor(readonly limit: number) {
+    super(`the file holds over ${limit} bytes`);
   }
-}
-
-/** Why a file over the cap is not outlined, and what to do instead. */
-export function tooBigReason(): string {
-  return `it is over the ${
-    MAX_OUTLINE_BYTES / 1024 / 1024
-  } MB an outline reads; search it, or read it by line ranges`;
-}
-
-/** Whether the first bytes hold a NUL (a binary file). */
-export function looksBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, BINARY_PROBE_BYTES).includes(0);
 }
 
 /** Whether the file at `path` starts with binary bytes. */
 export async function startsBinary(path: string): Promise<boolean> {
-  using file = await Deno.open(path);
-  const head = new Uint8Array(BINARY_PROBE_BYTES);
-  let filled = 0;
-  while (filled < head.length) {
-    const read = await file.read(head.subarray(filled));
-    if (read === null) break;
-    filled += read;
-  }
-  return looksBinary(head.subarray(0, filled));
+  return looksBinary(await readHead(path, BINARY_PROBE_BYTES));
 }
 
 /**
@@ -49,23 +39,10 @@ export function readUpTo(
   limit: number,
 ): Uint8Array<ArrayBuffer> {
   using file = Deno.openSync(path);
-  const size = file.statSync().size;
-  if (size > limit) throw new TooBig(limit);
-  const end = size === 0 ? limit + 1 : size;
-  let buffer = new Uint8Array(size === 0 ? 64 * 1024 : size);
-  let filled = 0;
-  while (filled < end) {
-    if (filled === buffer.length) {
-      const grown = new Uint8Array(Math.min(buffer.length * 2, end));
-      grown.set(buffer);
-      buffer = grown;
-    }
-    const read = file.readSync(buffer.subarray(filled));
-    if (read === null) break;
-    filled += read;
-  }
-  if (filled > limit) throw new TooBig(limit);
-  return buffer.subarray(0, filled);
+  const fill = _filling(file.statSync().size, limit);
+  let step = fill.next();
+  while (!step.done) step = fill.next(file.readSync(step.value));
+  return step.value;
 }
 
 /** {@linkcode readUpTo}, without blocking the thread. */
@@ -74,7 +51,19 @@ export async function readUpToAsync(
   limit: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
   using file = await Deno.open(path);
-  const size = (await file.stat()).size;
+  const fill = _filling((await file.stat()).size, limit);
+  let step = fill.next();
+  while (!step.done) step = fill.next(await file.read(step.value));
+  return step.value;
+}
+
+// The reading plan both reads share: it yields the space to read into, is
+// given back how many bytes came (null at the end of the file), and returns
+// the bytes read. Written once for the blocking and the async read.
+function* _filling(
+  size: number,
+  limit: number,
+): Generator<Uint8Array, Uint8Array<ArrayBuffer>, number | null> {
   if (size > limit) throw new TooBig(limit);
   const end = size === 0 ? limit + 1 : size;
   let buffer = new Uint8Array(size === 0 ? 64 * 1024 : size);
@@ -85,7 +74,7 @@ export async function readUpToAsync(
       grown.set(buffer);
       buffer = grown;
     }
-    const read = await file.read(buffer.subarray(filled));
+    const read = yield buffer.subarray(filled);
     if (read === null) break;
     filled += read;
   }

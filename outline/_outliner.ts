@@ -24,7 +24,7 @@ import {
   MAX_OUTLINE_BYTES,
   readUpToAsync,
   startsBinary,
-  tooBigReason,
+  TOO_BIG_REASON,
 } from "./_file_bytes.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
@@ -485,7 +485,7 @@ async function _requireOutlinable(
     throw _binary(path);
   }
   if (size > MAX_OUTLINE_BYTES) {
-    throw new ToolError(`Cannot outline "${path}": ${tooBigReason()}`);
+    throw new ToolError(`Cannot outline "${path}": ${TOO_BIG_REASON}`);
   }
 }
 

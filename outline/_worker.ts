@@ -7,8 +7,8 @@ import {
   looksBinary,
   MAX_OUTLINE_BYTES,
   readUpTo,
+  TOO_BIG_REASON,
   TooBig,
-  tooBigReason,
 } from "./_file_bytes.ts";
 import { parentPort } from "node:worker_threads";
 import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
@@ -314,7 +314,7 @@ function _read(path: string): Uint8Array<ArrayBuffer> {
     return readUpTo(path, MAX_OUTLINE_BYTES);
   } catch (error) {
     if (error instanceof Failure) throw error;
-    if (error instanceof TooBig) throw new Failure("read", tooBigReason());
+    if (error instanceof TooBig) throw new Failure("read", TOO_BIG_REASON);
     const reason = error instanceof Deno.errors.NotFound
       ? "the file does not exist"
       : error instanceof Deno.errors.IsADirectory

@@ -1,6 +1,7 @@
 // Finds the lines of one file that match a pattern, streaming it in chunks so
 // memory stays bounded whatever the file size. Binary files (a NUL byte in the
 // first 8000 bytes, as git decides) are skipped.
+import { looksBinary } from "./_read_head.ts";
 import { countChar } from "./_count_char.ts";
 
 /** A matching line. */
@@ -69,11 +70,6 @@ export async function scanFile(
   const scan: FileScan = { matches: scanner.matches, binary: false };
   if (scanner.cutLines > 0) scan.cutLines = scanner.cutLines;
   return scan;
-}
-
-/** Git's rule: a NUL byte in the first 8000 bytes. (`indexOf` on a typed array beats `includes`.) */
-function looksBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, 8000).indexOf(0) !== -1;
 }
 
 /** Feeds text in pieces, keeps line numbers, collects matching lines. */
