@@ -1,5 +1,6 @@
 // Renders an outline in the specification's plain-text format.
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
+import { countSymbols } from "./_symbol_cap.ts";
 
 const INDENT = "    ";
 
@@ -15,7 +16,7 @@ export function formatOutline(
     `Total lines: ${result.totalLines}`,
     "─── Symbols ───",
   ];
-  const listed = _count(result.symbols);
+  const listed = countSymbols(result.symbols);
   const total = listed + (result.omitted ?? 0);
   if (total === 0) {
     lines.push("(no symbols found)");
@@ -54,10 +55,4 @@ function _line(symbol: OutlineSymbol): string {
     : `(lines ${symbol.startLine}-${symbol.endLine})`;
   const doc = symbol.doc === undefined ? "" : `  // ${symbol.doc}`;
   return `${symbol.kind} ${symbol.name} ${range}${doc}`;
-}
-
-function _count(symbols: OutlineSymbol[]): number {
-  let count = symbols.length;
-  for (const symbol of symbols) count += _count(symbol.children);
-  return count;
 }

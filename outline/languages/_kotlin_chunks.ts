@@ -3,7 +3,8 @@
 // top-level declaration and parsed one by one, such a construct costs its
 // own declaration only.
 import type { OutlineSymbol } from "../types.ts";
-import { blockCommentEnd, stringEnd } from "./_kotlin_text.ts";
+import { nestedCommentEnd } from "./_nested_comment.ts";
+import { stringEnd } from "./_kotlin_text.ts";
 
 /** A run of whole lines of a file: its 0-based first line and its text. */
 export interface Chunk {
@@ -134,7 +135,7 @@ function _lineDepths(
       const end = text.indexOf("\n", i);
       i = end === -1 ? text.length : end;
     } else if (ch === "/" && text[i + 1] === "*") {
-      i = skipTo(blockCommentEnd(text, i), IN_COMMENT, i);
+      i = skipTo(nestedCommentEnd(text, i), IN_COMMENT, i);
     } else if (ch === '"' || ch === "'") {
       const quote = text.startsWith('"""', i) ? '"""' : ch;
       i = skipTo(stringEnd(text, i + quote.length, quote, open), IN_STRING, i);

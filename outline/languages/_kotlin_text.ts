@@ -1,23 +1,5 @@
-// Kotlin's lexical pieces that the text passes step over: block comments,
-// which nest, and strings with `${...}` templates. Runs inside the outline
-// worker only.
-
-/** The index after the block comment starting at `start` (comments nest). */
-export function blockCommentEnd(text: string, start: number): number {
-  let depth = 0;
-  let i = start;
-  while (i < text.length) {
-    if (text.startsWith("/*", i)) {
-      depth++;
-      i += 2;
-    } else if (text.startsWith("*/", i)) {
-      depth--;
-      i += 2;
-      if (depth === 0) return i;
-    } else i++;
-  }
-  return i;
-}
+// Kotlin strings with `${...}` templates, as the text passes step over them.
+// Runs inside the outline worker only.
 
 /**
  * Scans string text from `start` up to and past the closing `quote`, or past

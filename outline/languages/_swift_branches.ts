@@ -5,6 +5,7 @@
 // `#endif`): all branches read together open two bodies for one `}`, and the
 // rest of the file nests in the first. When a branch does not balance its
 // braces, only the first branch of its block is kept; the others are blanked.
+import { nestedCommentEnd } from "./_nested_comment.ts";
 
 /** A directive line: where it starts and ends, and which it is. */
 export interface Directive {
@@ -117,7 +118,7 @@ function _braces(source: string): number[] {
       i = source.indexOf("\n", i);
       if (i === -1) break;
     } else if (char === "/" && source[i + 1] === "*") {
-      i = _blockCommentEnd(source, i);
+      i = nestedCommentEnd(source, i);
     } else if (char === '"' || char === "#") {
       const hashes = _hashes(source, i);
       if (source[i + hashes] !== '"') {
@@ -180,21 +181,4 @@ function _hashes(source: string, i: number): number {
   let count = 0;
   while (source[i + count] === "#") count++;
   return count;
-}
-
-// Swift block comments nest.
-function _blockCommentEnd(source: string, start: number): number {
-  let nesting = 0;
-  let i = start;
-  while (i < source.length) {
-    if (source.startsWith("/*", i)) {
-      nesting++;
-      i += 2;
-    } else if (source.startsWith("*/", i)) {
-      nesting--;
-      i += 2;
-      if (nesting === 0) return i;
-    } else i++;
-  }
-  return i;
 }

@@ -9,7 +9,8 @@ import {
   restoreAnnotations,
 } from "./_kotlin_annotations.ts";
 import { declarationChunks, shiftLines } from "./_kotlin_chunks.ts";
-import { blockCommentEnd, stringEnd } from "./_kotlin_text.ts";
+import { nestedCommentEnd } from "./_nested_comment.ts";
+import { stringEnd } from "./_kotlin_text.ts";
 import { blankWhenGuards, contextAsAnnotation } from "./_kotlin_2_2.ts";
 import {
   restoreModifierCalls,
@@ -245,7 +246,7 @@ export function terminateOneLineBodies(text: string): string {
   while (i < text.length) {
     const ch = text[i];
     if (ch === "/" && text[i + 1] === "/") i = _indexOrEnd(text, "\n", i);
-    else if (ch === "/" && text[i + 1] === "*") i = blockCommentEnd(text, i);
+    else if (ch === "/" && text[i + 1] === "*") i = nestedCommentEnd(text, i);
     else if (ch === "`") {
       // A backticked name (`fun \`reads {a}\`()`) holds no code.
       const close = text.indexOf("`", i + 1);
