@@ -6,6 +6,7 @@
 // request's id) and reported, so the server can answer that one request with
 // an error (or, for an answer to one of its own requests, fail that request)
 // and go on serving.
+import { concatBytes } from "../tools/_concat_bytes.ts";
 
 /** What is known of a line over the limit. */
 export interface LongLine {
@@ -120,7 +121,7 @@ class _PendingLine {
       // A copy: a stream may reuse its chunks' memory.
       this.#pieces.push(piece.slice());
       if (this.#bytes <= this.#max) return;
-      const all = _concat(this.#pieces, this.#bytes);
+      const all = concatBytes(this.#pieces, this.#bytes);
       this.#head = all.slice(0, EDGE_BYTES);
       this.#pieces = [];
       this.#keepTail(all.subarray(all.byteLength - EDGE_BYTES));
@@ -133,7 +134,7 @@ class _PendingLine {
   end(): Uint8Array | LongLine | undefined {
     const bytes = this.#bytes;
     const head = this.#head;
-    const tail = _concat(this.#tail, this.#tailBytes);
+    const tail = concatBytes(this.#tail, this.#tailBytes);
     const pieces = this.#pieces;
     this.#pieces = [];
     this.#bytes = 0;
@@ -143,7 +144,7 @@ class _PendingLine {
     if (head !== undefined) return { bytes, ...requestOf(head, tail) };
     if (bytes === 0) return undefined;
     pieces.push(new Uint8Array([NEWLINE]));
-    return _concat(pieces, bytes + 1);
+    return concatBytes(pieces, bytes + 1);
   }
 
   #keepTail(piece: Uint8Array): void {
@@ -153,17 +154,6 @@ class _PendingLine {
       this.#tailBytes -= this.#tail.shift()!.byteLength;
     }
   }
-}
-
-function _concat(pieces: Uint8Array[], bytes: number): Uint8Array {
-  if (pieces.length === 1) return pieces[0];
-  const out = new Uint8Array(bytes);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.byteLength;
-  }
-  return out;
 }
 
 const SCALAR = String.raw`(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|null|true|false)`;

@@ -2,6 +2,7 @@
 // everything to a log file once the limit is passed, and renders the text the
 // model sees (head, one marker naming what was omitted, tail). Memory stays at
 // about `limit` plus one chunk, however much a command prints.
+import { concatBytes } from "./_concat_bytes.ts";
 import { AnsiStripper } from "./_ansi.ts";
 import { countNewlines, countNewlinesUnless } from "./_scan_buffer.ts";
 import {
@@ -375,19 +376,6 @@ function byteLength(text: string): number {
     : encoder.encode(text).length;
 }
 
-function concat(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  let size = 0;
-  for (const chunk of chunks) size += chunk.length;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
 // A byte buffer that doubles as it fills.
 class GrowableBytes {
   #buffer = new Uint8Array(4096);
@@ -437,7 +425,7 @@ class TailRing {
     if (this.#filled < this.#buffer.length) {
       return this.#buffer.slice(0, this.#filled);
     }
-    return concat([
+    return concatBytes([
       this.#buffer.subarray(this.#end),
       this.#buffer.subarray(0, this.#end),
     ]);

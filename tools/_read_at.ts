@@ -1,3 +1,4 @@
+import { concatBytes } from "./_concat_bytes.ts";
 import type { RandomAccessFile } from "./types.ts";
 
 /** Reads until `buffer` is full or the file ends; resolves to the bytes read. */
@@ -68,13 +69,7 @@ export async function readUnsized(
 }
 
 function joined(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
+  const bytes = concatBytes(chunks, total);
   chunks.splice(0, chunks.length, bytes);
   return bytes;
 }

@@ -1,5 +1,6 @@
 // The `rg` tool of the Search MCP server: runs ripgrep, when it is on PATH,
 // with an argument array (no shell), in the workspace, with bounded output.
+import { concatBytes } from "./_concat_bytes.ts";
 import { parse } from "node:path";
 import { exists } from "./_exists.ts";
 import { z } from "zod";
@@ -266,7 +267,7 @@ async function collect(
       size += chunk.length;
     }
   }
-  const bytes = concat(chunks, size);
+  const bytes = concatBytes(chunks, size);
   if (!truncated) return { text: new TextDecoder().decode(bytes), truncated };
   const lineEnd = bytes.lastIndexOf(0x0a) + 1;
   if (lineEnd > 0) {
@@ -282,16 +283,6 @@ async function collect(
     new TextDecoder().decode(start)
   }… [line cut: it is longer than the ${limit}-byte output limit]\n`;
   return { text, truncated };
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
 }
 
 /** Renders rg's output for the model, with notes on cuts, errors and no matches. */
