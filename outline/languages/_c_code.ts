@@ -123,3 +123,18 @@ function _blank(text: string): string {
   if (!text.includes("\n")) return " ".repeat(text.length);
   return text.split("\n").map((line) => " ".repeat(line.length)).join("\n");
 }
+
+/**
+ * The index of the `(` that the `)` at `close` closes, looking back at most
+ * 4,000 characters; -1 when not found or when a `;`, `{` or `}` comes first.
+ */
+export function openingParen(text: string, close: number): number {
+  let depth = 0;
+  for (let i = close; i >= 0 && i > close - 4000; i--) {
+    const char = text.charCodeAt(i);
+    if (char === 41) depth++;
+    else if (char === 40 && --depth === 0) return i;
+    else if (char === 59 || char === 123 || char === 125) return -1;
+  }
+  return -1;
+}

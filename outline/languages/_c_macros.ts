@@ -8,7 +8,7 @@
 // an underscore; C spells its real types and functions that way too, so a
 // word is blanked only where a declaration goes on after it, never where it
 // is a type, a name or a value. Runs inside the outline worker only.
-import { blankRanges, codeOnly } from "./_c_code.ts";
+import { blankRanges, codeOnly, openingParen } from "./_c_code.ts";
 
 /** How a macro is spelled: capitals, digits and at least one underscore. */
 export const MACRO_SPELLING = "_*[A-Z][A-Z0-9]*_[A-Z0-9_]*";
@@ -212,7 +212,7 @@ class _Scanner {
       if (to <= close) break;
       if (from <= close) close = code.lastIndexOf(")", from);
     }
-    const open = _opening(code, close);
+    const open = openingParen(code, close);
     if (open < 0) return -1;
     const callee = code.slice(Math.max(0, open - 40), open);
     const name = /([A-Za-z_]\w*)\s*$/.exec(callee);
@@ -478,17 +478,4 @@ function _initializer(code: string, open: number): boolean {
     }
   }
   return false;
-}
-
-// The index of the `(` that the `)` at `close` closes, looking back at most
-// 4,000 characters; -1 when not found.
-function _opening(text: string, close: number): number {
-  let depth = 0;
-  for (let i = close; i >= 0 && i > close - 4000; i--) {
-    const char = text.charCodeAt(i);
-    if (char === 41) depth++;
-    else if (char === 40 && --depth === 0) return i;
-    else if (char === 59 || char === 123 || char === 125) return -1;
-  }
-  return -1;
 }

@@ -6,6 +6,7 @@
 // `EXTERN(void) jpeg_std_error`). Each expands to its argument; blanking the
 // macro's name, its `(` and the matching `)` leaves what the compiler sees.
 // Runs inside the outline worker only.
+import { openingParen } from "./_c_code.ts";
 
 /**
  * A parameter-list wrapper: a capitalised word right after a declarator's
@@ -116,7 +117,7 @@ export function trailingAttributeRanges(code: string): [number, number][] {
     if (words.some((word) => C_KEYWORDS.has(word) || word.startsWith("__"))) {
       continue;
     }
-    const open = _opening(code, match.index);
+    const open = openingParen(code, match.index);
     if (open < 0) continue;
     const list = code.slice(open + 1, match.index);
     if (NAME_LIST.test(list) && list.trim() !== "void") continue;
@@ -136,18 +137,4 @@ export function trailingAttributeRanges(code: string): [number, number][] {
     ranges.push([from, match.index + 1 + match[1].length]);
   }
   return ranges;
-}
-
-// The index of the `(` that the `)` at `close` closes, or -1 when a `;`, `{`
-// or `}` comes first.
-function _opening(code: string, close: number): number {
-  let depth = 0;
-  const end = Math.max(0, close - MAX_PARENTHESES);
-  for (let i = close; i >= end; i--) {
-    const char = code.charCodeAt(i);
-    if (char === 41) depth++;
-    else if (char === 40 && --depth === 0) return i;
-    else if (char === 59 || char === 123 || char === 125) return -1;
-  }
-  return -1;
 }
