@@ -12,7 +12,23 @@ export async function withWorkspace(
   try {
     await fn(dir);
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    await removeFolder(dir);
+  }
+}
+
+// A process the test started may still be saving a file as it exits (an
+// agent's session after its connection closed): a removal that meets a file
+// written meanwhile ("Directory not empty") is tried again.
+async function removeFolder(dir: string): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await Deno.remove(dir, { recursive: true });
+    } catch (error) {
+      const notEmpty = error instanceof Error &&
+        /not empty/i.test(error.message);
+      if (!notEmpty || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 
