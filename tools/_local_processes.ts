@@ -9,7 +9,11 @@ import type { ProcessBackend, ShellRequest, ShellResult } from "./types.ts";
 
 /** Options for {@linkcode createLocalProcesses}. */
 export interface LocalProcessesOptions {
-  /** Folder for full-output logs; defaults to the system temp folder. */
+  /**
+   * Folder for full-output logs; defaults to the system temp folder. A log
+   * outlives its command (the model reads it later); the first log a process
+   * writes in a folder removes the Shell logs there older than a day.
+   */
   logDir?: string;
   /** Milliseconds between SIGTERM and SIGKILL; at most 2000 (the default). */
   killGraceMs?: number;

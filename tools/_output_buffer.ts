@@ -2,7 +2,9 @@
 // everything to a log file once the limit is passed, and renders the text the
 // model sees (head, one marker naming what was omitted, tail). Memory stays at
 // about `limit` plus one chunk, however much a command prints.
+import { dirname } from "node:path";
 import { concatBytes } from "./_concat_bytes.ts";
+import { LOG_PREFIX, LOG_SUFFIX, sweepOldLogs } from "./_log_sweep.ts";
 import { AnsiStripper } from "./_ansi.ts";
 import { countNewlines, countNewlinesUnless } from "./_scan_buffer.ts";
 import {
@@ -148,12 +150,13 @@ export class OutputBuffer {
   #openLog(): void {
     try {
       const options: Deno.MakeTempOptions = {
-        prefix: "shell-output-",
-        suffix: ".log",
+        prefix: LOG_PREFIX,
+        suffix: LOG_SUFFIX,
       };
       if (this.#logDir !== undefined) options.dir = this.#logDir;
       this.#logPath = Deno.makeTempFileSync(options);
       this.#log = Deno.openSync(this.#logPath, { write: true });
+      sweepOldLogs(dirname(this.#logPath));
     } catch {
       // No write access or no space: the result just has no log.
       this.#dropLog();
