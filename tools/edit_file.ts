@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { AuthorizeRequest, ToolContext } from "./_context.ts";
 import { closestText, SEARCH_MAX_CHARS } from "./_closest_text.ts";
+import { countChar } from "./_count_char.ts";
 import {
   decodeText,
   encodeFile,
@@ -318,6 +319,23 @@ function checkMatches(
       }`,
     );
   }
+  if (count === 1 && input.replaceAll !== true) {
+    checkOverlap(plan, text, target);
+  }
+}
+
+// One match counted, yet oldText starts again inside it ("  }\n  }" in three
+// "  }" lines): the model cannot know which place it meant.
+function checkOverlap(plan: EditPlan, text: string, target: FileTarget): void {
+  const first = plan.matches[0].index;
+  const again = text.indexOf(plan.oldText, first + 1);
+  if (again === -1) return;
+  const line = plan.matches[0].line + countChar(text, "\n", first, again);
+  throw new ToolError(
+    `Cannot edit "${target.display}": oldText matches 2 overlapping places (lines ${
+      plan.matches[0].line
+    }, ${line}); add surrounding lines to oldText so it matches one place (replaceAll replaces only places that do not overlap)`,
+  );
 }
 
 /** "lines 4, 19" or "lines 1, 5 (3 times)"; long lists are cut. */
