@@ -174,7 +174,6 @@ Deno.test({
 Deno.test({
   name:
     "fileOutline() shows no docstring for an f-string or bytes first statement",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(

@@ -127,7 +127,9 @@ function _docstring(body: Node, source: string): string | undefined {
   if (first?.type !== "expression_statement") return undefined;
   const string = first.firstNamedChild;
   if (string?.type !== "string") return undefined;
-  const content = string.text.replace(/^[rRuUbBfF]*("""|'''|"|')/, "")
+  // An f-, t- or bytes string is no docstring: its __doc__ is None.
+  if (/^[rRuU]*[bBfFtT]/.test(string.text)) return undefined;
+  const content = string.text.replace(/^[rRuU]*("""|'''|"|')/, "")
     .replace(/("""|'''|"|')$/, "");
   return firstMeaningfulLine(content);
 }
