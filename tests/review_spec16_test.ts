@@ -106,7 +106,6 @@ Deno.test("EditFile() no match and two matches: errors as the spec asks, file un
 Deno.test({
   name:
     "search() finds a match in a UTF-16 file with a BOM, as ReadFile reads it",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (ws) => {
       await Deno.writeFile(join(ws, "notes.txt"), utf16le("intro\nneedle\n"));

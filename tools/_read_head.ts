@@ -1,5 +1,5 @@
 // The start of a file, and what it says about the rest: git's rule for a
-// binary file.
+// binary file, and the byte order mark of UTF-16 text.
 
 /** How many leading bytes tell a binary file: a NUL among them (git's rule). */
 export const BINARY_PROBE_BYTES = 8000;
@@ -8,6 +8,18 @@ export const BINARY_PROBE_BYTES = 8000;
 export function looksBinary(bytes: Uint8Array): boolean {
   // `indexOf` on a typed array beats `includes`.
   return bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
+}
+
+/**
+ * The encoding a UTF-16 byte order mark at the start of `bytes` names, if any.
+ * Such text is full of NUL bytes, yet it is text (ReadFile decodes it).
+ */
+export function utf16Bom(
+  bytes: Uint8Array,
+): "utf-16le" | "utf-16be" | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return undefined;
 }
 
 /**

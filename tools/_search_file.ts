@@ -1,7 +1,8 @@
 // Finds the lines of one file that match a pattern, streaming it in chunks so
 // memory stays bounded whatever the file size. Binary files (a NUL byte in the
-// first 8000 bytes, as git decides) are skipped.
-import { looksBinary } from "./_read_head.ts";
+// first 8000 bytes, as git decides) are skipped; UTF-16 text with a byte order
+// mark is searched as ReadFile reads it.
+import { looksBinary, utf16Bom } from "./_read_head.ts";
 import { countChar } from "./_count_char.ts";
 
 /** A matching line. */
@@ -49,7 +50,7 @@ export async function scanFile(
   // written, `yes > f`) would otherwise keep the search going for ever.
   let left = (await file.stat()).size;
   const scanner = new LineScanner(pattern, options.limit);
-  const decoder = new TextDecoder();
+  let decoder = new TextDecoder();
   const buffer = new Uint8Array(CHUNK_BYTES);
   let first = true;
   while (!scanner.full && left > 0) {
@@ -60,8 +61,12 @@ export async function scanFile(
     if (read === null) break;
     left -= read;
     const bytes = buffer.subarray(0, read);
-    if (first && looksBinary(bytes)) return { matches: [], binary: true };
-    first = false;
+    if (first) {
+      const utf16 = utf16Bom(bytes);
+      if (utf16) decoder = new TextDecoder(utf16);
+      else if (looksBinary(bytes)) return { matches: [], binary: true };
+      first = false;
+    }
     options.onChunk?.();
     scanner.push(decoder.decode(bytes, { stream: true }));
   }

@@ -90,3 +90,31 @@ Deno.test("scanFile() reads up to the size the file had when its scan began", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("scanFile() searches UTF-16 text with a BOM, across chunk boundaries", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "search_file_test_" });
+  try {
+    // Over 64 KiB of UTF-16, with surrogate pairs, so chunks split characters.
+    const lines = Array.from({ length: 6000 }, (_, i) => `line ${i} 😀`);
+    lines[5555] = "needle 😀 here";
+    const text = `${lines.join("\n")}\n`;
+    for (const little of [true, false]) {
+      const bytes = new Uint8Array(2 + text.length * 2);
+      const view = new DataView(bytes.buffer);
+      view.setUint16(0, 0xfeff, little);
+      for (let i = 0; i < text.length; i++) {
+        view.setUint16(2 + i * 2, text.charCodeAt(i), little);
+      }
+      const path = `${dir}/${little ? "le" : "be"}.txt`;
+      await Deno.writeFile(path, bytes);
+      const scan = await scanFile(path, /needle|😀 h/gu, { limit: 10 });
+      assert.equal(scan.binary, false);
+      assert.deepEqual(
+        scan.matches.map((m) => `${m.line}:${m.text}`),
+        ["5556:needle 😀 here"],
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
