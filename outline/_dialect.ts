@@ -9,7 +9,7 @@
 // - `.js` is JavaScript, but a file whose leading comment says `@flow` has
 //   Flow type annotations, which the JavaScript grammar reads as errors. It
 //   is outlined with the TSX grammar (see languages/flow.ts).
-import { readHead } from "../tools/_read_head.ts";
+import { decodeHead, readHead } from "../tools/_read_head.ts";
 import { codeOnly } from "./languages/_c_code.ts";
 import {
   FLOW_KEY,
@@ -99,7 +99,7 @@ export async function dialectExtension(
 // The first `bytes` bytes of a file as text, or undefined when unreadable.
 async function _head(path: string, bytes: number): Promise<string | undefined> {
   try {
-    return new TextDecoder().decode(await readHead(path, bytes));
+    return decodeHead(await readHead(path, bytes));
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@ import {
   BINARY_PROBE_BYTES,
   looksBinary,
   readHead,
+  utf16Bom,
 } from "../tools/_read_head.ts";
 
 export { looksBinary };
@@ -25,9 +26,26 @@ export class TooBig extends Error {
   }
 }
 
-/** Whether the file at `path` starts with binary bytes. */
+/**
+ * Whether the file at `path` starts with binary bytes (UTF-16 text behind its
+ * byte order mark is text).
+ */
 export async function startsBinary(path: string): Promise<boolean> {
-  return looksBinary(await readHead(path, BINARY_PROBE_BYTES));
+  const head = await readHead(path, BINARY_PROBE_BYTES);
+  return utf16Bom(head) === undefined && looksBinary(head);
+}
+
+/**
+ * A file's bytes as UTF-8: UTF-16 text (told by its byte order mark, as
+ * ReadFile tells it) is re-encoded, so that offsets, pieces and the parsers
+ * all see UTF-8; other bytes are returned as they are.
+ */
+export function asUtf8(
+  bytes: Uint8Array<ArrayBuffer>,
+): Uint8Array<ArrayBuffer> {
+  const utf16 = utf16Bom(bytes);
+  if (utf16 === undefined) return bytes;
+  return new TextEncoder().encode(new TextDecoder(utf16).decode(bytes));
 }
 
 /**

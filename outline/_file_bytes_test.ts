@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  asUtf8,
   readUpTo,
   readUpToAsync,
   startsBinary,
@@ -37,4 +38,21 @@ Deno.test("startsBinary() tells a NUL in the first 8000 bytes only", async () =>
   } finally {
     await Deno.remove(path);
   }
+});
+
+Deno.test("asUtf8() re-encodes UTF-16 text behind its BOM and leaves other bytes alone", () => {
+  const text = "const a = 1; // 😀\n";
+  const utf8 = new TextEncoder().encode(text);
+  for (const little of [true, false]) {
+    const utf16 = new Uint8Array(2 + text.length * 2);
+    const view = new DataView(utf16.buffer);
+    view.setUint16(0, 0xfeff, little);
+    for (let i = 0; i < text.length; i++) {
+      view.setUint16(2 + i * 2, text.charCodeAt(i), little);
+    }
+    assert.deepEqual(asUtf8(utf16), utf8);
+  }
+  const binary = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0xff, 0xfe]);
+  assert.equal(asUtf8(binary), binary);
+  assert.equal(asUtf8(utf8), utf8);
 });

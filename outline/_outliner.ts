@@ -21,6 +21,7 @@ import { SUPPORTED_EXTENSIONS, supportedExtension } from "./_supported.ts";
 import { dialectExtension } from "./_dialect.ts";
 import { capSymbols, MAX_SYMBOLS } from "./_symbol_cap.ts";
 import {
+  asUtf8,
   MAX_OUTLINE_BYTES,
   readUpToAsync,
   startsBinary,
@@ -411,7 +412,10 @@ async function _unchanged(
   } catch {
     return false;
   }
-  if (bytes.length !== entry.size || await sha256(bytes) !== entry.hash) {
+  // The worker hashed the text as parsed (UTF-16 re-encoded as UTF-8).
+  if (
+    bytes.length !== entry.size || await sha256(asUtf8(bytes)) !== entry.hash
+  ) {
     return false;
   }
   if (statTime - entry.mtimeMs >= RACY_MS) delete entry.hash;
@@ -464,7 +468,7 @@ async function _readOrNot(
   path: string,
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   try {
-    return await readUpToAsync(path, MAX_OUTLINE_BYTES);
+    return asUtf8(await readUpToAsync(path, MAX_OUTLINE_BYTES));
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
 // The pool replaces a worker that crashes or that parsed a huge file, because
 // WASM memory never shrinks.
 import {
+  asUtf8,
   looksBinary,
   MAX_OUTLINE_BYTES,
   readUpTo,
@@ -311,7 +312,7 @@ function _read(path: string): Uint8Array<ArrayBuffer> {
         "it is not a regular file (a device, socket or pipe)",
       );
     }
-    return readUpTo(path, MAX_OUTLINE_BYTES);
+    return asUtf8(readUpTo(path, MAX_OUTLINE_BYTES));
   } catch (error) {
     if (error instanceof Failure) throw error;
     if (error instanceof TooBig) throw new Failure("read", TOO_BIG_REASON);

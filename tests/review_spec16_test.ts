@@ -154,7 +154,6 @@ Deno.test("search() is literal and case-sensitive by default, answers path:line:
 // instead of being outlined like the same text in UTF-8.
 Deno.test({
   name: "fileOutline() outlines a UTF-16 source file with a BOM as text",
-  ignore: true,
   fn: async () => {
     await withWorkspace(async (ws) => {
       const source = "/** Says hi. */\nexport function hi() {}\n";

@@ -23,6 +23,14 @@ export function utf16Bom(
 }
 
 /**
+ * The text of `bytes` (UTF-8, or UTF-16 behind its byte order mark), without
+ * a BOM; invalid bytes become U+FFFD.
+ */
+export function decodeHead(bytes: Uint8Array): string {
+  return new TextDecoder(utf16Bom(bytes) ?? "utf-8").decode(bytes);
+}
+
+/**
  * The first `bytes` bytes of the file at `path` (fewer when it is shorter),
  * read without loading the rest. Throws what Deno.open and read throw.
  */
