@@ -12,6 +12,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createAgent, createTools, EndpointError, ToolError } from "../mod.ts";
+import { describeEndpointFailure } from "../cli/_endpoint.ts";
 import { createAcpAgent } from "../protocols/acp_agent.ts";
 import { ToolContext } from "../tools/_context.ts";
 import { createLocalFiles } from "../tools/_local_files.ts";
@@ -908,6 +909,56 @@ Deno.test({
         .map((entry) => entry.name).sort();
       assert.deepEqual(files, ["one.txt", "three.txt", "two.txt"]);
       assert.equal(asked.length, 1, `asked: ${asked.join("; ")}`);
+    });
+  },
+});
+
+// FAULT: when the endpoint stalls (no answer within the request timeout, or
+// a streamed answer that stops midway), `fello run` and `fello acp` end with
+// the advice for an endpoint that is not running: "...stopped sending for
+// 120 s; start the server, or point fello at another with --base-url". The
+// server is running (it accepted the request, and even began to answer); the
+// user is sent to fix the wrong thing. Expected: the hint for a stall says
+// the server is up but stopped answering (a busy, stuck or overloaded model:
+// check it, or try again), not "start the server".
+Deno.test({
+  name:
+    "fello's advice for a stalled endpoint does not tell the user to start a server that is running",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const stalling = startStallingServer();
+      await using hanging = startScriptedServer([{
+        match: "hang",
+        replies: [{ hang: true }],
+      }]);
+      try {
+        for (
+          const [baseURL, prompt] of [
+            [stalling.baseURL, "please stall"],
+            [hanging.baseURL, "hang"],
+          ]
+        ) {
+          const agent = createAgent({
+            baseURL,
+            model: "m",
+            cwd: dir,
+            maxRetries: 0,
+            requestTimeoutMs: 300,
+          });
+          const error = await agent.run(prompt).then(
+            () => assert.fail("the run should fail"),
+            (error: unknown) => error,
+          );
+          assert.ok(error instanceof EndpointError, String(error));
+          assert.doesNotMatch(
+            describeEndpointFailure(error),
+            /start the server/,
+          );
+        }
+      } finally {
+        await stalling.close();
+      }
     });
   },
 });
