@@ -9,7 +9,6 @@ import {
 } from "../outline/_supported.ts";
 import { walkFiles } from "../tools/_search_walk.ts";
 import { requireDenoPermission } from "../tools/_deno_permission.ts";
-import { GRAMMARS_DIR_ENV } from "../grammars/grammars.ts";
 
 const USAGE = `Usage: fello outline [options] <path>...
 
@@ -298,15 +297,12 @@ class _JsonOut {
 }
 
 // A failure's message, its advice fitted to how the grammar folder was named:
-// the loader suggests unsetting FELLO_GRAMMARS_DIR, but --grammars-dir wins
-// over the variable, so with the flag the way back is to drop it.
+// the outline suggests leaving out the grammarsDir option, which the flag
+// sets, so with the flag the way back is to drop it.
 function _explain(error: unknown, options: Options): string {
   const message = error instanceof Error ? error.message : String(error);
   if (options.grammarsDir === undefined) return message;
-  return message.replace(
-    `or unset ${GRAMMARS_DIR_ENV}`,
-    "or drop --grammars-dir",
-  );
+  return message.replace("or leave out grammarsDir", "or drop --grammars-dir");
 }
 
 // Runs `tasks` at most `limit` at a time, in order; their promises in order.

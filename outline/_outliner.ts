@@ -8,6 +8,7 @@ import { ToolError } from "../tools/tool_error.ts";
 import {
   configuredGrammarsDir,
   grammarModule,
+  GRAMMARS_DIR_ENV,
   runtimeModule,
 } from "../grammars/grammars.ts";
 import { languageForExtension } from "./languages/_registry.ts";
@@ -233,13 +234,15 @@ export class Outliner {
     // or the whole-file job does (after a failed read the worker reads and
     // reports why).
     const bytes = spec && count > 1 ? await _readOrNot(absolute) : undefined;
-    const outlined = (spec && bytes &&
-      await this.#outlineInPieces(path, { job, spec, bytes, count, racy })) ??
-      await this.#outlineWhole(path, {
-        ...job,
-        hash: racy,
-        bytes: bytes && _wholeBuffer(bytes),
-      });
+    const outlined = await this.#outlineBytes(path, {
+      job,
+      spec,
+      bytes,
+      count,
+      racy,
+    }).catch((error) => {
+      throw _grammarsDirAdvice(error, options.grammarsDir);
+    });
     if (stat.mtimeMs !== null) {
       this.#remember(absolute, {
         size: stat.size,
@@ -250,6 +253,26 @@ export class Outliner {
       });
     }
     return outlined.result;
+  }
+
+  // In pieces when the file was read for them and they stand alone, else whole.
+  async #outlineBytes(
+    path: string,
+    { job, spec, bytes, count, racy }: {
+      job: PoolJob;
+      spec: LanguageSpec | undefined;
+      bytes: Uint8Array<ArrayBuffer> | undefined;
+      count: number;
+      racy: boolean;
+    },
+  ): Promise<{ result: OutlineResult; hash?: string }> {
+    return (spec && bytes &&
+      await this.#outlineInPieces(path, { job, spec, bytes, count, racy })) ??
+      await this.#outlineWhole(path, {
+        ...job,
+        hash: racy,
+        bytes: bytes && _wholeBuffer(bytes),
+      });
   }
 
   async #outlineWhole(
@@ -590,6 +613,23 @@ function _maxSymbols(asked: number | undefined): number {
 function _binary(path: string): ToolError {
   return new ToolError(
     `Cannot outline "${path}": it is a binary file, not source code`,
+  );
+}
+
+// The grammar loader's advice is to unset FELLO_GRAMMARS_DIR; a folder given
+// as the grammarsDir option wins over the variable, so then the way back to
+// the packaged grammars is to leave the option out.
+function _grammarsDirAdvice(error: unknown, grammarsDir?: string): unknown {
+  const envAdvice = `or unset ${GRAMMARS_DIR_ENV}`;
+  if (
+    grammarsDir === undefined || !(error instanceof ToolError) ||
+    !error.message.includes(envAdvice)
+  ) {
+    return error;
+  }
+  return new ToolError(
+    error.message.replace(envAdvice, "or leave out grammarsDir"),
+    { cause: error.cause },
   );
 }
 
