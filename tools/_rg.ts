@@ -87,6 +87,7 @@ async function runRg(
   signal?: AbortSignal,
 ): Promise<RgResult> {
   refuseUnsafe(input.args);
+  refuseAborted(input.args, signal);
   await context.authorize({
     tool: "rg",
     action: "read",
@@ -96,7 +97,17 @@ async function runRg(
   await authorizeOutsidePaths(context, input.args);
   await requireDenoPermission({ name: "run", command: "rg" });
   await requireDenoReads(context, input.args);
+  // Checked again after the awaits: an MCP cancel may have come meanwhile,
+  // and the listener spawnRg adds would never fire for it.
+  refuseAborted(input.args, signal);
   return await spawnRg(context.workspace, input.args, signal);
+}
+
+function refuseAborted(args: string[], signal?: AbortSignal): void {
+  if (!signal?.aborted) return;
+  throw new ToolError(
+    `Did not run rg ${args.join(" ")}: the call was cancelled`,
+  );
 }
 
 /**
@@ -218,7 +229,7 @@ async function spawnRg(
       collect(child.stderr, ERROR_LIMIT_BYTES),
       child.status,
     ]);
-    signal?.throwIfAborted();
+    refuseAborted(args, signal);
     if (status.code === 2 && out.text === "" && !out.truncated) {
       throw new ToolError(
         `rg ${args.join(" ")} failed: ${

@@ -120,3 +120,33 @@ Deno.test({
     }
   },
 });
+
+Deno.test("rg does not start ripgrep for a call cancelled before or while it was approved", async () => {
+  const root = await Deno.makeTempDir({ prefix: "rg_abort_" });
+  const outside = await Deno.makeTempDir({ prefix: "rg_abort_out_" });
+  try {
+    await assert.rejects(
+      () =>
+        rgTool(root).execute({ args: ["needle"] }, {
+          signal: AbortSignal.abort(),
+        }),
+      /Did not run rg needle: the call was cancelled/,
+    );
+    // The cancel arrives while the user is asked, and the user says yes.
+    const controller = new AbortController();
+    const rg = rgTool(root, () => {
+      controller.abort();
+      return true;
+    });
+    await assert.rejects(
+      () =>
+        rg.execute({ args: ["needle", outside] }, {
+          signal: controller.signal,
+        }),
+      /the call was cancelled/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
