@@ -200,14 +200,17 @@ function clipBytes(name: string, max: number): string {
   return clipped;
 }
 
+// The temp file lives in the folder, and Deno lets a rename happen only with
+// read and write access to both of its paths.
 async function requireFolderGrant(path: string): Promise<void> {
   const folder = dirname(path);
   try {
     await requireDenoPermission({ name: "write", path: folder });
+    await requireDenoPermission({ name: "read", path: folder });
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     throw new ToolError(
-      `Deno denies writing "${path}": an atomic write needs its folder for a temp file, so run deno again with --allow-write=${folder} (or a parent folder)`,
+      `Deno denies writing "${path}": an atomic write renames a temp file in its folder, which needs read and write access there, so run deno again with --allow-read=${folder} --allow-write=${folder} (or a parent folder)`,
     );
   }
 }

@@ -32,7 +32,8 @@ import DESCRIPTION from "./edit_file.txt" with { type: "text" };
 /**
  * Input of EditFile.
  *
- * Executing EditFile requires `--allow-read` and `--allow-write` for the file.
+ * Executing EditFile requires `--allow-read` and `--allow-write` for the
+ * file's folder (the atomic write renames a temp file there).
  *
  * @example Rename every use of a word
  * ```ts

@@ -17,7 +17,8 @@ import DESCRIPTION from "./write_file.txt" with { type: "text" };
 /**
  * Input of WriteFile.
  *
- * Executing WriteFile requires `--allow-write` for the file's folder.
+ * Executing WriteFile requires `--allow-read` and `--allow-write` for the
+ * file's folder (the atomic write renames a temp file there).
  *
  * @example Write a file in a subfolder of the workspace
  * ```ts
@@ -40,8 +41,7 @@ export interface WriteFileInput {
 /**
  * Result of WriteFile.
  *
- * Requires `--allow-write` for the file's folder (and `--allow-read` to tell
- * created from overwritten).
+ * Requires `--allow-read` and `--allow-write` for the file's folder.
  *
  * @example Create a file (parent folders too)
  * ```ts
