@@ -585,6 +585,8 @@ function endpointErrorOf(error: unknown, url: string): unknown {
     e = e.cause, depth++
   ) {
     if (e instanceof EndpointError) return e;
+    // Deno's permission gate (e.g. no --allow-net): the setup's fault, not the answer's.
+    if (e instanceof Deno.errors.NotCapable) return e;
   }
   if (!(error instanceof Error) || error.name === "AbortError") return error;
   const status = "statusCode" in error && typeof error.statusCode === "number"

@@ -1,8 +1,9 @@
 // The fetch every model request goes through: it retries 429, 5xx and
 // connection failures with exponential backoff inside a total time budget,
 // bounds the wait for headers and the gaps between body chunks, and turns a
-// final failure into an EndpointError naming the URL and the status. The AI SDK
-// is told not to retry, so these are the only retries and the budget holds.
+// final failure into an EndpointError naming the URL and the status (a missing
+// --allow-net into a NotCapable naming the flag, at once). The AI SDK is told
+// not to retry, so these are the only retries and the budget holds.
 import { EndpointError } from "./endpoint_error.ts";
 import { asksForStream, jsonToSse } from "./_json_to_sse.ts";
 import { readBodyStart } from "./_read_body.ts";
@@ -172,10 +173,22 @@ async function attemptOnce(
     if (error instanceof TypeError) {
       return { kind: "retry", reason: networkReason(error), cause: error };
     }
+    if (error instanceof Deno.errors.NotCapable) throw netDenied(url, error);
     throw error;
   } finally {
     clearTimeout(timer);
   }
+}
+
+// Deno's own gate, not the endpoint: no retry can help, and its message
+// ("run again with the --allow-net flag") names neither the flag's value nor
+// the URL. Stays a NotCapable, so it reads as a setup problem, not the server's.
+function netDenied(url: string, error: Error): Deno.errors.NotCapable {
+  const host = new URL(url).host;
+  return new Deno.errors.NotCapable(
+    `Cannot reach the model endpoint ${url}: Deno denies network access to "${host}"; run deno again with --allow-net=${host} (or --allow-net)`,
+    { cause: error },
+  );
 }
 
 function giveUp(

@@ -129,6 +129,32 @@ Deno.test("createEndpointFetch() does not retry a 401 and quotes the API's messa
   assert.equal(server.count, 1);
 });
 
+Deno.test("createEndpointFetch() names --allow-net for the host when Deno denies the network, without retrying", async () => {
+  let calls = 0;
+  const fetch = createEndpointFetch({
+    initialDelayMs: 5,
+    fetch: () => {
+      calls++;
+      // What Deno's fetch throws without --allow-net (and no prompt).
+      throw new Deno.errors.NotCapable(
+        'Requires net access to "127.0.0.1:4000", run again with the --allow-net flag',
+      );
+    },
+  });
+  await assert.rejects(
+    fetch("http://127.0.0.1:4000/v1/chat/completions"),
+    (error: unknown) => {
+      assert.ok(error instanceof Deno.errors.NotCapable);
+      assert.match(
+        error.message,
+        /Deno denies network access to "127\.0\.0\.1:4000"; run deno again with --allow-net=127\.0\.0\.1:4000/,
+      );
+      return true;
+    },
+  );
+  assert.equal(calls, 1);
+});
+
 Deno.test("createEndpointFetch() fails a body that stalls between chunks", async () => {
   await using server = serve(() => {
     const body = new ReadableStream<Uint8Array>({

@@ -65,6 +65,9 @@ type AnyTool = Tool<unknown, unknown>;
  *
  * Requires `--allow-net` for the endpoint, `--allow-sys=hostname` (the AI SDK
  * asks at load time), and the read, write and run permissions the tools use.
+ * Without `--allow-net` a run fails at once with a `Deno.errors.NotCapable`
+ * naming the flag and the host. A bad `maxSteps`, `subagentMaxSteps`,
+ * `contextTokens`, `maxRetries` or `requestTimeoutMs` throws a RangeError here.
  *
  * @example Ask a local Ollama model about the workspace
  * ```ts ignore
@@ -450,6 +453,7 @@ function checkOptions(options: AgentOptions): void {
       );
     }
   }
+  checkRequestLimits(options);
   const problem = options.history && historyProblem(options.history);
   if (problem) {
     throw new TypeError(
@@ -462,6 +466,33 @@ function checkOptions(options: AgentOptions): void {
     );
   }
   if (options.cwd !== undefined) checkWorkspace(options.cwd);
+}
+
+/** The longest delay setTimeout keeps; a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+// Checked here, not at the first request: a timeout of 0, below 0 or NaN would
+// fail every request as "no answer within 0 s" after the retries, and one past
+// MAX_TIMER_MS at once.
+function checkRequestLimits(options: AgentOptions): void {
+  const { maxRetries, requestTimeoutMs } = options;
+  if (
+    maxRetries !== undefined &&
+    (!Number.isInteger(maxRetries) || maxRetries < 0)
+  ) {
+    throw new RangeError(
+      `Cannot create the agent: "maxRetries" must be a whole number of at least 0, not ${maxRetries}`,
+    );
+  }
+  if (
+    requestTimeoutMs !== undefined &&
+    (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 1 ||
+      requestTimeoutMs > MAX_TIMER_MS)
+  ) {
+    throw new RangeError(
+      `Cannot create the agent: "requestTimeoutMs" must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, not ${requestTimeoutMs}`,
+    );
+  }
 }
 
 // A workspace that is missing would make every tool blame the model's paths.

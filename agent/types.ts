@@ -124,9 +124,16 @@ export interface AgentOptions {
   extraTools?: Tool<unknown, unknown>[];
   /** The fetch used for model requests (retries and timeouts are added around it). */
   fetch?: typeof fetch;
-  /** Retries of a model request after 429, 5xx or a connection failure; defaults to 4. */
+  /**
+   * Retries of a model request after 429, 5xx or a connection failure; a
+   * whole number of at least 0, defaults to 4.
+   */
   maxRetries?: number;
-  /** Longest wait for an answer to start, and between two chunks; defaults to 120 000 ms. */
+  /**
+   * Longest wait for an answer to start, and between two chunks, in whole
+   * milliseconds from 1 to 2 147 483 647 (setTimeout's limit); defaults to
+   * 120 000.
+   */
   requestTimeoutMs?: number;
 }
 

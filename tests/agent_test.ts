@@ -949,6 +949,14 @@ Deno.test("createAgent() refuses bad options and a second run while one is runni
       /"contextTokens" must be a whole number of at least 1, not 1.5/,
     );
     assert.throws(
+      () => createAgent({ model: "m", maxRetries: -1 }),
+      /"maxRetries" must be a whole number of at least 0, not -1/,
+    );
+    assert.throws(
+      () => createAgent({ model: "m", requestTimeoutMs: 2 ** 31 }),
+      /"requestTimeoutMs" must be a whole number of milliseconds from 1 to/,
+    );
+    assert.throws(
       () => createAgent({ model: "m", baseURL: "not a url" }),
       /"baseURL" is not a URL/,
     );
