@@ -133,11 +133,18 @@ function hintFor({ status, message }: EndpointError): string {
   if (status === 400 && CONTEXT_WORDS.test(message)) {
     return "the conversation is larger than the model's context window: pass --context-tokens below it (e.g. --context-tokens 3000 for a 4096-token model)";
   }
+  if (status === undefined && SILENCE_WORDS.test(message)) {
+    return "the server is there but went silent: check that it is not stuck or overloaded (a model still loading?), then run again";
+  }
   if (status === undefined) {
     return "start the server, or point fello at another with --base-url (or FELLO_BASE_URL), --model and --api-key";
   }
   return "the server answered but cannot serve the request: check --base-url and --model, or try again later";
 }
+
+// How the endpoint fetch says a server took the request but never answered,
+// or stopped in the middle of its answer.
+const SILENCE_WORDS = /\bdid not answer\b|\bstopped sending\b/;
 
 // How servers say a request is over the model's context (vLLM, llama.cpp,
 // OpenAI, LiteLLM).
