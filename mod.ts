@@ -20,6 +20,9 @@
 export { createTools } from "./tools/create_tools.ts";
 export type { CreateToolsOptions, Tools } from "./tools/create_tools.ts";
 export { ToolError } from "./tools/tool_error.ts";
+export { createLocalFiles } from "./tools/_local_files.ts";
+export { createLocalProcesses } from "./tools/_local_processes.ts";
+export type { LocalProcessesOptions } from "./tools/_local_processes.ts";
 export type {
   Approve,
   Backend,

@@ -18,7 +18,32 @@ const STALE_TEMP_MS = 15 * 60 * 1000;
 /** Temp files this process is writing right now (never cleaned up from under it). */
 const inFlight = new Set<string>();
 
-/** The local disk, checking Deno's permissions before each operation. */
+/**
+ * The local disk as a {@linkcode FileBackend}, checking Deno's permissions
+ * before each operation: the backend `createTools()` uses by default, to wrap
+ * or to fall back to.
+ *
+ * Requires `--allow-read` and `--allow-write` for the paths it is given.
+ *
+ * @example Log every write the tools make
+ * ```ts
+ * import { createLocalFiles, createTools } from "@fello/agent";
+ *
+ * const disk = createLocalFiles();
+ * const tools = createTools({
+ *   permissionMode: "acceptEdits",
+ *   backend: {
+ *     files: {
+ *       ...disk,
+ *       writeFile(path, data) {
+ *         console.log(`writing ${data.length} bytes to ${path}`);
+ *         return disk.writeFile(path, data);
+ *       },
+ *     },
+ *   },
+ * });
+ * ```
+ */
 export function createLocalFiles(): FileBackend {
   return { stat, open, readDir, writeFile };
 }

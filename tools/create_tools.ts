@@ -62,7 +62,12 @@ export interface CreateToolsOptions {
   approve?: Approve;
   /** Called with the whole plan each time the Plan tool replaces it. */
   onPlan?: (entries: PlanEntry[]) => void;
-  /** Replaces the local disk and subprocesses, e.g. with an editor's over ACP. */
+  /**
+   * Replaces the local disk (ReadFile, WriteFile, EditFile) and subprocesses
+   * (Shell), e.g. with an editor's over ACP; see `createLocalFiles()` and
+   * `createLocalProcesses()` for the defaults. search, rg and file_outline
+   * read the local disk.
+   */
   backend?: Partial<Backend>;
 }
 

@@ -107,3 +107,36 @@ Deno.test("createTools() refuses a workspace that is missing or a file, creating
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("createTools() takes the exported local disk backend wrapped, for WriteFile and EditFile alike", async () => {
+  const { createLocalFiles } = await import("../mod.ts");
+  const cwd = await Deno.makeTempDir({ prefix: "create_tools_test_" });
+  try {
+    const disk = createLocalFiles();
+    const writes: string[] = [];
+    const tools = createTools({
+      cwd,
+      permissionMode: "allow",
+      backend: {
+        files: {
+          ...disk,
+          writeFile(path, data) {
+            writes.push(`${path}:${data.length}`);
+            return disk.writeFile(path, data);
+          },
+        },
+      },
+    });
+    await tools.WriteFile.execute({ path: "a.txt", content: "one\n" });
+    await tools.EditFile.execute({
+      path: "a.txt",
+      oldText: "one",
+      newText: "three",
+    });
+    assert.equal(await Deno.readTextFile(join(cwd, "a.txt")), "three\n");
+    const real = await Deno.realPath(cwd);
+    assert.deepEqual(writes, [`${real}/a.txt:4`, `${real}/a.txt:6`]);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});

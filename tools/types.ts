@@ -266,7 +266,11 @@ export interface RandomAccessFile {
  *
  * @example Log every write of the local disk
  * ```ts
- * import { createTools, type FileBackend } from "@fello/agent";
+ * import {
+ *   createLocalFiles,
+ *   createTools,
+ *   type FileBackend,
+ * } from "@fello/agent";
  *
  * function logged(files: FileBackend): FileBackend {
  *   return {
@@ -279,6 +283,8 @@ export interface RandomAccessFile {
  *     },
  *   };
  * }
+ *
+ * const tools = createTools({ backend: { files: logged(createLocalFiles()) } });
  * ```
  */
 export interface FileBackend {
