@@ -47,7 +47,7 @@ const READ_SIZE = 64 * 1024; // a Linux pipe's capacity
  * console.log(result.truncated, result.logPath);
  * ```
  *
- * Requires `--allow-run` for each command (unrestricted to kill whole process
+ * Requires `--allow-run` for each command (unrestricted, or including `sh`, to kill whole process
  * groups) and `--allow-write` to the log folder for full-output logs.
  */
 export function createLocalProcesses(
@@ -85,38 +85,86 @@ async function runLocal(
   }
   await checkFolder(request.cwd, display);
   const child = spawn(request, display);
-  killRunningOnExit();
-  running.add(child);
+  track(child);
   try {
     return await supervise(child, request, signal, settings);
   } finally {
-    running.delete(child);
+    untrack(child);
   }
 }
 
 // Commands still running when Deno exits. Their own process groups do not get
-// the terminal's signals, so they are killed on the way out (on a normal exit
-// or Deno.exit; a default SIGINT ends Deno without an unload event).
+// the terminal's signals, so they are killed on the way out: on a normal exit
+// or Deno.exit ("unload"), and on an uncaught error or unhandled rejection,
+// which end Deno without an unload event. (A default SIGINT ends Deno without
+// any event.)
 const running = new Set<Deno.ChildProcess>();
-let unloadHooked = false;
 
-function killRunningOnExit(): void {
-  if (unloadHooked) return;
-  unloadHooked = true;
-  globalThis.addEventListener("unload", () => {
-    // Only the synchronous kill can run during unload.
-    for (const child of running) {
-      try {
-        Deno.kill(-child.pid, "SIGKILL");
-      } catch {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // Already gone.
-        }
-      }
+function track(child: Deno.ChildProcess): void {
+  if (running.size === 0) {
+    globalThis.addEventListener("unload", killRunning);
+    // Only while commands run: a listener must not outlive them.
+    globalThis.addEventListener("error", killRunningIfFatal);
+    globalThis.addEventListener("unhandledrejection", killRunningIfFatal);
+  }
+  running.add(child);
+}
+
+function untrack(child: Deno.ChildProcess): void {
+  running.delete(child);
+  if (running.size > 0) return;
+  globalThis.removeEventListener("unload", killRunning);
+  globalThis.removeEventListener("error", killRunningIfFatal);
+  globalThis.removeEventListener("unhandledrejection", killRunningIfFatal);
+}
+
+// Never calls preventDefault: the error still ends the process, as it would
+// without us. An error a listener before this one handled ends nothing, so
+// nothing is killed (one registered later cannot be seen in time).
+function killRunningIfFatal(event: Event): void {
+  if (!event.defaultPrevented) killRunning();
+}
+
+// Synchronous: Deno exits as soon as the event's listeners return.
+function killRunning(): void {
+  const groups = [...running];
+  running.clear();
+  if (groups.length === 0) return;
+  if (Deno.permissions.querySync({ name: "run" }).state === "granted") {
+    for (const child of groups) {
+      killSync(() => Deno.kill(-child.pid, "SIGKILL"));
     }
-  });
+  } else if (!(shGranted() && killGroupsWithSh(groups))) {
+    for (const child of groups) killSync(() => child.kill("SIGKILL"));
+  }
+}
+
+// Deno names a process group only with an unrestricted --allow-run; under
+// --allow-run=sh (Shell's documented grant), sh's kill can. Whether sh ran.
+function killGroupsWithSh(groups: Deno.ChildProcess[]): boolean {
+  const targets = groups.map((child) => `-${child.pid}`);
+  return killSync(() =>
+    new Deno.Command("sh", {
+      args: ["-c", 'kill -s KILL -- "$@"', "sh", ...targets],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).outputSync()
+  );
+}
+
+function shGranted(): boolean {
+  return Deno.permissions.querySync({ name: "run", command: "sh" }).state ===
+    "granted";
+}
+
+function killSync(kill: () => unknown): boolean {
+  try {
+    kill();
+    return true;
+  } catch {
+    return false; // already gone, or not ours to kill any more
+  }
 }
 
 async function checkFolder(cwd: string, display: string): Promise<void> {
@@ -324,10 +372,7 @@ async function signalGroup(
     // it; otherwise only the command's own process can be signalled.
     if (Deno.permissions.querySync({ name: "run" }).state === "granted") {
       Deno.kill(-child.pid, signal);
-    } else if (
-      Deno.permissions.querySync({ name: "run", command: "sh" }).state ===
-        "granted"
-    ) {
+    } else if (shGranted()) {
       await new Deno.Command("sh", {
         args: [
           "-c",

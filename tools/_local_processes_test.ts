@@ -131,3 +131,97 @@ Deno.test("createLocalProcesses() hands the output to onOutput as it arrives, an
   });
   assert.equal(failing.output, "still\n");
 });
+
+// A script that does `start`, starts `sleep 100` in the background of a
+// running command, then does `end` once the pids are written.
+function crashScript(start: string, end: string): string {
+  return String.raw`
+import { createLocalProcesses } from ${
+    JSON.stringify(import.meta.resolve("./_local_processes.ts"))
+  };
+${start}
+const running = createLocalProcesses().run({
+  command: "sleep 100 & echo $$ $! > pids.tmp && mv pids.tmp pids; wait; echo finished",
+  cwd: Deno.args[0],
+  outputByteLimit: 100,
+});
+while (true) {
+  try { Deno.statSync(Deno.args[0] + "/pids"); break; } catch { await new Promise((r) => setTimeout(r, 20)); }
+}
+${end}
+`;
+}
+
+async function runCrashScript(
+  dir: string,
+  script: { start?: string; end: string; grants: string[] },
+): Promise<{ code: number; stdout: string; pids: number[] }> {
+  await Deno.writeTextFile(
+    `${dir}/script.ts`,
+    crashScript(script.start ?? "", script.end),
+  );
+  const child = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...script.grants, `${dir}/script.ts`, dir],
+    stdin: "null",
+    stderr: "null",
+  }).output();
+  const pids = (await Deno.readTextFile(`${dir}/pids`)).trim().split(" ")
+    .map(Number);
+  return {
+    code: child.code,
+    stdout: new TextDecoder().decode(child.stdout),
+    pids,
+  };
+}
+
+Deno.test("createLocalProcesses() kills the whole group of a running command when an unhandled rejection ends Deno under --allow-run=sh", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "local_processes_test_" });
+  let pids: number[] = [];
+  try {
+    const run = await runCrashScript(dir, {
+      end: 'Promise.reject(new Error("unhandled"));',
+      grants: ["--allow-run=sh", `--allow-read=${dir}`],
+    });
+    pids = run.pids;
+    assert.equal(run.code, 1, "the rejection still ends the script");
+    for (let i = 0; i < 40 && pids.some(isAlive); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.deepEqual(pids.filter(isAlive), [], "sh and its background sleep");
+  } finally {
+    killAll(pids);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("createLocalProcesses() leaves a running command alone when the script's own listener handles the rejection", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "local_processes_test_" });
+  let pids: number[] = [];
+  try {
+    const run = await runCrashScript(dir, {
+      start:
+        'addEventListener("unhandledrejection", (e) => e.preventDefault());',
+      end: String.raw`Promise.reject(new Error("handled"));
+await new Promise((r) => setTimeout(r, 100));
+Deno.kill(Number(Deno.readTextFileSync(Deno.args[0] + "/pids").split(" ")[1]));
+console.log((await running).output.trim());`,
+      grants: ["-A"],
+    });
+    pids = run.pids;
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout.trim(), "finished", "the command ran to its end");
+  } finally {
+    killAll(pids);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+function killAll(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
