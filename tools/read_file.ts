@@ -13,6 +13,7 @@ import {
   fileSystemError,
   type FileTarget,
   fileTarget,
+  refuseAborted,
   statFile,
 } from "./_file_errors.ts";
 import { lineIndexFor } from "./_line_index.ts";
@@ -137,12 +138,17 @@ async function readFile(
     cwd: input.cwd,
   });
   const { path } = target;
+  // Before any await: a read made after a write of this file (in one step)
+  // waits for it, and sees what it wrote.
+  using queued = context.queueForFile(path);
+  await queued.file.wait(signal);
+  refuseAborted(signal, target);
   await context.authorize({
     tool: NAME,
     action: "read",
     path,
     description: `Read "${target.display}"`,
-  });
+  }, { turn: queued.ask, signal });
   let stat = await statFile(context.files, target);
   const partial = input.line !== undefined || input.limit !== undefined;
   if (!partial) checkFullReadSize(stat, target, input.force === true);
@@ -223,15 +229,21 @@ function checkFullReadSize(
   target: FileTarget,
   force: boolean,
 ): void {
-  const size = formatSize(stat.size);
   if (stat.size > FULL_READ_LIMIT && !force) {
+    // Just past the limit, the rounded size reads "100 KB": bytes say more.
+    const size = formatSize(stat.size);
+    const shown = size === formatSize(FULL_READ_LIMIT)
+      ? `${stat.size} bytes`
+      : `${size} (${stat.size} bytes)`;
     throw new ToolError(
-      `Cannot read "${target.display}" whole: it is ${size} (${stat.size} bytes), over the 100 KB limit for a full read; call file_outline on it first to see its structure, then read the part you need with line and limit, or pass force: true to read it all`,
+      `Cannot read "${target.display}" whole: it is ${shown}, over the 100 KB limit (${FULL_READ_LIMIT} bytes) for a full read; call file_outline on it first to see its structure, then read the part you need with line and limit, or pass force: true to read it all`,
     );
   }
   if (stat.size > MAX_FORCED_BYTES) {
     throw new ToolError(
-      `Cannot read "${target.display}" whole: it is ${size}, too big to return at once even with force; read it in parts with line and limit`,
+      `Cannot read "${target.display}" whole: it is ${
+        formatSize(stat.size)
+      }, too big to return at once even with force; read it in parts with line and limit`,
     );
   }
 }

@@ -381,3 +381,21 @@ Deno.test("readFile() stops when its signal aborts", async () => {
     assert.match(message, /aborted/);
   });
 });
+
+Deno.test("readFile() states a size just past the 100 KB limit in bytes, a larger one rounded", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "edge.txt"), "x".repeat(102_401));
+    await Deno.writeTextFile(join(ws, "big.txt"), "x".repeat(150 * 1024));
+    const edge = await readError(
+      tools(ws).ReadFile.execute({ path: "edge.txt" }),
+    );
+    assert.match(
+      edge,
+      /^Cannot read "edge.txt" whole: it is 102401 bytes, over the 100 KB limit \(102400 bytes\) for a full read; call file_outline/,
+    );
+    const big = await readError(
+      tools(ws).ReadFile.execute({ path: "big.txt" }),
+    );
+    assert.match(big, /it is 150 KB \(153600 bytes\), over the 100 KB limit/);
+  });
+});
