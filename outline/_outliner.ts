@@ -1,9 +1,9 @@
 // The outline engine behind the public functions: path checks on the main
 // thread, a result cache keyed by path, size and modification time, and the
 // worker pool for everything that parses.
-import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { requireDenoPermission } from "../tools/_deno_permission.ts";
+import { resolvePath } from "../tools/_paths.ts";
 import { ToolError } from "../tools/tool_error.ts";
 import {
   configuredGrammarsDir,
@@ -545,8 +545,8 @@ function _absolute(path: string, cwd: string | undefined): string {
       );
     }
   }
-  if (isAbsolute(plain)) return resolve(plain);
-  return resolve(cwd ?? Deno.cwd(), plain);
+  // The tools' own resolver: "~/x.ts" is the home folder's, as for ReadFile.
+  return resolvePath(cwd ?? Deno.cwd(), plain, "Outline");
 }
 
 async function _stat(

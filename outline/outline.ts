@@ -80,7 +80,7 @@ function _outliner(): Outliner {
  * console.log(outline.language, outline.totalLines, outline.symbols.length);
  * ```
  *
- * @param path The file: relative to `cwd`, absolute, or a `file://` URI.
+ * @param path The file: relative to `cwd`, `~/`-relative (the home folder, as in a shell), absolute, or a `file://` URI.
  * @param options The base folder, parse budget and grammar folder.
  * @returns The language, the line count and the symbols.
  */
@@ -119,7 +119,7 @@ function _copySymbols(symbols: OutlineSymbol[]): OutlineSymbol[] {
  * console.log(await fileOutline("tools/read_file.ts", { cwd: Deno.cwd(), maxSymbols: 50 }));
  * ```
  *
- * @param path The file: relative to `cwd`, absolute, or a `file://` URI; shown as given.
+ * @param path The file: relative to `cwd`, `~/`-relative, absolute, or a `file://` URI; shown as given.
  * @param options The base folder, symbol cap, parse budget and grammar folder.
  * @returns The outline text.
  */

@@ -22,7 +22,7 @@ import DESCRIPTION from "./file_outline.txt" with { type: "text" };
  * ```
  */
 export interface FileOutlineInput {
-  /** The file: relative to the workspace, absolute, or a `file://` URI. */
+  /** The file: relative to the workspace, `~/`-relative, absolute, or a `file://` URI. */
   path: string;
 }
 

@@ -82,3 +82,20 @@ Deno.test("file_outline rejects invalid input with a ToolError", async () => {
     { name: "ToolError", message: /Invalid input for file_outline/ },
   );
 });
+
+Deno.test('file_outline resolves "~/" to the home folder, as ReadFile does, showing it as given', async () => {
+  const home = await Deno.makeTempDir();
+  const saved = Deno.env.get("HOME");
+  try {
+    await Deno.writeTextFile(`${home}/m.ts`, "export function f() {}\n");
+    Deno.env.set("HOME", home);
+    const tools = createTools({ cwd: FIXTURES, permissionMode: "allow" });
+    const text = await tools.file_outline.execute({ path: "~/m.ts" });
+    assert.match(text, /^File: ~\/m\.ts\n/);
+    assert.match(text, /function f \(line 1\)/);
+  } finally {
+    if (saved === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", saved);
+    await Deno.remove(home, { recursive: true });
+  }
+});
