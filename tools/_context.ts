@@ -1,9 +1,14 @@
 // What every tool receives from createTools: the workspace, path resolution,
-// the permission gate, the backends and per-file locks.
+// the permission gate, the backends and the (process-wide) file queues.
 import { resolve } from "node:path";
 import { isWithin, realPathOrNearest, resolvePath } from "./_paths.ts";
-import { type GateRequest, PermissionGate } from "./_permission.ts";
-import { KeyedLock } from "./_file_lock.ts";
+import {
+  type CheckOptions,
+  type GateRequest,
+  PermissionGate,
+} from "./_permission.ts";
+import { lockRealFile, queueForFile } from "./_file_lock.ts";
+import type { Turn } from "./_turn_queue.ts";
 import { ToolError } from "./tool_error.ts";
 import type {
   FileBackend,
@@ -31,8 +36,6 @@ export class ToolContext {
   readonly files: FileBackend;
   /** Subprocesses (local or an editor's terminals). */
   readonly processes: ProcessBackend;
-  /** Serializes writes and edits per absolute path. */
-  readonly fileLocks: KeyedLock = new KeyedLock();
   #gate: PermissionGate;
   #ownFiles = new Set<string>();
   #realWorkspace: Promise<string> | undefined;
@@ -78,11 +81,31 @@ export class ToolContext {
   }
 
   /**
-   * Runs `task` after every earlier write or edit of the same file, found by
-   * its real path: through a symlinked folder it is still the same file.
+   * Takes a call's places, now, before its first await: in the line of calls
+   * on the file at `path` (shared by every tools instance of the process) and
+   * in the line of questions. Wait for `file`, then pass `ask` to authorize():
+   * calls on one file run in the order they started, reads included, and ask
+   * in that order. Release both when done (`using`).
+   */
+  queueForFile(path: string): { file: Turn; ask: Turn } & Disposable {
+    const file = queueForFile(path);
+    const ask = this.#gate.queueToAsk();
+    return {
+      file,
+      ask,
+      [Symbol.dispose]() {
+        ask.release();
+        file.release();
+      },
+    };
+  }
+
+  /**
+   * Runs `task` alone among the writes of the same real file, from any tools
+   * instance and by any path: through a symlinked folder it is the same file.
    */
   async lockFile<T>(path: string, task: () => Promise<T>): Promise<T> {
-    return await this.fileLocks.run(await realPathOrNearest(path), task);
+    return await lockRealFile(path, task);
   }
 
   /** Whether an absolute path lies outside the workspace, on real paths. */
@@ -95,12 +118,21 @@ export class ToolContext {
     return !isWithin(root, target);
   }
 
-  /** Applies the permission mode; throws a ToolError when refused. */
-  async authorize(request: AuthorizeRequest): Promise<void> {
+  /**
+   * Applies the permission mode; throws a ToolError when refused. Without
+   * `options.turn`, the place in the line of questions is taken now, before
+   * the first await: call it first thing to ask in the order calls started.
+   */
+  async authorize(
+    request: AuthorizeRequest,
+    options: CheckOptions = {},
+  ): Promise<void> {
+    using turn = options.turn ?? this.#gate.queueToAsk();
     if (request.action === "read" && this.#ownFiles.has(request.path ?? "")) {
       return;
     }
-    await this.#gate.check(await this.#gateRequest(request));
+    const gateRequest = await this.#gateRequest(request);
+    await this.#gate.check(gateRequest, { turn, signal: options.signal });
   }
 
   /** Whether `authorize(request)` would ask the approver now. */

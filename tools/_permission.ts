@@ -1,6 +1,7 @@
 // The first gate: the tools instance's permissionMode decides what runs, what
 // asks `approve`, and what is refused; "always" answers are remembered here.
 import { ToolError } from "./tool_error.ts";
+import { type Turn, TurnQueue } from "./_turn_queue.ts";
 import type {
   Approve,
   PermissionAction,
@@ -33,11 +34,22 @@ export function decide(
   return "ask";
 }
 
+/** How a call waits for its question: its place in line, and its AbortSignal. */
+export interface CheckOptions {
+  /** A place taken when the call started; without it, one is taken now. */
+  turn?: Turn;
+  /** Leaves the line, or stops waiting for the answer, when it aborts. */
+  signal?: AbortSignal;
+}
+
 /** Applies a permission mode and an approver, remembering "always" answers. */
 export class PermissionGate {
   #mode: PermissionMode;
   #approve: Approve | undefined;
   #always = new Set<string>();
+  // One question at a time, in the order the calls started: a person answers
+  // them in turn, and an "always" answer covers the questions behind it.
+  #line = new TurnQueue();
 
   constructor(mode: PermissionMode, approve: Approve | undefined) {
     this.#mode = checkedMode(mode);
@@ -60,8 +72,16 @@ export class PermissionGate {
         "ask" && !this.#always.has(alwaysKey(request));
   }
 
+  /**
+   * Takes a place in the line of questions, now: a call that awaits other
+   * things first (its file's turn) still asks in the order it started.
+   */
+  queueToAsk(): Turn {
+    return this.#line.enter();
+  }
+
   /** Resolves when the request may proceed; throws a ToolError when refused. */
-  async check(request: GateRequest): Promise<void> {
+  async check(request: GateRequest, options: CheckOptions = {}): Promise<void> {
     const decision = decide(
       this.#mode,
       request.action,
@@ -80,10 +100,15 @@ export class PermissionGate {
         `Refused: ${request.description}: this needs approval and no approver is configured; ask the user to allow it or to change the permission mode`,
       );
     }
+    using turn = options.turn ?? this.#line.enter();
+    await turn.wait(options.signal);
+    stopIfAborted(request, options.signal);
+    // Answered "always" while this question waited for its turn.
+    if (this.#always.has(key)) return;
     const { alwaysKey: _, ...publicRequest } = request;
     let answer: unknown;
     try {
-      answer = await this.#approve(publicRequest);
+      answer = await abortable(this.#approve(publicRequest), options.signal);
     } catch (error) {
       throw new ToolError(
         `Refused: ${request.description}: the approval failed (${
@@ -91,6 +116,7 @@ export class PermissionGate {
         })`,
       );
     }
+    stopIfAborted(request, options.signal);
     if (answer === "always") this.#always.add(key);
     if (answer === true || answer === "always") return;
     throw new ToolError(
@@ -116,6 +142,30 @@ function checkedMode(mode: unknown): PermissionMode {
       PERMISSION_MODES.map((m) => `"${m}"`).join(", ")
     }`,
   );
+}
+
+function stopIfAborted(request: GateRequest, signal?: AbortSignal): void {
+  if (!signal?.aborted) return;
+  throw new ToolError(
+    `Refused: ${request.description}: the call was aborted before it was approved`,
+  );
+}
+
+// An approver that never answers (the person walked away) must not keep an
+// aborted call, and the line behind it, waiting.
+async function abortable<T>(
+  answer: T | Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  if (signal === undefined) return await answer;
+  const aborted = Promise.withResolvers<undefined>();
+  const onAbort = () => aborted.resolve(undefined);
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await Promise.race([answer, aborted.promise]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 function alwaysKey(request: GateRequest): string {

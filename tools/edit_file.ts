@@ -139,6 +139,11 @@ async function editFile(
   });
   const { path } = target;
   checkTexts(input, target);
+  // Before any await: the calls on this file keep the order they started in,
+  // so this edit sees what the calls before it wrote.
+  using queued = context.queueForFile(path);
+  await queued.file.wait(signal);
+  refuseAborted(signal, target);
   const request: AuthorizeRequest = {
     tool: NAME,
     action: "write",
@@ -150,7 +155,7 @@ async function editFile(
   if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
     await plannedEdit(context, target, input);
   }
-  await context.authorize(request);
+  await context.authorize(request, { turn: queued.ask, signal });
   return await context.lockFile(path, async () => {
     refuseAborted(signal, target);
     // Read again: the file may have changed while the user decided.

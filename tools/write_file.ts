@@ -110,13 +110,17 @@ async function writeFile(
     cwd: input.cwd,
   });
   const { path } = target;
+  // Before any await: the calls on this file keep the order they started in.
+  using queued = context.queueForFile(path);
   const data = new TextEncoder().encode(input.content);
+  await queued.file.wait(signal);
+  refuseAborted(signal, target);
   await context.authorize({
     tool: NAME,
     action: "write",
     path,
     description: `Write ${data.length} bytes to "${target.display}"`,
-  });
+  }, { turn: queued.ask, signal });
   return await context.lockFile(path, async () => {
     refuseAborted(signal, target);
     const created = !(await existsAsFile(context.files, target));
