@@ -57,6 +57,20 @@ export interface OutlineCallOptions {
   grammarsDir?: string;
   /** List at most this many symbols, counting the rest (default 200,000). */
   maxSymbols?: number;
+  /**
+   * Stop waiting when aborted. The parse itself stops (its worker replaced)
+   * only when no other call of the same file still waits for it.
+   */
+  signal?: AbortSignal;
+}
+
+/** A parse that concurrent calls of one unchanged file share. */
+interface SharedParse {
+  result: Promise<OutlineResult>;
+  /** Calls still waiting for it; a call without a signal never leaves. */
+  waiters: number;
+  /** Stops the parse when the last waiter leaves. */
+  controller: AbortController;
 }
 
 /** Options for {@linkcode Outliner}. */
@@ -110,7 +124,7 @@ interface CacheEntry {
 export class Outliner {
   #pool: OutlinePool;
   #cache = new Map<string, CacheEntry>();
-  #pending = new Map<string, Promise<OutlineResult>>();
+  #pending = new Map<string, SharedParse>();
   #cacheSize: number;
   #cacheBytes: number;
   #cachedBytes = 0;
@@ -143,6 +157,13 @@ export class Outliner {
     return this.#incremental;
   }
 
+  /** How many calls wait for a parse in progress. A test seam. */
+  get waiting(): number {
+    let count = 0;
+    for (const shared of this.#pending.values()) count += shared.waiters;
+    return count;
+  }
+
   /** The worker pool (for tests and benches). */
   get pool(): OutlinePool {
     return this.#pool;
@@ -153,6 +174,7 @@ export class Outliner {
     path: string,
     options: OutlineCallOptions = {},
   ): Promise<OutlineResult> {
+    _refuseAborted(path, options.signal);
     const absolute = _absolute(path, options.cwd);
     const extension = supportedExtension(absolute);
     if (extension === undefined) {
@@ -190,19 +212,28 @@ export class Outliner {
       options.parseBudgetMs,
       maxSymbols,
     ].join("\0");
-    let pending = this.#pending.get(key);
-    if (pending === undefined) {
-      pending = this.#parse(path, {
+    _refuseAborted(path, options.signal);
+    let shared = this.#pending.get(key);
+    if (shared === undefined) {
+      const controller = new AbortController();
+      const result = this.#parse(path, {
         absolute,
         extension,
         stat,
         racy: stat.mtimeMs !== null && statTime - stat.mtimeMs < RACY_MS,
-        options: { ...options, maxSymbols },
+        options: { ...options, maxSymbols, signal: controller.signal },
       });
-      this.#pending.set(key, pending);
-      pending.finally(() => this.#pending.delete(key)).catch(() => {});
+      const entry: SharedParse = { result, waiters: 0, controller };
+      this.#pending.set(key, entry);
+      const forget = (): void => {
+        if (this.#pending.get(key) === entry) this.#pending.delete(key);
+      };
+      result.finally(forget).catch(() => {});
+      // A cancelled parse takes no new waiters.
+      controller.signal.addEventListener("abort", forget, { once: true });
+      shared = entry;
     }
-    return await pending;
+    return await _wait(path, shared, options.signal);
   }
 
   async #parse(
@@ -226,6 +257,7 @@ export class Outliner {
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
       recycleBytes: this.#recycleBytes,
       maxSymbols: options.maxSymbols ?? MAX_SYMBOLS,
+      signal: options.signal,
       ...await _grammarFor(extension, options.grammarsDir),
     };
     const spec = languageForExtension(extension);
@@ -405,6 +437,36 @@ export class Outliner {
     this.#cachedBytes -= this.#cache.get(path)?.bytes ?? 0;
     this.#cache.delete(path);
   }
+}
+
+// Waits for a shared parse until `signal` aborts; the last waiter to leave
+// stops the parse, so no worker parses for a call nobody waits for.
+async function _wait(
+  path: string,
+  shared: SharedParse,
+  signal: AbortSignal | undefined,
+): Promise<OutlineResult> {
+  shared.waiters++;
+  if (signal === undefined) return await shared.result;
+  const aborted = Promise.withResolvers<never>();
+  const leave = (): void => {
+    if (--shared.waiters === 0) shared.controller.abort();
+    aborted.reject(_cancelled(path));
+  };
+  signal.addEventListener("abort", leave, { once: true });
+  try {
+    return await Promise.race([shared.result, aborted.promise]);
+  } finally {
+    signal.removeEventListener("abort", leave);
+  }
+}
+
+function _refuseAborted(path: string, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw _cancelled(path);
+}
+
+function _cancelled(path: string): ToolError {
+  return new ToolError(`Outlining "${path}" was cancelled`);
 }
 
 // The memory a result's symbols take, estimated: an object with its fields

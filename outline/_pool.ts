@@ -20,13 +20,20 @@ const MAX_HOMES = 1000;
  */
 const DEPTH = 2;
 
-/** A job as the pool receives it (the pool assigns the id). */
-export type PoolJob = Omit<OutlineRequest, "type" | "id">;
+/**
+ * A job as the pool receives it (the pool assigns the id). Its `signal` drops
+ * the job: unstarted, it never runs; running, its worker is replaced.
+ */
+export type PoolJob = Omit<OutlineRequest, "type" | "id"> & {
+  signal?: AbortSignal;
+};
 
 interface Pending {
   request: OutlineRequest;
   resolve(reply: WorkerReply): void;
   reject(error: Error): void;
+  /** Cancelled after it was posted behind a running job; nobody waits for it. */
+  abandoned?: boolean;
 }
 
 interface Slot {
@@ -81,15 +88,33 @@ export class OutlinePool {
     return this.#slots.filter((slot) => slot.jobs.length === 0).length;
   }
 
-  /** Runs a job on the first free worker. Rejects only if the worker dies. */
+  /**
+   * Runs a job on the first free worker. Rejects if the worker dies, or with
+   * a {@linkcode CancelledError} once the job's signal is aborted.
+   */
   run(job: PoolJob): Promise<WorkerReply> {
+    const { signal, ...rest } = job;
+    if (signal?.aborted) return Promise.reject(new CancelledError());
     const request: OutlineRequest = {
       type: "outline",
       id: this.#nextId++,
-      ...job,
+      ...rest,
     };
     return new Promise((resolve, reject) => {
-      this.#queue.push({ request, resolve, reject });
+      const onAbort = (): void => this.#cancel(pending);
+      const pending: Pending = {
+        request,
+        resolve(reply) {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(reply);
+        },
+        reject(error) {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#queue.push(pending);
       this.#dispatch();
     });
   }
@@ -113,6 +138,28 @@ export class OutlinePool {
       for (const pending of slot.jobs.splice(0)) pending.reject(error);
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  // A queued job leaves the queue. A running one takes its worker with it:
+  // a parse cannot be stopped midway, and a cancelled call may be the 30 s
+  // one. One posted behind a running job is already in its worker's message
+  // queue: it is marked, and its worker replaced when it starts it.
+  #cancel(pending: Pending): void {
+    const queued = this.#queue.indexOf(pending);
+    if (queued !== -1) {
+      this.#queue.splice(queued, 1);
+    } else {
+      const slot = this.#slots.find((s) => s.jobs.includes(pending));
+      if (slot === undefined) return; // answered already
+      if (slot.jobs[0] === pending) {
+        slot.jobs.shift();
+        this.#retire(slot);
+      } else {
+        pending.abandoned = true;
+      }
+    }
+    pending.reject(new CancelledError());
+    this.#dispatch();
   }
 
   #dispatch(): void {
@@ -205,9 +252,14 @@ export class OutlinePool {
     const pending = slot.jobs[0];
     if (pending === undefined || pending.request.id !== reply.id) return;
     slot.jobs.shift();
-    this.#watch(slot);
-    if (reply.recycle) this.#retire(slot);
-    else if (slot.jobs.length === 0) slot.worker.unref();
+    // The worker went on to the next job: if nobody waits for it any more,
+    // replace the worker rather than let it parse for nothing.
+    if (reply.recycle || slot.jobs[0]?.abandoned) {
+      this.#retire(slot);
+    } else {
+      this.#watch(slot);
+      if (slot.jobs.length === 0) slot.worker.unref();
+    }
     pending.resolve(reply);
     this.#dispatch();
   }
@@ -226,10 +278,12 @@ export class OutlinePool {
   }
 
   // Removes a worker from the pool; the next job starts a fresh one. Jobs
-  // posted to it but not started go back to the front of the queue.
+  // posted to it but not started go back to the front of the queue, unless
+  // nobody waits for them.
   #retire(slot: Slot): void {
     clearTimeout(slot.watchdog);
-    this.#queue.unshift(...slot.jobs.splice(0));
+    const posted = slot.jobs.splice(0).filter((pending) => !pending.abandoned);
+    this.#queue.unshift(...posted);
     this.#slots = this.#slots.filter((s) => s !== slot);
     slot.worker.removeAllListeners();
     slot.worker.on("error", () => {}); // a late error must not go unhandled
@@ -249,4 +303,12 @@ function _once(slot: Slot, request: OutlineRequest): OutlineRequest {
     else slot.modules.add(module);
   }
   return copy;
+}
+
+/** Why {@linkcode OutlinePool.run} rejects a job whose signal was aborted. */
+export class CancelledError extends Error {
+  constructor() {
+    super("the outline was cancelled");
+    this.name = "CancelledError";
+  }
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { OutlinePool } from "./_pool.ts";
+import { CancelledError, OutlinePool } from "./_pool.ts";
 
 Deno.test("OutlinePool answers queued jobs in order and requeues the ones behind a crash", async () => {
   const dir = await Deno.makeTempDir();
@@ -76,6 +76,83 @@ Deno.test("OutlinePool replaces a worker that never answers and fails only its j
     // Not before its budget and the stall allowance (400 ms), and not long after.
     const waited = performance.now() - started;
     assert.ok(waited >= 390 && waited < 10_000, `${waited} ms`);
+  } finally {
+    await pool.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// Resolves to "hung" when `promise` does not settle within 10 s.
+function settledWithin<T>(promise: Promise<T>): Promise<T | "hung"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise,
+    new Promise<"hung">((resolve) => {
+      timer = setTimeout(() => resolve("hung"), 10_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+Deno.test("OutlinePool drops a cancelled job: queued, posted behind a running one, or running", async () => {
+  const dir = await Deno.makeTempDir();
+  const pool = new OutlinePool({ size: 1, stallMs: 60_000 });
+  try {
+    const path = join(dir, "d.md");
+    await Deno.writeTextFile(path, "# Title\n");
+    const job = {
+      path,
+      extension: ".md",
+      budgetMs: 30_000,
+      recycleBytes: 1 << 30,
+    };
+    const [a, b, c] = [0, 1, 2].map(() => new AbortController());
+    // A runs for good; B is posted behind it; C waits in the pool's queue.
+    const stuck = pool.run({ ...job, stall: true, signal: a.signal });
+    // B would crash the worker that runs it: a fourth worker would start.
+    const posted = pool.run({ ...job, crash: true, signal: b.signal });
+    const queued = pool.run({ ...job, signal: c.signal });
+    const after = pool.run(job);
+    c.abort();
+    b.abort();
+    a.abort();
+    for (const cancelled of [stuck, posted, queued]) {
+      await assert.rejects(cancelled, CancelledError);
+    }
+    const reply = await settledWithin(after);
+    assert.equal(reply !== "hung" && reply.type, "result");
+    assert.equal(pool.workersStarted, 2, "the stuck worker was replaced once");
+    await assert.rejects(
+      pool.run({ ...job, signal: AbortSignal.abort() }),
+      CancelledError,
+    );
+  } finally {
+    await pool.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("OutlinePool replaces a worker when it reaches a job posted to it and cancelled since", async () => {
+  const dir = await Deno.makeTempDir();
+  const pool = new OutlinePool({ size: 1, stallMs: 60_000 });
+  try {
+    const path = join(dir, "d.md");
+    await Deno.writeTextFile(path, "# Title\n");
+    const job = {
+      path,
+      extension: ".md",
+      budgetMs: 30_000,
+      recycleBytes: 1 << 30,
+    };
+    const controller = new AbortController();
+    const first = pool.run(job);
+    // Posted behind `first`: once started it would block its worker for good.
+    const stall = pool.run({ ...job, stall: true, signal: controller.signal });
+    controller.abort();
+    await assert.rejects(stall, CancelledError);
+    assert.equal((await first).type, "result");
+    const next = await settledWithin(pool.run(job));
+    assert.equal(next !== "hung" && next.type, "result");
+    assert.equal(pool.workersStarted, 2);
   } finally {
     await pool.terminate();
     await Deno.remove(dir, { recursive: true });

@@ -33,6 +33,11 @@ export interface OutlineSymbolsOptions {
    * pinned npm packages; defaults to `$FELLO_GRAMMARS_DIR` when set.
    */
   grammarsDir?: string;
+  /**
+   * Rejects with a `ToolError` at once when aborted. The parse stops too (its
+   * worker is replaced) unless another call of the same file still waits for it.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -158,5 +163,6 @@ function _callOptions(options: OutlineSymbolsOptions): OutlineCallOptions {
     cwd: options.cwd,
     parseBudgetMs: options.parseBudgetMs,
     grammarsDir: options.grammarsDir,
+    signal: options.signal,
   };
 }

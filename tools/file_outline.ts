@@ -5,6 +5,7 @@ import { fileOutline } from "../outline/outline.ts";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
 import { displayPath } from "./_display_path.ts";
+import { ToolError } from "./tool_error.ts";
 import type { Tool } from "./types.ts";
 import DESCRIPTION from "./file_outline.txt" with { type: "text" };
 
@@ -60,7 +61,11 @@ export function createFileOutline(
     kind: "read",
     description: DESCRIPTION,
     schema,
-    async run(input: FileOutlineInput): Promise<string> {
+    async run(input: FileOutlineInput, { signal }): Promise<string> {
+      // Before the permission check: a cancelled call asks nobody.
+      if (signal?.aborted) {
+        throw new ToolError(`Outlining "${input.path}" was cancelled`);
+      }
       const path = context.resolve(input.path, "file_outline");
       const shown = displayPath(context.workspace, path);
       await context.authorize({
@@ -73,6 +78,7 @@ export function createFileOutline(
       return await fileOutline(input.path, {
         cwd: context.workspace,
         maxSymbols: FILE_OUTLINE_MAX_SYMBOLS,
+        signal,
       });
     },
     toModelText: (text: string) => text,
