@@ -1,10 +1,10 @@
 // Review 16, a script author's walk through mod.ts: its JSDoc examples and the
 // README's snippets run as written (child `deno run` processes importing
 // "@fello/agent" through deno.json, with the permissions the docs name, and a
-// scripted OpenAI-compatible server where a model is needed). Each ignored
-// test reproduces one fault (a `// FAULT:` note says what is wrong and what is
-// expected) and failed when run without `ignore`; the others guard what was
-// verified to work.
+// scripted OpenAI-compatible server where a model is needed). A test under a
+// `// Fixed fault:` note reproduced one fault the review found (it failed
+// before the fix; the note says what was wrong and what is expected); the
+// others guard what was verified to work.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -634,11 +634,10 @@ Deno.test({
   },
 });
 
-// FAULT: WriteFile under --allow-write=<folder> alone (its JSDoc: "Executing WriteFile requires `--allow-write` for the file's folder"; WriteFileResult: "--allow-read to tell created from overwritten") fails with Deno's raw "Requires read access to "<folder>/.a.txt.fello-tmp-…", run again with the --allow-read flag" (the rename needs read too); expected the write to succeed, or a "Deno denies …" ToolError naming the file and --allow-read=<folder> (and the docs to say so).
+// Fixed fault: WriteFile under --allow-write=<folder> alone (its JSDoc: "Executing WriteFile requires `--allow-write` for the file's folder"; WriteFileResult: "--allow-read to tell created from overwritten") fails with Deno's raw "Requires read access to "<folder>/.a.txt.fello-tmp-…", run again with the --allow-read flag" (the rename needs read too); expected the write to succeed, or a "Deno denies …" ToolError naming the file and --allow-read=<folder> (and the docs to say so).
 Deno.test({
   name:
     "WriteFile under --allow-write for the folder alone writes the file, or names the --allow-read=<folder> it needs",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const source = `
@@ -669,11 +668,10 @@ try {
   },
 });
 
-// FAULT: an agent run without --allow-net (createAgent's note: "Requires `--allow-net` for the endpoint") fails with "Model endpoint … gave an unusable answer: Requires net access … ; check that it serves OpenAI-compatible chat completions, or try again", blaming the server and advising a retry; expected an error saying Deno denies the network and naming --allow-net (for that host).
+// Fixed fault: an agent run without --allow-net (createAgent's note: "Requires `--allow-net` for the endpoint") fails with "Model endpoint … gave an unusable answer: Requires net access … ; check that it serves OpenAI-compatible chat completions, or try again", blaming the server and advising a retry; expected an error saying Deno denies the network and naming --allow-net (for that host).
 Deno.test({
   name:
     "createAgent() without --allow-net says Deno denies the network, not that the endpoint answered badly",
-  ignore: true,
   async fn() {
     {
       await using server = startScriptedServer([
@@ -703,11 +701,10 @@ try {
   },
 });
 
-// FAULT: createAgent() validates maxSteps, subagentMaxSteps and contextTokens (RangeError) but takes requestTimeoutMs 0, -1 or NaN silently; then every request fails ("did not answer: no answer within 0 s", after 5 attempts over 7.5 s with the default retries; Node prints TimeoutNegativeWarning/TimeoutNaNWarning); expected a RangeError naming requestTimeoutMs at creation (or 0 meaning no timeout).
+// Fixed fault: createAgent() validates maxSteps, subagentMaxSteps and contextTokens (RangeError) but takes requestTimeoutMs 0, -1 or NaN silently; then every request fails ("did not answer: no answer within 0 s", after 5 attempts over 7.5 s with the default retries; Node prints TimeoutNegativeWarning/TimeoutNaNWarning); expected a RangeError naming requestTimeoutMs at creation (or 0 meaning no timeout).
 Deno.test({
   name:
     "createAgent() refuses a requestTimeoutMs of 0, -1 or NaN at creation, or runs with it",
-  ignore: true,
   async fn() {
     await using server = startScriptedServer([
       {
@@ -735,11 +732,10 @@ Deno.test({
   },
 });
 
-// FAULT: outlineSymbols()/fileOutline() given a `grammarsDir` that lacks the grammar fail with "...; put tree-sitter-python.wasm there or unset FELLO_GRAMMARS_DIR" although the folder came from the option and the variable is not set; expected the advice to name the option ("or leave out grammarsDir") when the option gave the folder.
+// Fixed fault: outlineSymbols()/fileOutline() given a `grammarsDir` that lacks the grammar fail with "...; put tree-sitter-python.wasm there or unset FELLO_GRAMMARS_DIR" although the folder came from the option and the variable is not set; expected the advice to name the option ("or leave out grammarsDir") when the option gave the folder.
 Deno.test({
   name:
     "outlineSymbols() with a grammarsDir lacking the grammar names grammarsDir, not FELLO_GRAMMARS_DIR",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await writeFiles(ws, {
@@ -756,11 +752,10 @@ Deno.test({
   },
 });
 
-// FAULT: file_outline takes "~/x.ts" literally ('Cannot outline "~/…": the file does not exist') while ReadFile, WriteFile, EditFile, search and Shell's cwd expand "~/" to the home folder (README: paths may be "~/-relative (the home folder, as in a shell)"); a model that just read "~/x.ts" is told it does not exist; expected file_outline to resolve paths like the other tools.
+// Fixed fault: file_outline takes "~/x.ts" literally ('Cannot outline "~/…": the file does not exist') while ReadFile, WriteFile, EditFile, search and Shell's cwd expand "~/" to the home folder (README: paths may be "~/-relative (the home folder, as in a shell)"); a model that just read "~/x.ts" is told it does not exist; expected file_outline to resolve paths like the other tools.
 Deno.test({
   name:
     'file_outline expands "~/" like ReadFile, WriteFile, EditFile and search',
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       await writeFiles(ws, { "home/m.ts": "export function f() {}\n" });
@@ -782,11 +777,10 @@ Deno.test({
   },
 });
 
-// FAULT: README: "commands still running when Deno exits normally or through Deno.exit() have their groups killed", but under `--allow-run=sh` (the grant Shell's JSDoc names) the unload hook's Deno.kill(-pgid) is denied and only `sh` itself is killed: the command's children (a `sleep`, a dev server, a test run) keep running after the script exits; expected the group to be killed (e.g. a synchronous `sh -c 'kill -KILL -- -pgid'` when sh is granted).
+// Fixed fault: README: "commands still running when Deno exits normally or through Deno.exit() have their groups killed", but under `--allow-run=sh` (the grant Shell's JSDoc names) the unload hook's Deno.kill(-pgid) is denied and only `sh` itself is killed: the command's children (a `sleep`, a dev server, a test run) keep running after the script exits; expected the group to be killed (e.g. a synchronous `sh -c 'kill -KILL -- -pgid'` when sh is granted).
 Deno.test({
   name:
     "Shell under --allow-run=sh: Deno.exit() kills the running command's whole process group",
-  ignore: true,
   async fn() {
     await withWorkspace(async (ws) => {
       const source = `
