@@ -68,12 +68,19 @@ export function createFileOutline(
       }
       const path = context.resolve(input.path, "file_outline");
       const shown = displayPath(context.workspace, path);
+      // Before any await: an outline made after a write of this file (in one
+      // step) waits for it, and outlines what it wrote.
+      using queued = context.queueForFile(path);
+      await queued.file.wait(signal);
+      if (signal?.aborted) {
+        throw new ToolError(`Outlining "${input.path}" was cancelled`);
+      }
       await context.authorize({
         tool: "file_outline",
         action: "read",
         path,
         description: `Outline "${shown}"`,
-      });
+      }, { turn: queued.ask, signal });
       // The engine resolves the path the same way; the `File:` line shows it as given.
       return await fileOutline(input.path, {
         cwd: context.workspace,

@@ -99,3 +99,28 @@ Deno.test('file_outline resolves "~/" to the home folder, as ReadFile does, show
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("file_outline started after a WriteFile of the same file outlines what it wrote", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.ts`, "export function before() {}\n");
+    // The write waits for a slow approval; the outline, inside the
+    // workspace, needs none, yet comes after it.
+    const tools = createTools({
+      cwd: dir,
+      permissionMode: "ask",
+      approve: () => new Promise((resolve) => setTimeout(resolve, 200, true)),
+    });
+    const [, outline] = await Promise.all([
+      tools.WriteFile.execute({
+        path: "a.ts",
+        content: "export function after() {}\n",
+      }),
+      tools.file_outline.execute({ path: "a.ts" }),
+    ]);
+    assert.match(outline, /function after/);
+    assert.doesNotMatch(outline, /before/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
