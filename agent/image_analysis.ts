@@ -126,7 +126,7 @@ async function analyze(
     action: "read",
     path,
     description: `Read image "${target.display}"`,
-  });
+  }, { signal: options.signal });
   const stat = await statFile(context.files, target);
   if (stat.size > MAX_IMAGE_FILE_BYTES) {
     throw new ToolError(

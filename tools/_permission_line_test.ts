@@ -109,3 +109,39 @@ Deno.test("createTools() asks the questions of parallel calls one at a time, in 
     assert.equal(most, 1);
   });
 });
+
+Deno.test("createTools() a call aborted while its approval never comes frees its file and the line behind it", async () => {
+  await withWorkspace(async (dir) => {
+    let asked = 0;
+    const stuck = createTools({
+      cwd: dir,
+      permissionMode: "ask",
+      approve: () => {
+        asked++;
+        return new Promise<boolean>(() => {}); // the person walked away
+      },
+    });
+    const controller = new AbortController();
+    const options = { signal: controller.signal };
+    const first = stuck.WriteFile.execute(
+      { path: "a.txt", content: "1" },
+      options,
+    );
+    // Queued behind the first: its file's turn, then its question.
+    const second = stuck.EditFile.execute(
+      { path: "a.txt", oldText: "1", newText: "2" },
+      options,
+    );
+    const third = stuck.Shell.execute({ command: "true" }, options);
+    while (asked === 0) await delay(5);
+    controller.abort();
+    await assert.rejects(first, /aborted/);
+    await assert.rejects(second, /aborted/);
+    await assert.rejects(third, /aborted/);
+    assert.equal(asked, 1);
+    // Another instance (another session) gets the file at once.
+    const other = createTools({ cwd: dir, permissionMode: "allow" });
+    await other.WriteFile.execute({ path: "a.txt", content: "other" });
+    assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "other");
+  });
+});

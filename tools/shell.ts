@@ -115,7 +115,7 @@ export function createShell(
           ? `Run "${display}"`
           : `Run "${display}" in "${cwd}"`,
         alwaysKey: alwaysKeyOf(input.command, input.args),
-      });
+      }, { signal });
       const result = await context.processes.run(toRequest(input, cwd), signal);
       if (result.logPath !== undefined) context.addOwnFile(result.logPath);
       return result;
