@@ -91,7 +91,6 @@ async function callText(
 Deno.test({
   name:
     "fello mcp --workspace-only: rg 'link/..' through a symlink out of the workspace reads nothing outside",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await plantLink(ws, out);
@@ -116,7 +115,6 @@ Deno.test({
 Deno.test({
   name:
     "fello mcp under --allow-read=<ws>: rg on a symlink to an ungranted folder is refused, not run",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await plantLink(ws, out);
@@ -144,7 +142,6 @@ Deno.test({
 Deno.test({
   name:
     "fello mcp under --allow-read=<ws>: search on a symlink out of the grant is a clear Deno denial, not 'No matches'",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await plantLink(ws, out);

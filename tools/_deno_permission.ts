@@ -1,5 +1,7 @@
 // The second gate: Deno's own permissions, checked before every operation so a
 // missing grant becomes a clear ToolError instead of a NotCapable crash.
+import { dirname, resolve } from "node:path";
+import { isWithin, physicalPath, realPathOrNearest } from "./_paths.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** A Deno permission a tool needs. */
@@ -19,6 +21,48 @@ export async function requireDenoPermission(grant: DenoGrant): Promise<void> {
   }
   if (status.state === "granted") return;
   throw new ToolError(denialMessage(grant));
+}
+
+/**
+ * Requires Deno's grant for `path` and for where it really leads. Deno checks
+ * a path as written (`..` dropped lexically), so a symlink below a granted
+ * folder would carry the operation out of the grant, and a subprocess
+ * (ripgrep) is not confined by Deno at all: the real path must be granted
+ * too, or stay inside the real path of the highest granted folder above
+ * `path` (so a grant given through a symlinked path, like macOS's /tmp,
+ * keeps working). `path` is absolute and may hold `..`, resolved the OS's
+ * way ({@linkcode physicalPath}).
+ */
+export async function requireRealGrant(
+  name: "read" | "write",
+  path: string,
+): Promise<void> {
+  const lexical = resolve(path);
+  await requireDenoPermission({ name, path: lexical });
+  const real = await physicalPath(path);
+  if (real === lexical || (await granted({ name, path: real }))) return;
+  let root = lexical;
+  while (
+    dirname(root) !== root && (await granted({ name, path: dirname(root) }))
+  ) {
+    root = dirname(root);
+  }
+  if (isWithin(await realPathOrNearest(root), real)) return;
+  try {
+    await requireDenoPermission({ name, path: real });
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    const verb = name === "read" ? "reading" : "writing";
+    throw new ToolError(
+      `Deno denies ${verb} "${path}": it leads through a symlink to "${real}", outside the granted "${root}"; run deno again with --allow-${name}=${real} (or a parent folder)`,
+    );
+  }
+}
+
+async function granted(
+  descriptor: Deno.PermissionDescriptor,
+): Promise<boolean> {
+  return (await Deno.permissions.query(descriptor)).state === "granted";
 }
 
 function denialMessage(grant: DenoGrant): string {

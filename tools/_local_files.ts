@@ -4,8 +4,10 @@
 // and renamed over the target, so a crash leaves the old or the new file,
 // never a mix.
 import { basename, dirname, join } from "node:path";
-import { requireDenoPermission } from "./_deno_permission.ts";
-import { isWithin, realPathOrNearest } from "./_paths.ts";
+import {
+  requireDenoPermission,
+  requireRealGrant as requireGrant,
+} from "./_deno_permission.ts";
 import { ToolError } from "./tool_error.ts";
 import type { FileBackend, FileStat, RandomAccessFile } from "./types.ts";
 
@@ -71,38 +73,6 @@ async function readDir(path: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(path)) names.push(entry.name);
   return names;
-}
-
-/**
- * Requires Deno's grant for `path` and for where it really leads. Deno checks a
- * path as given, so a symlink below a granted folder would carry the operation
- * out of the grant: the real path must be granted too, or stay inside the real
- * path of the highest granted folder above `path` (so a grant given through a
- * symlinked path, like macOS's /tmp, keeps working).
- */
-async function requireGrant(
-  name: "read" | "write",
-  path: string,
-): Promise<void> {
-  await requireDenoPermission({ name, path });
-  const real = await realPathOrNearest(path);
-  if (real === path || (await granted({ name, path: real }))) return;
-  let root = path;
-  while (
-    dirname(root) !== root && (await granted({ name, path: dirname(root) }))
-  ) {
-    root = dirname(root);
-  }
-  if (isWithin(await realPathOrNearest(root), real)) return;
-  try {
-    await requireDenoPermission({ name, path: real });
-  } catch (error) {
-    if (!(error instanceof ToolError)) throw error;
-    const verb = name === "read" ? "reading" : "writing";
-    throw new ToolError(
-      `Deno denies ${verb} "${path}": it leads through a symlink to "${real}", outside the granted "${root}"; run deno again with --allow-${name}=${real} (or a parent folder)`,
-    );
-  }
 }
 
 /** Positioned reads over one handle; seeks only when a read is not sequential. */

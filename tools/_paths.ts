@@ -1,6 +1,6 @@
 // Path resolution and workspace containment, decided on real paths so that
 // `..`, absolute paths and symlinks pointing out of the workspace all count as outside.
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, parse, relative, resolve, sep } from "node:path";
 import { fromFileUrl } from "./_file_url.ts";
 import { ToolError } from "./tool_error.ts";
 
@@ -73,4 +73,34 @@ export async function realPathOrNearest(path: string): Promise<string> {
       existing = parent;
     }
   }
+}
+
+/** What splits a path into names: on POSIX a backslash is part of a name. */
+const SEPARATORS = sep === "/" ? "/" : /[\\/]/;
+
+/**
+ * Where the OS really goes for an absolute `path` as written, `..` and all:
+ * a symlink is followed before the `..` after it, so `<ws>/link/..` is the
+ * parent of the link's target, not `<ws>`. Deno drops `..` lexically before
+ * it opens a path (and before Deno.realPath, under a narrow --allow-read),
+ * but a subprocess given the path (ripgrep) goes the OS's way. A missing
+ * part, or one Deno denies reading, ends as in {@linkcode realPathOrNearest};
+ * a `..` below a folder Deno denies reading stops there, with that folder:
+ * where it leads cannot be known, and the caller's grant check names it.
+ */
+export async function physicalPath(path: string): Promise<string> {
+  const { root } = parse(path);
+  const names = path.slice(root.length).split(SEPARATORS);
+  const up = names.indexOf("..");
+  if (up === -1) return await realPathOrNearest(resolve(path));
+  const before = resolve(root, ...names.slice(0, up));
+  const { state } = await Deno.permissions.query({
+    name: "read",
+    path: before,
+  });
+  if (state !== "granted") return before;
+  // `before` holds no `..`, so its real path is exact, and a real path's
+  // parent is where `..` leads.
+  const parent = dirname(await realPathOrNearest(before));
+  return await physicalPath([parent, ...names.slice(up + 1)].join(sep));
 }

@@ -1,12 +1,13 @@
 // The `rg` tool of the Search MCP server: runs ripgrep, when it is on PATH,
 // with an argument array (no shell), in the workspace, with bounded output.
 import { concatBytes } from "./_concat_bytes.ts";
-import { parse } from "node:path";
+import { isAbsolute, parse, sep } from "node:path";
 import { exists } from "./_exists.ts";
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
-import { requireDenoPermission } from "./_deno_permission.ts";
+import { requireDenoPermission, requireRealGrant } from "./_deno_permission.ts";
+import { physicalPath } from "./_paths.ts";
 import { rgReads } from "./_rg_args.ts";
 import { incompleteTail } from "./_utf8.ts";
 import { ToolError } from "./tool_error.ts";
@@ -112,15 +113,16 @@ function refuseAborted(args: string[], signal?: AbortSignal): void {
 
 /**
  * Deno's read gate, for what rg will read: ripgrep is a subprocess that
- * Deno's --allow-read does not confine, so the grant is checked here, for
- * the workspace, every path the arguments name and, with -L, everywhere a
+ * Deno's --allow-read does not confine, so the grant is checked here, on the
+ * real path of the workspace and of every path the arguments name (a symlink
+ * in the workspace may lead out of the grant) and, with -L, everywhere a
  * symlink may lead.
  */
 async function requireDenoReads(
   context: ToolContext,
   args: string[],
 ): Promise<void> {
-  const { paths, follows } = rgReads(args);
+  const { follows } = rgReads(args);
   if (
     follows &&
     (await Deno.permissions.query({ name: "read" })).state !== "granted"
@@ -129,14 +131,27 @@ async function requireDenoReads(
       `Cannot run rg with -L: symlinks may lead anywhere, and Deno grants reading only some paths; search without -L, or run deno with --allow-read`,
     );
   }
-  const reads = [context.workspace];
-  for (const value of paths) {
-    if (value === "" || value === "-" || value.includes("\0")) continue;
-    reads.push(context.resolve(value, "rg"));
+  await requireRealGrant("read", context.workspace);
+  for (const value of pathArguments(args)) {
+    await requireRealGrant("read", openedPath(context.workspace, value));
   }
-  for (const path of reads) {
-    await requireDenoPermission({ name: "read", path });
-  }
+}
+
+/** The path arguments rg opens: not "-" (standard input) nor impossible ones. */
+function pathArguments(args: string[]): string[] {
+  return rgReads(args).paths.filter((value) =>
+    value !== "" && value !== "-" && !value.includes("\0")
+  );
+}
+
+/**
+ * A path argument as ripgrep opens it: from the workspace, as written. It
+ * expands no `~`, takes no `file://` URI, and on `..` after a symlink goes up
+ * from the link's target, so the path is not normalized here (`link/..` is
+ * not the workspace); {@linkcode physicalPath} finds where it leads.
+ */
+function openedPath(workspace: string, value: string): string {
+  return isAbsolute(value) ? value : `${workspace}${sep}${value}`;
 }
 
 /** Options that make ripgrep run another program. */
@@ -159,14 +174,14 @@ function refuseUnsafe(args: string[]): void {
 
 /**
  * Asks before rg reads an existing path outside the workspace, or follows
- * symlinks, which may lead out of it.
+ * symlinks, which may lead out of it. "Outside" is decided on the real path,
+ * where rg will really read.
  */
 async function authorizeOutsidePaths(
   context: ToolContext,
   args: string[],
 ): Promise<void> {
-  const { paths, follows } = rgReads(args);
-  if (follows) {
+  if (rgReads(args).follows) {
     await context.authorize({
       tool: "rg",
       action: "read",
@@ -175,15 +190,16 @@ async function authorizeOutsidePaths(
         "Let rg follow symlinks (-L), which may lead out of the workspace",
     });
   }
-  for (const value of paths) {
-    if (value === "" || value.includes("\0")) continue;
-    const path = context.resolve(value, "rg");
+  for (const value of pathArguments(args)) {
+    const path = await physicalPath(openedPath(context.workspace, value));
     if (!(await exists(path)) || !(await context.isOutside(path))) continue;
     await context.authorize({
       tool: "rg",
       action: "read",
       path,
-      description: `Let rg read "${path}"`,
+      description: path === value
+        ? `Let rg read "${path}"`
+        : `Let rg read "${value}", which is "${path}"`,
     });
   }
 }

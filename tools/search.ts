@@ -5,7 +5,7 @@ import { relative, sep } from "node:path";
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
-import { requireDenoPermission } from "./_deno_permission.ts";
+import { requireRealGrant } from "./_deno_permission.ts";
 import { type GlobFilter, globFilter } from "./_glob.ts";
 import { isWithin } from "./_paths.ts";
 import {
@@ -177,7 +177,9 @@ async function runSearch(
     path: root,
     description: `Search "${shown}" for ${_shown(input.pattern)}`,
   });
-  await requireDenoPermission({ name: "read", path: root });
+  // On the real path too: Deno denies opening a symlink out of its grant,
+  // which the scan would count as "unreadable" and answer "No matches".
+  await requireRealGrant("read", root);
   const kind = await pathKind(root, shown);
   const limit = input.maxResults ?? DEFAULT_MAX_RESULTS;
   const result: SearchResult = {
