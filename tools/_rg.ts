@@ -58,8 +58,9 @@ const schema = z.object({
  * workspace with an argument array (no shell), bounded output and a timeout.
  *
  * Requires `--allow-run=rg`, and `--allow-read` for the workspace and every
- * path the arguments name: ripgrep runs outside Deno's sandbox, so the read
- * grant is checked before it starts.
+ * path the arguments name, on the real path (symlinks followed, before `..`
+ * too): ripgrep runs outside Deno's sandbox, so the read grant is checked
+ * before it starts. "Outside the workspace" is judged on that path as well.
  *
  * @example List the TypeScript files that mention a name
  * ```ts ignore
@@ -192,7 +193,7 @@ async function authorizeOutsidePaths(
   }
   for (const value of pathArguments(args)) {
     const path = await physicalPath(openedPath(context.workspace, value));
-    if (!(await exists(path)) || !(await context.isOutside(path))) continue;
+    if (!(await mayExist(path)) || !(await context.isOutside(path))) continue;
     await context.authorize({
       tool: "rg",
       action: "read",
@@ -202,6 +203,16 @@ async function authorizeOutsidePaths(
         : `Let rg read "${value}", which is "${path}"`,
     });
   }
+}
+
+/**
+ * Whether `path` may exist: a missing one needs no question (rg only reports
+ * it). Where Deno grants no read it cannot be told, and looking would make
+ * Deno prompt on a terminal before the user was asked: count it as there.
+ */
+async function mayExist(path: string): Promise<boolean> {
+  const { state } = await Deno.permissions.query({ name: "read", path });
+  return state !== "granted" || await exists(path);
 }
 
 async function spawnRg(

@@ -5,6 +5,8 @@ import { createLocalFiles } from "./_local_files.ts";
 import { createLocalProcesses } from "./_local_processes.ts";
 import { createRg, renderRg } from "./_rg.ts";
 import type { PermissionRequest } from "./types.ts";
+import { runDeno } from "../tests/support/run_deno.ts";
+import { withDirs } from "../tests/support/workspace.ts";
 
 function rgTool(
   workspace: string,
@@ -150,3 +152,102 @@ Deno.test("rg does not start ripgrep for a call cancelled before or while it was
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+/** `ws/link` -> `out/dir`, and a file beside that folder. */
+async function plantLink(ws: string, out: string): Promise<void> {
+  await Deno.mkdir(join(out, "dir"));
+  await Deno.writeTextFile(join(out, "secret.txt"), "needle\n");
+  await Deno.symlink(join(out, "dir"), join(ws, "link"));
+  await Deno.mkdir(join(ws, "sub"));
+}
+
+Deno.test("rg asks about 'link/..' and -f/--ignore-file values by where they really lead", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    const asked: PermissionRequest[] = [];
+    const rg = rgTool(ws, (request) => {
+      asked.push(request);
+      return false;
+    });
+    for (
+      const args of [
+        ["needle", "link/.."],
+        ["-f", "link/../secret.txt", "sub"],
+        ["--ignore-file=link/../secret.txt", "needle"],
+      ]
+    ) {
+      await assert.rejects(() => rg.execute({ args }), /Refused by the user/);
+    }
+    assert.deepEqual(asked.map((r) => [r.path, r.outsideWorkspace]), [
+      [out, true],
+      [join(out, "secret.txt"), true],
+      [join(out, "secret.txt"), true],
+    ]);
+    assert.equal(
+      asked[0].description,
+      `Let rg read "link/..", which is "${out}"`,
+    );
+    // A real folder's `..` stays inside: nothing to ask.
+    asked.length = 0;
+    await rg.execute({ args: ["needle", "sub/.."] }).catch(() => {});
+    assert.deepEqual(asked, []);
+  });
+});
+
+Deno.test("rg under a narrow --allow-read refuses a path whose real path is out of the grant, naming it", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    const script = join(ws, "child.ts");
+    await Deno.writeTextFile(script, RG_CHILD);
+    const calls = [
+      ["needle", "link"],
+      ["needle", "link/.."],
+      ["-f", "link/../secret.txt", "sub"],
+      ["needle", "sub/.."],
+    ];
+    const { stdout } = await runDeno(
+      [
+        `--allow-read=${ws},${import.meta.dirname}`,
+        "--allow-run=rg",
+      ],
+      script,
+      [ws, JSON.stringify(calls)],
+    );
+    const [link, up, patterns, inside] = JSON.parse(stdout);
+    assert.equal(
+      link,
+      `Deno denies reading "${ws}/link": it leads through a symlink to "${out}/dir", outside the granted "${ws}"; run deno again with --allow-read=${out}/dir (or a parent folder)`,
+    );
+    assert.ok(up.includes(`--allow-read=${out} `), up);
+    assert.ok(patterns.includes(`--allow-read=${out}/secret.txt `), patterns);
+    // Inside the grant, rg runs (or is missing from PATH): no Deno denial.
+    if (hasRipgrep) assert.equal(inside, "ran");
+    assert.doesNotMatch(inside, /Deno denies/);
+  });
+});
+
+/** Runs rg calls (Deno.args[1], JSON) in the workspace Deno.args[0]; prints each error message or "ran". */
+const RG_CHILD = `
+import { ToolContext } from ${
+  JSON.stringify(import.meta.resolve("./_context.ts"))
+};
+import { createLocalFiles } from ${
+  JSON.stringify(import.meta.resolve("./_local_files.ts"))
+};
+import { createLocalProcesses } from ${
+  JSON.stringify(import.meta.resolve("./_local_processes.ts"))
+};
+import { createRg } from ${JSON.stringify(import.meta.resolve("./_rg.ts"))};
+const [workspace, calls] = Deno.args;
+const rg = createRg(new ToolContext({
+  workspace,
+  permissionMode: "allow",
+  files: createLocalFiles(),
+  processes: createLocalProcesses(),
+}));
+const messages = [];
+for (const args of JSON.parse(calls)) {
+  messages.push(await rg.execute({ args }).then(() => "ran", (e) => e.message));
+}
+console.log(JSON.stringify(messages));
+`;

@@ -124,7 +124,8 @@ const schema = z.object({
  * the workspace's text files that answers `path:line: text` lines, skipping
  * `.git`, `node_modules`, binary files and what `.gitignore` files ignore.
  *
- * Requires `--allow-read` for the folder searched.
+ * Requires `--allow-read` for the folder searched, and for where it leads when
+ * it is a symlink.
  *
  * @example Find where a function is called
  * ```ts

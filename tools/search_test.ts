@@ -4,7 +4,8 @@ import { ToolContext } from "./_context.ts";
 import { createLocalFiles } from "./_local_files.ts";
 import { createLocalProcesses } from "./_local_processes.ts";
 import { createTools } from "./create_tools.ts";
-import { writeFiles } from "../tests/support/workspace.ts";
+import { withDirs, writeFiles } from "../tests/support/workspace.ts";
+import { runDeno } from "../tests/support/run_deno.ts";
 import { createSearch } from "./search.ts";
 import { ToolError } from "./tool_error.ts";
 import type { PermissionRequest } from "./types.ts";
@@ -459,3 +460,43 @@ Deno.test("search() quotes a long pattern cut short in its errors", async () => 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("search() under a narrow --allow-read names the flag for a symlink out of the grant, not 'No matches'", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await writeFiles(out, { "secret.txt": "needle\n", "dir/inner.txt": "x\n" });
+    await writeFiles(ws, { "a.txt": "needle\n" });
+    await Deno.symlink(join(out, "secret.txt"), join(ws, "peek.txt"));
+    await Deno.symlink(join(out, "dir"), join(ws, "link"));
+    const script = join(ws, "child.ts");
+    await Deno.writeTextFile(script, SEARCH_CHILD);
+    const { stdout } = await runDeno(
+      [`--allow-read=${ws},${import.meta.dirname}`],
+      script,
+      [ws, JSON.stringify(["peek.txt", "link", "a.txt"])],
+    );
+    const [peek, link, inside] = JSON.parse(stdout);
+    assert.equal(
+      peek,
+      `Deno denies reading "${ws}/peek.txt": it leads through a symlink to "${out}/secret.txt", outside the granted "${ws}"; run deno again with --allow-read=${out}/secret.txt (or a parent folder)`,
+    );
+    assert.ok(link.includes(`--allow-read=${out}/dir `), link);
+    assert.equal(inside, "a.txt:1: needle");
+  });
+});
+
+/** Runs searches for "needle" in the paths Deno.args[1] (JSON) of the workspace Deno.args[0]; prints each answer or error message. */
+const SEARCH_CHILD = `
+import { createTools } from ${
+  JSON.stringify(import.meta.resolve("./create_tools.ts"))
+};
+const [cwd, paths] = Deno.args;
+const { search } = createTools({ cwd, permissionMode: "allow" });
+const answers = [];
+for (const path of JSON.parse(paths)) {
+  answers.push(await search.execute({ pattern: "needle", path }).then(
+    (result) => search.toModelText(result),
+    (error) => error.message,
+  ));
+}
+console.log(JSON.stringify(answers));
+`;
