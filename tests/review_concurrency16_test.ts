@@ -3,9 +3,9 @@
 // `fello acp` and `fello mcp` as subprocesses driven by the official ACP and
 // MCP clients, Shell process trees checked through /proc, an OpenAI-compatible
 // endpoint over HTTP (the scripted server, or a local one that stalls
-// mid-stream). Tests under a `// FAULT:` line fail today and are ignored until
-// fixed; the others check behaviour this review verified and no other test
-// covers.
+// mid-stream). A test under a `// Fixed fault:` line reproduced a fault the
+// review found (it failed before its fix); the others check behaviour this
+// review verified and no other test covers.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
@@ -683,7 +683,7 @@ Deno.test("acp session/cancel during a reply that stalls mid-stream answers canc
 
 // ------------------------------------------------------------------- faults
 
-// FAULT: each createTools() instance has its own file lock (ToolContext's
+// Fixed fault: each createTools() instance has its own file lock (ToolContext's
 // KeyedLock), so two instances on one workspace (two agents in one script, two
 // `fello acp` sessions on one folder) read-modify-write the same file at once:
 // every EditFile reports "Edited", yet about half of the edits are lost (40
@@ -693,7 +693,6 @@ Deno.test("acp session/cancel during a reply that stalls mid-stream answers canc
 Deno.test({
   name:
     "two createTools instances on one workspace land every concurrent EditFile of one file they report as done",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const lines = Array.from({ length: 40 }, (_, i) => `line ${i} mark${i}`);
@@ -722,7 +721,7 @@ Deno.test({
   },
 });
 
-// FAULT: in the default "ask" mode, a WriteFile and then an EditFile of the
+// Fixed fault: in the default "ask" mode, a WriteFile and then an EditFile of the
 // same file made in one step (parallel tool calls) cannot work: EditFile
 // checks its oldText against the file before asking for approval ("an edit
 // that cannot happen fails before anyone is asked"), which runs while the
@@ -734,7 +733,6 @@ Deno.test({
 Deno.test({
   name:
     "agent in ask mode applies a WriteFile then an EditFile of one file made in one step, in the model's order",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "b.txt"), "one\ntwo\n");
@@ -772,7 +770,7 @@ Deno.test({
   },
 });
 
-// FAULT: parallel EditFile calls of one step on one file take the file's lock
+// Fixed fault: parallel EditFile calls of one step on one file take the file's lock
 // in the order their realpath() lookups finish, not the order the model gave
 // them, even in "allow" mode: an edit of text that an earlier call of the
 // step writes (ALPHA, written by the first call) fails with "oldText was not
@@ -783,7 +781,6 @@ Deno.test({
 Deno.test({
   name:
     "agent applies parallel EditFile calls of one step on one file in the model's order, every time",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const edit = (oldText: string, newText: string) => ({
@@ -826,7 +823,7 @@ Deno.test({
   },
 });
 
-// FAULT: a ReadFile the model makes after a WriteFile of the same file in one
+// Fixed fault: a ReadFile the model makes after a WriteFile of the same file in one
 // step runs at the same time and returns the file as it was before the write
 // ("1\tone\n2\ttwo"), next to "Overwrote b.txt": the model sees its write
 // apparently not applied. Expected: a call of one step that touches a file an
@@ -835,7 +832,6 @@ Deno.test({
 Deno.test({
   name:
     "agent's ReadFile after a WriteFile of the same file in one step reads what the WriteFile wrote",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "b.txt"), "one\ntwo\n");
@@ -866,7 +862,7 @@ Deno.test({
   },
 });
 
-// FAULT: an "always" answer does not cover the parallel calls of the same
+// Fixed fault: an "always" answer does not cover the parallel calls of the same
 // step: the permission gate checks its "always" rules before asking, so all
 // three WriteFiles of one step pass that check before the first answer comes,
 // and each is asked. On `fello run` (which asks one question at a time, here
@@ -878,7 +874,6 @@ Deno.test({
 Deno.test({
   name:
     "agent asks once when the first of three parallel writes is answered 'always'",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const write = (path: string) => ({
@@ -913,7 +908,7 @@ Deno.test({
   },
 });
 
-// FAULT: when the endpoint stalls (no answer within the request timeout, or
+// Fixed fault: when the endpoint stalls (no answer within the request timeout, or
 // a streamed answer that stops midway), `fello run` and `fello acp` end with
 // the advice for an endpoint that is not running: "...stopped sending for
 // 120 s; start the server, or point fello at another with --base-url". The
@@ -924,7 +919,6 @@ Deno.test({
 Deno.test({
   name:
     "fello's advice for a stalled endpoint does not tell the user to start a server that is running",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const stalling = startStallingServer();
@@ -963,7 +957,7 @@ Deno.test({
   },
 });
 
-// FAULT: file_outline ignores the AbortSignal it is given (its run() takes no
+// Fixed fault: file_outline ignores the AbortSignal it is given (its run() takes no
 // options): with a signal aborted before the call, or during the parse of a
 // big file, it parses to the end and resolves with the whole outline (about
 // 1.2 s later for this 4 MB file; up to the 30 s parse budget for a harder
@@ -974,7 +968,6 @@ Deno.test({
 Deno.test({
   name:
     "file_outline.execute() rejects when its signal is aborted, before or during the parse",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(
@@ -1003,7 +996,7 @@ Deno.test({
   },
 });
 
-// FAULT: the Search MCP server's rg adds its abort listener only after its
+// Fixed fault: the Search MCP server's rg adds its abort listener only after its
 // permission checks and the spawn; a signal already aborted by then (an MCP
 // cancel that arrives first) never fires it, so ripgrep runs to its end or its
 // 60 s limit (here it blocks on a FIFO for ever). Expected: rg checks the
@@ -1045,7 +1038,7 @@ Deno.test({
   },
 });
 
-// FAULT: Shell kills the process groups it started when Deno exits normally or
+// Fixed fault: Shell kills the process groups it started when Deno exits normally or
 // through Deno.exit ("unload"), but a script that dies of an uncaught error or
 // an unhandled rejection fires no unload: its running command goes on as an
 // orphan (here `sleep 100`; a watcher or a dev server for ever). Expected: a
@@ -1054,7 +1047,6 @@ Deno.test({
 Deno.test({
   name:
     "a script that dies of an uncaught error while Shell runs leaves no command running",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const script = join(dir, "crash.ts");
