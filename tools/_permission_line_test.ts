@@ -145,3 +145,35 @@ Deno.test("createTools() a call aborted while its approval never comes frees its
     assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "other");
   });
 });
+
+Deno.test("createTools() a search aborted while waiting for its question leaves the line", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "a.txt"), "needle\n");
+    let asked = 0;
+    const tools = createTools({
+      cwd: dir,
+      permissionMode: "ask",
+      approve: () => {
+        asked++;
+        return new Promise<boolean>(() => {}); // never answered
+      },
+    });
+    const controller = new AbortController();
+    const options = { signal: controller.signal };
+    const write = tools.WriteFile.execute(
+      { path: "b.txt", content: "1" },
+      options,
+    );
+    // readOnly would not ask; ask mode asks for an outside read only, so the
+    // search reads outside to need a question of its own.
+    const search = tools.search.execute(
+      { pattern: "needle", path: "/" },
+      options,
+    );
+    while (asked === 0) await delay(5);
+    controller.abort();
+    await assert.rejects(write, /aborted/);
+    await assert.rejects(search, /aborted/);
+    assert.equal(asked, 1);
+  });
+});

@@ -95,8 +95,8 @@ async function runRg(
     action: "read",
     path: context.workspace,
     description: `Run rg ${input.args.join(" ")}`,
-  });
-  await authorizeOutsidePaths(context, input.args);
+  }, { signal });
+  await authorizeOutsidePaths(context, input.args, signal);
   await requireDenoPermission({ name: "run", command: "rg" });
   await requireDenoReads(context, input.args);
   // Checked again after the awaits: an MCP cancel may have come meanwhile,
@@ -181,6 +181,7 @@ function refuseUnsafe(args: string[]): void {
 async function authorizeOutsidePaths(
   context: ToolContext,
   args: string[],
+  signal?: AbortSignal,
 ): Promise<void> {
   if (rgReads(args).follows) {
     await context.authorize({
@@ -189,7 +190,7 @@ async function authorizeOutsidePaths(
       path: parse(context.workspace).root,
       description:
         "Let rg follow symlinks (-L), which may lead out of the workspace",
-    });
+    }, { signal });
   }
   for (const value of pathArguments(args)) {
     const path = await physicalPath(openedPath(context.workspace, value));
@@ -201,7 +202,7 @@ async function authorizeOutsidePaths(
       description: path === value
         ? `Let rg read "${path}"`
         : `Let rg read "${value}", which is "${path}"`,
-    });
+    }, { signal });
   }
 }
 

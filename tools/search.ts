@@ -177,7 +177,7 @@ async function runSearch(
     action: "read",
     path: root,
     description: `Search "${shown}" for ${_shown(input.pattern)}`,
-  });
+  }, { signal });
   // On the real path too: Deno denies opening a symlink out of its grant,
   // which the scan would count as "unreadable" and answer "No matches".
   await requireRealGrant("read", root);
