@@ -165,7 +165,7 @@ Deno.test({
   },
 });
 
-// FAULT: Shell's `env` is neither in the approval request nor in what an
+// Fixed fault: Shell's `env` is neither in the approval request nor in what an
 // "always" answer covers. The user approves `Run "ls x"` and the command runs
 // with `PATH=<a folder the model chose>`, i.e. any program; and after "always"
 // for `ls x`, the same line with a new `env` (PATH, LD_PRELOAD,
@@ -175,7 +175,6 @@ Deno.test({
 Deno.test({
   name:
     "Shell: 'always' for a command does not cover it with a new env, and the approval shows the env",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await Deno.mkdir(join(out, "bin"));
@@ -202,7 +201,7 @@ Deno.test({
   },
 });
 
-// FAULT: an approval request's description carries a command's (or path's)
+// Fixed fault: an approval request's description carries a command's (or path's)
 // control characters raw, and the CLI writes it to the terminal as is: a
 // carriage return or an ANSI "erase line" makes `Allow Shell: Run "..."?`
 // show a harmless command while another one runs. Expected: control
@@ -211,7 +210,6 @@ Deno.test({
 Deno.test({
   name:
     "Shell/WriteFile: an approval description shows control characters escaped, so a CR or ANSI escape cannot hide the real command",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws }) => {
       const rec = recorder();
@@ -237,7 +235,7 @@ Deno.test({
   },
 });
 
-// FAULT: a read through a symlink out of the workspace asks `Read
+// Fixed fault: a read through a symlink out of the workspace asks `Read
 // "link/inner.txt"` (outsideWorkspace: true, and `path` is the lexical
 // `<ws>/link/inner.txt`): nothing tells the user it is really
 // `<out>/dir/inner.txt` (say `~/.ssh/id_rsa`), so a repository's
@@ -246,7 +244,6 @@ Deno.test({
 Deno.test({
   name:
     "ReadFile/WriteFile: approving a path through a symlink out of the workspace shows where it really leads",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await plantLink(ws, out);
@@ -277,7 +274,7 @@ Deno.test({
   },
 });
 
-// FAULT: WriteFile and EditFile decide "outside" before asking and never
+// Fixed fault: WriteFile and EditFile decide "outside" before asking and never
 // again: a file inside the workspace that becomes a symlink to a file outside
 // while the user decides (a watcher, a background job, a build step started
 // earlier) is written through, so an approval of `Write ... "a.txt"` (inside)
@@ -287,7 +284,6 @@ Deno.test({
 Deno.test({
   name:
     "WriteFile/EditFile: a file swapped for a symlink out of the workspace while approval is pending is not written through",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       const target = join(out, "target.txt");
@@ -321,7 +317,7 @@ Deno.test({
   },
 });
 
-// FAULT: "always" keys are not one-to-one. With `args`, the key is the words
+// Fixed fault: "always" keys are not one-to-one. With `args`, the key is the words
 // joined by spaces, so `{ command: "exact:sh", args: ["x.sh"] }` (a missing
 // program; the user sees `Run "exact:sh x.sh"`) is keyed `exact:sh x.sh`,
 // the very key of the exact-line launcher `sh x.sh`: answering "always" to
@@ -330,7 +326,6 @@ Deno.test({
 Deno.test({
   name:
     "Shell: 'always' for an odd command never approves a different launcher line (sh x.sh)",
-  ignore: true,
   fn: async () => {
     await withDirs(async ({ ws }) => {
       await Deno.writeTextFile(join(ws, "x.sh"), "touch collided\n");

@@ -24,8 +24,24 @@ export interface AuthorizeRequest {
   /** The absolute path read or written, or a command's working folder. */
   path?: string;
   command?: string;
+  /** The variables a command sets (Shell's `env`). */
+  env?: Record<string, string>;
   description: string;
   alwaysKey?: string;
+}
+
+/** What authorize() decided on, to check again right before acting. */
+export interface Authorization {
+  /**
+   * The real path (symlinks followed) the decision was made on; undefined
+   * for a request without a path.
+   */
+  realPath?: string;
+  /**
+   * Whether the call waited for a person (its turn among the questions, then
+   * the answer): a file may have been swapped for a symlink meanwhile.
+   */
+  waited: boolean;
 }
 
 /** The shared state and services of one tools instance. */
@@ -110,12 +126,24 @@ export class ToolContext {
 
   /** Whether an absolute path lies outside the workspace, on real paths. */
   async isOutside(path: string): Promise<boolean> {
+    return !(await this.#place(path)).inside;
+  }
+
+  /**
+   * Where an absolute path really leads (symlinks followed; for a missing
+   * file, its nearest existing folder's real path and the rest).
+   */
+  async realPath(path: string): Promise<string> {
+    return await realPathOrNearest(path);
+  }
+
+  async #place(path: string): Promise<{ real: string; inside: boolean }> {
     this.#realWorkspace ??= realPathOrNearest(this.workspace);
-    const [root, target] = await Promise.all([
+    const [root, real] = await Promise.all([
       this.#realWorkspace,
       realPathOrNearest(path),
     ]);
-    return !isWithin(root, target);
+    return { real, inside: isWithin(root, real) };
   }
 
   /**
@@ -126,28 +154,40 @@ export class ToolContext {
   async authorize(
     request: AuthorizeRequest,
     options: CheckOptions = {},
-  ): Promise<void> {
+  ): Promise<Authorization> {
     using turn = options.turn ?? this.#gate.queueToAsk();
     if (request.action === "read" && this.#ownFiles.has(request.path ?? "")) {
-      return;
+      return { waited: false }; // its content came from an approved command
     }
-    const gateRequest = await this.#gateRequest(request);
+    const { gateRequest, realPath } = await this.#gateRequest(request);
+    // Decided now, as check() decides before its first await.
+    const waited = this.#gate.wouldAsk(gateRequest);
     await this.#gate.check(gateRequest, { turn, signal: options.signal });
+    return realPath === undefined ? { waited } : { realPath, waited };
   }
 
   /** Whether `authorize(request)` would ask the approver now. */
   async wouldAsk(request: AuthorizeRequest): Promise<boolean> {
-    return this.#gate.wouldAsk(await this.#gateRequest(request));
+    return this.#gate.wouldAsk((await this.#gateRequest(request)).gateRequest);
   }
 
-  async #gateRequest(request: AuthorizeRequest): Promise<GateRequest> {
+  async #gateRequest(
+    request: AuthorizeRequest,
+  ): Promise<{ gateRequest: GateRequest; realPath?: string }> {
     await this.#requireWorkspace(request.tool);
-    const outsideWorkspace = request.path === undefined
-      ? false
-      : await this.isOutside(request.path);
-    const gateRequest: GateRequest = { ...request, outsideWorkspace };
+    const gateRequest: GateRequest = { ...request, outsideWorkspace: false };
     if (gateRequest.alwaysKey === undefined) delete gateRequest.alwaysKey;
-    return gateRequest;
+    if (request.path === undefined) return { gateRequest };
+    const { real, inside } = await this.#place(request.path);
+    gateRequest.outsideWorkspace = !inside;
+    // A path that leads out through a symlink ("link/id_rsa") is asked about
+    // as what it really is: the request names the real target, and an
+    // "always" answer covers that target, not a link that may be repointed.
+    if (!inside && real !== request.path) {
+      gateRequest.path = real;
+      gateRequest.description += ` (really "${real}")`;
+    }
+    return { gateRequest, realPath: real };
   }
 
   // Checked on the first call rather than in createTools(), which starts

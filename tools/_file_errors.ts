@@ -2,7 +2,7 @@
 // a directory where a file was expected, and plain file-system failures.
 import { basename, dirname } from "node:path";
 import { displayPath } from "./_display_path.ts";
-import type { ToolContext } from "./_context.ts";
+import type { Authorization, ToolContext } from "./_context.ts";
 import { ToolError } from "./tool_error.ts";
 import type { FileBackend, FileStat } from "./types.ts";
 
@@ -191,5 +191,28 @@ export function refuseAborted(
   if (!signal?.aborted) return;
   throw new ToolError(
     `Did not ${target.verb} "${target.display}": the call was aborted`,
+  );
+}
+
+/**
+ * Refuses a call whose file no longer leads where it did when the call was
+ * authorized: a file swapped for a symlink (or a folder repointed) while a
+ * person decided would otherwise be read or written through, wherever it
+ * leads now. Writes check under the file's lock, right before the write.
+ */
+export async function refuseRetargeted(
+  context: ToolContext,
+  target: FileTarget,
+  authorized: Authorization,
+): Promise<void> {
+  const approved = authorized.realPath;
+  if (approved === undefined) return;
+  const now = await context.realPath(target.path);
+  if (now === approved) return;
+  const outside = await context.isOutside(target.path)
+    ? " (outside the workspace)"
+    : "";
+  throw new ToolError(
+    `Did not ${target.verb} "${target.display}": it changed while the call waited and now leads to "${now}"${outside}, not to "${approved}" as when it was authorized (a symlink was made or repointed); nothing was done. Find out what replaced it before you try again: a new call asks about the new target`,
   );
 }

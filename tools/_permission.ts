@@ -1,5 +1,6 @@
 // The first gate: the tools instance's permissionMode decides what runs, what
 // asks `approve`, and what is refused; "always" answers are remembered here.
+import { printable } from "./_printable.ts";
 import { ToolError } from "./tool_error.ts";
 import { type Turn, TurnQueue } from "./_turn_queue.ts";
 import type {
@@ -12,7 +13,8 @@ import type {
 /** A permission check as a tool states it. */
 export interface GateRequest extends PermissionRequest {
   /**
-   * What an "always" answer covers for `execute` (e.g. `"git status"`).
+   * What an "always" answer covers for `execute` (Shell's is a JSON key of
+   * the command and its env, see alwaysKeyOf); by default the command line.
    * File requests derive their own key: the workspace for writes inside it,
    * the exact path otherwise.
    */
@@ -81,19 +83,25 @@ export class PermissionGate {
   }
 
   /** Resolves when the request may proceed; throws a ToolError when refused. */
-  async check(request: GateRequest, options: CheckOptions = {}): Promise<void> {
+  async check(
+    original: GateRequest,
+    options: CheckOptions = {},
+  ): Promise<void> {
     const decision = decide(
       this.#mode,
-      request.action,
-      request.outsideWorkspace,
+      original.action,
+      original.outsideWorkspace,
     );
     if (decision === "allow") return;
+    // The key is made of the request as given; everything shown, of the
+    // request with its control characters escaped (see shownRequest).
+    const key = alwaysKey(original);
+    const request = shownRequest(original);
     if (decision === "refuse") {
       throw new ToolError(
         `Refused: ${request.description}: permission mode "readOnly" allows no ${request.action}s; ask the user to change the permission mode`,
       );
     }
-    const key = alwaysKey(request);
     if (this.#always.has(key)) return;
     if (!this.#approve) {
       throw new ToolError(
@@ -105,10 +113,9 @@ export class PermissionGate {
     stopIfAborted(request, options.signal);
     // Answered "always" while this question waited for its turn.
     if (this.#always.has(key)) return;
-    const { alwaysKey: _, ...publicRequest } = request;
     let answer: unknown;
     try {
-      answer = await abortable(this.#approve(publicRequest), options.signal);
+      answer = await abortable(this.#approve(request), options.signal);
     } catch (error) {
       throw new ToolError(
         `Refused: ${request.description}: the approval failed (${
@@ -144,7 +151,7 @@ function checkedMode(mode: unknown): PermissionMode {
   );
 }
 
-function stopIfAborted(request: GateRequest, signal?: AbortSignal): void {
+function stopIfAborted(request: PermissionRequest, signal?: AbortSignal): void {
   if (!signal?.aborted) return;
   throw new ToolError(
     `Refused: ${request.description}: the call was aborted before it was approved`,
@@ -168,13 +175,34 @@ async function abortable<T>(
   }
 }
 
+/**
+ * The request as the approver gets it: its description and command with
+ * control characters escaped, so no front end (a terminal, an editor) shows
+ * a carriage return or an ANSI escape that hides what really runs. `path`
+ * and `env` stay exact: programs use them, and the description shows them.
+ */
+function shownRequest(request: GateRequest): PermissionRequest {
+  const { alwaysKey: _, ...shown } = request;
+  shown.description = printable(request.description);
+  if (request.command !== undefined) shown.command = printable(request.command);
+  return shown;
+}
+
+// A JSON array, so no two requests share a key by accident of spelling (a
+// command that contains "@" or starts with "exact:" cannot pose as another).
 function alwaysKey(request: GateRequest): string {
   if (request.action === "execute") {
-    const scope = request.outsideWorkspace ? `@${request.path ?? ""}` : "";
-    return `execute:${request.alwaysKey ?? request.command ?? ""}${scope}`;
+    // An outside working folder is part of what was approved.
+    const scope = request.outsideWorkspace ? request.path ?? "" : null;
+    return JSON.stringify([
+      "execute",
+      request.tool,
+      request.alwaysKey ?? request.command ?? "",
+      scope,
+    ]);
   }
   if (request.action === "write" && !request.outsideWorkspace) {
-    return "write:workspace";
+    return JSON.stringify(["write", null]);
   }
-  return `${request.action}:${request.path ?? ""}`;
+  return JSON.stringify([request.action, request.path ?? ""]);
 }

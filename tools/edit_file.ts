@@ -20,6 +20,7 @@ import {
   type FileTarget,
   fileTarget,
   refuseAborted,
+  refuseRetargeted,
   statFile,
 } from "./_file_errors.ts";
 import { forgetLineIndex } from "./_line_index.ts";
@@ -155,9 +156,15 @@ async function editFile(
   if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
     await plannedEdit(context, target, input);
   }
-  await context.authorize(request, { turn: queued.ask, signal });
+  const authorized = await context.authorize(request, {
+    turn: queued.ask,
+    signal,
+  });
   return await context.lockFile(path, async () => {
     refuseAborted(signal, target);
+    // "Outside" was decided before asking; the file may lead elsewhere now,
+    // and even reading it there was not approved.
+    await refuseRetargeted(context, target, authorized);
     // Read again: the file may have changed while the user decided.
     const { file, plan } = await plannedEdit(context, target, input);
     // Everything that can fail (out of memory included) comes before the

@@ -14,6 +14,7 @@ import {
   type FileTarget,
   fileTarget,
   refuseAborted,
+  refuseRetargeted,
   statFile,
 } from "./_file_errors.ts";
 import { lineIndexFor } from "./_line_index.ts";
@@ -143,12 +144,15 @@ async function readFile(
   using queued = context.queueForFile(path);
   await queued.file.wait(signal);
   refuseAborted(signal, target);
-  await context.authorize({
+  const authorized = await context.authorize({
     tool: NAME,
     action: "read",
     path,
     description: `Read "${target.display}"`,
   }, { turn: queued.ask, signal });
+  // A file swapped for a symlink while a person decided is not read there
+  // (without a wait, there was no moment to swap it in; spare the check).
+  if (authorized.waited) await refuseRetargeted(context, target, authorized);
   let stat = await statFile(context.files, target);
   const partial = input.line !== undefined || input.limit !== undefined;
   if (!partial) checkFullReadSize(stat, target, input.force === true);

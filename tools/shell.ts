@@ -1,9 +1,9 @@
 // Shell: runs a command through the context's ProcessBackend after the
 // permission gate; the backend does the spawning, killing and output bounding.
 import { z } from "zod";
-import type { ToolContext } from "./_context.ts";
+import type { AuthorizeRequest, ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
-import { alwaysKeyOf, displayCommand } from "./_command_line.ts";
+import { alwaysKeyOf, displayCommand, displayEnv } from "./_command_line.ts";
 import { LOG_LIMIT } from "./_output_buffer.ts";
 import type { ShellRequest, ShellResult, Tool } from "./types.ts";
 import DESCRIPTION from "./shell.txt" with { type: "text" };
@@ -104,24 +104,40 @@ export function createShell(
       const cwd = input.cwd === undefined
         ? context.workspace
         : context.resolve(input.cwd, "Shell");
-      // The request shows the whole command: who approves must see it all.
-      const display = displayCommand(input.command, input.args);
-      await context.authorize({
-        tool: "Shell",
-        action: "execute",
-        command: display,
-        path: cwd,
-        description: cwd === context.workspace
-          ? `Run "${display}"`
-          : `Run "${display}" in "${cwd}"`,
-        alwaysKey: alwaysKeyOf(input.command, input.args),
-      }, { signal });
+      await context.authorize(shellRequest(context, input, cwd), { signal });
       const result = await context.processes.run(toRequest(input, cwd), signal);
       if (result.logPath !== undefined) context.addOwnFile(result.logPath);
       return result;
     },
     toModelText: renderShellResult,
   });
+}
+
+// The request shows the whole command, its folder and its variables: who
+// approves must see all that decides what runs (PATH=<a folder> runs any
+// program as "ls").
+function shellRequest(
+  context: ToolContext,
+  input: ShellInput,
+  cwd: string,
+): AuthorizeRequest {
+  const display = displayCommand(input.command, input.args);
+  const env = input.env !== undefined && Object.keys(input.env).length > 0
+    ? input.env
+    : undefined;
+  const where = cwd === context.workspace ? "" : ` in "${cwd}"`;
+  const request: AuthorizeRequest = {
+    tool: "Shell",
+    action: "execute",
+    command: display,
+    path: cwd,
+    description: `Run "${display}"${where}${
+      env === undefined ? "" : ` with ${displayEnv(env)}`
+    }`,
+    alwaysKey: alwaysKeyOf(input.command, input.args, env),
+  };
+  if (env !== undefined) request.env = env;
+  return request;
 }
 
 function toRequest(input: ShellInput, cwd: string): ShellRequest {

@@ -65,13 +65,25 @@ export interface PermissionRequest {
   tool: string;
   /** The kind of operation. */
   action: PermissionAction;
-  /** The absolute path involved, for file operations. */
+  /**
+   * The absolute path involved, for file operations (a command's working
+   * folder, for `execute`). Outside the workspace it is the real path, a
+   * symlink's target: what is really read or written.
+   */
   path?: string;
-  /** The command line, for `execute`. */
+  /** The command line, for `execute`; control characters are escaped as in `description`. */
   command?: string;
+  /** The variables a command sets over the inherited environment, when it sets any. */
+  env?: Record<string, string>;
   /** Whether the path (or a command's cwd) lies outside the workspace, decided on real paths. */
   outsideWorkspace: boolean;
-  /** One line a person can read to decide, e.g. `Write 120 bytes to "src/a.ts"`. */
+  /**
+   * One line a person can read to decide, e.g. `Write 120 bytes to "src/a.ts"`,
+   * `Run "make" with CC=clang`, or `Read "link/a.txt" (really "/etc/a.txt")`
+   * for a path that leads out through a symlink. Control characters (newline
+   * and tab too), DEL, C1 controls and bidirectional marks are escaped
+   * (`\r`, `\x1b`, `\u202e`), so it can be shown as is.
+   */
   description: string;
 }
 

@@ -8,6 +8,7 @@ import {
   type FileTarget,
   fileTarget,
   refuseAborted,
+  refuseRetargeted,
 } from "./_file_errors.ts";
 import { forgetLineIndex } from "./_line_index.ts";
 import { ToolError } from "./tool_error.ts";
@@ -115,7 +116,7 @@ async function writeFile(
   const data = new TextEncoder().encode(input.content);
   await queued.file.wait(signal);
   refuseAborted(signal, target);
-  await context.authorize({
+  const authorized = await context.authorize({
     tool: NAME,
     action: "write",
     path,
@@ -123,6 +124,8 @@ async function writeFile(
   }, { turn: queued.ask, signal });
   return await context.lockFile(path, async () => {
     refuseAborted(signal, target);
+    // "Outside" was decided before asking; the file may lead elsewhere now.
+    await refuseRetargeted(context, target, authorized);
     const created = !(await existsAsFile(context.files, target));
     try {
       await context.files.writeFile(path, data);
