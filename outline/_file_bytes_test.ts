@@ -6,6 +6,7 @@ import {
   startsBinary,
   TooBig,
 } from "./_file_bytes.ts";
+import { utf16WithBom } from "../tests/support/utf16.ts";
 
 Deno.test("readUpTo() reads a file whole up to the limit, and refuses one over it", async () => {
   const path = await Deno.makeTempFile();
@@ -43,14 +44,8 @@ Deno.test("startsBinary() tells a NUL in the first 8000 bytes only", async () =>
 Deno.test("asUtf8() re-encodes UTF-16 text behind its BOM and leaves other bytes alone", () => {
   const text = "const a = 1; // 😀\n";
   const utf8 = new TextEncoder().encode(text);
-  for (const little of [true, false]) {
-    const utf16 = new Uint8Array(2 + text.length * 2);
-    const view = new DataView(utf16.buffer);
-    view.setUint16(0, 0xfeff, little);
-    for (let i = 0; i < text.length; i++) {
-      view.setUint16(2 + i * 2, text.charCodeAt(i), little);
-    }
-    assert.deepEqual(asUtf8(utf16), utf8);
+  for (const littleEndian of [true, false]) {
+    assert.deepEqual(asUtf8(utf16WithBom(text, { littleEndian })), utf8);
   }
   const binary = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0xff, 0xfe]);
   assert.equal(asUtf8(binary), binary);

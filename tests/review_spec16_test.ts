@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createTools, fileOutline, ToolError } from "../mod.ts";
+import { utf16WithBom } from "./support/utf16.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -22,18 +23,6 @@ function hasRipgrep(): boolean {
   } catch {
     return false;
   }
-}
-
-/** `text` as UTF-16 little-endian bytes behind a BOM (FF FE). */
-function utf16le(text: string): Uint8Array {
-  const bytes = new Uint8Array(2 + text.length * 2);
-  bytes.set([0xff, 0xfe]);
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    bytes[2 + i * 2] = code & 0xff;
-    bytes[3 + i * 2] = code >> 8;
-  }
-  return bytes;
 }
 
 // ---------------------------------------------------------------- EditFile
@@ -108,7 +97,10 @@ Deno.test({
     "search() finds a match in a UTF-16 file with a BOM, as ReadFile reads it",
   fn: async () => {
     await withWorkspace(async (ws) => {
-      await Deno.writeFile(join(ws, "notes.txt"), utf16le("intro\nneedle\n"));
+      await Deno.writeFile(
+        join(ws, "notes.txt"),
+        utf16WithBom("intro\nneedle\n"),
+      );
       const tools = createTools({ cwd: ws, permissionMode: "allow" });
       const read = await tools.ReadFile.execute({ path: "notes.txt" });
       assert.equal(read.content, "intro\nneedle\n");
@@ -157,7 +149,7 @@ Deno.test({
   fn: async () => {
     await withWorkspace(async (ws) => {
       const source = "/** Says hi. */\nexport function hi() {}\n";
-      await Deno.writeFile(join(ws, "hi.ts"), utf16le(source));
+      await Deno.writeFile(join(ws, "hi.ts"), utf16WithBom(source));
       const text = await fileOutline("hi.ts", { cwd: ws });
       assert.match(text, /^function hi \(line 2\) {2}\/\/ Says hi\.$/m);
     });

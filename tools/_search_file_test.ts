@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { LineScanner, MAX_LINE_CHARS, scanFile } from "./_search_file.ts";
+import { utf16WithBom } from "../tests/support/utf16.ts";
 
 /** The reference: split into lines, test each one on its own. */
 function naive(text: string, pattern: RegExp): string[] {
@@ -98,15 +99,9 @@ Deno.test("scanFile() searches UTF-16 text with a BOM, across chunk boundaries",
     const lines = Array.from({ length: 6000 }, (_, i) => `line ${i} 😀`);
     lines[5555] = "needle 😀 here";
     const text = `${lines.join("\n")}\n`;
-    for (const little of [true, false]) {
-      const bytes = new Uint8Array(2 + text.length * 2);
-      const view = new DataView(bytes.buffer);
-      view.setUint16(0, 0xfeff, little);
-      for (let i = 0; i < text.length; i++) {
-        view.setUint16(2 + i * 2, text.charCodeAt(i), little);
-      }
-      const path = `${dir}/${little ? "le" : "be"}.txt`;
-      await Deno.writeFile(path, bytes);
+    for (const littleEndian of [true, false]) {
+      const path = `${dir}/${littleEndian ? "le" : "be"}.txt`;
+      await Deno.writeFile(path, utf16WithBom(text, { littleEndian }));
       const scan = await scanFile(path, /needle|😀 h/gu, { limit: 10 });
       assert.equal(scan.binary, false);
       assert.deepEqual(
