@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
+import { PermissionGate } from "./_permission.ts";
 import { withDirs } from "../tests/support/workspace.ts";
 import type {
   PermissionAnswer,
@@ -294,4 +295,71 @@ Deno.test("createTools() without approve refuses whatever would be asked", async
     );
     await assert.rejects(Deno.stat(join(ws, "new.txt")));
   });
+});
+
+Deno.test("PermissionGate keys 'always' so that no request poses as another (a command with '@', another tool)", async () => {
+  const asked: string[] = [];
+  const gate = new PermissionGate("ask", (request) => {
+    asked.push(request.description);
+    return "always";
+  });
+  const run = { action: "execute" } as const;
+  await gate.check({
+    ...run,
+    tool: "Shell",
+    command: "ls",
+    path: "/x",
+    outsideWorkspace: true,
+    description: "ls in /x",
+  });
+  await gate.check({
+    ...run,
+    tool: "Shell",
+    command: "ls@/x",
+    path: "/ws",
+    outsideWorkspace: false,
+    description: "ls@/x",
+  });
+  await gate.check({
+    ...run,
+    tool: "lookup",
+    command: "ls",
+    path: "/x",
+    outsideWorkspace: true,
+    description: "the lookup tool",
+  });
+  assert.deepEqual(asked, ["ls in /x", "ls@/x", "the lookup tool"]);
+});
+
+Deno.test("PermissionGate hands the approver description and command with control characters escaped", async () => {
+  const asked: PermissionRequest[] = [];
+  const gate = new PermissionGate("ask", (request) => {
+    asked.push(request);
+    return false;
+  });
+  await assert.rejects(
+    gate.check({
+      tool: "Shell",
+      action: "execute",
+      command: "rm -rf ~ #\r\x1b[2Kls",
+      outsideWorkspace: false,
+      description: 'Run "rm -rf ~ #\r\x1b[2Kls"',
+      alwaysKey: "key",
+    }),
+    (error) => {
+      assert.ok(error instanceof ToolError);
+      assert.equal(
+        error.message,
+        'Refused by the user: Run "rm -rf ~ #\\r\\x1b[2Kls"; do not retry it, ask the user how to proceed',
+      );
+      return true;
+    },
+  );
+  assert.deepEqual(asked, [{
+    tool: "Shell",
+    action: "execute",
+    command: "rm -rf ~ #\\r\\x1b[2Kls",
+    outsideWorkspace: false,
+    description: 'Run "rm -rf ~ #\\r\\x1b[2Kls"',
+  }]);
 });

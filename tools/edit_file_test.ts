@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { applyPatch } from "diff";
 import { createTools, ToolError } from "../mod.ts";
-import { withWorkspace } from "../tests/support/workspace.ts";
+import { withDirs, withWorkspace } from "../tests/support/workspace.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });
@@ -399,5 +399,31 @@ Deno.test("editFile() refuses a huge match count without replaceAll after counti
       /^ToolError: Cannot edit "a.txt": oldText matches at least 10000 places \(lines 1, 2, .* and more\); .* replace every one$/,
     );
     assert.equal(await Deno.readTextFile(join(ws, "a.txt")), text);
+  });
+});
+
+Deno.test("editFile() neither reads nor writes a file swapped for a symlink while its approval was pending", async () => {
+  await withDirs(async ({ ws, out }) => {
+    const outside = join(out, "o.txt");
+    await Deno.writeTextFile(outside, "ORIGINAL\n");
+    const file = join(ws, "a.txt");
+    await Deno.writeTextFile(file, "ORIGINAL\n");
+    const t = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: async () => {
+        await Deno.remove(file);
+        await Deno.symlink(outside, file);
+        return true;
+      },
+    });
+    const message = await editError(
+      t.EditFile.execute({ path: "a.txt", oldText: "ORIG", newText: "X" }),
+    );
+    assert.match(
+      message,
+      /^Did not edit "a\.txt": it changed while the call waited and now leads to ".*o\.txt" \(outside the workspace\)/,
+    );
+    assert.equal(await Deno.readTextFile(outside), "ORIGINAL\n");
   });
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
-import { withWorkspace } from "../tests/support/workspace.ts";
-import type { FileBackend } from "../mod.ts";
+import { withDirs, withWorkspace } from "../tests/support/workspace.ts";
+import type { FileBackend, PermissionRequest } from "../mod.ts";
 import { createLocalFiles } from "./_local_files.ts";
 
 function tools(ws: string) {
@@ -397,5 +397,47 @@ Deno.test("readFile() states a size just past the 100 KB limit in bytes, a large
       tools(ws).ReadFile.execute({ path: "big.txt" }),
     );
     assert.match(big, /it is 150 KB \(153600 bytes\), over the 100 KB limit/);
+  });
+});
+
+Deno.test("readFile() asks about a path through a symlink out of the workspace as its real target", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
+    await Deno.symlink(join(out, "secret.txt"), join(ws, "innocent.txt"));
+    const asked: PermissionRequest[] = [];
+    const t = createTools({
+      cwd: ws,
+      approve: (request) => {
+        asked.push(request);
+        return false;
+      },
+    });
+    await readError(t.ReadFile.execute({ path: "innocent.txt" }));
+    assert.deepEqual(asked, [{
+      tool: "ReadFile",
+      action: "read",
+      path: join(out, "secret.txt"),
+      outsideWorkspace: true,
+      description: `Read "innocent.txt" (really "${join(out, "secret.txt")}")`,
+    }]);
+  });
+});
+
+Deno.test("readFile() refuses a file swapped for a symlink while its approval was pending", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.writeTextFile(join(out, "secret.txt"), "SECRET\n");
+    const asked = join(out, "notes.txt");
+    await Deno.writeTextFile(asked, "notes\n");
+    const t = createTools({
+      cwd: ws,
+      approve: async () => {
+        await Deno.remove(asked);
+        await Deno.symlink(join(out, "secret.txt"), asked);
+        return true;
+      },
+    });
+    const message = await readError(t.ReadFile.execute({ path: asked }));
+    assert.match(message, /^Did not read ".*notes\.txt": it changed/);
+    assert.doesNotMatch(message, /SECRET/);
   });
 });

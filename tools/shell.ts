@@ -40,7 +40,10 @@ export interface ShellInput {
   args?: string[];
   /** Working folder, relative to the workspace; defaults to the workspace. */
   cwd?: string;
-  /** Variables merged over the inherited environment. */
+  /**
+   * Variables merged over the inherited environment. An approval request
+   * shows them, and "always" for a command covers it only with the same ones.
+   */
   env?: Record<string, string>;
   /** Bytes of output kept in `output` (default 32768). */
   outputByteLimit?: number;

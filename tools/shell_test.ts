@@ -346,6 +346,62 @@ Deno.test("Shell asks as execute, remembers always by executable and first argum
   });
 });
 
+Deno.test("Shell shows the variables it sets in the approval, and 'always' covers only the same ones", async () => {
+  await withWorkspace(async (dir) => {
+    const asked: PermissionRequest[] = [];
+    const tools = toolsIn(dir, {
+      permissionMode: "ask",
+      approve: (request) => {
+        asked.push(request);
+        return "always";
+      },
+    });
+    const env = { PATH: "/usr/bin:/bin", GREETING: "hi there" };
+    await tools.Shell.execute({ command: "echo $GREETING", env });
+    assert.deepEqual(asked[0], {
+      tool: "Shell",
+      action: "execute",
+      command: "echo $GREETING",
+      env,
+      path: dir,
+      outsideWorkspace: false,
+      description:
+        `Run "echo $GREETING" with GREETING='hi there' PATH=/usr/bin:/bin`,
+    });
+    // The same variables, in another order: covered.
+    await tools.Shell.execute({
+      command: "echo $GREETING",
+      env: { GREETING: "hi there", PATH: "/usr/bin:/bin" },
+    });
+    assert.equal(asked.length, 1);
+    // Without them, or with another value: asked again.
+    await tools.Shell.execute({ command: "echo $GREETING" });
+    await tools.Shell.execute({
+      command: "echo $GREETING",
+      env: { ...env, PATH: `${dir}:/usr/bin:/bin` },
+    });
+    assert.equal(asked.length, 3);
+  });
+});
+
+Deno.test("Shell's approval escapes control characters, and 'always' tells them from their escapes", async () => {
+  await withWorkspace(async (dir) => {
+    const asked: PermissionRequest[] = [];
+    const tools = toolsIn(dir, {
+      permissionMode: "ask",
+      approve: (request) => {
+        asked.push(request);
+        return "always";
+      },
+    });
+    await tools.Shell.execute({ command: "printf '%s' 'a\\rb'" });
+    await tools.Shell.execute({ command: "printf '%s' 'a\rb'" });
+    assert.equal(asked.length, 2, "the raw CR was covered by its escape");
+    assert.equal(asked[1].command, "printf '%s' 'a\\rb'");
+    assert.equal(asked[1].description, `Run "printf '%s' 'a\\rb'"`);
+  });
+});
+
 Deno.test("Shell is refused in readOnly and without an approver in ask", async () => {
   await withWorkspace(async (dir) => {
     await assert.rejects(

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createTools, ToolError } from "../mod.ts";
-import { withWorkspace } from "../tests/support/workspace.ts";
+import { createTools, type PermissionRequest, ToolError } from "../mod.ts";
+import { withDirs, withWorkspace } from "../tests/support/workspace.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });
@@ -123,5 +123,61 @@ Deno.test("writeFile() serializes concurrent writes of one file", async () => {
     assert.equal(results.filter((r) => r.created).length, 1);
     assert.ok(contents.includes(await Deno.readTextFile(join(ws, "a.txt"))));
     assert.deepEqual(await names(ws), ["a.txt"]);
+  });
+});
+
+Deno.test("writeFile() refuses a file swapped for a symlink while its approval was pending, naming where it leads now", async () => {
+  await withDirs(async ({ ws, out }) => {
+    const outside = join(out, "o.txt");
+    await Deno.writeTextFile(outside, "ORIGINAL\n");
+    const file = join(ws, "a.txt");
+    await Deno.writeTextFile(file, "a\n");
+    const t = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: async () => {
+        await Deno.remove(file);
+        await Deno.symlink(outside, file);
+        return true;
+      },
+    });
+    await assert.rejects(
+      t.WriteFile.execute({ path: "a.txt", content: "W\n" }),
+      (error) => {
+        assert.ok(error instanceof ToolError);
+        assert.equal(
+          error.message,
+          `Did not write "a.txt": it changed while the call waited and now leads to "${outside}" (outside the workspace), not to "${file}" as when it was authorized (a symlink was made or repointed); nothing was done. Find out what replaced it before you try again: a new call asks about the new target`,
+        );
+        return true;
+      },
+    );
+    assert.equal(await Deno.readTextFile(outside), "ORIGINAL\n");
+  });
+});
+
+Deno.test("writeFile() asks about a path through a symlinked folder out of the workspace as its real target", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.symlink(out, join(ws, "link"));
+    const asked: PermissionRequest[] = [];
+    const t = createTools({
+      cwd: ws,
+      permissionMode: "acceptEdits",
+      approve: (request) => {
+        asked.push(request);
+        return true;
+      },
+    });
+    await t.WriteFile.execute({ path: "link/new.txt", content: "x" });
+    assert.deepEqual(asked, [{
+      tool: "WriteFile",
+      action: "write",
+      path: join(out, "new.txt"),
+      outsideWorkspace: true,
+      description: `Write 1 bytes to "${join("link", "new.txt")}" (really "${
+        join(out, "new.txt")
+      }")`,
+    }]);
+    assert.equal(await Deno.readTextFile(join(out, "new.txt")), "x");
   });
 });
