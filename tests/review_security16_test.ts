@@ -81,7 +81,7 @@ async function callText(
 
 // ------------------------------------------------------------------ faults
 
-// FAULT: the rg tool decides "outside" on the lexical path while ripgrep walks
+// Fixed fault: the rg tool decides "outside" on the lexical path while ripgrep walks
 // the physical one: with `ws/link` -> a folder outside, `link/..` is the
 // workspace to the gate (so `fello mcp --workspace-only` asks nothing) but is
 // the outside parent folder to rg, which prints its files. The same holds for
@@ -105,7 +105,7 @@ Deno.test({
   },
 });
 
-// FAULT: under Deno's narrow `--allow-read=<ws>,<checkout>`, the rg tool
+// Fixed fault: under Deno's narrow `--allow-read=<ws>,<checkout>`, the rg tool
 // checks the grant on the path as written (`link`), which Deno grants, but
 // ripgrep is a subprocess that follows the symlink to a folder outside the
 // grant and prints its files: the second gate is crossed (ReadFile,
@@ -134,7 +134,7 @@ Deno.test({
   },
 });
 
-// FAULT: under Deno's narrow `--allow-read=<ws>`, `search` given a symlink
+// Fixed fault: under Deno's narrow `--allow-read=<ws>`, `search` given a symlink
 // that leads out of the grant answers "No matches ... (0 files searched,
 // 1 path unreadable)": the model concludes the text is absent, where ReadFile
 // of the same path says `Deno denies reading ... run deno again with
