@@ -297,7 +297,7 @@ export function firstMeaningfulLine(text: string): string | undefined {
     if (brief !== null) {
       // `@brief` alone on its line: the summary is the next line.
       if (brief[0].length === line.length) inBlockTag = false;
-      else return _clipDoc(line.slice(brief[0].length));
+      else return clipDoc(line.slice(brief[0].length));
       continue;
     }
     const modifier = MODIFIER_TAG.exec(line);
@@ -307,15 +307,24 @@ export function firstMeaningfulLine(text: string): string | undefined {
       inBlockTag = true;
       continue;
     }
-    if (!inBlockTag) return _clipDoc(rest);
+    if (!inBlockTag) return clipDoc(rest);
   }
   return undefined;
 }
 
-function _clipDoc(line: string): string {
+/**
+ * A doc summary line cut to 200 characters (with "…" where it was cut): an
+ * outline line stays one readable line.
+ */
+export function clipDoc(line: string): string {
   return line.length > MAX_DOC_LENGTH
     ? `${line.slice(0, MAX_DOC_LENGTH - 1)}…`
     : line;
+}
+
+/** Whether a trimmed doc line is a rule drawn across it (`----`, `====`). */
+export function isRuleLine(line: string): boolean {
+  return RULE_LINE.test(line);
 }
 
 // Drops a closing `*/`, with the `*`s before it, from the end of a line. By

@@ -1,18 +1,16 @@
 // Python: the specification's node types (function_definition,
 // class_definition, import_statement, import_from_statement) with Python's own
-// keywords as labels; decorated definitions; the docstring as the doc.
-// Runs inside the outline worker only.
+// keywords as labels; decorated definitions; `type` aliases (PEP 695); the
+// docstring as the doc. Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { LanguageSpec } from "./_language.ts";
-import {
-  append,
-  fieldText,
-  firstMeaningfulLine,
-  makeSymbol,
-} from "./_nodes.ts";
+import { append, fieldText, makeSymbol, namedItems } from "./_nodes.ts";
+import { pythonDocstring } from "./_python_docstring.ts";
 
-/** Python (`.py`, `.pyi`): `def`, `class`, `method`, `field`, `import`. */
+/**
+ * Python (`.py`, `.pyi`): `def`, `class`, `method`, `field`, `import`, `type`.
+ */
 export const python: LanguageSpec = {
   name: "Python",
   grammar: "python",
@@ -30,7 +28,11 @@ interface Place {
 
 function _block(block: Node, place: Place): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
-  for (const node of block.namedChildren) {
+  // One spot the grammar cannot parse may wrap the rest of the file in an
+  // ERROR node: look inside it, so what parsed is still listed. Only then,
+  // since namedItems() reads every child's type (a call into WASM) once more.
+  const nodes = block.hasError ? namedItems(block) : block.namedChildren;
+  for (const node of nodes) {
     append(symbols, _statement(node, place));
   }
   return symbols;
@@ -50,10 +52,13 @@ function _statement(node: Node, place: Place): OutlineSymbol[] {
     case "function_definition":
     case "class_definition":
       return _definition(node, type, { outer: node, place });
+    case "type_alias_statement":
+      return scope === "member" ? [] : [_typeAlias(node)];
     case "import_statement":
     case "import_from_statement":
+    case "future_import_statement":
       return scope === "module"
-        ? [makeSymbol("import", _importName(node), node)]
+        ? [makeSymbol("import", _importName(node, type), node)]
         : [];
     case "expression_statement":
       return scope === "class" ? _fields(node, place.source) : [];
@@ -100,38 +105,58 @@ function _branches(node: Node, place: Place): OutlineSymbol[] {
   return symbols;
 }
 
-// Class attributes: `x = 1` and `x: int = 0` directly in the class body.
+// Class attributes: `x = 1` and `x: int = 0` directly in the class body, and
+// every name a chain binds (pdb's `do_c = do_cont = do_continue`).
 function _fields(statement: Node, source: string): OutlineSymbol[] {
   // A statement that opens with a string (a docstring) is no assignment.
   if (_startsWithString(source, statement.startIndex)) return [];
-  const assignment = statement.firstNamedChild;
-  if (assignment?.type !== "assignment") return [];
-  const left = assignment.childForFieldName("left");
-  if (left?.type !== "identifier") return [];
-  return [makeSymbol("field", left.text, statement)];
-}
-
-function _importName(node: Node): string {
-  if (node.type === "import_from_statement") {
-    return fieldText(node, "module_name") ?? "";
+  const fields: OutlineSymbol[] = [];
+  // The grammar nests a chain: `a = b = 1` is `a = (b = 1)`.
+  let assignment = statement.firstNamedChild;
+  while (assignment?.type === "assignment") {
+    const left = assignment.childForFieldName("left");
+    if (left?.type === "identifier") {
+      fields.push(makeSymbol("field", left.text, statement));
+    }
+    assignment = assignment.childForFieldName("right");
   }
-  return node.childrenForFieldName("name").map((name) => name.text).join(", ");
+  return fields;
 }
 
-// The docstring: the first statement of the body when it is a bare string.
+// `type Vector = list[float]`, `type Pair[T] = tuple[T, T]`: the name is the
+// identifier the left side opens with.
+function _typeAlias(node: Node): OutlineSymbol {
+  let left = node.childForFieldName("left");
+  while (left !== null && left.type !== "identifier") {
+    left = left.firstNamedChild;
+  }
+  return makeSymbol("type", left?.text ?? "", node);
+}
+
+function _importName(node: Node, type: string): string {
+  switch (type) {
+    case "import_from_statement":
+      return fieldText(node, "module_name") ?? "";
+    case "future_import_statement":
+      // `from __future__ import annotations`: the grammar has a node of its
+      // own for it, with no module_name field.
+      return "__future__";
+    default:
+      return node.childrenForFieldName("name").map((name) => name.text)
+        .join(", ");
+  }
+}
+
+// The docstring's summary, when the body opens with one.
 function _docstring(body: Node, source: string): string | undefined {
   // A block starts where its first statement (or comment) does: when no
-  // string opens there, skip the calls into WASM.
-  if (!_startsWithString(source, body.startIndex)) return undefined;
-  const first = body.firstNamedChild;
-  if (first?.type !== "expression_statement") return undefined;
-  const string = first.firstNamedChild;
-  if (string?.type !== "string") return undefined;
-  // An f-, t- or bytes string is no docstring: its __doc__ is None.
-  if (/^[rRuU]*[bBfFtT]/.test(string.text)) return undefined;
-  const content = string.text.replace(/^[rRuU]*("""|'''|"|')/, "")
-    .replace(/("""|'''|"|')$/, "");
-  return firstMeaningfulLine(content);
+  // string, or parenthesis (`("a"\n "b")`), opens there, skip the calls into
+  // WASM.
+  const index = body.startIndex;
+  if (source[index] !== "(" && !_startsWithString(source, index)) {
+    return undefined;
+  }
+  return pythonDocstring(body);
 }
 
 // Whether a string literal (with its optional prefix: `r`, `b`, `f`, ...)
