@@ -53,8 +53,9 @@ function _withoutComments(node: Node): Node[] {
 
 /**
  * The summary of a docstring's value: its first line that is neither blank
- * nor a rule (`====`), trimmed and cut to 200 characters; none when that
- * line is an Epydoc field (`@param x: ...`), which leaves no description.
+ * nor a rule (`====`), trimmed, control characters escaped, cut to 200
+ * characters; none when that line is an Epydoc field (`@param x: ...`), which
+ * leaves no description.
  */
 export function docstringSummary(value: string): string | undefined {
   // Line by line: the summary is nearly always on the first or second line
@@ -65,10 +66,23 @@ export function docstringSummary(value: string): string | undefined {
     const line = value.slice(start, end).trim();
     start = end + 1;
     if (line === "" || isRuleLine(line)) continue;
-    return EPYDOC_FIELD.test(line) ? undefined : clipDoc(line);
+    return EPYDOC_FIELD.test(line) ? undefined : clipDoc(_visible(line));
   }
   return undefined;
 }
+
+// Control characters shown as Python writes them (`\x1b`): a decoded escape
+// must not reach a terminal or a model as a raw ESC or carriage return. A tab
+// stays, as in a comment.
+function _visible(line: string): string {
+  return line.replace(
+    CONTROL,
+    (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
+// deno-lint-ignore no-control-regex -- finding them is the point
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 // Epydoc's fields (epydoc.sourceforge.net/fields.html). A decorator's name
 // (`@contextmanager decorator.`) is none of them: that line is the summary.

@@ -39,3 +39,15 @@ Deno.test("docstringSummary() cuts a long line to 200 characters", () => {
   equal(summary.length, 200);
   equal(summary.endsWith("…"), true);
 });
+
+Deno.test("docstringSummary() shows control characters as escapes, tabs as they are", () => {
+  equal(
+    docstringSummary("Prints \x1b[31mred\x1b[0m."),
+    "Prints \\x1b[31mred\\x1b[0m.",
+  );
+  equal(
+    docstringSummary('Ends a line with "\r".'),
+    'Ends a line with "\\x0d".',
+  );
+  equal(docstringSummary("a\tb\x85c\x7f"), "a\tb\\x85c\\x7f");
+});
