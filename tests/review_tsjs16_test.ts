@@ -13,8 +13,8 @@
 // in interfaces are methods, as in classes; `const x = 1 // note` with its
 // `;` alone on the next line (SWC output, 21 files) and Babel's
 // `} /** next doc */;` end on the code line; overloads take the first doc
-// found. Each fault is a small snippet that fails today, marked
-// `ignore: true`.
+// found. Each fault is a small snippet that failed when found (marked
+// `ignore: true` then); all seven are fixed now.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { outlineLines } from "./support/outline_languages.ts";
@@ -148,11 +148,10 @@ Deno.test("outlineSymbols() outlines CommonJS assignments and a bundle's IIFE", 
 
 // ------------------------------------------------------------------ faults
 
-// FAULT: a generic call signature in a semicolon-free type body is still a syntax error when a comment stands between it and the member above, or when its `<` is alone on its line; the interface is cut short and every declaration after it is lost (expected: the whole interface, its members, and what follows). 6 corpus files, the very ones review 15's fix named: react-redux 9.2.0 src/hooks/useStore.ts and src/components/connect.tsx, @reduxjs/toolkit 2.5.0 src/createSlice.ts and src/listenerMiddleware/types.ts, mobx 6.13.5 src/api/action.ts, immer 10.1.1 src/types/types-external.ts (52 top-level symbols lost, 2 interfaces cut short).
+// Fixed fault: a generic call signature in a semicolon-free type body is still a syntax error when a comment stands between it and the member above, or when its `<` is alone on its line; the interface is cut short and every declaration after it is lost (expected: the whole interface, its members, and what follows). 6 corpus files, the very ones review 15's fix named: react-redux 9.2.0 src/hooks/useStore.ts and src/components/connect.tsx, @reduxjs/toolkit 2.5.0 src/createSlice.ts and src/listenerMiddleware/types.ts, mobx 6.13.5 src/api/action.ts, immer 10.1.1 src/types/types-external.ts (52 top-level symbols lost, 2 interfaces cut short).
 Deno.test({
   name:
     "outlineSymbols() reads a generic call signature under a comment or with a lone '<'",
-  ignore: true,
   fn: async () => {
     const commented = lines(
       "export interface Produce {",
@@ -191,10 +190,9 @@ Deno.test({
   },
 });
 
-// FAULT: a parameter named `using` (legal TypeScript) is a syntax error to the grammar: a function declaring one is lost with every declaration after it ("no symbols found" for the snippet below), and an interface method declaring one turns into bogus properties (`property findProviders`, `property provider`); expected: the method and the function listed as such. 1 corpus file: @angular/core 19.0.5 index.d.ts (PublicTestability.findProviders, twice).
+// Fixed fault: a parameter named `using` (legal TypeScript) is a syntax error to the grammar: a function declaring one is lost with every declaration after it ("no symbols found" for the snippet below), and an interface method declaring one turns into bogus properties (`property findProviders`, `property provider`); expected: the method and the function listed as such. 1 corpus file: @angular/core 19.0.5 index.d.ts (PublicTestability.findProviders, twice).
 Deno.test({
   name: "outlineSymbols() keeps a TypeScript parameter named 'using'",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "export interface Testability {",
@@ -216,10 +214,9 @@ Deno.test({
   },
 });
 
-// FAULT: a property named `abstract` in an interface or object type is named after its type (`property string`), or lost with its neighbours while its nested type's members leak up a level (`property before`); expected: `property abstract`. 2 corpus files: next 15.1.3 dist/lib/metadata/types/metadata-interface.d.ts, @stylistic/eslint-plugin 2.12.1 dist/dts/rule-options.d.ts (67 nested keys listed as members of KeywordSpacingSchema0).
+// Fixed fault: a property named `abstract` in an interface or object type is named after its type (`property string`), or lost with its neighbours while its nested type's members leak up a level (`property before`); expected: `property abstract`. 2 corpus files: next 15.1.3 dist/lib/metadata/types/metadata-interface.d.ts, @stylistic/eslint-plugin 2.12.1 dist/dts/rule-options.d.ts (67 nested keys listed as members of KeywordSpacingSchema0).
 Deno.test({
   name: "outlineSymbols() names a property called 'abstract'",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "export interface Metadata {",
@@ -239,10 +236,9 @@ Deno.test({
   },
 });
 
-// FAULT: a JSDoc `@typedef` whose type runs over several lines gives the declaration under it a line of that type as its doc (`// skip: () => void;`, `// {`): firstMeaningfulLine() counts `@typedef` among Doxygen's structural tags, after which a summary may follow; expected: no doc (the comment defines another type). 6 corpus files, 9 declarations: vite 6.0.5 dist/node/chunks/dep-BZMjGe_U.js (4), eslint-plugin-jsdoc 50.6.1 src/ and dist/ alignTransform and iterateJsdoc, eslint-plugin-unicorn 56.0.1 rules/ast/call-or-new-expression.js.
+// Fixed fault: a JSDoc `@typedef` whose type runs over several lines gives the declaration under it a line of that type as its doc (`// skip: () => void;`, `// {`): firstMeaningfulLine() counts `@typedef` among Doxygen's structural tags, after which a summary may follow; expected: no doc (the comment defines another type). 6 corpus files, 9 declarations: vite 6.0.5 dist/node/chunks/dep-BZMjGe_U.js (4), eslint-plugin-jsdoc 50.6.1 src/ and dist/ alignTransform and iterateJsdoc, eslint-plugin-unicorn 56.0.1 rules/ast/call-or-new-expression.js.
 Deno.test({
   name: "outlineSymbols() takes no doc from a multi-line @typedef",
-  ignore: true,
   fn: async () => {
     const text = lines(
       'import x from "x";',
@@ -267,10 +263,9 @@ Deno.test({
   },
 });
 
-// FAULT: a doc line holding only an inline `{@link ...}` tag is skipped as if it were a Dart directive (`{@template x}`): a doc that is only a link gets no doc, and one that opens with a link gets its second line, a sentence fragment (`// as specified by W3C.`); expected: the link line as written. 2 corpus files: vitepress 1.5.0 dist/node/chunk-DMuPggCS.js (15 LRUCache options documented `{@link LRUCache.OptionsBase.ttl}`), next 15.1.3 dist/compiled/@edge-runtime/cookies/index.d.ts (CookieListItem).
+// Fixed fault: a doc line holding only an inline `{@link ...}` tag is skipped as if it were a Dart directive (`{@template x}`): a doc that is only a link gets no doc, and one that opens with a link gets its second line, a sentence fragment (`// as specified by W3C.`); expected: the link line as written. 2 corpus files: vitepress 1.5.0 dist/node/chunk-DMuPggCS.js (15 LRUCache options documented `{@link LRUCache.OptionsBase.ttl}`), next 15.1.3 dist/compiled/@edge-runtime/cookies/index.d.ts (CookieListItem).
 Deno.test({
   name: "outlineSymbols() keeps a doc line that is only an inline {@link}",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "export interface Options {",
@@ -293,10 +288,9 @@ Deno.test({
   },
 });
 
-// FAULT: a file overview JSDoc tagged `@module` right above the first statement (no blank line between) is shown as that statement's doc (its second paragraph, since the `@module` line is skipped); across a blank line the same comment is rightly left to the file (review 15's fix covers only that case); expected: no doc. 2 corpus files: typedoc 0.27.5 dist/index.d.ts and dist/index.js.
+// Fixed fault: a file overview JSDoc tagged `@module` right above the first statement (no blank line between) is shown as that statement's doc (its second paragraph, since the `@module` line is skipped); across a blank line the same comment is rightly left to the file (review 15's fix covers only that case); expected: no doc. 2 corpus files: typedoc 0.27.5 dist/index.d.ts and dist/index.js.
 Deno.test({
   name: "outlineSymbols() leaves an adjacent @module JSDoc to the file",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "/**",
@@ -314,11 +308,10 @@ Deno.test({
   },
 });
 
-// FAULT: a function whose closing line ends with the start of a block comment (`} /**` then the comment's lines, as Babel prints a file overview after its helpers) ends at the comment's last line: the grammar's automatic semicolon is placed after the comment; expected: the function ends on its own last line. 2 corpus files: eslint-plugin-jsx-a11y 6.10.2 lib/rules/mouse-events-have-key-events.js and no-noninteractive-tabindex.js (`_toPrimitive` 14-19 instead of 14-14).
+// Fixed fault: a function whose closing line ends with the start of a block comment (`} /**` then the comment's lines, as Babel prints a file overview after its helpers) ends at the comment's last line: the grammar's automatic semicolon is placed after the comment; expected: the function ends on its own last line. 2 corpus files: eslint-plugin-jsx-a11y 6.10.2 lib/rules/mouse-events-have-key-events.js and no-noninteractive-tabindex.js (`_toPrimitive` 14-19 instead of 14-14).
 Deno.test({
   name:
     "outlineSymbols() ends a function before a comment opened on its last line",
-  ignore: true,
   fn: async () => {
     const text = lines(
       '"use strict";',

@@ -3,7 +3,14 @@
 // Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
-import { append, docComment, fieldText, makeSymbol } from "./_nodes.ts";
+import {
+  append,
+  docComment,
+  fieldText,
+  firstMeaningfulLine,
+  isComment,
+  makeSymbol,
+} from "./_nodes.ts";
 
 const MAX_NAME_LENGTH = 80;
 
@@ -54,6 +61,7 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
   const siblings = parent.namedChildren;
   // Each `.type` read is a call into WASM: read every type once.
   const types = siblings.map((node) => node.type);
+  let taken: Node | undefined;
   for (const [index, node] of siblings.entries()) {
     const body = types[index] === "expression_statement"
       ? _wrapperBody(node)
@@ -62,10 +70,13 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
       : undefined;
     if (body !== undefined) {
       append(symbols, _statements(body, withMembers));
+      taken = undefined;
       continue;
     }
-    const symbol = _statement(node, { withMembers, siblings, types, index });
+    const place: Place = { withMembers, siblings, types, index, above: taken };
+    const symbol = _statement(node, place);
     if (symbol !== undefined) append(symbols, symbol);
+    taken = place.taken;
   }
   return _mergeOverloads(symbols);
 }
@@ -176,6 +187,10 @@ interface Place {
   siblings: readonly Node[];
   types: readonly string[];
   index: number;
+  /** The comment the statement above took in (see _takenComment()). */
+  above?: Node;
+  /** Set by _statement(): the comment this statement took in. */
+  taken?: Node;
 }
 
 function _statement(
@@ -191,11 +206,15 @@ function _statement(
     types,
     index,
     acrossBlankLine: true,
-  });
+  }) ?? _takenDoc(place.above, outer);
+  const taken = BLOCK_DECLARATIONS.has(type) ? _takenComment(node) : undefined;
+  place.taken = taken;
+  const to = taken === undefined ? undefined : _codeBefore(taken);
   // Members are read only where they are listed (not inside a namespace).
   const make = (kind: string, name: string, members?: () => OutlineSymbol[]) =>
     makeSymbol(kind, name, node, {
       from: outer,
+      to,
       doc,
       children: withMembers ? members?.() : undefined,
     });
@@ -260,6 +279,44 @@ function _statement(
     default:
       return undefined;
   }
+}
+
+// Declarations ending in a block that may take a comment in (_codeEnd()).
+const BLOCK_DECLARATIONS = new Set([
+  "function_declaration",
+  "generator_function_declaration",
+  "class_declaration",
+  "abstract_class_declaration",
+]);
+
+// A comment opened on a declaration's last line (`} /**`, as Babel prints a
+// file overview after its helpers) is taken into the declaration, since the
+// grammar's automatic semicolon goes after it: the comment is the last child
+// of a class, or of a function's body. The declaration ends before it, at its
+// `}`, and the comment may be the doc of the declaration below.
+function _takenComment(node: Node): Node | undefined {
+  const last = node.lastChild;
+  if (last === null || isComment(last)) return last ?? undefined;
+  const inner = last.lastChild;
+  return inner !== null && isComment(inner) ? inner : undefined;
+}
+
+// The code before a taken comment (and any comments before it).
+function _codeBefore(comment: Node): Node | undefined {
+  let code = comment.previousSibling;
+  while (code !== null && isComment(code)) code = code.previousSibling;
+  return code ?? undefined;
+}
+
+// The doc the statement above took in: a JSDoc ending on the line above.
+function _takenDoc(comment: Node | undefined, outer: Node): string | undefined {
+  if (comment === undefined) return undefined;
+  const text = comment.text;
+  if (!text.startsWith("/**")) return undefined;
+  const endRow = comment.endPosition.row;
+  return endRow === outer.startPosition.row - 1
+    ? firstMeaningfulLine(text)
+    : undefined;
 }
 
 // Looks through `export`, `declare` and the expression statement that wraps a

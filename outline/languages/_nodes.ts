@@ -137,7 +137,9 @@ export interface DocCommentOptions {
   /**
    * Also take a `/**` block that one blank line parts from the node, unless
    * nothing but comments is above it (a file's license or overview): JSDoc's
-   * rule, as TypeScript and editors read it.
+   * rule, as TypeScript and editors read it. Then a file overview tagged
+   * `@module`, `@file` or `@packageDocumentation` is never a doc, even right
+   * above the node.
    */
   acrossBlankLine?: boolean;
 }
@@ -171,6 +173,9 @@ export function docComment(
   }
   const last = texts[texts.length - 1];
   if (last.startsWith("/*")) {
+    if (options.acrossBlankLine && OVERVIEW_TAG_LINE.test(last)) {
+      return undefined;
+    }
     return accept(last) ? firstMeaningfulLine(last) : undefined;
   }
   let first = texts.length - 1;
@@ -202,6 +207,10 @@ function _jsDocAcrossBlankLine(
 }
 
 const FILE_OVERVIEW = /@(?:module|file|fileoverview|overview|license)\b/;
+// A JSDoc line that opens with a file overview tag (TSDoc's
+// `@packageDocumentation` too): the comment is the file's, wherever it is.
+const OVERVIEW_TAG_LINE =
+  /^[ \t]*(?:\/\*\*|\*)?[ \t]*@(?:module|file|fileoverview|overview|packageDocumentation)\b/m;
 
 // What may stand above a file's overview: comments, a `#!` line and
 // directives ("use strict", "use client").
@@ -250,7 +259,8 @@ const RULE_LINE = /^[-=*_~#+/\s]{3,}$/;
 // files open with one right above their first declaration).
 const LICENSE_LINE =
   /^(?:copyright\s+(?:\(c\)|©|\d{4})|\(c\)\s+\d{4}|©|spdx-license-identifier\b|licensed under\b)/i;
-const DIRECTIVE_LINE = /^\{@[\w-]+[^{}]*\}$/;
+// Not JSDoc's inline links (`{@link Base.ttl}`): they are text.
+const DIRECTIVE_LINE = /^\{@(?!link(?:code|plain)?\b)[\w-]+[^{}]*\}$/;
 // A line comment that talks to a tool (`// swiftlint:disable file_length`).
 const TOOL_DIRECTIVE =
   /^\/\/(?:\/\s*<(?:reference|amd-module|amd-dependency)\b|\s*(?:swiftlint:|swiftformat:|ktlint-|noinspection|NOSONAR|eslint-|prettier-ignore|@ts-|nolint|NOLINT|clang-format|periphery:|sourcery:))/;
@@ -261,9 +271,10 @@ const MAX_DOC_LENGTH = 200;
 const BRIEF_TAG = /^[@\\](?:brief|summary|description|desc)(?:\s+|$)/;
 const TAG = /^[@\\][A-Za-z]/;
 // Doxygen's structural commands name what they document on their own line
-// (`@fn int add(int, int)`); a summary may follow them.
+// (`@fn int add(int, int)`); a summary may follow them. Not JSDoc's
+// `@typedef {Type} Name`: its type may run over the lines below.
 const STRUCTURAL_TAG =
-  /^[@\\](?:fn|file|class|struct|union|enum|def|var|typedef|namespace|package|interface|module|name|memberof|ingroup|defgroup|addtogroup|headerfile)\b/i;
+  /^[@\\](?:fn|file|class|struct|union|enum|def|var|typedef(?!\s*\{)|namespace|package|interface|module|name|memberof|ingroup|defgroup|addtogroup|headerfile)\b/i;
 // JSDoc/TSDoc modifiers take no text: what follows them is the summary.
 const MODIFIER_TAG =
   /^[@\\](?:internal|public|private|protected|alpha|beta|experimental|override|virtual|sealed|readonly|packagedocumentation|hidden|ignore|static|abstract|async|inheritdoc|export)\b\s*/i;

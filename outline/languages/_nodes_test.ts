@@ -73,3 +73,24 @@ Deno.test("nested() reads MAX_NESTING levels of members, then none, and unwinds 
   // The failed read left the count as it was.
   assert.equal(depthOf(chain(0)), MAX_NESTING + 1);
 });
+
+Deno.test("firstMeaningfulLine() takes no line of a JSDoc @typedef's type, and keeps an inline {@link} line", () => {
+  assert.equal(
+    firstMeaningfulLine("/** @typedef {{\n\tskip: () => void;\n}} Ctx */"),
+    undefined,
+  );
+  // Doxygen's \typedef still names what the summary under it documents.
+  assert.equal(
+    firstMeaningfulLine("/**\n * @typedef unsigned long ulong\n * Sizes.\n */"),
+    "Sizes.",
+  );
+  assert.equal(
+    firstMeaningfulLine("/**\n * {@link Base.ttl}\n */"),
+    "{@link Base.ttl}",
+  );
+  // A Dart directive alone on its line is still no text.
+  assert.equal(
+    firstMeaningfulLine("/// {@template x}\n/// Opens it."),
+    "Opens it.",
+  );
+});

@@ -1,7 +1,7 @@
-// A text pass for TypeScript and TSX: two shapes tsc and Prettier write all
-// the time that tree-sitter-typescript 0.23.2 cannot parse, rewritten in
-// place (same length, every line where it was). Runs inside the outline
-// worker only.
+// A text pass for TypeScript and TSX: shapes tsc and Prettier write that
+// tree-sitter-typescript 0.23.2 cannot parse, rewritten in place (same
+// length, every line where it was). Runs inside the outline worker only.
+import type { OutlineSymbol } from "../types.ts";
 
 /**
  * An import type, `import("./types.js")`, where type arguments or `[]`
@@ -15,10 +15,13 @@
 const IMPORT_TYPE =
   /(?<![\w$.])import[ \t]*\([ \t]*(["'])[^"'\n\\]*\1[ \t]*\)/g;
 
-/** A line that starts, after indentation, with `<` and a name. */
-const ANGLE_LINE = /\n([ \t]+)<[A-Za-z_$]/g;
+/**
+ * A line that starts, after indentation, with `<` and a name (Prettier puts
+ * a long type parameter list's names on the lines under a lone `<`).
+ */
+const ANGLE_LINE = /\n([ \t]+)<(?=\s*[A-Za-z_$])/g;
 /** What a type parameter list's first name is followed by. */
-const TYPE_PARAMETER = /^<[A-Za-z_$][\w$]*\s*(?:>|,|=|extends\b)/;
+const TYPE_PARAMETER = /^<\s*[A-Za-z_$][\w$]*\s*(?:>|,|=|extends\b)/;
 /** How far a type parameter list may run before its `(`. */
 const MAX_TYPE_PARAMETERS = 500;
 
@@ -31,7 +34,7 @@ export function prepareTypeScript(source: string): string {
         _inComment(source, offset) ? match : "_".repeat(match.length),
     )
     : source;
-  return _separateSignatures(text);
+  return _renameKeywords(_separateSignatures(text));
 }
 
 // Whether `offset` is in a comment: after `//` on its line, or on a line of
@@ -57,7 +60,7 @@ function _separateSignatures(text: string): string {
   let at = 0;
   ANGLE_LINE.lastIndex = 0;
   for (let match; (match = ANGLE_LINE.exec(text)) !== null;) {
-    const angle = match.index + match[0].length - 2;
+    const angle = match.index + match[0].length - 1;
     if (!_endsMember(text, match.index) || !_isSignature(text, angle)) {
       continue;
     }
@@ -70,14 +73,22 @@ function _separateSignatures(text: string): string {
   return out.join("");
 }
 
-// Whether the last code line before `newline` ends a member: not blank, not
-// a comment, ending with a name character, `)`, `]`, `>` or `}`.
+// Whether the last code line before `newline` ends a member (with a name
+// character, `)`, `]`, `>` or `}`). Blank lines and comments between are
+// passed over: a signature often has a doc of its own. Inside a block comment
+// (a line starting with `*` or `/*` that does not close it) it is not code.
 function _endsMember(text: string, newline: number): boolean {
   for (let end = newline; end > 0;) {
-    const start = text.lastIndexOf("\n", end - 1) + 1;
-    const line = text.slice(start, end).trim();
-    if (line !== "") {
-      if (/^(?:\/\/|\/\*|\*)/.test(line)) return false;
+    let start = text.lastIndexOf("\n", end - 1) + 1;
+    let line = text.slice(start, end).trim();
+    if (line.endsWith("*/")) {
+      // The code, if any, before the comment's `/*`.
+      const open = text.lastIndexOf("/*", text.lastIndexOf("*/", end) - 1);
+      if (open === -1) return false;
+      start = text.lastIndexOf("\n", open - 1) + 1;
+      line = text.slice(start, open).trim();
+    } else if (/^(?:\/\*|\*)/.test(line)) return false;
+    if (line !== "" && !line.startsWith("//")) {
       return /[\w$)\]>}]$/.test(line);
     }
     end = start - 1;
@@ -99,4 +110,48 @@ function _isSignature(text: string, angle: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Keywords the grammar takes for a declaration where TypeScript reads a name:
+ * a parameter `using` (`findProviders(using: any, ...)`, in Angular) starts a
+ * `using` declaration, and a member `abstract` (`abstract?: string`, in
+ * Next.js's Metadata) an abstract signature; either is a syntax error that
+ * costs the symbols around it. Written as names of the same length, and put
+ * back by restoreKeywordNames().
+ */
+const KEYWORD_NAMES = [
+  // After `(` or `,`, before a type, a default, `,` or `)`.
+  { name: "using", as: "u$ing", at: /(?<=[(,]\s*)using(?=[ \t]*[?:,)=])/g },
+  // First on a line or after `{`, `;` or `,`, before a type or `(`.
+  {
+    name: "abstract",
+    as: "ab$tract",
+    at: /(?<=(?:^|[{;,])[ \t]*)abstract(?=[ \t]*\??[ \t]*[:(])/gm,
+  },
+];
+
+function _renameKeywords(text: string): string {
+  let out = text;
+  for (const { name, as, at } of KEYWORD_NAMES) {
+    if (!out.includes(name)) continue;
+    out = out.replace(
+      at,
+      (match, offset: number) => _inComment(out, offset) ? match : as,
+    );
+  }
+  return out;
+}
+
+/** The symbols with the names prepareTypeScript() renamed put back, in place. */
+export function restoreKeywordNames(symbols: OutlineSymbol[]): OutlineSymbol[] {
+  for (const symbol of symbols) {
+    if (symbol.name.includes("$")) {
+      for (const { name, as } of KEYWORD_NAMES) {
+        symbol.name = symbol.name.replaceAll(as, name);
+      }
+    }
+    restoreKeywordNames(symbol.children);
+  }
+  return symbols;
 }

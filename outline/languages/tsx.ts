@@ -4,7 +4,7 @@ import {
   extractEcmascript,
   joinEcmascript,
 } from "./_ecmascript.ts";
-import { prepareTypeScript } from "./_ts_text.ts";
+import { prepareTypeScript, restoreKeywordNames } from "./_ts_text.ts";
 
 /** TSX (".tsx"): the specification's TS/JS symbol table. */
 export const tsx: LanguageSpec = {
@@ -12,7 +12,7 @@ export const tsx: LanguageSpec = {
   grammar: "tsx",
   extensions: [".tsx"],
   prepare: prepareTypeScript,
-  extract: extractEcmascript,
+  extract: (root) => restoreKeywordNames(extractEcmascript(root)),
   join: joinEcmascript,
   continuation: ECMASCRIPT_CONTINUATION,
   braces: true,

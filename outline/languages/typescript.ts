@@ -4,7 +4,7 @@ import {
   extractEcmascript,
   joinEcmascript,
 } from "./_ecmascript.ts";
-import { prepareTypeScript } from "./_ts_text.ts";
+import { prepareTypeScript, restoreKeywordNames } from "./_ts_text.ts";
 
 /** TypeScript (".ts", ".mts", ".cts"): the specification's TS/JS symbol table. */
 export const typescript: LanguageSpec = {
@@ -12,7 +12,7 @@ export const typescript: LanguageSpec = {
   grammar: "typescript",
   extensions: [".ts", ".mts", ".cts"],
   prepare: prepareTypeScript,
-  extract: extractEcmascript,
+  extract: (root) => restoreKeywordNames(extractEcmascript(root)),
   join: joinEcmascript,
   continuation: ECMASCRIPT_CONTINUATION,
   braces: true,
