@@ -27,25 +27,39 @@ const MAX_TYPE_PARAMETERS = 500;
 
 /** The text with those shapes rewritten; see the comments above. */
 export function prepareTypeScript(source: string): string {
+  const inComment = _commentTest(source);
   const text = source.includes("import(") || source.includes("import (")
     ? source.replace(
       IMPORT_TYPE,
       (match, _quote, offset: number) =>
-        _inComment(source, offset) ? match : "_".repeat(match.length),
+        inComment(offset) ? match : "_".repeat(match.length),
     )
     : source;
   return _renameKeywords(_separateSignatures(text));
 }
 
-// Whether `offset` is in a comment: after `//` on its line, or on a line of
-// a block comment (one that starts with `*` or `/*`). A rough test, enough
-// for the doc comments a symbol's summary comes from.
-function _inComment(text: string, offset: number): boolean {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  const before = text.slice(lineStart, offset);
-  const first = before.trimStart();
-  return first.startsWith("*") || first.startsWith("/*") ||
-    before.includes("//");
+// Whether an offset of `text` is in a comment: after `//` on its line, or on
+// a line of a block comment (one that starts with `*` or `/*`). A rough test,
+// enough for the doc comments a symbol's summary comes from. Offsets come in
+// increasing order (as replace() gives them): each line is read once, not
+// once per match (a minified line holds thousands).
+function _commentTest(text: string): (offset: number) => boolean {
+  let lineEnd = -1;
+  let commentLine = false;
+  let slashes = -1;
+  return (offset) => {
+    if (offset > lineEnd) {
+      const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+      lineEnd = text.indexOf("\n", offset);
+      if (lineEnd === -1) lineEnd = text.length;
+      const line = text.slice(lineStart, lineEnd);
+      const first = line.trimStart();
+      commentLine = first.startsWith("*") || first.startsWith("/*");
+      const at = line.indexOf("//");
+      slashes = at === -1 ? Infinity : lineStart + at;
+    }
+    return commentLine || slashes < offset;
+  };
 }
 
 /**
@@ -82,11 +96,17 @@ function _endsMember(text: string, newline: number): boolean {
     let start = text.lastIndexOf("\n", end - 1) + 1;
     let line = text.slice(start, end).trim();
     if (line.endsWith("*/")) {
-      // The code, if any, before the comment's `/*`.
-      const open = text.lastIndexOf("/*", text.lastIndexOf("*/", end) - 1);
-      if (open === -1) return false;
-      start = text.lastIndexOf("\n", open - 1) + 1;
-      line = text.slice(start, open).trim();
+      // Up the comment's lines, each starting with `*`, to its `/*`: line by
+      // line, so no comment is walked twice (a search for `/*` could run to
+      // the top of the file for each signature).
+      while (!line.includes("/*")) {
+        if (start === 0) return false;
+        end = start - 1;
+        start = text.lastIndexOf("\n", end - 1) + 1;
+        line = text.slice(start, end).trim();
+        if (!line.startsWith("*") && !line.includes("/*")) return false;
+      }
+      line = line.slice(0, line.indexOf("/*")).trim();
     } else if (/^(?:\/\*|\*)/.test(line)) return false;
     if (line !== "" && !line.startsWith("//")) {
       return /[\w$)\]>}]$/.test(line);
@@ -135,9 +155,10 @@ function _renameKeywords(text: string): string {
   let out = text;
   for (const { name, as, at } of KEYWORD_NAMES) {
     if (!out.includes(name)) continue;
+    const inComment = _commentTest(out);
     out = out.replace(
       at,
-      (match, offset: number) => _inComment(out, offset) ? match : as,
+      (match, offset: number) => inComment(offset) ? match : as,
     );
   }
   return out;
