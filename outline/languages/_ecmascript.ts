@@ -9,6 +9,7 @@ import {
   fieldText,
   firstMeaningfulLine,
   isComment,
+  isFileOverview,
   makeSymbol,
 } from "./_nodes.ts";
 
@@ -308,11 +309,12 @@ function _codeBefore(comment: Node): Node | undefined {
   return code ?? undefined;
 }
 
-// The doc the statement above took in: a JSDoc ending on the line above.
+// The doc the statement above took in: a JSDoc ending on the line above, not
+// a file overview.
 function _takenDoc(comment: Node | undefined, outer: Node): string | undefined {
   if (comment === undefined) return undefined;
   const text = comment.text;
-  if (!text.startsWith("/**")) return undefined;
+  if (!text.startsWith("/**") || isFileOverview(text)) return undefined;
   const endRow = comment.endPosition.row;
   return endRow === outer.startPosition.row - 1
     ? firstMeaningfulLine(text)

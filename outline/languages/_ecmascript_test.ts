@@ -32,18 +32,19 @@ Deno.test("extractEcmascript() ends a declaration at its '}' when a comment open
   // A file overview taken in this way is no doc.
   const babel = lines(
     "function _a(t) { return t; } /**",
-    " * @fileoverview Enforce things.",
+    " * @module rules",
+    " * Enforce things.",
     " */",
     "const b = 1;",
   );
   assert.deepEqual(outlineLines(await extractText(javascript, babel)), [
     "function _a 1-1",
-    "const b 4-4",
+    "const b 5-5",
   ]);
 });
 
 Deno.test("extractEcmascript() leaves an adjacent @module or @packageDocumentation JSDoc to the file", async () => {
-  for (const tag of ["@module", "@packageDocumentation", "@file"]) {
+  for (const tag of ["@module", "@packageDocumentation", "@fileOverview"]) {
     const text = lines(
       "/**",
       " * Says what the package does.",

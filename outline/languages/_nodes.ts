@@ -173,7 +173,7 @@ export function docComment(
   }
   const last = texts[texts.length - 1];
   if (last.startsWith("/*")) {
-    if (options.acrossBlankLine && OVERVIEW_TAG_LINE.test(last)) {
+    if (options.acrossBlankLine && isFileOverview(last)) {
       return undefined;
     }
     return accept(last) ? firstMeaningfulLine(last) : undefined;
@@ -207,10 +207,17 @@ function _jsDocAcrossBlankLine(
 }
 
 const FILE_OVERVIEW = /@(?:module|file|fileoverview|overview|license)\b/;
-// A JSDoc line that opens with a file overview tag (TSDoc's
-// `@packageDocumentation` too): the comment is the file's, wherever it is.
+/**
+ * Whether a JSDoc is a file overview: a line of it opens with `@module`,
+ * `@file`, `@fileoverview`, `@overview` or TSDoc's `@packageDocumentation`.
+ * It is the file's doc, wherever it stands.
+ */
+export function isFileOverview(text: string): boolean {
+  return OVERVIEW_TAG_LINE.test(text);
+}
+
 const OVERVIEW_TAG_LINE =
-  /^[ \t]*(?:\/\*\*|\*)?[ \t]*@(?:module|file|fileoverview|overview|packageDocumentation)\b/m;
+  /^[ \t]*(?:\/\*\*|\*)?[ \t]*@(?:module|file|fileoverview|overview|packageDocumentation)\b/im;
 
 // What may stand above a file's overview: comments, a `#!` line and
 // directives ("use strict", "use client").

@@ -164,15 +164,22 @@ function _renameKeywords(text: string): string {
   return out;
 }
 
-/** The symbols with the names prepareTypeScript() renamed put back, in place. */
+/**
+ * The symbols with the names prepareTypeScript() renamed put back, in place
+ * (in a doc too: the comment test is rough).
+ */
 export function restoreKeywordNames(symbols: OutlineSymbol[]): OutlineSymbol[] {
   for (const symbol of symbols) {
-    if (symbol.name.includes("$")) {
-      for (const { name, as } of KEYWORD_NAMES) {
-        symbol.name = symbol.name.replaceAll(as, name);
-      }
-    }
+    symbol.name = _restore(symbol.name);
+    if (symbol.doc !== undefined) symbol.doc = _restore(symbol.doc);
     restoreKeywordNames(symbol.children);
   }
   return symbols;
+}
+
+function _restore(text: string): string {
+  if (!text.includes("$")) return text;
+  let out = text;
+  for (const { name, as } of KEYWORD_NAMES) out = out.replaceAll(as, name);
+  return out;
 }

@@ -84,8 +84,9 @@ Deno.test("restoreKeywordNames() puts the renamed names back, members too", () =
   });
   const symbols = restoreKeywordNames([
     symbol("M", [symbol("ab$tract"), symbol("$el")]),
-    symbol("{ u$ing, ab$tract: a }"),
+    { ...symbol("{ u$ing, ab$tract: a }"), doc: "Calls f(u$ing: x)." },
   ]);
   assert.deepEqual(symbols.map((s) => s.name), ["M", "{ using, abstract: a }"]);
+  assert.equal(symbols[1].doc, "Calls f(using: x).");
   assert.deepEqual(symbols[0].children.map((s) => s.name), ["abstract", "$el"]);
 });
