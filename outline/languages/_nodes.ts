@@ -287,8 +287,8 @@ const MODIFIER_TAG =
   /^[@\\](?:internal|public|private|protected|alpha|beta|experimental|override|virtual|sealed|readonly|packagedocumentation|hidden|ignore|static|abstract|async|inheritdoc|export)\b\s*/i;
 
 /**
- * The first line of a comment or docstring that says something: markers
- * (`/**`, `*`, `///`, `//`, `#`, `"""`) stripped, blank lines and line tags
+ * The first line of a doc comment that says something: markers (`/**`, `*`,
+ * `///`, `//`, `#`) stripped, blank lines and line tags
  * (`@fn ...`, `@internal`) skipped, nothing from a block tag on (`@param x`
  * and the lines under it are no summary) except a Doxygen `@brief`, cut to
  * 200 characters.
