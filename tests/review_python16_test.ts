@@ -7,9 +7,10 @@
 // decorator, 1-based ranges, the first non-empty line of `ast.get_docstring`)
 // and the result of `outline --json` was compared with it.
 //
-// Tests marked `ignore: true` reproduce a fault on a small inline file: each
-// fails today and passes once fixed. The others pin behaviour verified to
-// hold, on the stdlib and on small files with 3.10-3.12 syntax.
+// Tests under a `// Fixed fault:` note reproduce, on a small inline file, a
+// fault the review found (each failed before its fix). The others pin
+// behaviour verified to hold, on the stdlib and on small files with
+// 3.10-3.12 syntax.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileOutline, outlineSymbols } from "../mod.ts";
@@ -28,7 +29,7 @@ async function outlineLines(source: string, name = "m.py"): Promise<string[]> {
 
 // ---------------------------------------------------------------- faults
 
-// FAULT: escape sequences in a (non-raw) docstring are shown as written, not as Python reads them: `"\\n"` shows two backslashes, `\u00b6` is taken for a Doxygen tag and the doc is dropped, a `\` line continuation is left at the end; expected the docstring's value (`ast.get_docstring`); stdlib 3.11: 5 files (8 symbols: __hello__, http/cookiejar, pdb, xmlrpc/server, asyncio/streams).
+// Fixed fault: escape sequences in a (non-raw) docstring are shown as written, not as Python reads them: `"\\n"` shows two backslashes, `\u00b6` is taken for a Doxygen tag and the doc is dropped, a `\` line continuation is left at the end; expected the docstring's value (`ast.get_docstring`); stdlib 3.11: 5 files (8 symbols: __hello__, http/cookiejar, pdb, xmlrpc/server, asyncio/streams).
 Deno.test({
   name: "fileOutline() decodes escape sequences in a Python docstring",
   fn: async () => {
@@ -52,7 +53,7 @@ a backslash."""
   },
 });
 
-// FAULT: a docstring is read as a comment, so leading `*` and `#` are stripped as comment markers: `"""**DEPRECATED**"""` shows `DEPRECATED**`, `"""# of retries"""` shows `of retries`; expected the docstring's first line as written; stdlib 3.11: 2 files (13 symbols: imp.py x12, unittest/mock.py), 3.13 tests +1 file, dist-packages 3 files.
+// Fixed fault: a docstring is read as a comment, so leading `*` and `#` are stripped as comment markers: `"""**DEPRECATED**"""` shows `DEPRECATED**`, `"""# of retries"""` shows `of retries`; expected the docstring's first line as written; stdlib 3.11: 2 files (13 symbols: imp.py x12, unittest/mock.py), 3.13 tests +1 file, dist-packages 3 files.
 Deno.test({
   name: "fileOutline() keeps a Python docstring's leading * and # text",
   fn: async () => {
@@ -72,7 +73,7 @@ Deno.test({
   },
 });
 
-// FAULT: a docstring whose first line starts with `@name` (a decorator's name) is taken for a JSDoc block tag and no doc is shown; expected that line (contextlib's `"""@contextmanager decorator."""`); stdlib 3.11: 1 file (contextlib.py, 2 symbols). (trace.py's Epydoc `@param count ...` first line is dropped by the same rule, which is defensible.)
+// Fixed fault: a docstring whose first line starts with `@name` (a decorator's name) is taken for a JSDoc block tag and no doc is shown; expected that line (contextlib's `"""@contextmanager decorator."""`); stdlib 3.11: 1 file (contextlib.py, 2 symbols). (trace.py's Epydoc `@param count ...` first line is dropped by the same rule, which is defensible.)
 Deno.test({
   name:
     "fileOutline() shows a Python docstring that starts with a decorator's name",
@@ -91,7 +92,7 @@ Deno.test({
   },
 });
 
-// FAULT: a docstring written as implicitly concatenated strings or in parentheses gives no doc, though Python takes it as `__doc__`; expected the joined text; stdlib 3.11: 0 files, 3.13 tests: 1 (test_getpath.py, `"Test ... zip path."""` is `"..." ""`).
+// Fixed fault: a docstring written as implicitly concatenated strings or in parentheses gives no doc, though Python takes it as `__doc__`; expected the joined text; stdlib 3.11: 0 files, 3.13 tests: 1 (test_getpath.py, `"Test ... zip path."""` is `"..." ""`).
 Deno.test({
   name: "fileOutline() reads concatenated and parenthesised Python docstrings",
   fn: async () => {
@@ -112,7 +113,7 @@ Deno.test({
   },
 });
 
-// FAULT: `from __future__ import annotations` is not listed while every other import is (tree-sitter calls it future_import_statement, which the extractor does not handle); expected `import __future__ (line 1)`; stdlib 3.11: 3 files (lib2to3/main.py, tomllib/_parser.py, tomllib/_re.py), 3.13: 40 files, dist-packages: 95 files.
+// Fixed fault: `from __future__ import annotations` is not listed while every other import is (tree-sitter calls it future_import_statement, which the extractor does not handle); expected `import __future__ (line 1)`; stdlib 3.11: 3 files (lib2to3/main.py, tomllib/_parser.py, tomllib/_re.py), 3.13: 40 files, dist-packages: 95 files.
 Deno.test({
   name: "fileOutline() lists a Python __future__ import",
   fn: async () => {
@@ -124,7 +125,7 @@ Deno.test({
   },
 });
 
-// FAULT: a chained assignment in a class body lists only its first name: pdb's `do_c = do_cont = do_continue` shows `do_c` only, re.RegexFlag's `ASCII = A = ...` misses `A`; expected a field for every name bound; stdlib 3.11: 33 statements in 19 files.
+// Fixed fault: a chained assignment in a class body lists only its first name: pdb's `do_c = do_cont = do_continue` shows `do_c` only, re.RegexFlag's `ASCII = A = ...` misses `A`; expected a field for every name bound; stdlib 3.11: 33 statements in 19 files.
 Deno.test({
   name: "fileOutline() lists every name of a chained class attribute",
   fn: async () => {
@@ -138,7 +139,7 @@ Deno.test({
   },
 });
 
-// FAULT: one spot the grammar cannot parse hides every symbol of a valid file: a dotted name split across lines inside parentheses with a dedent (`(a.\n    b)`, valid Python) makes tree-sitter wrap the whole module in one ERROR node, and the extractor, which does not look inside ERROR nodes (namedItems in _nodes.ts does, for Swift), prints "(no symbols found)"; expected at least the import and the class before it; stdlib 3.13: test/test_compile.py (2,654 lines, 26 top-level symbols, none shown), 3.11 and dist-packages: 0.
+// Fixed fault: one spot the grammar cannot parse hides every symbol of a valid file: a dotted name split across lines inside parentheses with a dedent (`(a.\n    b)`, valid Python) makes tree-sitter wrap the whole module in one ERROR node, and the extractor, which does not look inside ERROR nodes (namedItems in _nodes.ts does, for Swift), prints "(no symbols found)"; expected at least the import and the class before it; stdlib 3.13: test/test_compile.py (2,654 lines, 26 top-level symbols, none shown), 3.11 and dist-packages: 0.
 Deno.test({
   name:
     "outlineSymbols() still lists Python symbols when the grammar fails on one spot",
@@ -173,7 +174,7 @@ Deno.test({
   },
 });
 
-// FAULT: a PEP 695 type alias (`type Vector = list[float]`, Python 3.12) is not listed, though it is a top-level declaration like a class and TypeScript's `type` is listed; expected `type Vector (line 1)`; stdlib 3.11: 0 files, 3.13: 1 (test/test_type_aliases.py, 11 statements).
+// Fixed fault: a PEP 695 type alias (`type Vector = list[float]`, Python 3.12) is not listed, though it is a top-level declaration like a class and TypeScript's `type` is listed; expected `type Vector (line 1)`; stdlib 3.11: 0 files, 3.13: 1 (test/test_type_aliases.py, 11 statements).
 Deno.test({
   name: "fileOutline() lists a Python 3.12 type alias",
   fn: async () => {
