@@ -34,31 +34,31 @@
 // teardown overlapped the next outline and added 10-30 ms).
 //
 // Measured on the shared 2-core machine in a full run on 2026-11-30 (the
-// sixth session of the day, after the C and TypeScript text passes, the
-// 64 MB cap and the symbol cap; the fifth session's in brackets), against
-// the bare parse: cold with the default pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.12x (1.19)  1.60x (1.70)  0.71x (0.72)
-//   generated Python 2 MB      0.95x (0.93)  1.39x (1.39)  0.58x (0.64)
-//   generated C 2 MB           1.58x (1.17)  1.89x (1.70)  0.88x (0.74)
-//   lib.dom.d.ts               1.73x (1.60)  1.92x (1.92)  0.82x (0.75)
-//   typescript.js              1.17x (1.13)  1.19x (1.10)  1.15x (1.09)
-//   sqlite3.c                  1.28x (1.36)  1.31x (1.54)  1.28x (1.24)
-//   cached: over 1,800x faster than cold everywhere (5,000x)
-//   folder, pool / one worker: fresh 1.37x (1.49x), running 1.73x (2.06x)
+// seventh session of the day, load average 1.7 at the start; the sixth
+// session's run in brackets), against the bare parse: cold with the default
+// pool, cold with one worker, warm:
+//   generated TypeScript 2 MB  1.17x (1.12)  1.68x (1.60)  0.74x (0.71)
+//   generated Python 2 MB      0.93x (0.95)  1.49x (1.39)  0.64x (0.58)
+//   generated C 2 MB           1.39x (1.58)  1.92x (1.89)  0.84x (0.88)
+//   lib.dom.d.ts               1.69x (1.73)  2.04x (1.92)  0.84x (0.82)
+//   typescript.js              1.19x (1.17)  1.14x (1.19)  1.17x (1.15)
+//   sqlite3.c                  1.25x (1.28)  1.26x (1.31)  1.29x (1.28)
+//   cached: 1,283x faster than cold for lib.dom.d.ts, 7,000-57,000x for
+//   the others (598-27,000x)
+//   folder, pool / one worker: fresh 1.64x (1.37x), running 1.80x (1.73x)
 //   (both workers read files with a blocking read: a single worker
-//   outlines the folder in about 1.2 s, so the fixed cost of the second
+//   outlines the folder in about 1.3 s, so the fixed cost of the second
 //   isolate weighs more in the fresh pool's ratio)
-//   incremental re-outline of an edited 500 KB file: 2.99x faster than the
-//   bare parse (2.72x)
-// The same groups again four minutes later (load average 0.9) read the
-// generated C file cold at 1.32x (one worker 1.78x), lib.dom.d.ts at 1.59x
-// (1.96x; cached 598x) and the folder at 1.48x fresh, 1.87x running. The C
-// text pass costs about 13 ms per 1 MB piece (prepare 11 ms, the lift over
-// macro lines 2 ms, cold); an A/B of ten fresh-pool outlines under `deno
-// run` read the generated C file 463 ms before the C pass and 528 ms with
-// it, lib.dom.d.ts 218 ms and 225 ms. Those runs sniffed a big file for
-// binary before the cache check (lib.dom.d.ts cached 598-2,749x); with the
-// check after it, lib.dom.d.ts read cached 5,156x and cold 1.61x.
+//   incremental re-outline of an edited 500 KB file: 2.56x faster than the
+//   bare parse (2.99x)
+// The sixth session's groups re-run four minutes later read the generated C
+// file cold at 1.32x, lib.dom.d.ts at 1.59x and the folder at 1.48x fresh,
+// 1.87x running. The C text pass costs about 13 ms per 1 MB piece (prepare
+// 11 ms, the lift over macro lines 2 ms, cold). In a `deno run` script the
+// same day, four fresh pools each against a fresh single worker outlined the
+// folder 1.43-1.67x faster; profiled with --cpu-prof (which slows it), the
+// main thread spent about 170 ms per fresh pool, 55 ms of it in Deno's
+// worker constructor and 44 ms in garbage collection.
 // This machine drifts by 20% or more between runs (two full runs the same
 // hour, during a noisy spell, read lib.dom.d.ts cold at 1.93x and 2.14x, and
 // its cached re-outline 3x slower). lib.dom.d.ts cold took 1.52-1.55x when
