@@ -4,8 +4,8 @@
 import { withWorkspace } from "./support/workspace.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client } from "@modelcontextprotocol/client";
+import { connectMcp } from "./support/mcp_client.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import {
   contentText,
@@ -22,22 +22,6 @@ function childEnv(extra: Record<string, string> = {}): Record<string, string> {
     if (/^(FELLO|OPENAI)_/.test(key)) delete env[key];
   }
   return { ...env, NO_COLOR: "1", ...extra };
-}
-
-async function connectMcp(
-  cwd: string,
-  env: Record<string, string>,
-): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", MOD, "mcp"],
-    cwd,
-    env,
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "contract", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
 }
 
 interface ToolAnswer {
@@ -91,7 +75,7 @@ Deno.test("mcp: the official client lists file_outline, search and rg; search fo
         20_000,
       ),
     });
-    const client = await connectMcp(cwd, childEnv());
+    const client = await connectMcp({ cwd, env: childEnv(), stderr: "ignore" });
     try {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
@@ -200,7 +184,11 @@ Deno.test("mcp: rg without ripgrep on PATH is a clear error result", async () =>
   await withWorkspace(async (cwd) => {
     const emptyBin = join(cwd, "empty-bin");
     await Deno.mkdir(emptyBin);
-    const client = await connectMcp(cwd, childEnv({ PATH: emptyBin }));
+    const client = await connectMcp({
+      cwd,
+      env: childEnv({ PATH: emptyBin }),
+      stderr: "ignore",
+    });
     try {
       const rg = await call(client, "rg", { args: ["x"] });
       assert.ok(rg.isError, rg.text);

@@ -1,12 +1,9 @@
 // The Search MCP server driven by the official MCP client over stdio, exactly
 // as another agent would run it: `deno run -A mod.ts mcp --cwd DIR`.
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
+import { connectMcp } from "./support/mcp_client.ts";
 
 interface TextResult {
   text: string;
@@ -14,23 +11,16 @@ interface TextResult {
 }
 
 /** Starts the server for `cwd` and connects the official client to it. */
-async function connect(
+function connect(
   cwd: string,
   options: { env?: Record<string, string>; flags?: string[] } = {},
 ): Promise<Client> {
-  const env = options.env ?? Deno.env.toObject();
-  const flags = options.flags ?? [];
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", join(REPO, "mod.ts"), "mcp", "--cwd", cwd, ...flags],
-    cwd: REPO,
-    // The transport passes only HOME, PATH, SHELL and TERM unless told.
-    env,
-    stderr: "pipe",
+  return connectMcp({
+    workspace: cwd,
+    env: options.env,
+    serverFlags: options.flags,
+    name: "mcp-server-test",
   });
-  const client = new Client({ name: "mcp-server-test", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
 }
 
 async function call(

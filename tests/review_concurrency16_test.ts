@@ -9,8 +9,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createAgent, createTools, EndpointError, ToolError } from "../mod.ts";
 import { describeEndpointFailure } from "../cli/_endpoint.ts";
 import { createAcpAgent } from "../protocols/acp_agent.ts";
@@ -19,6 +17,7 @@ import { createLocalFiles } from "../tools/_local_files.ts";
 import { createLocalProcesses } from "../tools/_local_processes.ts";
 import { createRg } from "../tools/_rg.ts";
 import { TestClient } from "./support/acp_test_client.ts";
+import { callText, connectMcp } from "./support/mcp_client.ts";
 import { baseEnv, MOD } from "./support/fello_cli.ts";
 import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
 import {
@@ -484,20 +483,14 @@ Deno.test("fello mcp answers 50 concurrent file_outline and search calls, each w
         `export function fn${i}() {}\nexport class C${i} {}\n// token${i}x\n`,
       );
     }
-    const transport = new StdioClientTransport({
-      command: Deno.execPath(),
-      args: ["run", "-A", MOD, "mcp", "--cwd", dir],
+    const client = await connectMcp({
+      workspace: dir,
       env: baseEnv(),
-      stderr: "pipe",
+      name: "review-concurrency16",
     });
-    const client = new Client({ name: "review-concurrency16", version: "1" });
-    await client.connect(transport);
     try {
-      const text = async (name: string, args: Record<string, unknown>) => {
-        const result = await client.callTool({ name, arguments: args });
-        const [first] = result.content as { type: string; text: string }[];
-        return { text: first.text, isError: result.isError === true };
-      };
+      const text = (name: string, args: Record<string, unknown>) =>
+        callText(client, name, args);
       const calls = Array.from({ length: 25 }, (_, i) => [
         text("file_outline", { path: `f${i}.ts` }).then((r) => ({ i, r })),
         text("search", { pattern: `token${i}x` }).then((r) => ({ i, r })),

@@ -7,8 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { connectMcp } from "./support/mcp_client.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import { createAcpAgent } from "../protocols/acp_agent.ts";
 import { TestClient } from "./support/acp_test_client.ts";
@@ -76,20 +75,6 @@ console.log(JSON.stringify({ result: globalThis.result, peak }));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-}
-
-/** Starts `fello mcp --cwd dir` and connects the official MCP client to it. */
-async function _mcp(dir: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", join(ROOT, "mod.ts"), "mcp", "--cwd", dir],
-    cwd: ROOT,
-    env: Deno.env.toObject(),
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "review-memory15", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
 }
 
 function _text(result: { content?: unknown }): string {
@@ -258,7 +243,10 @@ Deno.test({
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "a.txt"), "needle here\n");
-      const client = await _mcp(dir);
+      const client = await connectMcp({
+        workspace: dir,
+        name: "review-memory15",
+      });
       try {
         let first: string;
         try {
@@ -334,7 +322,10 @@ Deno.test({
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "line.txt"), "abcd".repeat(50_000));
-      const client = await _mcp(dir);
+      const client = await connectMcp({
+        workspace: dir,
+        name: "review-memory15",
+      });
       try {
         const result = await client.callTool({
           name: "rg",

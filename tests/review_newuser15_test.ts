@@ -6,10 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createTools, outlineSymbols, ToolError } from "../mod.ts";
 import { baseEnv, fello, MOD } from "./support/fello_cli.ts";
+import { callText, connectMcp } from "./support/mcp_client.ts";
 import {
   contentText,
   startScriptedServer,
@@ -119,30 +118,16 @@ Deno.test({
       const secret = join(out, "secret.txt");
       await Deno.writeTextFile(secret, "the secret is 4242\n");
       await Deno.writeTextFile(join(ws, "a.ts"), "export const a = 1;\n");
-      const transport = new StdioClientTransport({
-        command: Deno.execPath(),
-        args: [
-          "run",
-          `--allow-read=${ws}`,
-          "--allow-env",
-          "--allow-run=rg",
-          MOD,
-          "mcp",
-          "--cwd",
-          ws,
-        ],
+      const client = await connectMcp({
+        workspace: ws,
+        denoFlags: [`--allow-read=${ws}`, "--allow-env", "--allow-run=rg"],
         cwd: ws,
         env: baseEnv(),
-        stderr: "pipe",
+        name: "review-newuser15",
       });
-      const client = new Client({ name: "review-newuser15", version: "1.0.0" });
-      await client.connect(transport);
       try {
-        const text = async (name: string, args: Record<string, unknown>) => {
-          const result = await client.callTool({ name, arguments: args });
-          const [first] = result.content as { text: string }[];
-          return { text: first.text, isError: result.isError === true };
-        };
+        const text = (name: string, args: Record<string, unknown>) =>
+          callText(client, name, args);
         const search = await text("search", {
           pattern: "secret",
           path: secret,

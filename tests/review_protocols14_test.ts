@@ -10,9 +10,8 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { connect } from "./support/acp_connect.ts";
+import { callText, connectMcp } from "./support/mcp_client.ts";
 import { TestClient } from "./support/acp_test_client.ts";
 import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
 import {
@@ -117,33 +116,6 @@ function toolResult(server: ScriptedServer, toolCallId: string): string {
     if (message) return contentText(message.content);
   }
   return "";
-}
-
-/** Starts `fello mcp --cwd DIR ...flags` and connects the official MCP client. */
-async function connectMcp(cwd: string, flags: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", MOD, "mcp", "--cwd", cwd, ...flags],
-    cwd: REPO,
-    env: Deno.env.toObject(),
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "review-protocols14", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
-
-async function callText(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ text: string; isError: boolean }> {
-  const result = await client.callTool({ name, arguments: args });
-  const content = result.content as { type: string; text?: string }[];
-  return {
-    text: content.map((c) => c.text ?? "").join("\n"),
-    isError: result.isError === true,
-  };
 }
 
 const SHELL_SLEEP: ScriptedConversation["replies"] = [
@@ -511,7 +483,10 @@ Deno.test({
       );
       await Deno.symlink(out, join(ws, "outlink"));
       await Deno.writeTextFile(join(ws, "a.txt"), "nothing here\n");
-      const client = await connectMcp(ws, ["--workspace-only"]);
+      const client = await connectMcp({
+        workspace: ws,
+        serverFlags: ["--workspace-only"],
+      });
       try {
         const followed = await callText(client, "rg", {
           args: ["-L", "SECRET_TOKEN"],
@@ -552,7 +527,10 @@ Deno.test({
         join(ws, "run.sh"),
         "#!/usr/bin/env sh\necho hi\n",
       );
-      const client = await connectMcp(ws, ["--workspace-only"]);
+      const client = await connectMcp({
+        workspace: ws,
+        serverFlags: ["--workspace-only"],
+      });
       try {
         const result = await callText(client, "rg", {
           args: ["-F", "-e", "/usr/bin/env"],

@@ -6,13 +6,12 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client } from "@modelcontextprotocol/client";
 import { createTools, type PermissionRequest, ToolError } from "../mod.ts";
+import { callText, connectMcp } from "./support/mcp_client.ts";
 import { withDirs } from "./support/workspace.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const MOD = join(REPO, "mod.ts");
 const SECRET = "TOPSECRET-outside-42";
 
 /** An approver that records every request and answers from `answers` (then false). */
@@ -49,34 +48,17 @@ async function plantLink(ws: string, out: string): Promise<void> {
 }
 
 /** `fello mcp` over stdio, with the given deno flags and server flags. */
-async function connectMcp(
+function mcp(
   ws: string,
   denoFlags: string[],
   serverFlags: string[] = [],
 ): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...denoFlags, MOD, "mcp", "--cwd", ws, ...serverFlags],
-    cwd: REPO,
-    env: Deno.env.toObject(),
-    stderr: "pipe",
+  return connectMcp({
+    workspace: ws,
+    denoFlags,
+    serverFlags,
+    name: "review-security16",
   });
-  const client = new Client({ name: "review-security16", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
-
-async function callText(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ text: string; isError: boolean }> {
-  const result = await client.callTool({ name, arguments: args });
-  const content = result.content as { type: string; text?: string }[];
-  return {
-    text: content.map((c) => c.text ?? "").join("\n"),
-    isError: result.isError === true,
-  };
 }
 
 // ------------------------------------------------------------------ faults
@@ -94,7 +76,7 @@ Deno.test({
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await plantLink(ws, out);
-      const client = await connectMcp(ws, ["-A"], ["--workspace-only"]);
+      const client = await mcp(ws, ["-A"], ["--workspace-only"]);
       try {
         const r = await callText(client, "rg", { args: [SECRET, "link/.."] });
         assert.ok(!r.text.includes(SECRET), `rg read outside: ${r.text}`);
@@ -118,7 +100,7 @@ Deno.test({
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await plantLink(ws, out);
-      const client = await connectMcp(ws, [
+      const client = await mcp(ws, [
         `--allow-read=${ws},${REPO}`,
         "--allow-env",
         "--allow-run=rg",
@@ -146,7 +128,7 @@ Deno.test({
     await withDirs(async ({ ws, out }) => {
       await plantLink(ws, out);
       await Deno.symlink(join(out, "secret.txt"), join(ws, "peek.txt"));
-      const client = await connectMcp(ws, [
+      const client = await mcp(ws, [
         `--allow-read=${ws},${REPO}`,
         "--allow-env",
         "--allow-run=rg",
@@ -493,7 +475,7 @@ Deno.test("fello mcp --workspace-only: search, file_outline and rg refuse a syml
   await withDirs(async ({ ws, out }) => {
     await plantLink(ws, out);
     await Deno.writeTextFile(join(out, "dir/x.ts"), "export function f() {}\n");
-    const client = await connectMcp(ws, ["-A"], ["--workspace-only"]);
+    const client = await mcp(ws, ["-A"], ["--workspace-only"]);
     try {
       const calls: [string, Record<string, unknown>][] = [
         ["search", { pattern: "TOPSECRET", path: "link" }],

@@ -6,15 +6,11 @@
 // Tests marked `ignore: true` reproduce a fault: each fails today and passes
 // once fixed. The others pin spec rules verified to hold.
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { join } from "node:path";
 import { createTools, fileOutline, ToolError } from "../mod.ts";
+import { callText, connectMcp } from "./support/mcp_client.ts";
 import { utf16WithBom } from "./support/utf16.ts";
 import { withWorkspace } from "./support/workspace.ts";
-
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 
 function hasRipgrep(): boolean {
   try {
@@ -322,21 +318,10 @@ Deno.test("mcp: file_outline takes a file:// URI and answers plain text; rg numb
       join(ws, "a.ts"),
       "/** Loads. */\nexport function load() {}\n",
     );
-    const transport = new StdioClientTransport({
-      command: Deno.execPath(),
-      args: ["run", "-A", join(REPO, "mod.ts"), "mcp", "--cwd", ws],
-      cwd: REPO,
-      env: Deno.env.toObject(),
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "review-spec16", version: "1.0.0" });
-    await client.connect(transport);
+    const client = await connectMcp({ workspace: ws, name: "review-spec16" });
     try {
-      const call = async (name: string, args: Record<string, unknown>) => {
-        const result = await client.callTool({ name, arguments: args });
-        const content = result.content as { type: string; text: string }[];
-        return { text: content[0].text, isError: result.isError === true };
-      };
+      const call = (name: string, args: Record<string, unknown>) =>
+        callText(client, name, args);
       const uri = new URL(`file://${join(ws, "a.ts")}`).href;
       const outline = await call("file_outline", { path: uri });
       assert.equal(outline.isError, false);

@@ -1,0 +1,67 @@
+// `fello mcp` as a subprocess, driven by the official MCP client over stdio,
+// as an editor or another agent would connect to it.
+import { dirname } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { MOD } from "./fello_cli.ts";
+
+/** How to start the server. */
+export interface McpServerOptions {
+  /** The workspace, passed as `--cwd`; without it, the process's folder. */
+  workspace?: string;
+  /** Deno's flags for the server (default `-A`). */
+  denoFlags?: string[];
+  /** Flags after `mcp` besides `--cwd` (e.g. `--workspace-only`). */
+  serverFlags?: string[];
+  /** The server process's folder (default the repository). */
+  cwd?: string;
+  /** Its environment (default this process's; the transport passes only a few otherwise). */
+  env?: Record<string, string>;
+  /** Where its stderr goes (default piped, so it does not clutter the test output). */
+  stderr?: "pipe" | "ignore" | "inherit";
+  /** The client's name, for the server's logs. */
+  name?: string;
+}
+
+/** Starts `fello mcp` and connects the official client to it; close it when done. */
+export async function connectMcp(
+  options: McpServerOptions = {},
+): Promise<Client> {
+  const workspace = options.workspace === undefined
+    ? []
+    : ["--cwd", options.workspace];
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: [
+      "run",
+      ...options.denoFlags ?? ["-A"],
+      MOD,
+      "mcp",
+      ...workspace,
+      ...options.serverFlags ?? [],
+    ],
+    cwd: options.cwd ?? dirname(MOD),
+    env: options.env ?? Deno.env.toObject(),
+    stderr: options.stderr ?? "pipe",
+  });
+  const client = new Client({
+    name: options.name ?? "fello-tests",
+    version: "1.0.0",
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** A tool call's text (its text parts joined by newlines) and error flag. */
+export async function callText(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean }> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as { type: string; text?: string }[];
+  return {
+    text: content.map((part) => part.text ?? "").join("\n"),
+    isError: result.isError === true,
+  };
+}
