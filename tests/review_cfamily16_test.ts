@@ -1,0 +1,215 @@
+// Differential review (session 16) of the C and C++ outline against an
+// oracle: Universal Ctags 5.9 (`--kinds-C=+p --fields=+nKsSe`, each file
+// forced to the language our outline chose). Corpus: 700 headers sampled at
+// random from /usr/include and the 1,045 C/C++ files of bcrypt,
+// better-sqlite3 (sqlite3.c), leveldown (leveldb, snappy) and re2 (abseil)
+// under /tmp/cxx. Ctags' names and start lines were matched against ours
+// (name, and ctags' line inside our range); what ctags lists and the
+// outline leaves out by design was discounted: prototypes of functions the
+// file defines, the struct tag of `typedef struct x {...} x_t` (listed as the
+// typedef), anything local to a function body, macro calls ctags takes for
+// functions (`STACK_OF`, `DECLARE_ASN1_FUNCTIONS`, `TEST`).
+//
+// Tests under a `// FAULT:` note reproduce, on a small inline file, a fault
+// the review found; they are ignored until fixed. The others pin behaviour
+// verified to hold on the corpus.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { outlineSymbols } from "../mod.ts";
+import type { OutlineSymbol } from "../mod.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+/** `kind name start-end`, children indented, for `source` saved as `name`. */
+async function outlineOf(name: string, source: string): Promise<string[]> {
+  let lines: string[] = [];
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, name), source);
+    const result = await outlineSymbols(name, { cwd: ws });
+    lines = render(result.symbols, "");
+  });
+  return lines;
+}
+
+function render(symbols: OutlineSymbol[], indent: string): string[] {
+  return symbols.flatMap((symbol) => [
+    `${indent}${symbol.kind} ${symbol.name} ${symbol.startLine}-${symbol.endLine}`,
+    ...render(symbol.children, `${indent}    `),
+  ]);
+}
+
+// ---------------------------------------------------------------- faults
+
+// FAULT: a class whose name is followed by a `final` macro (ICU's `class U_COMMON_API SimpleFormatter U_FINAL : public UMemory {`) is listed as a function named after its base class (`function UObject`) or `U_FINAL`, its members lost; expected `class Iter` with its members; /usr/include/unicode: 16 class heads in 13 headers.
+Deno.test({
+  name: "cpp.extract() reads a class marked final by a macro (U_FINAL)",
+  ignore: true,
+  fn: async () => {
+    const source = [
+      "class U_COMMON_API Iter U_FINAL : public UObject {",
+      " public:",
+      "  int next();",
+      "};",
+      "",
+    ].join("\n");
+    assert.deepEqual(await outlineOf("iter.hpp", source), [
+      "class Iter 1-4",
+      "    method next 3-3",
+    ]);
+  },
+});
+
+// FAULT: a prototype whose return type ends in `*` followed by a calling-convention macro with no underscore (libxml2's `XMLPUBFUN const xmlChar * XMLCALL` then the name on the next line) is dropped; `int XMLCALL` or `* U_EXPORT2` are read; expected every prototype listed; /usr/include/libxml2: 151 of 1,663 prototypes missing in 20 headers (e.g. all of xmlTextReaderConst* in xmlreader.h).
+Deno.test({
+  name: "c.extract() lists prototypes returning a pointer before XMLCALL",
+  ignore: true,
+  fn: async () => {
+    const source = [
+      "XMLPUBFUN int XMLCALL",
+      "\t\txmlReaderDepth(xmlReaderPtr reader);",
+      "XMLPUBFUN xmlChar * XMLCALL",
+      "\t\txmlReaderInnerXml(xmlReaderPtr reader);",
+      "XMLPUBFUN const xmlChar * XMLCALL",
+      "\t\txmlReaderBaseUri(xmlReaderPtr reader);",
+      "",
+    ].join("\n");
+    assert.deepEqual(await outlineOf("reader.h", source), [
+      "function xmlReaderDepth 1-2",
+      "function xmlReaderInnerXml 3-4",
+      "function xmlReaderBaseUri 5-6",
+    ]);
+  },
+});
+
+// FAULT: the members of a struct or union written inline in a field's type (`union {...} ifr_ifru;`, sqlite3.h's `struct sqlite3_index_constraint {...} *aConstraint;`) are not listed at all: the field shows with no children, while a nested type without a declarator does list its members; expected them under the field (or the nested type); corpus: 314 C members in 28 files (net/if.h ifreq, siginfo_t.h, x_tables.h, rdma), 96 C++ members in 24 files.
+Deno.test({
+  name: "c.extract() lists the members of a struct or union inline in a field",
+  ignore: true,
+  fn: async () => {
+    const source = [
+      "struct ifreq {",
+      "  union {",
+      "    char ifrn_name[16];",
+      "  } ifr_ifrn;",
+      "  struct constraint {",
+      "    int iColumn;",
+      "  } *aConstraint;",
+      "};",
+      "",
+    ].join("\n");
+    const lines = await outlineOf("if.h", source);
+    const names = lines.map((line) => line.trim().split(" ")[1]);
+    for (const member of ["ifr_ifrn", "ifrn_name", "aConstraint", "iColumn"]) {
+      assert.ok(names.includes(member), `${member} in ${lines.join(" | ")}`);
+    }
+  },
+});
+
+// FAULT: when a function's body runs on past its end (in sqlite3.c, braces opened differently in the branches of an #if inside winWrite() make the parser run it 19,000 lines on), the functions inside are recovered as top-level symbols but the struct, union, enum and typedef definitions inside are dropped; expected them listed like the recovered functions; sqlite3.c (better-sqlite3 11.7.0): 22 of 395 top-level struct definitions missing (Pager, Wal, PCache1, RowSet, Bitvec, winShmNode...) with ~400 of their fields.
+Deno.test({
+  name: "c.extract() keeps a struct a run-on function body swallowed",
+  ignore: true,
+  fn: async () => {
+    const source = [
+      "int before(int a) {",
+      "  if (a) {",
+      "    a++;",
+      "  return a;",
+      "}",
+      "",
+      "/* A thing. */",
+      "struct Thing {",
+      "  int x;",
+      "};",
+      "",
+      "int after(void) { return 3; }",
+      "",
+    ].join("\n");
+    const lines = await outlineOf("run_on.c", source);
+    assert.ok(lines.includes("function after 12-12"), lines.join(" | "));
+    assert.ok(lines.includes("struct Thing 8-10"), lines.join(" | "));
+    assert.ok(lines.includes("    field x 9-9"), lines.join(" | "));
+  },
+});
+
+// FAULT: a struct whose head holds an attribute macro with arguments (abseil's `struct ABSL_DEPRECATED("Use ...") Breakdown {`) vanishes at top level and reads as a `method Breakdown` without fields inside a class; in absl/time/time.h it also loses the enclosing `class Time`, whose members spill into the namespace as functions; expected `struct Breakdown` with its fields; corpus: 1 file (2 structs), but the class lost is absl's central Time.
+Deno.test({
+  name: "cpp.extract() reads a struct head with a macro call before its name",
+  ignore: true,
+  fn: async () => {
+    const source = [
+      "class Time {",
+      " public:",
+      '  struct ABSL_DEPRECATED("Use CivilInfo.") Breakdown {',
+      "    int year;",
+      "  };",
+      "  int get() const;",
+      "};",
+      'struct FOO_DEPRECATED("no") Other {',
+      "  int y;",
+      "};",
+      "",
+    ].join("\n");
+    assert.deepEqual(await outlineOf("time.hpp", source), [
+      "class Time 1-7",
+      "    struct Breakdown 3-5",
+      "        field year 4-4",
+      "    method get 6-6",
+      "struct Other 8-10",
+      "    field y 9-9",
+    ]);
+  },
+});
+
+// ------------------------------------------------------- verified behaviour
+
+// Agreement on the corpus (names matched / ctags total after the discounts):
+// C functions 696/696, prototypes 8,343/8,455, enumerators 3,221/3,233,
+// typedefs 1,315/1,362, enums 281/288, members 7,061/7,827; C++ namespaces
+// 1,813/1,843, classes 1,339/1,381, structs 2,091/2,136, functions
+// 16,822/17,473, prototypes 6,786/6,951.
+Deno.test("c.extract() lists a header's API: prototypes behind export macros, typedef'd structs with their fields at level two, enumerators", async () => {
+  const source = [
+    "/* Error names. */",
+    "U_CAPI const char * U_EXPORT2",
+    "u_errorName(UErrorCode code);",
+    "ZEXTERN const char * ZEXPORT zError(int);",
+    "typedef struct td_notify {",
+    "  int type;",
+    "} td_notify_t;",
+    "enum color { RED, GREEN };",
+    "",
+  ].join("\n");
+  assert.deepEqual(await outlineOf("api.h", source), [
+    "function u_errorName 2-3",
+    "function zError 4-4",
+    "typedef td_notify_t 5-7",
+    "    field type 6-6",
+    "enum color 8-8",
+    "    enumerator RED 8-8",
+    "    enumerator GREEN 8-8",
+  ]);
+});
+
+Deno.test("cpp.extract() keeps classes, alignas structs and namespaces apart", async () => {
+  const source = [
+    "namespace std {",
+    "  struct allocator_arg_t { explicit allocator_arg_t() = default; };",
+    "}",
+    "struct alignas(8) Int64 {",
+    "  long v;",
+    "};",
+    "class Plain final : public Base {",
+    "  int y;",
+    "};",
+    "",
+  ].join("\n");
+  assert.deepEqual(await outlineOf("mix.hpp", source), [
+    "namespace std 1-3",
+    "    struct allocator_arg_t 2-2",
+    "        method allocator_arg_t 2-2",
+    "struct Int64 4-6",
+    "    field v 5-5",
+    "class Plain 7-9",
+    "    field y 8-8",
+  ]);
+});
