@@ -117,7 +117,7 @@ Deno.test("outlineSymbols() matches ctags' Kotlin names and lines, starting a sy
 Deno.test({
   name:
     "outlineSymbols() keeps a URL scheme's slashes at the end of a Go doc line",
-  ignore: true,
+
   fn: async () => {
     const text = lines(
       "package opts",

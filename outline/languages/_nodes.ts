@@ -258,8 +258,9 @@ export function commentEndingAt(
 
 // Any run of slashes: a banner (`//////  Section  //////`) is no doc text.
 const COMMENT_MARK = /^(?:\/\*+!?|\/\/(?:\/+|!)?|#+|\*+(?!\/))\s?/;
-// The slashes that close a banner line.
-const BANNER_END = /\s*\/{2,}$/;
+// The slashes that close a banner line, apart from its text: `tcp://` at a
+// line's end is a URL's scheme.
+const BANNER_END = /(?:^|\s+)\/{2,}$/;
 // A rule drawn across a comment (`----`, `====`, `/////`, `* * *`).
 const RULE_LINE = /^[-=*_~#+/\s]{3,}$/;
 // A license header is about the file, not the declaration under it (Meta's
