@@ -232,13 +232,43 @@ Deno.test({
   },
 });
 
+// FAULT: a marker line is taken as the doc summary: OpenSSL's `/*-` (keep-formatting comment) gives the doc `-`, a Doxygen group opener `/// @{` under `/// \name Accessors` gives `@{`; expected the first line of text (`The following functions add strings.`, `Accessors`); sample: 32 symbols in 24 files (OpenSSL ui.h/ssl.h copies, LLVM headers).
+Deno.test({
+  name: "c.extract() skips /*- and @{ marker lines in a doc summary",
+  ignore: true,
+  fn: async () => {
+    const source = [
+      "/*-",
+      "   The following functions add strings.",
+      " */",
+      "int UI_add_input_string(UI *ui);",
+      "",
+      "/// \\name Accessors",
+      "/// @{",
+      "int is64Bit(void);",
+      "",
+    ].join("\n");
+    let docs: (string | undefined)[] = [];
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "ui.h"), source);
+      const result = await outlineSymbols("ui.h", { cwd: ws });
+      docs = result.symbols.map((symbol) => symbol.doc);
+    });
+    assert.deepEqual(docs, [
+      "The following functions add strings.",
+      "Accessors",
+    ]);
+  },
+});
+
 // ------------------------------------------------------- verified behaviour
 
 // Agreement on the corpus (names matched / ctags total after the discounts):
 // C functions 696/696, prototypes 8,343/8,455, enumerators 3,221/3,233,
-// typedefs 1,315/1,362, enums 281/288, members 7,061/7,827; C++ namespaces
-// 1,813/1,843, classes 1,339/1,381, structs 2,091/2,136, functions
-// 16,822/17,473, prototypes 6,786/6,951.
+// typedefs 1,315/1,362, structs 716/740, enums 281/281, members
+// 7,061/7,827 (425 of the misses in sqlite3.c); C++ namespaces 1,813/1,843,
+// classes 1,339/1,381, structs 2,091/2,136, enums 265/290, functions
+// 16,822/17,473, prototypes 6,786/6,951, members 5,069/5,654.
 Deno.test("c.extract() lists a header's API: prototypes behind export macros, typedef'd structs with their fields at level two, enumerators", async () => {
   const source = [
     "/* Error names. */",
