@@ -261,7 +261,7 @@ Deno.test({
   },
 });
 
-// FAULT: a function-pointer typedef whose return type is a typedef name and whose parentheses hold a calling-convention macro (NSS's `typedef SECStatus(PR_CALLBACK *SSLAuthCertificate)(...)`) is dropped or listed as `typedef int` (the parameter's type); `void (PR_CALLBACK *f)` and `SECStatus (*f)` read right; expected `typedef SSLAuthCertificate`; /usr/include/nss: 65 of 77 such typedefs missing in 16 headers.
+// FAULT: a function-pointer typedef whose return type is a typedef name and whose parentheses hold a calling-convention macro (NSS's `typedef SECStatus(PR_CALLBACK *SSLAuthCertificate)(...)`) is listed under a parameter's name or type (`typedef fd`, `typedef int`) or dropped; `void (PR_CALLBACK *f)` and `SECStatus (*f)` read right; expected `typedef SSLAuthCertificate`; /usr/include/nss: 65 of 77 such typedefs missing in 16 headers.
 Deno.test({
   name: "c.extract() names a PR_CALLBACK function-pointer typedef",
   ignore: true,
