@@ -40,7 +40,6 @@ async function outlineOf(name: string, text: string): Promise<string[]> {
 Deno.test({
   name:
     "outlineSymbols() keeps a nested class whose primary constructor starts the next line (Kotlin)",
-  ignore: true,
   fn: async () => {
     const text = lines(
       "class Outer {",

@@ -111,6 +111,8 @@ function _reparseByDeclaration(root: Node): OutlineSymbol[] {
 //   (`object O { fun f() {} }` twice): a `;` before such a `}` avoids it;
 // - an annotation that starts the line after a class's name, before its
 //   primary `constructor`: blanking the annotation avoids it;
+// - a nested class's primary `constructor(` on the line after its name:
+//   moving the line break after the `(` avoids it;
 // - the soft keyword `dynamic` used as a name (`val dynamic = 1`): a
 //   stand-in of the same length is read as a name, and put back after;
 // - a call named like a modifier (`override(w, h)`): likewise (see
@@ -130,9 +132,9 @@ function _reparseRepaired(
   const annotations = blankTopLevelAnnotations(
     standInForModifierCalls(standInForDynamic(
       terminateOneLineBodies(
-        blankConstructorAnnotations(
+        joinConstructorLines(blankConstructorAnnotations(
           contextAsAnnotation(blankWhenGuards(original)),
-        ),
+        )),
       ),
     )),
   );
@@ -201,6 +203,28 @@ export function blankConstructorAnnotations(text: string): string {
   return text.replace(
     CONSTRUCTOR_ANNOTATIONS,
     (annotations) => annotations.replace(/[^\n]/g, " "),
+  );
+}
+
+// A class head (`private data class Page<T>`, annotations allowed before it)
+// ending its line, then the lines up to `[visibility] constructor(`. The head
+// must start its line, so `// the class` in a comment above a secondary
+// constructor is not joined to it.
+const CONSTRUCTOR_ON_NEXT_LINE =
+  /^([ \t]*(?:[@\w.]+(?:\([^()\n]*\))?[ \t]+)*class[ \t]+[^\r\n{}=/]*)(\r?\n\s*)((?:(?:public|private|protected|internal)[ \t]+)?constructor[ \t]*\()/gm;
+
+/**
+ * Moves the line breaks between a class's head and its primary
+ * `constructor(` to just after the `(`: inside a class body the grammar
+ * (1.1.0) reads a constructor that starts a line as a member of its own and
+ * loses the rest of the body. Lines are kept, so symbols keep their lines.
+ */
+export function joinConstructorLines(text: string): string {
+  if (!text.includes("constructor")) return text;
+  return text.replace(
+    CONSTRUCTOR_ON_NEXT_LINE,
+    (_match, head: string, between: string, constructor: string) =>
+      `${head} ${constructor}${between.replace(/[^\r\n]/g, "")}`,
   );
 }
 

@@ -7,6 +7,7 @@ import {
 } from "../../tests/support/outline_languages.ts";
 import {
   blankConstructorAnnotations,
+  joinConstructorLines,
   kotlin,
   standInForDynamic,
   terminateOneLineBodies,
@@ -147,6 +148,23 @@ Deno.test("blankConstructorAnnotations() blanks only annotations before a primar
   const untouched =
     "class A {\n  @Inject\n  fun f() {}\n  @Inject constructor()\n}";
   deepStrictEqual(blankConstructorAnnotations(untouched), untouched);
+});
+
+Deno.test("joinConstructorLines() moves the line break after a primary constructor's (", () => {
+  deepStrictEqual(
+    joinConstructorLines(
+      "class O {\n  class Page\n  private constructor(val id: Int) {}\n}",
+    ),
+    "class O {\n  class Page private constructor(\nval id: Int) {}\n}",
+  );
+  // Blank lines (annotations blanked before) and CRLF move along, kept.
+  deepStrictEqual(
+    joinConstructorLines("class A<T>\r\n   \r\n constructor()"),
+    "class A<T> constructor(\r\n\r\n)",
+  );
+  // A comment that mentions a class, above a secondary constructor, stays.
+  const untouched = "  // makes a class\n  constructor(x: Int) : this()";
+  deepStrictEqual(joinConstructorLines(untouched), untouched);
 });
 
 Deno.test("blankConstructorAnnotations() takes linear time on a run of annotations that fails", () => {
