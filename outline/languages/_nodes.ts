@@ -263,6 +263,12 @@ const COMMENT_MARK = /^(?:\/\*+!?|\/\/(?:\/+|!)?|#+|\*+(?!\/))\s?/;
 const BANNER_END = /(?:^|\s+)\/{2,}$/;
 // A rule drawn across a comment (`----`, `====`, `/////`, `* * *`).
 const RULE_LINE = /^[-=*_~#+/\s]{3,}$/;
+// A marker that says how to read the comment, no text: OpenSSL's `/*-`
+// (keep my formatting), Doxygen's member group braces (`/// @{`, `//@}`).
+const MARKER_LINE = /^(?:-|[@\\][{}])$/;
+// Doxygen's `\name Accessors` titles the member group a `@{` opens: the
+// summary of its members when no other text says more.
+const GROUP_TITLE = /^[@\\]name\s+(\S.*)$/;
 // A license header is about the file, not the declaration under it (Meta's
 // files open with one right above their first declaration).
 const LICENSE_LINE =
@@ -299,6 +305,8 @@ export function firstMeaningfulLine(text: string): string | undefined {
   // first or second line of what may be a long comment. Splitting at "\n"
   // alone is enough, since trim() drops a "\r" before it.
   let inBlockTag = false;
+  let groupTitle: string | undefined;
+  let groupOpened = false;
   for (let start = 0; start <= text.length;) {
     let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
@@ -311,6 +319,11 @@ export function firstMeaningfulLine(text: string): string | undefined {
     if (line === "" || RULE_LINE.test(line) || DIRECTIVE_LINE.test(line)) {
       continue;
     }
+    if (MARKER_LINE.test(line)) {
+      groupOpened ||= line.endsWith("{");
+      continue;
+    }
+    groupTitle ??= GROUP_TITLE.exec(line)?.[1];
     if (LICENSE_LINE.test(line)) return undefined;
     const brief = BRIEF_TAG.exec(line);
     if (brief !== null) {
@@ -328,7 +341,9 @@ export function firstMeaningfulLine(text: string): string | undefined {
     }
     if (!inBlockTag) return clipDoc(rest);
   }
-  return undefined;
+  return groupOpened && groupTitle !== undefined
+    ? clipDoc(groupTitle)
+    : undefined;
 }
 
 /**

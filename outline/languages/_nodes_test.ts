@@ -39,6 +39,24 @@ Deno.test("firstMeaningfulLine() strips comment markers and a closing */, and st
   assert.equal(firstMeaningfulLine("/* a */ b */"), "a */ b");
 });
 
+Deno.test("firstMeaningfulLine() skips /*- and Doxygen group markers, falling back on the group's \\name", () => {
+  assert.deepEqual(
+    firstMeaningfulLine("/*-\n   Adds strings.\n */"),
+    "Adds strings.",
+  );
+  assert.deepEqual(
+    firstMeaningfulLine("/// \\name Accessors\n/// @{"),
+    "Accessors",
+  );
+  assert.deepEqual(
+    firstMeaningfulLine("//@{\n/// \\name Sizes\n/// Returns the size."),
+    "Returns the size.",
+  );
+  assert.deepEqual(firstMeaningfulLine("/// @}"), undefined);
+  // A JSDoc @name opens no group: no summary.
+  assert.deepEqual(firstMeaningfulLine("/** @name Foo */"), undefined);
+});
+
 Deno.test("firstMeaningfulLine() cuts a long line, in time linear in its length", () => {
   const started = performance.now();
   const line = firstMeaningfulLine(`/** a${"*".repeat(200_000)}\n */`);
