@@ -6,9 +6,9 @@ import type { OutlineSymbol } from "../types.ts";
 import {
   type CItem,
   flattenItems,
-  functionsInside,
   isCommentType,
   recordDocs,
+  swallowedDefinitions,
 } from "./_c_items.ts";
 import { append, docComment, endLine, makeSymbol, nested } from "./_nodes.ts";
 
@@ -349,19 +349,26 @@ class _Walker {
   // `while(b){`) make the parser run a function's body on into the next
   // functions, 20,000 lines of them in sqlite3.c. C has no nested functions,
   // so list the ones found inside as siblings and end each function where
-  // the next one starts. (In C++, a method of a local class is legitimate.)
+  // the next symbol starts. (In C++, a method of a local class is
+  // legitimate.) The structs and typedefs swallowed too (sqlite3.c's Pager,
+  // Wal) are told from local ones by starting at column 0.
   #swallowedFunctions(node: Node, symbol: OutlineSymbol): OutlineSymbol[] {
     // Only a body the parser had to recover is worth the (slow) search.
     if (!node.hasError) return [];
     const body = node.childForFieldName("body");
     if (body === null || !body.hasError) return [];
-    const inner = functionsInside(body);
     const symbols: OutlineSymbol[] = [];
     let previous = symbol;
-    for (const found of inner) {
-      const next = this.#declaration(found, found);
+    for (const found of swallowedDefinitions(body)) {
+      const next = found.type === "declaration"
+        ? this.#specifierOf(found, found)
+        : this.#declaration(found, found);
       if (next === undefined) continue;
-      previous.endLine = Math.max(previous.startLine, next.startLine - 1);
+      // A type ends where its braces do; a run-on function where the next
+      // symbol starts.
+      if (previous.kind === "function") {
+        previous.endLine = Math.max(previous.startLine, next.startLine - 1);
+      }
       symbols.push(next);
       previous = next;
     }
@@ -631,7 +638,13 @@ class _Walker {
     const names = declarators.map((d, i) => declaratorName(d, types[i]))
       .filter((name) => name !== undefined);
     if (names.length === 0) return undefined;
-    return this.#symbol("field", names.join(", "), node, outer);
+    // `union { ... } ifr_ifru;`: the members of a type written inline are
+    // the field's, as a typedef's are.
+    const type = node.childForFieldName("type");
+    const typeName = type?.type ?? "";
+    const body = type === null ? null : _typeBody(type, typeName);
+    const children = body === null ? [] : this.#members(body, typeName);
+    return this.#symbol("field", names.join(", "), node, outer, children);
   }
 }
 

@@ -146,8 +146,23 @@ const BLOCKS = new Set([
   "linkage_specification",
 ]);
 
-/** The function definitions inside `body`, at any depth, in order. */
-export function functionsInside(body: Node): Node[] {
+// Type definitions a run-on body may have swallowed. Only at column 0: C
+// allows a struct or typedef local to a function, but writes it indented.
+const TYPE_DEFINITIONS = new Set([
+  "struct_specifier",
+  "union_specifier",
+  "enum_specifier",
+  "class_specifier",
+  "type_definition",
+  "declaration",
+]);
+
+/**
+ * The function definitions inside `body`, at any depth, and the type
+ * definitions (and declarations, which may define one) starting at column
+ * 0, in order.
+ */
+export function swallowedDefinitions(body: Node): Node[] {
   const found: Node[] = [];
   const cursor = body.walk();
   // Depth below `body`, counted here rather than asked of WASM at each step.
@@ -157,6 +172,9 @@ export function functionsInside(body: Node): Node[] {
     for (;;) {
       const type = cursor.nodeType;
       if (type === "function_definition") found.push(cursor.currentNode);
+      else if (
+        TYPE_DEFINITIONS.has(type) && cursor.startPosition.column === 0
+      ) found.push(cursor.currentNode);
       if (BLOCKS.has(type) && cursor.gotoFirstChild()) {
         depth++;
         continue;

@@ -145,3 +145,49 @@ Deno.test("c.extract() names prototypes whose names are in parentheses (Lua) or 
     "function strlen 4-4",
   ]);
 });
+
+Deno.test("c.extract() lists a type written inline in a field under the field", async () => {
+  const text = [
+    "struct ifreq {",
+    "  union {",
+    "    char name[16];",
+    "    int index;",
+    "  } ifr_ifrn;",
+    "  struct constraint { int col; } *aConstraint;",
+    "  int flags;",
+    "};",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(c, text)), [
+    "struct ifreq 1-8",
+    "    field ifr_ifrn 2-5",
+    "        field name 3-3",
+    "        field index 4-4",
+    "    field aConstraint 6-6",
+    "        field col 6-6",
+    "    field flags 7-7",
+  ]);
+});
+
+Deno.test("c.extract() lists the structs a run-on body swallowed at column 0, not its local ones", async () => {
+  const text = [
+    "int before(int a) {",
+    "  struct local { int y; } l;",
+    "  if (a) {",
+    "    a++;",
+    "  return a;",
+    "}",
+    "",
+    "/* A thing. */",
+    "typedef struct Thing {",
+    "  int x;",
+    "} Thing;",
+    "",
+    "int after(void) { return 3; }",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(c, text)), [
+    "function before 1-8",
+    "typedef Thing 9-11 // A thing.",
+    "    field x 10-10",
+    "function after 13-13",
+  ]);
+});
