@@ -10,14 +10,19 @@
 // is a type, a name or a value. Runs inside the outline worker only.
 import { blankRanges, codeOnly, openingParen } from "./_c_code.ts";
 
-/** How a macro is spelled: capitals, digits and at least one underscore. */
-export const MACRO_SPELLING = "_*[A-Z][A-Z0-9]*_[A-Z0-9_]*";
+/**
+ * How a macro is spelled: capitals, digits and at least one underscore
+ * inside, or one leading underscore and a capital (a name reserved to the
+ * implementation, which C's mixed-case keywords `_Bool`, `_Atomic` are not:
+ * X11's `_XFUNCPROTOBEGIN`).
+ */
+export const MACRO_SPELLING = "(?:_*[A-Z][A-Z0-9]*_[A-Z0-9_]*|_[A-Z][A-Z0-9]+)";
 /** A word spelled as a macro. */
 const MACRO_WORD = new RegExp(`\\b${MACRO_SPELLING}\\b`, "y");
 /** Any identifier. */
 const WORD = /[A-Za-z_]\w*/y;
 /** Where to look for macros at all: a capital, maybe after underscores. */
-const CANDIDATE = /\b_*[A-Z][A-Z0-9]*_/g;
+const CANDIDATE = /\b_*[A-Z][A-Z0-9]*_|\b_[A-Z]/g;
 /**
  * Words that start a declaration (or a member list's section) when they
  * come first: storage classes, specifiers, keywords of types. Not `const`
@@ -65,7 +70,7 @@ const DECLARATION_KEYWORDS = new Set([
 /** After a type's name, what shows a declarator follows: `T x`, `T *x`, `T<`, `T::`. */
 const AFTER_TYPE = /[A-Za-z_*&<~]|::/y;
 /** A namespace's head before a word: `namespace std `. */
-const NAMESPACE_HEAD = /(?<![\w:])namespace(?:\s+[A-Za-z_][\w:]*)?\s+$/;
+const NAMESPACE_HEAD = /(?<![\w:])namespace(?:\s+([A-Za-z_][\w:]*))?\s+$/;
 /** Specifiers that may come before a macro at a declaration's start. */
 const LEADING_SPECIFIERS = new Set([
   "static",
@@ -119,8 +124,42 @@ const STATEMENTS = new Set([
 ]);
 /** How many macros in a row are looked through to find a declaration. */
 const MAX_CHAIN = 8;
+/** A type (a word, or a declarator's `*`, `&`, `>`) and a name before a word. */
+const FIELD_BEFORE =
+  /(?:[*&>]|(?<!#\s*)\b([A-Za-z_]\w*))\s*\b([A-Za-z_]\w*)\s+$/;
+/** Types spelled as keywords. */
+const BUILTIN_TYPES = new Set(
+  "auto bool char double float int long short signed unsigned void _Bool"
+    .split(" "),
+);
+/** Keywords, which are neither a variable's name nor a type's. */
+const KEYWORDS = new Set([
+  ...DECLARATION_KEYWORDS,
+  ...STATEMENTS,
+  "else",
+  "try",
+  ..."const volatile restrict mutable return else case default goto do new delete throw sizeof operator override final noexcept co_return co_yield co_await"
+    .split(" "),
+]);
+/** A calling convention in a function pointer: `(PR_CALLBACK *name)(`. */
+const CONVENTION_IN_POINTER =
+  /\(\s*([A-Z][A-Z0-9_]{2,})\s*\*\s*[A-Za-z_]\w*\s*\)\s*\(/g;
+/** A return type's end before a function pointer's `(`. */
+const TYPE_END = /[\w*&>]\s*$/;
+/** A calling convention after a return type that no type can follow. */
+const CONVENTION_BEFORE_NAME =
+  /([*&]\s*|\b(?:void|int|char|float|double|bool|_Bool)\s+)([A-Z][A-Z0-9_]{2,})\s+([A-Za-z_]\w*)\s*\(/g;
+/** A `*`, then a function's name and its `(`. */
+const POINTER_AND_NAME = /\*[\s*]*([A-Za-z_]\w*)\s*\(/g;
+/** Two words alone: what comes before such a `*` on its line. */
+const TWO_WORDS = /^([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*$/;
+/** An operator function's name: `operator*`, `operator()`, `operator[]`. */
+const OPERATOR_END = /\boperator\s*(?:\(\s*\)|\[\s*\]|[^\w\s()[\]]+)\s*$/;
 /** A class head's keyword right before a word. */
 const CLASS_KEYWORD = /(?<![\w:])(?:class|struct|union)\s+$/;
+/** A class head's keyword, its name and maybe macros, before a word. */
+const CLASS_NAME_BEFORE =
+  /(?<![\w:])(?:class|struct|union)\s+(?:[A-Za-z_]\w*\s+){1,3}$/;
 
 /**
  * The text with the declaration macros of C or C++ code blanked (see the
@@ -164,9 +203,62 @@ class _Scanner {
       this.#ranges.push([start, blank]);
       CANDIDATE.lastIndex = blank;
     }
-    return this.#ranges;
+    return this.#withConventions();
   }
 
+  // The ranges with calling conventions and export macros added (see
+  // below), each where C has no place for a type; spelled without an
+  // underscore too (`WINAPI`, `XMLCALL`, `FcPublic`).
+  #withConventions(): [number, number][] {
+    const found = [...this.#conventions(), ...this.#exportMacros()]
+      .filter(([start]) => !this.#lines.inDirective(start));
+    if (found.length === 0) return this.#ranges;
+    const all = [...this.#ranges, ...found].sort((a, b) => a[0] - b[0]);
+    return all.filter((range, i) => i === 0 || all[i - 1][1] <= range[0]);
+  }
+
+  // Capitalised words inside a function pointer's declarator (NSS's
+  // `typedef SECStatus(PR_CALLBACK *Fn)(...)`) or between a return type's
+  // `*`, `&` or keyword and a function's name (libxml2's `const xmlChar *
+  // XMLCALL\n name(`). Each regular expression starts with a character
+  // to look for, which keeps the scans of large files (sqlite3.c) fast.
+  #conventions(): [number, number][] {
+    const code = this.#code;
+    const found: [number, number][] = [];
+    for (const match of code.matchAll(CONVENTION_IN_POINTER)) {
+      const before = code.slice(Math.max(0, match.index - 40), match.index);
+      if (!TYPE_END.test(before)) continue;
+      const start = match.index + match[0].indexOf(match[1]);
+      found.push([start, start + match[1].length]);
+    }
+    for (const match of code.matchAll(CONVENTION_BEFORE_NAME)) {
+      const [, type, convention, name] = match;
+      if (KEYWORDS.has(name) || NOT_A_NAME.test(name)) continue;
+      const start = match.index + type.length;
+      found.push([start, start + convention.length]);
+    }
+    return found;
+  }
+
+  // Fontconfig's `FcPublic FcBlanks *\nFcBlanksCreate (void);`: a word
+  // first on its line, then a type, `*` and a function's name, which the
+  // grammar loses (not when a type's name follows the macro). Two names in a
+  // row are no type in C: the first is a macro.
+  #exportMacros(): [number, number][] {
+    const code = this.#code;
+    const found: [number, number][] = [];
+    for (const match of code.matchAll(POINTER_AND_NAME)) {
+      if (KEYWORDS.has(match[1]) || NOT_A_NAME.test(match[1])) continue;
+      const first = this.#lines.firstOf(match.index);
+      const head = TWO_WORDS.exec(code.slice(first, match.index));
+      if (head === null) continue;
+      const [, macro, type] = head;
+      if (KEYWORDS.has(macro) || KEYWORDS.has(type)) continue;
+      if (BUILTIN_TYPES.has(macro) || this.#macroEnd(first) > 0) continue;
+      found.push([first, first + macro.length]);
+    }
+    return found;
+  }
   // Where the macro word at `start` ends, or -1 when it is none.
   #macroEnd(start: number): number {
     MACRO_WORD.lastIndex = start;
@@ -179,14 +271,20 @@ class _Scanner {
     const code = this.#code;
     const before = code.slice(Math.max(0, start - 40), start);
     if (CLASS_KEYWORD.test(before)) return this.#inClassHead(end);
+    if (CLASS_NAME_BEFORE.test(before)) return this.#afterClassName(end);
     if (this.#lines.inDirective(start)) return -1;
     if (AFTER_DECLARATOR.test(before)) return this.#afterDeclarator(start, end);
-    // `namespace std _GLIBCXX_VISIBILITY(default) {`
-    if (NAMESPACE_HEAD.test(before)) {
+    // `namespace std _GLIBCXX_VISIBILITY(default) {`; not a namespace's
+    // name (`inline namespace _V2 {`).
+    const namespace = NAMESPACE_HEAD.exec(before);
+    if (namespace !== null) {
       const open = _skipSpace(code, end);
+      if (namespace[1] === undefined && code[open] !== "(") return -1;
       const last = code[open] === "(" ? _closing(code, open) : end;
       return code[_skipSpace(code, last)] === "{" ? last : -1;
     }
+    const field = this.#afterFieldName(before, start, end);
+    if (field > 0) return field;
     // `void GL_APIENTRY glClear(`: a calling convention between a return
     // type and the function's name (not a tag's: `struct NAME f(`).
     if (!RETURN_TYPE_END.test(before) || TAG_BEFORE.test(before)) return -1;
@@ -196,6 +294,26 @@ class _Scanner {
     if (word === null || DECLARATION_KEYWORDS.has(word[0])) return -1;
     if (NOT_A_NAME.test(word[0])) return -1;
     return code[_skipSpace(code, name + word[0].length)] === "(" ? end : -1;
+  }
+
+  // `bool done_ ABSL_GUARDED_BY(mu_);`, `T* p_ ABSL_PT_GUARDED_BY(mu_) =
+  // nullptr;`: annotations after a field's or a variable's name, before its
+  // `;`, `,`, `=` or brace initializer. A type must come before the name:
+  // in `static foo_t MY_FUNC(int);` the capitals name a function.
+  #afterFieldName(before: string, start: number, end: number): number {
+    const match = FIELD_BEFORE.exec(before);
+    if (match === null) return -1;
+    const [, type, name] = match;
+    if (!/[a-z]/.test(name) || KEYWORDS.has(name)) return -1;
+    if (type !== undefined && !_isTypeWord(type)) return -1;
+    // Not a name and a type read off a `#define` line above.
+    const from = start - before.length + match.index;
+    if (this.#lines.inDirective(from)) return -1;
+    const code = this.#code;
+    const last = this.#macrosEnd(end);
+    const char = code[_skipSpace(code, last)];
+    const ends = char === ";" || char === "," || char === "=" || char === "{";
+    return ends ? last : -1;
   }
 
   // `_Vector_impl_data() _GLIBCXX_NOEXCEPT {`, `int size() const
@@ -215,13 +333,18 @@ class _Scanner {
     const open = openingParen(code, close);
     if (open < 0) return -1;
     const callee = code.slice(Math.max(0, open - 40), open);
-    const name = /([A-Za-z_]\w*)\s*$/.exec(callee);
-    if (name === null || TAG_BEFORE.test(callee) || STATEMENTS.has(name[1])) {
-      return -1;
+    // `const T& operator*() const& ABSL_ATTRIBUTE_LIFETIME_BOUND {`
+    if (!OPERATOR_END.test(callee)) {
+      const name = /([A-Za-z_]\w*)\s*$/.exec(callee);
+      if (
+        name === null || TAG_BEFORE.test(callee) || STATEMENTS.has(name[1])
+      ) {
+        return -1;
+      }
+      // After a macro's call (`FORWARD_SYMBOL_METHOD(getName)`), a macro is
+      // a call of its own.
+      if (/^_*[A-Z][A-Z0-9_]*$/.test(name[1])) return -1;
     }
-    // After a macro's call (`FORWARD_SYMBOL_METHOD(getName)`), a macro is
-    // a call of its own.
-    if (/^_*[A-Z][A-Z0-9_]*$/.test(name[1])) return -1;
     const args = _skipSpace(code, end);
     const last = code[args] === "(" ? _closing(code, args) : end;
     const next = _skipSpace(code, last);
@@ -237,32 +360,61 @@ class _Scanner {
     return macro || TRAILING_WORDS.has(word[0]) ? last : -1;
   }
 
-  // `class V8_EXPORT Isolate {` or `struct GTEST_API_ TestInfo final`: the
-  // macros' end when a class's name and its body, bases or `final` follow.
+  // `class V8_EXPORT Isolate {`, `struct GTEST_API_ TestInfo final` or
+  // abseil's `struct ABSL_DEPRECATED("...") Breakdown {`: the macros' end
+  // (with their arguments) when a class's name and its body, bases or
+  // `final` follow.
   #inClassHead(end: number): number {
     const code = this.#code;
-    let last = end;
-    for (;;) {
-      const next = _skipSpace(code, last);
-      const more = this.#macroEnd(next);
-      if (more < 0) break;
-      last = more;
-    }
+    const last = this.#macrosEnd(end);
     const name = _skipSpace(code, last);
     WORD.lastIndex = name;
     const word = WORD.exec(code);
     // `class MY_WIDGET final {`: the macro-spelled word was the name.
     if (word === null || word[0] === "final") return -1;
-    const after = _skipSpace(code, name + word[0].length);
+    // Macros after the name are blanked in their turn (#afterClassName).
+    const nameEnd = name + word[0].length;
+    const more = this.#macroEnd(_skipSpace(code, nameEnd));
+    const tail = more < 0 ? nameEnd : this.#macrosEnd(more);
+    return this.#opensClass(tail) ? last : -1;
+  }
+
+  // ICU's `class U_COMMON_API Iter U_FINAL : public UObject {`: the end of
+  // the macros after a class's name, when its body, bases or `final` follow.
+  #afterClassName(end: number): number {
+    const last = this.#macrosEnd(end);
+    return this.#opensClass(last) ? last : -1;
+  }
+
+  // The end of the macros (with their arguments) from `end`, the end of one.
+  #macrosEnd(end: number): number {
+    const code = this.#code;
+    let last = end;
+    for (;;) {
+      const open = _skipSpace(code, last);
+      if (code[open] === "(") last = _closing(code, open);
+      const next = _skipSpace(code, last);
+      const more = this.#macroEnd(next);
+      if (more < 0) return last;
+      last = more;
+    }
+  }
+
+  // Whether a class's body, bases, template arguments or `final` follow a
+  // class's name ending at `nameEnd`.
+  #opensClass(nameEnd: number): boolean {
+    const code = this.#code;
+    const after = _skipSpace(code, nameEnd);
     const char = code[after];
     // `struct FOO_T state{};`: a variable's brace initializer, not a body.
-    if (char === "{" && after === name + word[0].length) {
-      if (_initializer(code, after)) return -1;
+    if (char === "{" && after === nameEnd && _initializer(code, after)) {
+      return false;
     }
-    const opens = char === "{" || char === "<" ||
-      (char === ":" && code[after + 1] !== ":") ||
+    // `struct s { int f FOO_BITS : 3; }` would be a bit-field, not bases.
+    const bases = char === ":" && code[after + 1] !== ":" &&
+      !/\d/.test(code[_skipSpace(code, after + 1)] ?? "");
+    return char === "{" || char === "<" || bases ||
       code.startsWith("final", after);
-    return opens ? last : -1;
   }
 
   // The end of the macro (with its arguments) ending at `end`, when a
@@ -346,6 +498,15 @@ class _Scanner {
   }
 }
 
+// Whether `word` may be the last word of a type: a type keyword, or a name
+// that is neither a keyword nor spelled as a macro (`EXPORT_API foo_t
+// MY_FUNC(int);` declares a function) or reserved (`__inline`).
+function _isTypeWord(word: string): boolean {
+  if (BUILTIN_TYPES.has(word)) return true;
+  if (KEYWORDS.has(word) || word.startsWith("__")) return false;
+  return !/^_*[A-Z][A-Z0-9_]*$/.test(word);
+}
+
 function _isWordChar(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) ||
     (code >= 97 && code <= 122) || code === 95;
@@ -420,6 +581,11 @@ class _Lines {
   /** Where the directive holding `index` starts (its first line's start). */
   directiveStart(index: number): number {
     return this.#directiveStarts[this.#line(index)];
+  }
+
+  /** Where the line holding `index` has its first non-blank character. */
+  firstOf(index: number): number {
+    return this.#firsts[this.#line(index)];
   }
 
   /** Whether `index` is the first non-blank character of its line. */

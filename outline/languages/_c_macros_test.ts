@@ -95,3 +95,96 @@ Deno.test("blankCMacros() takes linear time over long runs of comment lines", ()
   equal(blanked.endsWith("           int f(void);\n"), true);
   equal(ms < 3_000, true, `blankCMacros() took ${Math.round(ms)} ms`);
 });
+
+Deno.test("blankCMacros() blanks macros after a class's name and macro calls before it", () => {
+  equal(
+    marked("class U_COMMON_API Iter U_FINAL : public UObject {};\n"),
+    "class ............ Iter ....... : public UObject {};\n",
+  );
+  equal(
+    marked('struct ABSL_DEPRECATED("x") Breakdown {\n  int y;\n};\n'),
+    "struct .................... Breakdown {\n  int y;\n};\n",
+  );
+  const kept = [
+    "struct stat ST_BUF;\n",
+    "struct s {\n  int f FOO_BITS : 3;\n};\n",
+    "struct MY_TAG f(int x) {\n}\n",
+  ];
+  for (const text of kept) equal(blankCMacros(text), text, text);
+});
+
+Deno.test("blankCMacros() blanks an annotation after a field's name, not a function spelled in capitals", () => {
+  equal(
+    marked("  bool done_ ABSL_GUARDED_BY(mu_);\n"),
+    "  bool done_ ....................;\n",
+  );
+  equal(
+    marked("  T* p_ ABSL_PT_GUARDED_BY(mu_) = nullptr;\n"),
+    "  T* p_ ....................... = nullptr;\n",
+  );
+  const kept = [
+    "static foo_t MY_FUNC(int x);\n",
+    "unsigned long MY_FUNC(int x);\n",
+    "const foo_t MY_FUNC(int x);\n",
+    // Words on a `#define` line are no type and name (linux/rtnetlink.h).
+    "enum e {\n\tA_Bc,\n#define A_Bc\tA_Bc\n\tA_NOP2,\n};\n",
+  ];
+  for (const text of kept) equal(blankCMacros(text), text, text);
+  // The export macro goes, the function stays.
+  equal(
+    marked("EXPORT_API foo_t MY_FUNC(int x);\n"),
+    ".......... foo_t MY_FUNC(int x);\n",
+  );
+});
+
+Deno.test("blankCMacros() blanks a macro after an operator's ref-qualifier", () => {
+  equal(
+    marked("  const T& operator*() const& ABSL_LIFETIME_BOUND {\n  }\n"),
+    "  const T& operator*() const& ................... {\n  }\n",
+  );
+});
+
+Deno.test("blankCMacros() blanks calling conventions in function pointers and before a name", () => {
+  equal(
+    marked("typedef SECStatus(PR_CALLBACK *Fn)(int fd);\n"),
+    "typedef SECStatus(........... *Fn)(int fd);\n",
+  );
+  equal(
+    marked("typedef void (WINAPI *Fn)(int fd);\n"),
+    "typedef void (...... *Fn)(int fd);\n",
+  );
+  equal(
+    marked("XMLPUBFUN const xmlChar * XMLCALL\n\t\txmlGetProp(int n);\n"),
+    "XMLPUBFUN const xmlChar * .......\n\t\txmlGetProp(int n);\n",
+  );
+  const kept = [
+    "BOOL CloseHandle(HANDLE h);\n",
+    "x = (FOO *) bar(y);\n",
+    "int FOO(int x);\n",
+    "const BOOL foo(int x);\n",
+    "#define F(x) int * FOO bar(x)\n",
+  ];
+  for (const text of kept) equal(blankCMacros(text), text, text);
+});
+
+Deno.test("blankCMacros() blanks X11's _XFUNCPROTOBEGIN, not _Bool", () => {
+  equal(
+    marked("_XFUNCPROTOBEGIN\ntypedef struct {\n  int a;\n} X;\n"),
+    "................\ntypedef struct {\n  int a;\n} X;\n",
+  );
+  equal(blankCMacros("_Bool ok(void);\n"), "_Bool ok(void);\n");
+});
+
+Deno.test("blankCMacros() blanks an export macro before a type and a pointer-returning function", () => {
+  equal(
+    marked("FcPublic FcBlanks *\nFcBlanksCreate (void);\n"),
+    "........ FcBlanks *\nFcBlanksCreate (void);\n",
+  );
+  const kept = [
+    "  return a * f(x);\n",
+    "FcPublic FcBool\nFcBlanksAdd (FcBlanks *b);\n",
+    "unsigned long *f(void);\n",
+    "struct foo * f(void);\n",
+  ];
+  for (const text of kept) equal(blankCMacros(text), text, text);
+});
