@@ -3,11 +3,15 @@
 // and attribute macros before a declaration (`SQLITE_API`,
 // `V8_INLINE static`, `V8_DEPRECATED("...")`), lines that open or close a
 // namespace (`FMT_BEGIN_NAMESPACE`), field lists and class boilerplate
-// (`UV_REQ_FIELDS`, `Q_OBJECT`), and export macros in a class head
-// (`class V8_EXPORT Isolate {`). A macro is a word spelled in capitals with
-// an underscore; C spells its real types and functions that way too, so a
+// (`UV_REQ_FIELDS`, `Q_OBJECT`), macros in a class head (`class V8_EXPORT
+// Isolate U_FINAL {`), after a parameter list or a field's name (`bool done_
+// ABSL_GUARDED_BY(mu_);`). A macro is a word spelled in capitals with an
+// underscore; C spells its real types and functions that way too, so a
 // word is blanked only where a declaration goes on after it, never where it
-// is a type, a name or a value. Runs inside the outline worker only.
+// is a type, a name or a value. Where C has no place for a type at all
+// (calling conventions: `(PR_CALLBACK *fn)(`, `char * XMLCALL name(`; a
+// word before a type, `*` and a name: `FcPublic FcBlanks *f(`), a word
+// spelled otherwise is blanked too. Runs inside the outline worker only.
 import { blankRanges, codeOnly, openingParen } from "./_c_code.ts";
 
 /**
@@ -136,9 +140,7 @@ const BUILTIN_TYPES = new Set(
 const KEYWORDS = new Set([
   ...DECLARATION_KEYWORDS,
   ...STATEMENTS,
-  "else",
-  "try",
-  ..."const volatile restrict mutable return else case default goto do new delete throw sizeof operator override final noexcept co_return co_yield co_await"
+  ..."try const volatile restrict mutable return else case default goto do new delete throw sizeof operator override final noexcept co_return co_yield co_await"
     .split(" "),
 ]);
 /** A calling convention in a function pointer: `(PR_CALLBACK *name)(`. */
@@ -203,13 +205,13 @@ class _Scanner {
       this.#ranges.push([start, blank]);
       CANDIDATE.lastIndex = blank;
     }
-    return this.#withConventions();
+    return this.#withLooseMacros();
   }
 
   // The ranges with calling conventions and export macros added (see
   // below), each where C has no place for a type; spelled without an
   // underscore too (`WINAPI`, `XMLCALL`, `FcPublic`).
-  #withConventions(): [number, number][] {
+  #withLooseMacros(): [number, number][] {
     const found = [...this.#conventions(), ...this.#exportMacros()]
       .filter(([start]) => !this.#lines.inDirective(start));
     if (found.length === 0) return this.#ranges;
