@@ -61,8 +61,11 @@ function _extract(
   const misread = root.namedChildren.some((child) =>
     child.type === "annotated_expression"
   );
+  // `class Config` then `internal constructor(...) {` in a class body reads
+  // without an error, as a class and a member `constructor` taking its body.
+  const splitHead = _hasConstructorOnNextLine(root.text);
   if (
-    !_hasTopLevelError(root) && !unnamedDynamic && !misread &&
+    !_hasTopLevelError(root) && !unnamedDynamic && !misread && !splitHead &&
     !_endsInDelegation(root)
   ) {
     return symbols;
@@ -70,7 +73,7 @@ function _extract(
   const repaired = _reparseRepaired(root);
   if (repaired === undefined) return symbols;
   // As many symbols, repaired, still gain their annotations and KDoc.
-  const better = misread
+  const better = misread || splitHead
     ? _countNamed(repaired.symbols) >= _countNamed(symbols)
     : _countNamed(repaired.symbols) > _countNamed(symbols);
   const best = better ? repaired.symbols : symbols;
@@ -226,6 +229,14 @@ export function joinConstructorLines(text: string): string {
     (_match, head: string, between: string, constructor: string) =>
       `${head} ${constructor}${between.replace(/[^\r\n]/g, "")}`,
   );
+}
+
+// Annotations between (`@Inject internal constructor`) as the repair
+// blanks them.
+function _hasConstructorOnNextLine(text: string): boolean {
+  if (!text.includes("constructor")) return false;
+  CONSTRUCTOR_ON_NEXT_LINE.lastIndex = 0;
+  return CONSTRUCTOR_ON_NEXT_LINE.test(blankConstructorAnnotations(text));
 }
 
 /** `dynamic` with a Cyrillic `і`: a name to the grammar, as long in UTF-16. */

@@ -137,6 +137,30 @@ Deno.test("kotlin.extract() outlines a class whose primary constructor is annota
   );
 });
 
+Deno.test("kotlin.extract() keeps a nested class whose internal constructor starts the next line", async () => {
+  // No syntax error here: the grammar reads a class, then a member
+  // `constructor` that takes the class's body.
+  const text = [
+    "class Helper {",
+    "  class Config",
+    "  @Inject internal constructor(val min: Int) {",
+    "    companion object {",
+    "      fun from(): Config = Config(0)",
+    "    }",
+    "  }",
+    "  fun start() {}",
+    "}",
+  ].join("\n");
+  deepStrictEqual(outlineLines(await extractText(kotlin, text)), [
+    "class Helper 1-9",
+    "    class Config 2-7",
+    "        val min 3-3",
+    "        companion object Companion 4-6",
+    "            fun from 5-5",
+    "    fun start 8-8",
+  ]);
+});
+
 Deno.test("blankConstructorAnnotations() blanks only annotations before a primary constructor", () => {
   deepStrictEqual(
     blankConstructorAnnotations(
