@@ -7,6 +7,7 @@ import type { ExtractOptions, LanguageSpec } from "./_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
 import { blankRanges, codeOnly } from "./_c_code.ts";
 import { macroRanges } from "./_c_macros.ts";
+import { enumIncludeRanges } from "./_c_enum_includes.ts";
 import { liftOverMacroLines } from "./_c_macro_lines.ts";
 import { trailingAttributeRanges, wrapperRanges } from "./_c_wrappers.ts";
 
@@ -36,7 +37,11 @@ export function blankCDeclarationMacros(source: string): string {
   const passes = [
     (
       code: string,
-    ) => [...nullabilityRanges(code), ...trailingAttributeRanges(code)],
+    ) => [
+      ...nullabilityRanges(code),
+      ...trailingAttributeRanges(code),
+      ...enumIncludeRanges(code),
+    ],
     wrapperRanges,
     macroRanges,
   ];

@@ -6,6 +6,7 @@ import type { OutlineSymbol } from "../types.ts";
 import type { ExtractOptions, LanguageSpec } from "./_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
 import { blankCMacros } from "./_c_macros.ts";
+import { blankEnumIncludes } from "./_c_enum_includes.ts";
 import { liftOverMacroLines } from "./_c_macro_lines.ts";
 
 /** C++ (`.cpp`, `.cc`, `.cxx`, `.hpp`, `.hxx`, `.hh`). */
@@ -13,7 +14,7 @@ export const cpp: LanguageSpec = {
   name: "C++",
   grammar: "cpp",
   extensions: [".cpp", ".cc", ".cxx", ".hpp", ".hxx", ".hh"],
-  prepare: blankCMacros,
+  prepare: (source) => blankCMacros(blankEnumIncludes(source)),
   extract: extractCpp,
   join: joinCFamily,
   braces: true,
