@@ -73,15 +73,19 @@ interface RawServer extends AsyncDisposable {
   bodies: ChatBody[];
 }
 
-/** An endpoint on 127.0.0.1 whose n-th chat request gets the SSE `replies[n]`. */
-function rawServer(replies: string[]): RawServer {
+/**
+ * An endpoint on 127.0.0.1 whose n-th chat request gets the SSE `replies[n]`;
+ * `pieceBytes` sends the body in pieces that long, one per tick, the way a
+ * slow server's TCP segments split lines and UTF-8 characters.
+ */
+function rawServer(replies: string[], pieceBytes?: number): RawServer {
   const bodies: ChatBody[] = [];
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (request) => {
       bodies.push(await request.json());
       const body = replies[bodies.length - 1] ?? answer("(no more replies)");
-      return new Response(body, {
+      return new Response(pieceBytes ? dribble(body, pieceBytes) : body, {
         headers: { "content-type": "text/event-stream" },
       });
     },
@@ -92,6 +96,19 @@ function rawServer(replies: string[]): RawServer {
     bodies,
     [Symbol.asyncDispose]: () => server.shutdown(),
   };
+}
+
+function dribble(text: string, size: number): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
 }
 
 /** A search tool that records its inputs; `ping` takes no argument. */
@@ -126,7 +143,7 @@ function recordingTools(): {
 }
 
 /** Runs one prompt against `replies`, collecting events and bodies. */
-async function runDialect(replies: string[]): Promise<{
+async function runDialect(replies: string[], pieceBytes?: number): Promise<{
   events: AgentEvent[];
   calls: { name: string; input: unknown }[];
   bodies: ChatBody[];
@@ -136,7 +153,7 @@ async function runDialect(replies: string[]): Promise<{
 }> {
   let out: Awaited<ReturnType<typeof runDialect>> | undefined;
   await withWorkspace(async (dir) => {
-    await using server = rawServer(replies);
+    await using server = rawServer(replies, pieceBytes);
     const { calls, tools } = recordingTools();
     const agent = createAgent({
       baseURL: server.baseURL,
@@ -546,4 +563,62 @@ Deno.test("agent joins argument fragments that repeat the call's id and name", a
     assert.deepEqual(run.calls, [{ name: "lookup", input: { topic } }]);
     assertPairedUp(run.bodies[1], 1);
   }
+});
+
+// Any server over a slow link: TCP pieces split SSE lines, CRLF pairs and
+// multi-byte UTF-8 characters (CJK text, emoji) at arbitrary bytes.
+Deno.test("agent keeps text and arguments whole when bytes arrive split mid-character", async () => {
+  const toolTurn = frames([
+    chunk({ role: "assistant", content: "查一下 🔍 " }),
+    chunk({
+      tool_calls: [{
+        index: 0,
+        id: "u1",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"流式 ✓"}' },
+      }],
+    }),
+    chunk({}, "tool_calls"),
+  ], { eol: "\r\n" });
+  const run = await runDialect([toolTurn, answer("好的 👍")], 5);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.deepEqual(run.calls, [{ name: "lookup", input: { topic: "流式 ✓" } }]);
+  const streamed = run.events.flatMap((e) =>
+    e.type === "text-delta" ? [e.text] : []
+  ).join("");
+  assert.equal(streamed, "查一下 🔍 好的 👍");
+  assert.deepEqual(sentBack(run.bodies[1]).calls[0].args, { topic: "流式 ✓" });
+});
+
+// Gateways written in Go or Java often emit `data:` with no space, and
+// `event:` / `id:` / `retry:` fields around it.
+Deno.test("agent reads SSE with data: without a space and extra event, id and retry fields", async () => {
+  const body = [
+    "retry: 3000",
+    "",
+    "event: message",
+    "id: 1",
+    `data:${JSON.stringify(chunk({ role: "assistant", content: "Hi" }))}`,
+    "",
+    "id: 2",
+    `data:${JSON.stringify(chunk({ content: " there" }, "stop"))}`,
+    "",
+    "data:[DONE]",
+    "",
+    "",
+  ].join("\n");
+  const run = await runDialect([body]);
+  assert.equal(run.text, "Hi there");
+});
+
+// Hugging Face TGI's OpenAI layer ends with finish_reason "eos_token"; old
+// llama.cpp builds with "eos". Neither is a failure.
+Deno.test("agent accepts finish_reason values outside OpenAI's list (TGI eos_token)", async () => {
+  const run = await runDialect([
+    frames([
+      chunk({ role: "assistant", content: "Done here." }),
+      chunk({}, "eos_token"),
+    ]),
+  ]);
+  assert.equal(run.text, "Done here.");
 });
