@@ -242,6 +242,8 @@ Deno.test("agent runs Ollama's whole-chunk tool calls even when finish_reason is
   assert.equal(run.bodies.length, 2);
   assertPairedUp(run.bodies[1], 1);
   assert.equal(sentBack(run.bodies[1]).calls[0].id, "call_abc123");
+  assert.equal(run.usage.inputTokens, 10);
+  assert.equal(run.usage.outputTokens, 5);
 });
 
 // vLLM and OpenAI-style servers interleave two parallel calls' argument
@@ -484,6 +486,10 @@ Deno.test("agent separates reasoning_content and reasoning fields from the answe
     e.type === "reasoning-delta" ? [e.text] : []
   ).join("");
   assert.equal(reasoning, "Need a lookup.Got it.");
+  // DeepSeek's thinking mode with tools wants the reasoning of a tool-call
+  // turn sent back with it; the provider sends it as reasoning_content.
+  const assistant = run.bodies[1].messages.find((m) => m.tool_calls);
+  assert.equal(assistant?.reasoning_content, "Need a lookup.");
   assert.equal(run.text, "Answer.");
   assert.deepEqual(run.calls.map((c) => c.input), [{ topic: "r" }]);
   assertPairedUp(run.bodies[1], 1);
