@@ -628,3 +628,27 @@ Deno.test("agent accepts finish_reason values outside OpenAI's list (TGI eos_tok
   ]);
   assert.equal(run.text, "Done here.");
 });
+
+// A local server's output cap (llama.cpp -n, Ollama num_predict) cuts a tool
+// call's arguments: finish_reason "length" with half a JSON object.
+Deno.test("agent does not run a tool call cut off at length, and tells the model", async () => {
+  const toolTurn = frames([
+    chunk({
+      role: "assistant",
+      tool_calls: [{
+        index: 0,
+        id: "cut",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"tr' },
+      }],
+    }),
+    chunk({}, "length"),
+  ]);
+  const run = await runDialect([toolTurn, answer("retrying later")]);
+  assert.deepEqual(run.calls, []);
+  assert.equal(errorsOf(run.events).length, 1);
+  const back = sentBack(run.bodies[1]); // arguments parse: the server accepts them
+  assert.equal(back.calls.length, 1);
+  assert.match(back.results[0].text, /lookup[\s\S]*JSON/);
+  assert.equal(run.text, "retrying later");
+});
