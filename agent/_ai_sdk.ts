@@ -3,6 +3,7 @@
 // AgentEvents, keeps the conversation's messages, and asks a vision model
 // about an image. Nothing SDK-typed leaves this file.
 import {
+  extractReasoningMiddleware,
   isStepCount,
   jsonSchema,
   type LanguageModel,
@@ -10,6 +11,7 @@ import {
   streamText,
   tool,
   type ToolSet,
+  wrapLanguageModel,
 } from "ai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { asToolError } from "../tools/_define.ts";
@@ -71,7 +73,13 @@ export class ChatModel {
       fetch: endpoint.fetch,
       includeUsage: true,
     });
-    this.languageModel = provider.chatModel(modelId);
+    // Reasoning models served without a reasoning parser (llama.cpp without
+    // --reasoning-format, older Ollama, LM Studio's setting off) think inside
+    // the answer as <think>...</think>: that part is reasoning, not text.
+    this.languageModel = wrapLanguageModel({
+      model: provider.chatModel(modelId),
+      middleware: extractReasoningMiddleware({ tagName: "think" }),
+    });
     this.modelId = modelId;
     this.url = `${baseURL}/chat/completions`;
   }
