@@ -186,6 +186,36 @@ Deno.test({
   },
 });
 
+// FAULT: Shell's unhandledrejection/error listener, added when a command starts, runs before a handler the script adds later and kills every running command (SIGKILL) although the script then prevents the default and goes on: the command it awaits comes back killed with no output (the code comment owns this: "one registered later cannot be seen in time"). Expected: a rejection the script handles leaves its running commands alone; only one that really ends Deno kills them.
+Deno.test({
+  name:
+    "Shell: a rejection a script handles with a listener added after the command started does not kill the command",
+  ignore: true,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const script = join(dir, "late_handler.ts");
+      await Deno.writeTextFile(
+        script,
+        `import { createTools } from ${
+          JSON.stringify(new URL("../mod.ts", import.meta.url).href)
+        };
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const slow = tools.Shell.execute({ command: "sleep 0.5; echo finished" });
+await new Promise((resolve) => setTimeout(resolve, 100));
+globalThis.addEventListener("unhandledrejection", (e) => e.preventDefault());
+Promise.reject(new Error("handled by the script"));
+console.log(JSON.stringify(await slow));
+`,
+      );
+      const { stdout } = await runDeno(["-A"], script, [dir]);
+      const result = JSON.parse(stdout);
+      assert.equal(result.signal, null, stdout);
+      assert.equal(result.exitCode, 0, stdout);
+      assert.match(result.output, /finished/);
+    });
+  },
+});
+
 // ------------------------------------------------------------------ verified
 
 Deno.test("acp: parallel calls ask the editor one at a time, in the model's order, with the command escaped and non-ASCII paths plain", async () => {
