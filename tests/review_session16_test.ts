@@ -832,3 +832,51 @@ Deno.test({
     });
   },
 });
+
+Deno.test("acp: two sessions on one folder: a write waits for the other session's pending question on the same file, and session/cancel frees it at once", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([
+      {
+        match: "session A",
+        replies: [{ toolCalls: [writeCall("a.txt", "A")] }, { text: "A" }],
+      },
+      {
+        match: "session B",
+        replies: [{ toolCalls: [writeCall("a.txt", "B")] }, { text: "B" }],
+      },
+    ]);
+    const { client, connection } = await connect(server, undefined, {
+      permissionMode: "ask",
+    });
+    const newSession = async () =>
+      (await connection.agent.request(acp.methods.agent.session.new, {
+        cwd: dir,
+        mcpServers: [],
+      })).sessionId;
+    const a = await newSession();
+    const b = await newSession();
+    const answerA = Promise.withResolvers<string>();
+    client.options.permission = (request) =>
+      request.sessionId === a ? answerA.promise : "allow_once";
+    const prompt = (sessionId: string, text: string) =>
+      connection.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text }],
+      });
+    const turnA = prompt(a, "session A");
+    await client.waitFor(() => client.permissionRequests.length === 1);
+    const turnB = prompt(b, "session B");
+    await sleep(300);
+    assert.equal(client.permissionRequests.length, 1, "B waits its turn");
+    const cancelledAt = performance.now();
+    await connection.agent.notify(acp.methods.agent.session.cancel, {
+      sessionId: b,
+    });
+    assert.equal((await turnB).stopReason, "cancelled");
+    assert.ok(performance.now() - cancelledAt < 5_000, "cancelled at once");
+    answerA.resolve("allow_once");
+    assert.equal((await turnA).stopReason, "end_turn");
+    assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "A");
+    assert.equal(queuedFileCount(), 0);
+  });
+});
