@@ -87,35 +87,22 @@ export class PermissionGate {
     original: GateRequest,
     options: CheckOptions = {},
   ): Promise<void> {
-    const decision = decide(
-      this.#mode,
-      original.action,
-      original.outsideWorkspace,
-    );
-    if (decision === "allow") return;
     // The key is made of the request as given; everything shown, of the
     // request with its control characters escaped (see shownRequest).
     const key = alwaysKey(original);
     const request = shownRequest(original);
-    if (decision === "refuse") {
-      throw new ToolError(
-        `Refused: ${request.description}: permission mode "readOnly" allows no ${request.action}s; ask the user to change the permission mode`,
-      );
-    }
-    if (this.#always.has(key)) return;
-    if (!this.#approve) {
-      throw new ToolError(
-        `Refused: ${request.description}: this needs approval and no approver is configured; ask the user to allow it or to change the permission mode`,
-      );
-    }
+    if (!this.#approverFor(original, request, key)) return;
     using turn = options.turn ?? this.#line.enter();
     await turn.wait(options.signal);
     stopIfAborted(request, options.signal);
-    // Answered "always" while this question waited for its turn.
-    if (this.#always.has(key)) return;
+    // Decided again when its turn comes: while it waited, the mode may have
+    // been switched (to "allow": not asked; to "readOnly": refused) or an
+    // "always" answer may have come that covers it.
+    const approve = this.#approverFor(original, request, key);
+    if (!approve) return;
     let answer: unknown;
     try {
-      answer = await abortable(this.#approve(request), options.signal);
+      answer = await abortable(approve(request), options.signal);
     } catch (error) {
       throw new ToolError(
         `Refused: ${request.description}: the approval failed (${
@@ -129,6 +116,36 @@ export class PermissionGate {
     throw new ToolError(
       `Refused by the user: ${request.description}; do not retry it, ask the user how to proceed`,
     );
+  }
+
+  /**
+   * The approver to ask about `request`, decided on the mode and the
+   * "always" answers of now; undefined when it may proceed unasked. Throws
+   * a ToolError when it is refused.
+   */
+  #approverFor(
+    original: GateRequest,
+    request: PermissionRequest,
+    key: string,
+  ): Approve | undefined {
+    const decision = decide(
+      this.#mode,
+      original.action,
+      original.outsideWorkspace,
+    );
+    if (decision === "allow") return undefined;
+    if (decision === "refuse") {
+      throw new ToolError(
+        `Refused: ${request.description}: permission mode "readOnly" allows no ${request.action}s; ask the user to change the permission mode`,
+      );
+    }
+    if (this.#always.has(key)) return undefined;
+    if (!this.#approve) {
+      throw new ToolError(
+        `Refused: ${request.description}: this needs approval and no approver is configured; ask the user to allow it or to change the permission mode`,
+      );
+    }
+    return this.#approve;
   }
 }
 

@@ -57,6 +57,42 @@ Deno.test("PermissionGate does not ask what an 'always' answer given while it wa
   assert.deepEqual(asked, ["a"]);
 });
 
+Deno.test("PermissionGate does not ask the waiting questions after the mode is switched to allow", async () => {
+  const asked: string[] = [];
+  const gate: PermissionGate = new PermissionGate("ask", async (request) => {
+    asked.push(request.path!);
+    await delay(10);
+    gate.mode = "allow"; // switched while the first question is answered
+    return true;
+  });
+  await Promise.all(
+    ["a", "b", "c"].map((path) => gate.check(writeRequest(path))),
+  );
+  assert.deepEqual(asked, ["a"]);
+});
+
+Deno.test("PermissionGate refuses the waiting writes after the mode is switched to readOnly", async () => {
+  const asked: string[] = [];
+  const gate: PermissionGate = new PermissionGate("ask", async (request) => {
+    asked.push(request.path!);
+    await delay(10);
+    gate.mode = "readOnly";
+    return true;
+  });
+  const results = await Promise.allSettled(
+    ["a", "b"].map((path) => gate.check(writeRequest(path))),
+  );
+  assert.deepEqual(asked, ["a"]);
+  assert.equal(results[0].status, "fulfilled");
+  assert.equal(results[1].status, "rejected");
+  const reason = (results[1] as PromiseRejectedResult).reason;
+  assert.ok(reason instanceof ToolError);
+  assert.match(
+    reason.message,
+    /Refused: Write "b": permission mode "readOnly"/,
+  );
+});
+
 Deno.test("PermissionGate stops waiting for an approver that never answers when the call aborts, and asks the next", async () => {
   let asked = 0;
   const gate = new PermissionGate("ask", (): Promise<PermissionAnswer> => {
