@@ -3,7 +3,6 @@
 // AgentEvents, keeps the conversation's messages, and asks a vision model
 // about an image. Nothing SDK-typed leaves this file.
 import {
-  extractReasoningMiddleware,
   isStepCount,
   jsonSchema,
   type LanguageModel,
@@ -17,6 +16,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { asToolError } from "../tools/_define.ts";
 import type { Tool, ToolKind } from "../tools/types.ts";
 import { EndpointError } from "./endpoint_error.ts";
+import { leadingThinkMiddleware } from "./_leading_think.ts";
 import {
   CHARS_PER_TOKEN,
   ContextBudget,
@@ -73,12 +73,9 @@ export class ChatModel {
       fetch: endpoint.fetch,
       includeUsage: true,
     });
-    // Reasoning models served without a reasoning parser (llama.cpp without
-    // --reasoning-format, older Ollama, LM Studio's setting off) think inside
-    // the answer as <think>...</think>: that part is reasoning, not text.
     this.languageModel = wrapLanguageModel({
       model: provider.chatModel(modelId),
-      middleware: extractReasoningMiddleware({ tagName: "think" }),
+      middleware: leadingThinkMiddleware,
     });
     this.modelId = modelId;
     this.url = `${baseURL}/chat/completions`;
