@@ -35,7 +35,7 @@ export function prepareTypeScript(source: string): string {
         inComment(offset) ? match : "_".repeat(match.length),
     )
     : source;
-  return _renameKeywords(_separateSignatures(text));
+  return _renameKeywords(_separateSignatures(text), source);
 }
 
 // Whether an offset of `text` is in a comment: after `//` on its line, or on
@@ -138,7 +138,9 @@ function _isSignature(text: string, angle: number): boolean {
  * `using` declaration, and a member `abstract` (`abstract?: string`, in
  * Next.js's Metadata) an abstract signature; either is a syntax error that
  * costs the symbols around it. Written as names of the same length, and put
- * back by restoreKeywordNames().
+ * back by restoreKeywordNames(). `$` is a name character, so a source may
+ * write a placeholder itself: such a source keeps that keyword as it is (see
+ * _renameKeywords()), and only then is that placeholder never put back.
  */
 const KEYWORD_NAMES = [
   // After `(` or `,`, before a type, a default, `,` or `)`.
@@ -151,9 +153,12 @@ const KEYWORD_NAMES = [
   },
 ];
 
-function _renameKeywords(text: string): string {
+// A keyword is renamed only where its placeholder does not occur in the
+// source: restoreKeywordNames() sees the same source, and turns back only the
+// placeholders that can have come from here.
+function _renameKeywords(text: string, source: string): string {
   let out = text;
-  for (const { name, as, at } of KEYWORD_NAMES) {
+  for (const { name, as, at } of _renamable(source)) {
     if (!out.includes(name)) continue;
     const inComment = _commentTest(out);
     out = out.replace(
@@ -164,22 +169,41 @@ function _renameKeywords(text: string): string {
   return out;
 }
 
+// The keywords whose placeholder the source does not write itself.
+function _renamable(source: string): typeof KEYWORD_NAMES {
+  return KEYWORD_NAMES.filter(({ as }) => !source.includes(as));
+}
+
 /**
- * The symbols with the names prepareTypeScript() renamed put back, in place
- * (in a doc too: the comment test is rough).
+ * The symbols with the names prepareTypeScript() renamed in `source` put
+ * back, in place (in a doc too: the comment test is rough). `source` is the
+ * text prepareTypeScript() was given: a placeholder that text writes itself
+ * was not made by the pass and stays as written.
  */
-export function restoreKeywordNames(symbols: OutlineSymbol[]): OutlineSymbol[] {
-  for (const symbol of symbols) {
-    symbol.name = _restore(symbol.name);
-    if (symbol.doc !== undefined) symbol.doc = _restore(symbol.doc);
-    restoreKeywordNames(symbol.children);
-  }
+export function restoreKeywordNames(
+  symbols: OutlineSymbol[],
+  source: string,
+): OutlineSymbol[] {
+  const renamed = _renamable(source);
+  if (renamed.length === 0) return symbols;
+  _restoreAll(symbols, renamed);
   return symbols;
 }
 
-function _restore(text: string): string {
+function _restoreAll(
+  symbols: OutlineSymbol[],
+  renamed: typeof KEYWORD_NAMES,
+): void {
+  for (const symbol of symbols) {
+    symbol.name = _restore(symbol.name, renamed);
+    if (symbol.doc !== undefined) symbol.doc = _restore(symbol.doc, renamed);
+    _restoreAll(symbol.children, renamed);
+  }
+}
+
+function _restore(text: string, renamed: typeof KEYWORD_NAMES): string {
   if (!text.includes("$")) return text;
   let out = text;
-  for (const { name, as } of KEYWORD_NAMES) out = out.replaceAll(as, name);
+  for (const { name, as } of renamed) out = out.replaceAll(as, name);
   return out;
 }

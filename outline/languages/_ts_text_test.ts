@@ -85,8 +85,31 @@ Deno.test("restoreKeywordNames() puts the renamed names back, members too", () =
   const symbols = restoreKeywordNames([
     symbol("M", [symbol("ab$tract"), symbol("$el")]),
     { ...symbol("{ u$ing, ab$tract: a }"), doc: "Calls f(u$ing: x)." },
-  ]);
+  ], "f(using: x, abstract: y)");
   assert.deepEqual(symbols.map((s) => s.name), ["M", "{ using, abstract: a }"]);
   assert.equal(symbols[1].doc, "Calls f(using: x).");
   assert.deepEqual(symbols[0].children.map((s) => s.name), ["abstract", "$el"]);
+});
+
+Deno.test("prepareTypeScript() and restoreKeywordNames() leave a placeholder the source writes as written", () => {
+  const source = "function f(using: T, ab$tract: U) {}\n" +
+    "interface M { abstract?: string }\n";
+  const text = prepareTypeScript(source);
+  assert.equal(text.length, source.length);
+  // "ab$tract" is the source's own: "abstract" is not renamed, "using" is.
+  assert.equal(
+    text,
+    "function f(u$ing: T, ab$tract: U) {}\n" +
+      "interface M { abstract?: string }\n",
+  );
+  const symbols = restoreKeywordNames([
+    {
+      kind: "function",
+      name: "f(u$ing: T, ab$tract: U)",
+      startLine: 1,
+      endLine: 1,
+      children: [],
+    },
+  ], source);
+  assert.equal(symbols[0].name, "f(using: T, ab$tract: U)");
 });

@@ -12,7 +12,8 @@ export const typescript: LanguageSpec = {
   grammar: "typescript",
   extensions: [".ts", ".mts", ".cts"],
   prepare: prepareTypeScript,
-  extract: (root) => restoreKeywordNames(extractEcmascript(root)),
+  extract: (root, source) =>
+    restoreKeywordNames(extractEcmascript(root), source),
   join: joinEcmascript,
   continuation: ECMASCRIPT_CONTINUATION,
   braces: true,
