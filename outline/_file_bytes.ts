@@ -8,6 +8,10 @@ import {
   readHead,
   utf16Bom,
 } from "../tools/_read_head.ts";
+import {
+  openedFileSize,
+  openedFileSizeSync,
+} from "../tools/_open_file_size.ts";
 
 export { looksBinary };
 
@@ -57,7 +61,7 @@ export function readUpTo(
   limit: number,
 ): Uint8Array<ArrayBuffer> {
   using file = Deno.openSync(path);
-  const fill = _filling(file.statSync().size, limit);
+  const fill = _filling(openedFileSizeSync(file, path), limit);
   let step = fill.next();
   while (!step.done) step = fill.next(file.readSync(step.value));
   return step.value;
@@ -69,7 +73,7 @@ export async function readUpToAsync(
   limit: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
   using file = await Deno.open(path);
-  const fill = _filling((await file.stat()).size, limit);
+  const fill = _filling(await openedFileSize(file, path), limit);
   let step = fill.next();
   while (!step.done) step = fill.next(await file.read(step.value));
   return step.value;

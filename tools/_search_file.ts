@@ -4,6 +4,7 @@
 // mark is searched as ReadFile reads it.
 import { looksBinary, utf16Bom } from "./_read_head.ts";
 import { countChar } from "./_count_char.ts";
+import { openedFileSize } from "./_open_file_size.ts";
 
 /** A matching line. */
 export interface LineMatch {
@@ -48,7 +49,7 @@ export async function scanFile(
   using file = await Deno.open(path, { read: true });
   // Up to the size the file has now: one that keeps growing (a log being
   // written, `yes > f`) would otherwise keep the search going for ever.
-  let left = (await file.stat()).size;
+  let left = await openedFileSize(file, path);
   const scanner = new LineScanner(pattern, options.limit);
   let decoder = new TextDecoder();
   const buffer = new Uint8Array(CHUNK_BYTES);
