@@ -17,6 +17,11 @@ export interface TerminalAskOptions {
   interactive: boolean;
   /** The signal of the run in progress, if any. */
   signal(): AbortSignal | undefined;
+  /**
+   * Told the question (as written) while it waits for its answer, then
+   * undefined: output printed meanwhile can show it again (QuestionLine).
+   */
+  waiting?(question: string | undefined): void;
 }
 
 const CHOICES = "[y]es / [n]o / [a]lways: ";
@@ -42,22 +47,15 @@ async function ask(
   if (signal?.aborted) return false;
   const where = request.outsideWorkspace ? " (outside the workspace)" : "";
   if (options.interactive) {
-    options.write(
-      `\nAllow ${request.tool}: ${request.description}${where}? ${CHOICES}`,
-    );
-    while (true) {
-      const line = await untilAborted(
-        readLine({ maxChars: MAX_ANSWER_CHARS }),
-        signal,
-      );
-      const reply = line?.trim().toLowerCase() ?? "";
-      if (reply === "a" || reply === "always") return "always";
-      if (reply === "y" || reply === "yes") return true;
-      if (line === null) break;
-      if (line === undefined) options.write("\n");
-      // A typo costs nothing: only an empty line (or a cancel) means no.
-      if (line === undefined || reply === "" || NO.has(reply)) return false;
-      options.write(`"${shown(line.trim())}" is not an answer: ${CHOICES}`);
+    const question =
+      `\nAllow ${request.tool}: ${request.description}${where}? ${CHOICES}`;
+    options.write(question);
+    options.waiting?.(question);
+    try {
+      const answer = await readAnswer(options, signal);
+      if (answer !== null) return answer;
+    } finally {
+      options.waiting?.(undefined);
     }
   }
   // No terminal, or stdin ended: nobody can answer.
@@ -68,6 +66,27 @@ async function ask(
     `fello: refused: ${request.description}${where}: no one to ask (stdin is not a terminal or has ended); pass --permission-mode ${modes} to permit it\n`,
   );
   return false;
+}
+
+/** Reads replies until one answers; null when stdin has ended. */
+async function readAnswer(
+  options: TerminalAskOptions,
+  signal: AbortSignal | undefined,
+): Promise<PermissionAnswer | null> {
+  while (true) {
+    const line = await untilAborted(
+      readLine({ maxChars: MAX_ANSWER_CHARS }),
+      signal,
+    );
+    const reply = line?.trim().toLowerCase() ?? "";
+    if (reply === "a" || reply === "always") return "always";
+    if (reply === "y" || reply === "yes") return true;
+    if (line === null) return null;
+    if (line === undefined) options.write("\n");
+    // A typo costs nothing: only an empty line (or a cancel) means no.
+    if (line === undefined || reply === "" || NO.has(reply)) return false;
+    options.write(`"${shown(line.trim())}" is not an answer: ${CHOICES}`);
+  }
 }
 
 // A reply as the question quotes it back: its start only.

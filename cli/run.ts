@@ -14,6 +14,7 @@ import type { Agent, AgentEvent } from "../agent/types.ts";
 import type { PermissionMode } from "../tools/types.ts";
 import { AGENT_FLAGS, readAgentFlags } from "./_agent_flags.ts";
 import { terminalApprover } from "./_ask_permission.ts";
+import { QuestionLine } from "./_question_line.ts";
 import {
   describeEndpointFailure,
   ENDPOINT_USAGE,
@@ -159,6 +160,8 @@ class CliSession {
   #lockedPath: string | undefined;
   #interrupts = 0;
   #stdoutClosed = false;
+  /** Keeps a waiting question below the transcript lines printed meanwhile. */
+  #questions = new QuestionLine((text) => writeAll(Deno.stderr, text));
   #onSigint = () => this.#interrupt();
 
   constructor(json: boolean) {
@@ -235,6 +238,10 @@ class CliSession {
         // A prompt read from stdin used it up; otherwise stdin may carry answers.
         interactive: Deno.stdin.isTerminal() || settings.prompt !== "",
         signal: () => this.#running?.signal,
+        // Only where the transcript and the question share a screen.
+        waiting: Deno.stdout.isTerminal() && Deno.stderr.isTerminal()
+          ? (question) => this.#questions.waiting(question)
+          : undefined,
       }),
       maxSteps: settings.maxSteps,
       contextTokens: settings.contextTokens,
@@ -373,7 +380,7 @@ class CliSession {
   #out(text: string): void {
     if (this.#stdoutClosed) return;
     try {
-      writeAll(Deno.stdout, text);
+      this.#questions.print(text, (part) => writeAll(Deno.stdout, part));
     } catch (error) {
       if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
       this.#stdoutClosed = true;
