@@ -129,14 +129,6 @@ export class ToolContext {
     return !(await this.#place(path)).inside;
   }
 
-  /**
-   * Where an absolute path really leads (symlinks followed; for a missing
-   * file, its nearest existing folder's real path and the rest).
-   */
-  async realPath(path: string): Promise<string> {
-    return await realPathOrNearest(path);
-  }
-
   async #place(path: string): Promise<{ real: string; inside: boolean }> {
     this.#realWorkspace ??= realPathOrNearest(this.workspace);
     const [root, real] = await Promise.all([

@@ -59,10 +59,16 @@ export async function requireRealGrant(
   }
 }
 
-async function granted(
+/** Whether Deno already grants `descriptor`; never prompts. */
+export async function granted(
   descriptor: Deno.PermissionDescriptor,
 ): Promise<boolean> {
   return (await Deno.permissions.query(descriptor)).state === "granted";
+}
+
+/** {@linkcode granted}, without awaiting (for exit handlers). */
+export function grantedSync(descriptor: Deno.PermissionDescriptor): boolean {
+  return Deno.permissions.querySync(descriptor).state === "granted";
 }
 
 function denialMessage(grant: DenoGrant): string {

@@ -2,6 +2,7 @@
 // a directory where a file was expected, and plain file-system failures.
 import { basename, dirname } from "node:path";
 import { displayPath } from "./_display_path.ts";
+import { realPathOrNearest } from "./_paths.ts";
 import type { Authorization, ToolContext } from "./_context.ts";
 import { ToolError } from "./tool_error.ts";
 import type { FileBackend, FileStat } from "./types.ts";
@@ -207,7 +208,7 @@ export async function refuseRetargeted(
 ): Promise<void> {
   const approved = authorized.realPath;
   if (approved === undefined) return;
-  const now = await context.realPath(target.path);
+  const now = await realPathOrNearest(target.path);
   if (now === approved) return;
   const outside = await context.isOutside(target.path)
     ? " (outside the workspace)"

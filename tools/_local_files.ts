@@ -5,6 +5,7 @@
 // never a mix.
 import { basename, dirname, join } from "node:path";
 import {
+  granted,
   requireDenoPermission,
   requireRealGrant as requireGrant,
 } from "./_deno_permission.ts";
@@ -125,13 +126,6 @@ async function writeFile(path: string, data: Uint8Array): Promise<void> {
     inFlight.delete(temp);
   }
   await removeOrphans(folder);
-}
-
-/** Whether Deno already grants `descriptor`; never prompts. */
-async function granted(
-  descriptor: Deno.PermissionDescriptor,
-): Promise<boolean> {
-  return (await Deno.permissions.query(descriptor)).state === "granted";
 }
 
 /** Writing through a symlink replaces its target, not the link itself. */

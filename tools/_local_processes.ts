@@ -1,7 +1,7 @@
 // The local ProcessBackend: runs a command in its own process group (Deno's
 // `detached` spawns through setsid), with stdin closed, bounded output and a
 // timeout or abort that takes the whole process tree down.
-import { requireDenoPermission } from "./_deno_permission.ts";
+import { grantedSync, requireDenoPermission } from "./_deno_permission.ts";
 import { OutputBuffer, type OutputSource } from "./_output_buffer.ts";
 import { displayCommand, shownCommand } from "./_command_line.ts";
 import { ToolError } from "./tool_error.ts";
@@ -130,7 +130,7 @@ function killRunning(): void {
   const groups = [...running];
   running.clear();
   if (groups.length === 0) return;
-  if (Deno.permissions.querySync({ name: "run" }).state === "granted") {
+  if (grantedSync({ name: "run" })) {
     for (const child of groups) {
       killSync(() => Deno.kill(-child.pid, "SIGKILL"));
     }
@@ -154,8 +154,7 @@ function killGroupsWithSh(groups: Deno.ChildProcess[]): boolean {
 }
 
 function shGranted(): boolean {
-  return Deno.permissions.querySync({ name: "run", command: "sh" }).state ===
-    "granted";
+  return grantedSync({ name: "run", command: "sh" });
 }
 
 function killSync(kill: () => unknown): boolean {
@@ -350,7 +349,7 @@ const GROUP_EXIT_WAIT_MS = 1000;
 // (bounded) until the group is empty, so callers never see a dying member.
 // Deno names a group only with an unrestricted --allow-run.
 async function groupGone(pgid: number, waitMs: number): Promise<void> {
-  if (Deno.permissions.querySync({ name: "run" }).state !== "granted") return;
+  if (!grantedSync({ name: "run" })) return;
   const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
     try {
@@ -370,7 +369,7 @@ async function signalGroup(
     // A negative pid names the process group. Deno signals one only with an
     // unrestricted --allow-run; with a list that includes sh, sh's kill does
     // it; otherwise only the command's own process can be signalled.
-    if (Deno.permissions.querySync({ name: "run" }).state === "granted") {
+    if (grantedSync({ name: "run" })) {
       Deno.kill(-child.pid, signal);
     } else if (shGranted()) {
       await new Deno.Command("sh", {

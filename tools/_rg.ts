@@ -6,7 +6,11 @@ import { exists } from "./_exists.ts";
 import { z } from "zod";
 import type { ToolContext } from "./_context.ts";
 import { defineTool } from "./_define.ts";
-import { requireDenoPermission, requireRealGrant } from "./_deno_permission.ts";
+import {
+  granted,
+  requireDenoPermission,
+  requireRealGrant,
+} from "./_deno_permission.ts";
 import { physicalPath } from "./_paths.ts";
 import { rgReads } from "./_rg_args.ts";
 import { incompleteTail } from "./_utf8.ts";
@@ -124,10 +128,7 @@ async function requireDenoReads(
   args: string[],
 ): Promise<void> {
   const { follows } = rgReads(args);
-  if (
-    follows &&
-    (await Deno.permissions.query({ name: "read" })).state !== "granted"
-  ) {
+  if (follows && !(await granted({ name: "read" }))) {
     throw new ToolError(
       `Cannot run rg with -L: symlinks may lead anywhere, and Deno grants reading only some paths; search without -L, or run deno with --allow-read`,
     );
@@ -212,8 +213,7 @@ async function authorizeOutsidePaths(
  * Deno prompt on a terminal before the user was asked: count it as there.
  */
 async function mayExist(path: string): Promise<boolean> {
-  const { state } = await Deno.permissions.query({ name: "read", path });
-  return state !== "granted" || await exists(path);
+  return !(await granted({ name: "read", path })) || await exists(path);
 }
 
 async function spawnRg(
