@@ -3,6 +3,7 @@
 // outlined in parallel by the worker pool and printed in path order.
 import { join, relative, resolve } from "node:path";
 import { fileOutline, outlineSymbols } from "../outline/outline.ts";
+import { OMIT_GRAMMARS_DIR_OPTION } from "../outline/_outliner.ts";
 import {
   SUPPORTED_EXTENSIONS,
   supportedExtension,
@@ -302,7 +303,7 @@ class _JsonOut {
 function _explain(error: unknown, options: Options): string {
   const message = error instanceof Error ? error.message : String(error);
   if (options.grammarsDir === undefined) return message;
-  return message.replace("or leave out grammarsDir", "or drop --grammars-dir");
+  return message.replace(OMIT_GRAMMARS_DIR_OPTION, "or drop --grammars-dir");
 }
 
 // Runs `tasks` at most `limit` at a time, in order; their promises in order.

@@ -85,6 +85,12 @@ const IMPORTERS: Record<GrammarId, () => Promise<WasmModule>> = {
 /** The environment variable naming a folder of grammar `.wasm` files. */
 export const GRAMMARS_DIR_ENV = "FELLO_GRAMMARS_DIR";
 
+/**
+ * How a failed load from a grammar folder ends its advice. Callers that know
+ * the folder came from elsewhere (an option, a flag) replace it.
+ */
+export const UNSET_GRAMMARS_DIR = `or unset ${GRAMMARS_DIR_ENV}`;
+
 /** Options for {@linkcode loadLanguage}. */
 export interface LoadLanguageOptions {
   /**
@@ -203,7 +209,7 @@ async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
     throw new Error(
       `Cannot load the ${id} grammar from "${path}": ${reason}; put ${
         grammarFileName(id)
-      } there or unset ${GRAMMARS_DIR_ENV}`,
+      } there ${UNSET_GRAMMARS_DIR}`,
       { cause: error },
     );
   }

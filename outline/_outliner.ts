@@ -8,8 +8,8 @@ import { ToolError } from "../tools/tool_error.ts";
 import {
   configuredGrammarsDir,
   grammarModule,
-  GRAMMARS_DIR_ENV,
   runtimeModule,
+  UNSET_GRAMMARS_DIR,
 } from "../grammars/grammars.ts";
 import { languageForExtension } from "./languages/_registry.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
@@ -678,19 +678,21 @@ function _binary(path: string): ToolError {
   );
 }
 
+/** The advice for a grammar missing from the folder the grammarsDir option gave. */
+export const OMIT_GRAMMARS_DIR_OPTION = "or leave out grammarsDir";
+
 // The grammar loader's advice is to unset FELLO_GRAMMARS_DIR; a folder given
 // as the grammarsDir option wins over the variable, so then the way back to
 // the packaged grammars is to leave the option out.
 function _grammarsDirAdvice(error: unknown, grammarsDir?: string): unknown {
-  const envAdvice = `or unset ${GRAMMARS_DIR_ENV}`;
   if (
     grammarsDir === undefined || !(error instanceof ToolError) ||
-    !error.message.includes(envAdvice)
+    !error.message.includes(UNSET_GRAMMARS_DIR)
   ) {
     return error;
   }
   return new ToolError(
-    error.message.replace(envAdvice, "or leave out grammarsDir"),
+    error.message.replace(UNSET_GRAMMARS_DIR, OMIT_GRAMMARS_DIR_OPTION),
     { cause: error.cause },
   );
 }
