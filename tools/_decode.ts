@@ -1,6 +1,7 @@
 // Text encodings of files: UTF-8 (with or without BOM) and UTF-16 with a BOM.
 // Binary files (a NUL byte near the start) and images are refused with advice.
 import { extname } from "node:path";
+import { utf16Bom } from "./_read_head.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** How a file's text is stored. */
@@ -39,13 +40,9 @@ export function sniffFormat(
   head: Uint8Array,
   where: { verb: string; display: string; path: string },
 ): TextFormat {
+  const utf16 = utf16Bom(head);
+  if (utf16 !== undefined) return { encoding: utf16, bomLength: 2 };
   const utf8Bom = startsWith(head, [0xef, 0xbb, 0xbf]);
-  if (!utf8Bom && startsWith(head, [0xff, 0xfe])) {
-    return { encoding: "utf-16le", bomLength: 2 };
-  }
-  if (!utf8Bom && startsWith(head, [0xfe, 0xff])) {
-    return { encoding: "utf-16be", bomLength: 2 };
-  }
   const image = utf8Bom ? undefined : imageType(head, where.path);
   if (image) {
     throw new ToolError(
