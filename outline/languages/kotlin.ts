@@ -232,11 +232,19 @@ export function joinConstructorLines(text: string): string {
 }
 
 // Annotations between (`@Inject internal constructor`) as the repair
-// blanks them.
+// blanks them. Only a nested (indented) class counts: at the top level the
+// grammar reads the split head, and the Dagger style (`class Foo` /
+// `@Inject constructor(...)`) would cost every such file a second parse.
 function _hasConstructorOnNextLine(text: string): boolean {
   if (!text.includes("constructor")) return false;
-  CONSTRUCTOR_ON_NEXT_LINE.lastIndex = 0;
-  return CONSTRUCTOR_ON_NEXT_LINE.test(blankConstructorAnnotations(text));
+  for (
+    const match of blankConstructorAnnotations(text).matchAll(
+      CONSTRUCTOR_ON_NEXT_LINE,
+    )
+  ) {
+    if (match[1].startsWith(" ") || match[1].startsWith("\t")) return true;
+  }
+  return false;
 }
 
 /** `dynamic` with a Cyrillic `і`: a name to the grammar, as long in UTF-16. */
