@@ -139,18 +139,27 @@ function killRunning(): void {
   }
 }
 
-// Deno names a process group only with an unrestricted --allow-run; under
-// --allow-run=sh (Shell's documented grant), sh's kill can. Whether sh ran.
+// Whether sh ran (see shKill).
 function killGroupsWithSh(groups: Deno.ChildProcess[]): boolean {
-  const targets = groups.map((child) => `-${child.pid}`);
-  return killSync(() =>
-    new Deno.Command("sh", {
-      args: ["-c", 'kill -s KILL -- "$@"', "sh", ...targets],
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).outputSync()
-  );
+  const pids = groups.map((child) => child.pid);
+  return killSync(() => shKill("KILL", pids).outputSync());
+}
+
+// Deno names a process group only with an unrestricted --allow-run; under
+// --allow-run=sh (Shell's documented grant), sh's kill can signal them.
+function shKill(signalName: string, pids: number[]): Deno.Command {
+  return new Deno.Command("sh", {
+    args: [
+      "-c",
+      'signal=$1; shift; kill -s "$signal" -- "$@"',
+      "sh",
+      signalName,
+      ...pids.map((pid) => `-${pid}`),
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  });
 }
 
 function shGranted(): boolean {
@@ -372,18 +381,7 @@ async function signalGroup(
     if (grantedSync({ name: "run" })) {
       Deno.kill(-child.pid, signal);
     } else if (shGranted()) {
-      await new Deno.Command("sh", {
-        args: [
-          "-c",
-          'kill -s "$1" -- "-$2"',
-          "sh",
-          signal.slice(3),
-          String(child.pid),
-        ],
-        stdin: "null",
-        stdout: "null",
-        stderr: "null",
-      }).output();
+      await shKill(signal.slice(3), [child.pid]).output();
     } else {
       child.kill(signal);
     }
