@@ -443,17 +443,15 @@ function checkOptions(options: AgentOptions): void {
       'Cannot create the agent: "model" is required, e.g. createAgent({ model: "qwen3", ... })',
     );
   }
-  for (
-    const key of ["maxSteps", "subagentMaxSteps", "contextTokens"] as const
-  ) {
+  for (const [key, least] of COUNTS) {
     const value = options[key];
-    if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+    if (value !== undefined && (!Number.isInteger(value) || value < least)) {
       throw new RangeError(
-        `Cannot create the agent: "${key}" must be a whole number of at least 1, not ${value}`,
+        `Cannot create the agent: "${key}" must be a whole number of at least ${least}, not ${value}`,
       );
     }
   }
-  checkRequestLimits(options);
+  checkRequestTimeout(options.requestTimeoutMs);
   const problem = options.history && historyProblem(options.history);
   if (problem) {
     throw new TypeError(
@@ -471,19 +469,18 @@ function checkOptions(options: AgentOptions): void {
 /** The longest delay setTimeout keeps; a longer one fires at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/** The options that count something, and the least each may be. */
+const COUNTS = [
+  ["maxSteps", 1],
+  ["subagentMaxSteps", 1],
+  ["contextTokens", 1],
+  ["maxRetries", 0],
+] as const;
+
 // Checked here, not at the first request: a timeout of 0, below 0 or NaN would
 // fail every request as "no answer within 0 s" after the retries, and one past
 // MAX_TIMER_MS at once.
-function checkRequestLimits(options: AgentOptions): void {
-  const { maxRetries, requestTimeoutMs } = options;
-  if (
-    maxRetries !== undefined &&
-    (!Number.isInteger(maxRetries) || maxRetries < 0)
-  ) {
-    throw new RangeError(
-      `Cannot create the agent: "maxRetries" must be a whole number of at least 0, not ${maxRetries}`,
-    );
-  }
+function checkRequestTimeout(requestTimeoutMs: number | undefined): void {
   if (
     requestTimeoutMs !== undefined &&
     (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 1 ||
