@@ -1,6 +1,7 @@
 // The `rg` tool of the Search MCP server: runs ripgrep, when it is on PATH,
 // with an argument array (no shell), in the workspace, with bounded output.
 import { concatBytes } from "./_concat_bytes.ts";
+import { displayCommand } from "./_command_line.ts";
 import { isAbsolute, parse, sep } from "node:path";
 import { exists } from "./_exists.ts";
 import { z } from "zod";
@@ -98,7 +99,8 @@ async function runRg(
     tool: "rg",
     action: "read",
     path: context.workspace,
-    description: `Run rg ${input.args.join(" ")}`,
+    // Quoted as a shell would: an argument with a space must not read as two.
+    description: `Run ${displayCommand("rg", input.args)}`,
   }, { signal });
   await authorizeOutsidePaths(context, input.args, signal);
   await requireDenoPermission({ name: "run", command: "rg" });
@@ -112,7 +114,7 @@ async function runRg(
 function refuseAborted(args: string[], signal?: AbortSignal): void {
   if (!signal?.aborted) return;
   throw new ToolError(
-    `Did not run rg ${args.join(" ")}: the call was cancelled`,
+    `Did not run ${displayCommand("rg", args)}: the call was cancelled`,
   );
 }
 
@@ -260,7 +262,7 @@ async function spawnRg(
     refuseAborted(args, signal);
     if (status.code === 2 && out.text === "" && !out.truncated) {
       throw new ToolError(
-        `rg ${args.join(" ")} failed: ${
+        `${displayCommand("rg", args)} failed: ${
           err.text.trim() || "exit code 2"
         }; fix the arguments and call again`,
       );
