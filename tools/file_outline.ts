@@ -63,18 +63,14 @@ export function createFileOutline(
     schema,
     async run(input: FileOutlineInput, { signal }): Promise<string> {
       // Before the permission check: a cancelled call asks nobody.
-      if (signal?.aborted) {
-        throw new ToolError(`Outlining "${input.path}" was cancelled`);
-      }
+      refuseCancelled(input.path, signal);
       const path = context.resolve(input.path, "file_outline");
       const shown = displayPath(context.workspace, path);
       // Before any await: an outline made after a write of this file (in one
       // step) waits for it, and outlines what it wrote.
       using queued = context.queueForFile(path);
       await queued.file.wait(signal);
-      if (signal?.aborted) {
-        throw new ToolError(`Outlining "${input.path}" was cancelled`);
-      }
+      refuseCancelled(input.path, signal);
       await context.authorize({
         tool: "file_outline",
         action: "read",
@@ -90,4 +86,8 @@ export function createFileOutline(
     },
     toModelText: (text: string) => text,
   });
+}
+
+function refuseCancelled(path: string, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ToolError(`Outlining "${path}" was cancelled`);
 }
