@@ -16,23 +16,9 @@
 // annotation, except the faults below. Tests marked `ignore: true` reproduce
 // a fault: each fails today and passes once it is fixed.
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { outlineLines } from "./support/outline_languages.ts";
-import { outlineSymbols } from "../mod.ts";
+import { outlineFileLines } from "./support/outline_languages.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";
-
-/** Outlines `text` saved as `name` in a fresh folder, as outline lines. */
-async function outlineOf(name: string, text: string): Promise<string[]> {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(join(dir, name), text);
-    const result = await outlineSymbols(name, { cwd: dir });
-    return outlineLines(result.symbols);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 // ---------------------------------------------------------------- Kotlin
 
@@ -56,7 +42,7 @@ Deno.test({
       "  fun after() {}",
       "}",
     );
-    assert.deepEqual(await outlineOf("Outer.kt", text), [
+    assert.deepEqual(await outlineFileLines("Outer.kt", text), [
       "class Outer 1-13",
       "    class Page 2-5",
       "        val id 3-3",
@@ -93,7 +79,7 @@ Deno.test("outlineSymbols() matches ctags' Kotlin names and lines, starting a sy
     "",
     "typealias Points = List<Point>",
   );
-  assert.deepEqual(await outlineOf("Point.kt", text), [
+  assert.deepEqual(await outlineFileLines("Point.kt", text), [
     "data class Point 4-14 // A point.",
     "    val x 5-5",
     "    var y 5-5",
@@ -124,7 +110,7 @@ Deno.test({
       "// DefaultHTTPPort is used if only the protocol is given, e.g. tcp://",
       "const DefaultHTTPPort = 2375",
     );
-    assert.deepEqual(await outlineOf("hosts.go", text), [
+    assert.deepEqual(await outlineFileLines("hosts.go", text), [
       "package opts 1-1",
       "const DefaultHTTPPort 4-4 // DefaultHTTPPort is used if only the protocol is given, e.g. tcp://",
     ]);
@@ -168,7 +154,7 @@ Deno.test("outlineSymbols() lists Go symbols where ctags does, with godoc's comm
     "/* F is a block. */",
     "func F() {}",
   );
-  assert.deepEqual(await outlineOf("q.go", text), [
+  assert.deepEqual(await outlineFileLines("q.go", text), [
     "package q 2-2 // Package q is here.",
     'import "io" 4-4',
     "const A, B 9-9 // A is first.",

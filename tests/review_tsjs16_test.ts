@@ -16,23 +16,9 @@
 // found. Each fault is a small snippet that failed when found (marked
 // `ignore: true` then); all seven are fixed now.
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { outlineLines } from "./support/outline_languages.ts";
-import { outlineSymbols } from "../mod.ts";
+import { outlineFileLines } from "./support/outline_languages.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";
-
-/** Outlines `text` saved as `name` in a fresh folder, as outline lines. */
-async function outlineOf(name: string, text: string): Promise<string[]> {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(join(dir, name), text);
-    const result = await outlineSymbols(name, { cwd: dir });
-    return outlineLines(result.symbols);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 // ------------------------------------------------------- verified behaviour
 
@@ -85,7 +71,7 @@ Deno.test("outlineSymbols() outlines a declaration file as tsc reads it", async 
     "",
     "export default function (): void;",
   );
-  assert.deepEqual(await outlineOf("api.d.ts", text), [
+  assert.deepEqual(await outlineFileLines("api.d.ts", text), [
     "import ./a 1-1",
     "export ./b 2-2",
     "function f 5-6 // Overloaded.",
@@ -133,7 +119,7 @@ Deno.test("outlineSymbols() outlines CommonJS assignments and a bundle's IIFE", 
     "  return exports;",
     "})({});",
   );
-  assert.deepEqual(await outlineOf("lib.js", text), [
+  assert.deepEqual(await outlineFileLines("lib.js", text), [
     "const a 3-3",
     "const b 3-3",
     "function exports.parse 6-6 // Parses it.",
@@ -165,7 +151,7 @@ Deno.test({
       "",
       "export function produce(): void {}",
     );
-    assert.deepEqual(await outlineOf("produce.ts", commented), [
+    assert.deepEqual(await outlineFileLines("produce.ts", commented), [
       "interface Produce 1-8",
       "    property name 7-7",
       "function produce 10-10",
@@ -182,7 +168,7 @@ Deno.test({
       "",
       "export const useStore = 1",
     );
-    assert.deepEqual(await outlineOf("use_store.ts", lone), [
+    assert.deepEqual(await outlineFileLines("use_store.ts", lone), [
       "interface UseStore 1-8",
       "    property withTypes 7-7",
       "const useStore 10-10",
@@ -204,7 +190,7 @@ Deno.test({
       "",
       "export const after = 1;",
     );
-    assert.deepEqual(await outlineOf("testability.ts", text), [
+    assert.deepEqual(await outlineFileLines("testability.ts", text), [
       "interface Testability 1-4",
       "    method isStable 2-2",
       "    method findProviders 3-3",
@@ -225,7 +211,7 @@ Deno.test({
       "}",
       "export type Options = { abstract?: { before?: boolean }; as?: boolean };",
     );
-    assert.deepEqual(await outlineOf("metadata.ts", text), [
+    assert.deepEqual(await outlineFileLines("metadata.ts", text), [
       "interface Metadata 1-4",
       "    property abstract 2-2",
       "    property keywords 3-3",
@@ -255,7 +241,7 @@ Deno.test({
       "*/",
       "export function create() {}",
     );
-    assert.deepEqual(await outlineOf("walker.js", text), [
+    assert.deepEqual(await outlineFileLines("walker.js", text), [
       "import x 1-1",
       "class WalkerBase 7-7",
       "function create 13-13",
@@ -280,7 +266,7 @@ Deno.test({
       "  item?: string;",
       "}",
     );
-    assert.deepEqual(await outlineOf("options.ts", text), [
+    assert.deepEqual(await outlineFileLines("options.ts", text), [
       "interface Options 1-11",
       "    property ttl 5-5 // {@link Base.ttl}",
       "    property item 10-10 // {@link https://example.com/spec Item}",
@@ -301,7 +287,7 @@ Deno.test({
       'export { Application } from "./lib/application.js";',
       'export { Event } from "./lib/events.js";',
     );
-    assert.deepEqual(await outlineOf("index.d.ts", text), [
+    assert.deepEqual(await outlineFileLines("index.d.ts", text), [
       "export ./lib/application.js 6-6",
       "export ./lib/events.js 7-7",
     ]);
@@ -320,7 +306,7 @@ Deno.test({
       " */ // ----",
       "const b = 1;",
     );
-    assert.deepEqual(await outlineOf("rule.js", text), [
+    assert.deepEqual(await outlineFileLines("rule.js", text), [
       "function _a 2-2",
       "const b 5-5",
     ]);

@@ -2,7 +2,9 @@
 // with the real grammar, run one extractor, and render the symbols as
 // outline lines so a test can compare names, labels, ranges, nesting and doc
 // comments exactly in one readable array.
+import { join } from "node:path";
 import { createParser } from "../../grammars/grammars.ts";
+import { outlineSymbols } from "../../mod.ts";
 import type { LanguageSpec } from "../../outline/languages/_language.ts";
 import type { OutlineSymbol } from "../../outline/types.ts";
 
@@ -54,4 +56,21 @@ export function outlineLines(symbols: OutlineSymbol[], depth = 0): string[] {
     lines.push(...outlineLines(symbol.children, depth + 1));
   }
   return lines;
+}
+
+/**
+ * Outlines `text` saved as `name` in a fresh folder, through the public
+ * outlineSymbols() (worker, text passes and all), as {@linkcode outlineLines}.
+ */
+export async function outlineFileLines(
+  name: string,
+  text: string,
+): Promise<string[]> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(dir, name), text);
+    return outlineLines((await outlineSymbols(name, { cwd: dir })).symbols);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
