@@ -3,8 +3,8 @@
 // that refines it, through the public API only (createTools, fileOutline, and
 // the Search MCP server over stdio with the official client).
 //
-// Tests marked `ignore: true` reproduce a fault: each fails today and passes
-// once fixed. The others pin spec rules verified to hold.
+// A test under a `// Fixed fault:` note reproduced a fault (it failed before
+// its fix). The others pin spec rules verified to hold.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, fileOutline, ToolError } from "../mod.ts";
@@ -23,7 +23,7 @@ function hasRipgrep(): boolean {
 
 // ---------------------------------------------------------------- EditFile
 
-// FAULT: EditFile, spec "匹配到多个位置时，如果没设 replaceAll=true 会报错" (when
+// Fixed fault: EditFile, spec "匹配到多个位置时，如果没设 replaceAll=true 会报错" (when
 // oldText matches several places and replaceAll is not set, it is an error):
 // an oldText that occurs at two overlapping places ("  }\n  }" in three "  }"
 // lines, at lines 1 and 2) is counted once and the first place is replaced
@@ -84,7 +84,7 @@ Deno.test("EditFile() no match and two matches: errors as the spec asks, file un
 
 // ------------------------------------------------------------------ search
 
-// FAULT: search (issue 6: it "skips ... binary files"; issue 2 defines text as
+// Fixed fault: search (issue 6: it "skips ... binary files"; issue 2 defines text as
 // UTF-8, or UTF-16 LE/BE with a BOM, which ReadFile decodes): a UTF-16 file with
 // a BOM is skipped as binary, so its matches are missed, while ReadFile reads
 // it as text and `rg` (the MCP server's other search tool) finds them.
@@ -136,7 +136,7 @@ Deno.test("search() is literal and case-sensitive by default, answers path:line:
 
 // ------------------------------------------------------------- file_outline
 
-// FAULT: file_outline (issue 4: "a binary ... file gets [an error] that names
+// Fixed fault: file_outline (issue 4: "a binary ... file gets [an error] that names
 // the path"; issue 2 counts UTF-16 with a BOM as text): a TypeScript file saved
 // as UTF-16 LE with a BOM is refused as "a binary file, not source code"
 // instead of being outlined like the same text in UTF-8.
@@ -152,7 +152,7 @@ Deno.test({
   },
 });
 
-// FAULT: file_outline, spec "注释摘录：提取每个符号前面紧邻的 JSDoc/Docstring 注释"
+// Fixed fault: file_outline, spec "注释摘录：提取每个符号前面紧邻的 JSDoc/Docstring 注释"
 // (the comment excerpt is the JSDoc/docstring right before or, in Python, at
 // the top of the symbol): an f-string or a bytes literal as a function's first
 // statement is no docstring (Python leaves `__doc__` None for both), yet its
