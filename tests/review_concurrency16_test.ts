@@ -17,6 +17,7 @@ import { createLocalFiles } from "../tools/_local_files.ts";
 import { createLocalProcesses } from "../tools/_local_processes.ts";
 import { createRg } from "../tools/_rg.ts";
 import { TestClient } from "./support/acp_test_client.ts";
+import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
 import { callText, connectMcp } from "./support/mcp_client.ts";
 import { baseEnv, MOD } from "./support/fello_cli.ts";
 import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
@@ -293,15 +294,6 @@ Deno.test("fello run stopped with SIGTERM or SIGHUP mid-Shell kills the command'
   });
 });
 
-const HAS_SCRIPT = (() => {
-  try {
-    return new Deno.Command("script", { args: ["--version"] }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
-
 Deno.test({
   name:
     "fello run on a terminal: Ctrl-C during a Shell tree or a permission question cancels that prompt only, and the session goes on",
@@ -329,58 +321,31 @@ Deno.test({
         },
         { match: "are you there", replies: [{ text: "still here" }] },
       ]);
-      // exec: sh would otherwise take the terminal's SIGINT for itself.
-      const command = `exec ${
-        [Deno.execPath(), "run", "-A", MOD, "--base-url", server.baseURL]
-          .map((part) => `'${part}'`).join(" ")
-      } --model m`;
-      const child = new Deno.Command("script", {
-        args: ["-qefc", command, "/dev/null"],
-        cwd: dir,
-        env: baseEnv(),
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      let screen = "";
-      const reading = (async () => {
-        const text = child.stdout.pipeThrough(new TextDecoderStream());
-        for await (const chunk of text) screen += chunk.replaceAll("\r", "");
-      })();
-      const waitFor = async (pattern: RegExp) => {
-        for (let i = 0; i < 400 && !pattern.test(screen); i++) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        assert.match(screen, pattern);
-      };
-      const keys = child.stdin.getWriter();
-      const type = (text: string) => keys.write(new TextEncoder().encode(text));
       try {
-        await waitFor(/› $/);
-        await type("start the tree\n");
-        await waitFor(/Allow Shell: .*\[a\]lways: $/);
-        await type("y\n");
-        const pids = await waitForPids(join(dir, "pids"), TREE_SIZE);
-        await type("\x03");
-        await waitFor(/fello: cancelled\n\n› $/);
-        assert.deepEqual(await survivors(pids), [], `tree ${pids} killed`);
-        await type("write a file\n");
-        await waitFor(/"w\.txt"\? \[y\]es \/ \[n\]o \/ \[a\]lways: $/);
-        await type("\x03");
-        await waitFor(/fello: cancelled\n\n› $/);
-        await type("are you there?\n");
-        await waitFor(/still here\n\n› $/);
-        await type("/exit\n");
-        assert.equal((await statusWithin(child, 20_000)).code, 0);
+        await onTerminal(dir, server.baseURL, async (terminal) => {
+          const { type, waitFor } = terminal;
+          await waitFor(/› $/);
+          await type("start the tree\n");
+          await waitFor(/Allow Shell: .*\[a\]lways: $/);
+          await type("y\n");
+          const pids = await waitForPids(join(dir, "pids"), TREE_SIZE);
+          await type("\x03");
+          await waitFor(/fello: cancelled\n\n› $/);
+          assert.deepEqual(await survivors(pids), [], `tree ${pids} killed`);
+          await type("write a file\n");
+          await waitFor(/"w\.txt"\? \[y\]es \/ \[n\]o \/ \[a\]lways: $/);
+          await type("\x03");
+          await waitFor(/fello: cancelled\n\n› $/);
+          await type("are you there?\n");
+          await waitFor(/still here\n\n› $/);
+          await type("/exit\n");
+          assert.equal(await terminal.exitCode(), 0);
+        });
         await assert.rejects(
           Deno.stat(join(dir, "w.txt")),
           Deno.errors.NotFound,
         );
       } finally {
-        await keys.close().catch(() => {});
-        await statusWithin(child, 10_000);
-        await reading;
         killLeftovers(await pidsIn([join(dir, "pids")]));
       }
     });

@@ -21,8 +21,9 @@ import {
 import { queuedFileCount } from "../tools/_file_lock.ts";
 import { printable } from "../tools/_printable.ts";
 import { connect } from "./support/acp_connect.ts";
+import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
 import { callText, connectMcp } from "./support/mcp_client.ts";
-import { baseEnv, fello, MOD } from "./support/fello_cli.ts";
+import { fello } from "./support/fello_cli.ts";
 import { runDeno } from "./support/run_deno.ts";
 import { contentText, startScriptedServer } from "./support/scripted_server.ts";
 import { utf16WithBom } from "./support/utf16.ts";
@@ -31,15 +32,6 @@ import { withWorkspace } from "./support/workspace.ts";
 function writeCall(path: string, content: string) {
   return { name: "WriteFile", arguments: { path, content } };
 }
-
-const HAS_SCRIPT = (() => {
-  try {
-    return new Deno.Command("script", { args: ["--version"] }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -706,65 +698,6 @@ Deno.test("acp: a <think> answer is saved and session/load replays it as a thoug
 });
 
 /** The keyboard and screen of `fello run` on a pseudo-terminal (script(1)). */
-interface Terminal {
-  type(text: string): Promise<void>;
-  waitFor(pattern: RegExp): Promise<void>;
-  screen(): string;
-  /** Waits (at most 20 s) for the CLI to end; its exit code. */
-  exitCode(): Promise<number | undefined>;
-}
-
-async function onTerminal(
-  dir: string,
-  baseURL: string,
-  fn: (terminal: Terminal) => Promise<void>,
-): Promise<void> {
-  // exec: sh would otherwise take the terminal's SIGINT for itself.
-  const command = `exec ${
-    [Deno.execPath(), "run", "-A", MOD, "--base-url", baseURL]
-      .map((part) => `'${part}'`).join(" ")
-  } --model m`;
-  const child = new Deno.Command("script", {
-    args: ["-qefc", command, "/dev/null"],
-    cwd: dir,
-    env: baseEnv(),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  let screen = "";
-  const reading = (async () => {
-    const text = child.stdout.pipeThrough(new TextDecoderStream());
-    for await (const chunk of text) screen += chunk.replaceAll("\r", "");
-  })();
-  const keys = child.stdin.getWriter();
-  try {
-    await fn({
-      type: (text) => keys.write(new TextEncoder().encode(text)),
-      waitFor: async (pattern) => {
-        for (let i = 0; i < 400 && !pattern.test(screen); i++) await sleep(50);
-        assert.match(screen, pattern);
-      },
-      screen: () => screen,
-      exitCode: async () =>
-        (await Promise.race([
-          child.status,
-          sleep(20_000).then(() => undefined),
-        ]))?.code,
-    });
-  } finally {
-    await keys.close().catch(() => {});
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // Already ended.
-    }
-    await child.status;
-    await reading;
-  }
-}
-
 const THREE_CALLS = {
   match: "three calls",
   replies: [{
