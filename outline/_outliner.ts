@@ -11,7 +11,7 @@ import {
   runtimeModule,
   UNSET_GRAMMARS_DIR,
 } from "../grammars/grammars.ts";
-import { languageForExtension } from "./languages/_registry.ts";
+import { languageForExtension, languageId } from "./languages/_registry.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
 import { OutlinePool, type PoolJob } from "./_pool.ts";
 import { sha256 } from "./_sha256.ts";
@@ -251,16 +251,17 @@ export class Outliner {
     this.#parses++;
     // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts).
     const extension = await dialectExtension(absolute, named);
+    const spec = languageForExtension(extension);
     const job: PoolJob = {
       path: absolute,
       extension,
+      ...(spec === undefined ? {} : { language: languageId(spec) }),
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
       recycleBytes: this.#recycleBytes,
       maxSymbols: options.maxSymbols ?? MAX_SYMBOLS,
       signal: options.signal,
       ...await _grammarFor(extension, options.grammarsDir),
     };
-    const spec = languageForExtension(extension);
     const count = this.#pieceCount(spec, stat.size);
     // A file that may be split is read here, once: its pieces get the bytes,
     // or the whole-file job does (after a failed read the worker reads and

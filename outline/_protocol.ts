@@ -1,4 +1,5 @@
 // The messages between the outline pool (main thread) and its workers.
+import type { LanguageId } from "./languages/_loaders.ts";
 import type { PackedOutline } from "./_transfer.ts";
 
 /** Outline one file, or one piece of it. */
@@ -15,8 +16,10 @@ export interface OutlineRequest {
   bytes?: ArrayBuffer;
   /** Outline only this piece of the file (see _pieces.ts); `bytes` hold it. */
   piece?: Piece;
-  /** Lower-case extension with its dot; picks the language. */
+  /** Lower-case extension with its dot (Markdown's picks the Markdown parser). */
   extension: string;
+  /** The language to parse with; none for Markdown. */
+  language?: LanguageId;
   /** Cancel the parse after this many milliseconds. */
   budgetMs: number;
   /** A file above this size makes the worker ask to be replaced afterwards. */

@@ -14,8 +14,7 @@ import {
 import { parentPort } from "node:worker_threads";
 import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
-import { languageForExtension } from "./languages/_registry.ts";
-import { MARKDOWN_EXTENSIONS, outlineMarkdownUpTo } from "./_markdown.ts";
+import { type LanguageId, loadLanguageSpec } from "./languages/_loaders.ts";
 import { textEdit, TreeKeeper } from "./_incremental.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
 import { sha256 } from "./_sha256.ts";
@@ -75,13 +74,13 @@ interface Outlined {
 async function _outline(
   request: OutlineRequest,
 ): Promise<Outlined> {
-  const markdown = MARKDOWN_EXTENSIONS.includes(request.extension);
-  const spec = markdown ? undefined : languageForExtension(request.extension);
-  // Instantiate the runtime and grammar while the file is being read (a
-  // failed load is reported below, after the read's own errors).
-  const parserReady = spec === undefined
+  // Load the language and instantiate the runtime and grammar while the file
+  // is being read (a failed load is reported below, after the read's own
+  // errors). No language: Markdown, outlined without a grammar.
+  const ready = request.language === undefined
     ? undefined
-    : _parserFor(spec.grammar, request);
+    : _load(request.language, request);
+  ready?.catch(() => {}); // awaited below, maybe after another await
   const bytes = request.bytes === undefined
     ? _read(request.path)
     : new Uint8Array(request.bytes);
@@ -93,32 +92,12 @@ async function _outline(
   ) {
     throw new Failure("binary", "it is a binary file");
   }
-  if (spec !== undefined && parserReady !== undefined && request.piece) {
-    return _outlinePiece(await parserReady, spec, bytes, request);
+  if (ready === undefined) {
+    return _outlineMarkdown(request, bytes, hash);
   }
+  const { spec, parser } = await ready;
+  if (request.piece) return _outlinePiece(parser, spec, bytes, request);
   const text = new TextDecoder().decode(bytes);
-  const totalLines = _countLines(bytes);
-  if (markdown) {
-    const { symbols, omitted } = outlineMarkdownUpTo(
-      text,
-      totalLines,
-      request.maxSymbols ?? MAX_SYMBOLS,
-    );
-    return {
-      result: {
-        language: "Markdown",
-        totalLines,
-        symbols,
-        ...(omitted ? { omitted } : {}),
-      },
-      size: bytes.length,
-      hash,
-    };
-  }
-  if (spec === undefined || parserReady === undefined) {
-    throw new Failure("parse", `no language for "${request.extension}"`);
-  }
-  const parser = await parserReady;
   const { symbols, incremental, cleanup } = _parseAndExtract(parser, text, {
     request,
     key: _parserKey(spec.grammar, request),
@@ -126,11 +105,46 @@ async function _outline(
     extract: spec.extract,
   });
   return {
-    result: { language: spec.name, totalLines, symbols },
+    result: { language: spec.name, totalLines: _countLines(bytes), symbols },
     size: bytes.length,
     incremental,
     hash,
     cleanup,
+  };
+}
+
+async function _load(
+  id: LanguageId,
+  request: OutlineRequest,
+): Promise<{ spec: LanguageSpec; parser: Parser }> {
+  const spec = await loadLanguageSpec(id);
+  return { spec, parser: await _parserFor(spec.grammar, request) };
+}
+
+async function _outlineMarkdown(
+  request: OutlineRequest,
+  bytes: Uint8Array,
+  hash: string | undefined,
+): Promise<Outlined> {
+  const markdown = await import("./_markdown.ts");
+  if (!markdown.MARKDOWN_EXTENSIONS.includes(request.extension)) {
+    throw new Failure("parse", `no language for "${request.extension}"`);
+  }
+  const totalLines = _countLines(bytes);
+  const { symbols, omitted } = markdown.outlineMarkdownUpTo(
+    new TextDecoder().decode(bytes),
+    totalLines,
+    request.maxSymbols ?? MAX_SYMBOLS,
+  );
+  return {
+    result: {
+      language: "Markdown",
+      totalLines,
+      symbols,
+      ...(omitted ? { omitted } : {}),
+    },
+    size: bytes.length,
+    hash,
   };
 }
 

@@ -1,21 +1,26 @@
-// Every language the outline knows, by file extension. Each language file
-// exports one LanguageSpec; the registry takes it from the module whatever its
-// export is named, so language files can be added without touching this one.
+// Every language the outline knows, by file extension, for the main thread
+// (the worker loads only the languages it is asked for, see _loaders.ts). Each
+// language file exports one LanguageSpec; the registry takes it from the
+// module whatever its export is named.
 import type { LanguageSpec } from "./_language.ts";
+import { type LanguageId, specOf } from "./_loaders.ts";
 import * as c from "./c.ts";
 import * as cpp from "./cpp.ts";
 import * as dart from "./dart.ts";
-import { flow } from "./flow.ts";
+import * as flow from "./flow.ts";
 import * as go from "./go.ts";
 import * as javascript from "./javascript.ts";
 import * as kotlin from "./kotlin.ts";
-import { objc } from "./objc.ts";
+import * as objc from "./objc.ts";
 import * as python from "./python.ts";
 import * as swift from "./swift.ts";
 import * as tsx from "./tsx.ts";
 import * as typescript from "./typescript.ts";
 
-const MODULES: Record<string, unknown>[] = [
+// The languages of the specification's table, in its order; then the
+// dialects chosen by a file's content (see _dialect.ts). Each under the id
+// the worker loads it by: the type checker holds the two lists together.
+const TABLE = {
   typescript,
   tsx,
   javascript,
@@ -26,10 +31,20 @@ const MODULES: Record<string, unknown>[] = [
   swift,
   kotlin,
   dart,
-];
+} satisfies Partial<Record<LanguageId, unknown>>;
+const DIALECTS = { flow, objc } satisfies Partial<Record<LanguageId, unknown>>;
+const MODULES: Record<LanguageId, Record<string, unknown>> = {
+  ...TABLE,
+  ...DIALECTS,
+};
+const IDS: ReadonlyMap<LanguageSpec, LanguageId> = new Map(
+  (Object.keys(MODULES) as LanguageId[]).map((id) => [specOf(MODULES[id]), id]),
+);
 
 /** The languages with a tree-sitter grammar, in the specification's order. */
-export const LANGUAGES: readonly LanguageSpec[] = MODULES.map(_specOf);
+export const LANGUAGES: readonly LanguageSpec[] = Object.values(TABLE).map(
+  specOf,
+);
 
 /**
  * The key of JavaScript with Flow types, chosen by a file's content (see
@@ -47,8 +62,8 @@ const BY_EXTENSION: ReadonlyMap<string, LanguageSpec> = new Map([
   ...LANGUAGES.flatMap((spec) =>
     spec.extensions.map((ext) => [ext, spec] as const)
   ),
-  [FLOW_KEY, flow],
-  [OBJC_KEY, objc],
+  [FLOW_KEY, specOf(flow)],
+  [OBJC_KEY, specOf(objc)],
 ]);
 
 /**
@@ -61,16 +76,7 @@ export function languageForExtension(
   return BY_EXTENSION.get(extension);
 }
 
-function _specOf(module: Record<string, unknown>): LanguageSpec {
-  const spec = Object.values(module).find(_isSpec);
-  if (spec === undefined) {
-    throw new Error("A language file exports no LanguageSpec");
-  }
-  return spec;
-}
-
-function _isSpec(value: unknown): value is LanguageSpec {
-  return typeof value === "object" && value !== null &&
-    typeof (value as LanguageSpec).extract === "function" &&
-    Array.isArray((value as LanguageSpec).extensions);
+/** The id the worker loads `spec` by (see _loaders.ts). */
+export function languageId(spec: LanguageSpec): LanguageId {
+  return IDS.get(spec)!;
 }
