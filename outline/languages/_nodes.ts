@@ -165,7 +165,7 @@ export function docComment(
     options.types,
   );
   // Lint directives between a doc and its declaration are not the doc.
-  while (texts.length > 0 && TOOL_DIRECTIVE.test(texts.at(-1)!)) texts.pop();
+  while (texts.length > 0 && _isToolDirective(texts.at(-1)!)) texts.pop();
   if (texts.length === 0) {
     return options.acrossBlankLine
       ? _jsDocAcrossBlankLine(node, options)
@@ -213,7 +213,7 @@ const FILE_OVERVIEW = /@(?:module|file|fileoverview|overview|license)\b/;
  * It is the file's doc, wherever it stands.
  */
 export function isFileOverview(text: string): boolean {
-  return OVERVIEW_TAG_LINE.test(text);
+  return text.includes("@") && OVERVIEW_TAG_LINE.test(text);
 }
 
 const OVERVIEW_TAG_LINE =
@@ -254,6 +254,10 @@ export function commentEndingAt(
     "\n",
   );
   return accept(text) ? firstMeaningfulLine(text) : undefined;
+}
+
+function _isToolDirective(text: string): boolean {
+  return text.startsWith("//") && TOOL_DIRECTIVE.test(text);
 }
 
 // Any run of slashes: a banner (`//////  Section  //////`) is no doc text.
@@ -312,29 +316,36 @@ export function firstMeaningfulLine(text: string): string | undefined {
     if (end === -1) end = text.length;
     const raw = text.slice(start, end);
     start = end + 1;
-    const line = _withoutCommentEnd(raw.trim().replace(COMMENT_MARK, ""))
-      .replace(BANNER_END, "").trim();
-    // Blank, a rule, or a doc tool's directive alone on its line (Dart's
+    const line = _withoutBannerEnd(
+      _withoutCommentEnd(raw.trim().replace(COMMENT_MARK, "")),
+    ).trim();
+    if (line === "") continue;
+    // Most lines are plain text: the patterns below start with a sign or a
+    // licence word, so a line opening with anything else skips them all.
+    const plain = !LINE_PATTERN_START.test(line);
+    // A rule, or a doc tool's directive alone on its line (Dart's
     // `{@template x}`, `{@macro x}`, `{@tool snippet}`).
-    if (line === "" || RULE_LINE.test(line) || DIRECTIVE_LINE.test(line)) {
+    if (!plain && (RULE_LINE.test(line) || DIRECTIVE_LINE.test(line))) {
       continue;
     }
-    if (MARKER_LINE.test(line)) {
+    if (!plain && MARKER_LINE.test(line)) {
       groupOpened ||= line.endsWith("{");
       continue;
     }
-    groupTitle ??= GROUP_TITLE.exec(line)?.[1];
-    if (LICENSE_LINE.test(line)) return undefined;
-    const brief = BRIEF_TAG.exec(line);
-    if (brief !== null) {
-      // `@brief` alone on its line: the summary is the next line.
-      if (brief[0].length === line.length) inBlockTag = false;
-      else return clipDoc(line.slice(brief[0].length));
-      continue;
+    if (!plain) {
+      groupTitle ??= GROUP_TITLE.exec(line)?.[1];
+      if (LICENSE_LINE.test(line)) return undefined;
+      const brief = BRIEF_TAG.exec(line);
+      if (brief !== null) {
+        // `@brief` alone on its line: the summary is the next line.
+        if (brief[0].length === line.length) inBlockTag = false;
+        else return clipDoc(line.slice(brief[0].length));
+        continue;
+      }
     }
-    const modifier = MODIFIER_TAG.exec(line);
+    const modifier = plain ? null : MODIFIER_TAG.exec(line);
     const rest = modifier === null ? line : line.slice(modifier[0].length);
-    if (rest === "" || STRUCTURAL_TAG.test(line)) continue;
+    if (rest === "" || (!plain && STRUCTURAL_TAG.test(line))) continue;
     if (TAG.test(rest)) {
       inBlockTag = true;
       continue;
@@ -359,6 +370,17 @@ export function clipDoc(line: string): string {
 /** Whether a trimmed doc line is a rule drawn across it (`----`, `====`). */
 export function isRuleLine(line: string): boolean {
   return RULE_LINE.test(line);
+}
+
+// The first characters that RULE_LINE, DIRECTIVE_LINE, MARKER_LINE,
+// GROUP_TITLE, LICENSE_LINE and the tag patterns can match at (a licence line
+// opens with "copyright", "(c)", "©", "spdx" or "licensed").
+const LINE_PATTERN_START = /^[-=*_~#+/\s{@\\(©cCsSlL]/;
+
+// Drops a banner's closing slashes (see BANNER_END), looked for only when the
+// line ends with two.
+function _withoutBannerEnd(line: string): string {
+  return line.endsWith("//") ? line.replace(BANNER_END, "") : line;
 }
 
 // Drops a closing `*/`, with the `*`s before it, from the end of a line. By

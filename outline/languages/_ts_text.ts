@@ -184,10 +184,20 @@ export function restoreKeywordNames(
   symbols: OutlineSymbol[],
   source: string,
 ): OutlineSymbol[] {
+  // Every placeholder has a "$": most outlines have none, and then the
+  // source (megabytes, maybe) is never searched.
+  if (!_anyDollar(symbols)) return symbols;
   const renamed = _renamable(source);
   if (renamed.length === 0) return symbols;
   _restoreAll(symbols, renamed);
   return symbols;
+}
+
+function _anyDollar(symbols: OutlineSymbol[]): boolean {
+  return symbols.some((symbol) =>
+    symbol.name.includes("$") || symbol.doc?.includes("$") ||
+    _anyDollar(symbol.children)
+  );
 }
 
 function _restoreAll(
