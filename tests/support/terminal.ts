@@ -21,8 +21,19 @@ export interface Terminal {
   waitFor(pattern: RegExp): Promise<void>;
   /** All the CLI has printed so far, without carriage returns. */
   screen(): string;
+  /** All the CLI has printed so far, as written (escape sequences and all). */
+  output(): string;
   /** Waits (at most 20 s) for the CLI to end; its exit code. */
   exitCode(): Promise<number | undefined>;
+}
+
+/** How the pseudo-terminal is set up. */
+export interface TerminalOptions {
+  /**
+   * Its width, as `Deno.consoleSize()` reports it to the CLI (by default
+   * 0: unknown, as script(1) run without a terminal leaves it).
+   */
+  columns?: number;
 }
 
 /**
@@ -33,9 +44,13 @@ export async function onTerminal(
   dir: string,
   baseURL: string,
   fn: (terminal: Terminal) => Promise<void>,
+  options: TerminalOptions = {},
 ): Promise<void> {
+  const size = options.columns === undefined
+    ? ""
+    : `stty cols ${options.columns} rows 24; `;
   // exec: sh would otherwise take the terminal's SIGINT for itself.
-  const command = `exec ${
+  const command = `${size}exec ${
     [Deno.execPath(), "run", "-A", MOD, "--base-url", baseURL]
       .map((part) => `'${part}'`).join(" ")
   } --model m`;
@@ -48,20 +63,24 @@ export async function onTerminal(
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  let screen = "";
+  let output = "";
   const reading = (async () => {
     const text = child.stdout.pipeThrough(new TextDecoderStream());
-    for await (const chunk of text) screen += chunk.replaceAll("\r", "");
+    for await (const chunk of text) output += chunk;
   })();
+  const screen = () => output.replaceAll("\r", "");
   const keys = child.stdin.getWriter();
   try {
     await fn({
       type: (text) => keys.write(new TextEncoder().encode(text)),
       waitFor: async (pattern) => {
-        for (let i = 0; i < 400 && !pattern.test(screen); i++) await sleep(50);
-        assert.match(screen, pattern);
+        for (let i = 0; i < 400 && !pattern.test(screen()); i++) {
+          await sleep(50);
+        }
+        assert.match(screen(), pattern);
       },
-      screen: () => screen,
+      screen,
+      output: () => output,
       exitCode: async () =>
         (await Promise.race([
           child.status,
