@@ -68,7 +68,7 @@ export async function loadSession(
     head = await readHead(path, HEADER_BYTES);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new Error(`Cannot read the session file "${path}": ${reason(error)}`);
+    throw readFailure(path, error);
   }
   let text = new TextDecoder().decode(head);
   if (head.length === HEADER_BYTES) {
@@ -80,9 +80,7 @@ export async function loadSession(
     try {
       text = await Deno.readTextFile(path);
     } catch (error) {
-      throw new Error(
-        `Cannot read the session file "${path}": ${reason(error)}`,
-      );
+      throw readFailure(path, error);
     }
   }
   let saved: Record<string, unknown>;
@@ -110,6 +108,18 @@ export async function loadSession(
     ...(typeof saved.title === "string" ? { title: saved.title } : {}),
     messages: saved.messages as AgentMessage[],
   };
+}
+
+// A session file that cannot be read. Deno checks the path as written: a
+// grant on a state folder's real path does not cover a symlink to it (nor
+// the reverse), so a denial names the flag for the path as given.
+function readFailure(path: string, error: unknown): Error {
+  const why = error instanceof Deno.errors.NotCapable
+    ? `Deno denies reading it; run deno again with --allow-read=${
+      dirname(path)
+    } (Deno checks the path as written, not where a symlink in it leads)`
+    : reason(error);
+  return new Error(`Cannot read the session file "${path}": ${why}`);
 }
 
 // Whether a file's start may be a saved session: one as saved, or its JSON
@@ -165,7 +175,8 @@ export async function saveSession(
  * `path.lock`, released when the returned file is closed or the process ends
  * (a crash leaves nothing stale). Undefined when the lock file cannot be
  * written (saving will say why); throws, ending with `hint`, when another
- * process still holds it after `attempts` tries (200 ms by default).
+ * process still holds it after `attempts` tries (200 ms by default), or
+ * when Deno denies reading the lock file (naming the --allow-read to add).
  */
 export async function holdSession(
   path: string,
@@ -188,15 +199,27 @@ export async function holdSession(
   } catch {
     return undefined;
   }
+  const busy = () =>
+    new Error(
+      `Cannot go on with "${path}": another fello agent is using it; ${hint}`,
+    );
   // A holder that is just letting go (a process exiting, a session being
   // closed) gets a moment to do so.
   for (let attempt = 1, reopened = 0; attempt <= attempts;) {
     if (await lock.tryLock(true)) {
-      if (await isAtPath(lock, `${path}.lock`)) return lock;
+      let here: boolean;
+      try {
+        here = await isAtPath(lock, `${path}.lock`);
+      } catch (error) {
+        // Held by nobody once the error is out: let go of it.
+        lock.close();
+        throw error;
+      }
+      if (here) return lock;
       // The holder removed the lock file (with its session) while this one
       // waited on it: lock the file at the path now (not an attempt used).
       lock.close();
-      if (++reopened > LOCK_ATTEMPTS) break;
+      if (++reopened > LOCK_ATTEMPTS) throw busy();
       try {
         lock = await open();
       } catch {
@@ -208,9 +231,7 @@ export async function holdSession(
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
   lock.close();
-  throw new Error(
-    `Cannot go on with "${path}": another fello agent is using it; ${hint}`,
-  );
+  throw busy();
 }
 
 // Whether an open file is still the one at `path` (not removed or replaced).
@@ -218,11 +239,54 @@ export async function holdSession(
 // remove a file another process has open anyway.
 async function isAtPath(file: Deno.FsFile, path: string): Promise<boolean> {
   const [open, named] = await Promise.all([
-    file.stat(),
-    Deno.stat(path).catch(() => undefined),
+    file.stat().catch((error) => {
+      if (error instanceof Deno.errors.NotCapable) return undefined;
+      throw error;
+    }),
+    Deno.stat(path).catch((error) => {
+      if (error instanceof Deno.errors.NotCapable) throw lockDenied(path);
+      return undefined;
+    }),
   ]);
+  if (open === undefined) return await holdsToken(file, path);
   return named !== undefined && open.ino === named.ino &&
     open.dev === named.dev;
+}
+
+// Deno checks an open file's stat against the path it really leads to, not
+// the one it was opened by: under a grant on a symlinked state folder (the
+// link granted, or macOS's /tmp) the open succeeds and the stat is denied.
+// The held lock file then tells itself apart by its content: its holder
+// writes a random token into it through the open file (a lock file is
+// written by its holder alone) and reads the file at `path` back.
+async function holdsToken(file: Deno.FsFile, path: string): Promise<boolean> {
+  const token = new TextEncoder().encode(crypto.randomUUID());
+  await file.truncate(0);
+  await file.seek(0, Deno.SeekMode.Start);
+  for (let at = 0; at < token.length;) {
+    at += await file.write(token.subarray(at));
+  }
+  let found: Uint8Array;
+  try {
+    found = await readHead(path, token.length + 1);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    if (!(error instanceof Deno.errors.NotCapable)) throw error;
+    throw lockDenied(path);
+  }
+  return found.length === token.length &&
+    found.every((byte, index) => byte === token[index]);
+}
+
+// Without a read grant on the lock file, whether this process holds the
+// session cannot be told: say which flag to add, rather than that another
+// process holds it.
+function lockDenied(path: string): Error {
+  return new Error(
+    `Deno denies reading the session lock file "${path}": run deno again with --allow-read=${
+      dirname(path)
+    } (or a parent folder)`,
+  );
 }
 
 /**
