@@ -1,7 +1,7 @@
 // Asks the person at the terminal to approve a tool's operation: yes, no or
 // always. Questions from parallel tool calls wait their turn; a cancelled run
 // answers no; when nobody can answer (stdin ended or unusable), the answer is no.
-// Any other reply asks again, and an empty line answers no.
+// Any other reply asks the question again, and an empty line answers no.
 import type { AgentApprove, AgentPermissionRequest } from "../agent/types.ts";
 import type { PermissionAnswer } from "../tools/types.ts";
 import { readLine } from "./_stdin_lines.ts";
@@ -52,7 +52,7 @@ async function ask(
     options.write(question);
     options.waiting?.(question);
     try {
-      const answer = await readAnswer(options, signal);
+      const answer = await readAnswer(options, { question, signal });
       if (answer !== null) return answer;
     } finally {
       options.waiting?.(undefined);
@@ -71,7 +71,7 @@ async function ask(
 /** Reads replies until one answers; null when stdin has ended. */
 async function readAnswer(
   options: TerminalAskOptions,
-  signal: AbortSignal | undefined,
+  { question, signal }: { question: string; signal?: AbortSignal },
 ): Promise<PermissionAnswer | null> {
   while (true) {
     const line = await untilAborted(
@@ -85,7 +85,9 @@ async function readAnswer(
     if (line === undefined) options.write("\n");
     // A typo costs nothing: only an empty line (or a cancel) means no.
     if (line === undefined || reply === "" || NO.has(reply)) return false;
-    options.write(`"${shown(line.trim())}" is not an answer: ${CHOICES}`);
+    // The whole question again, so it is the last thing on screen as
+    // `waiting` was told (output printed meanwhile erases exactly it).
+    options.write(`"${shown(line.trim())}" is not an answer.${question}`);
   }
 }
 

@@ -60,3 +60,54 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name:
+    "fello run on a terminal: a reply that is no answer asks the whole question again, and a late line leaves it last",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await using server = startScriptedServer([{
+        match: "two calls",
+        replies: [{
+          toolCalls: [
+            // Its result line comes a second after it is approved: while the
+            // second question, asked again, waits.
+            { name: "Shell", arguments: { command: "sleep 1; echo slept" } },
+            { name: "WriteFile", arguments: { path: "b.txt", content: "b" } },
+          ],
+        }],
+      }]);
+      await onTerminal(dir, server.baseURL, async (terminal) => {
+        await terminal.waitFor(/› $/);
+        await terminal.type("two calls\n");
+        await terminal.waitFor(/Allow Shell: [^]*\[a\]lways: $/);
+        await terminal.type("y\n");
+        await terminal.waitFor(/Allow WriteFile: [^]*\[a\]lways: $/);
+        await terminal.type("maybe\n");
+        await terminal.waitFor(/not an answer\.\s*Allow WriteFile: [^]*$/);
+        await sleep(2_000); // the Shell call's result has come by now
+        const output = terminal.output();
+        assert.ok(
+          output.lastIndexOf("slept") > output.indexOf("not an answer"),
+          `the result did not come after the question was asked again:\n${output}`,
+        );
+        const { rows, cursor } = showOnTerminal(output, COLUMNS);
+        const shown = rows.join("\n");
+        // The first asking (with the reply) stays above; the question asked
+        // again is shown once more below the result, as the last thing.
+        assert.equal(
+          rows.join("").split("Allow WriteFile").length - 1,
+          2,
+          shown,
+        );
+        const question = rows.slice(0, cursor.row + 1).join("\n");
+        assert.match(
+          question,
+          /slept[^]*\nAllow WriteFile: [^]*\[a\]lways: ?$/,
+        );
+        await terminal.type("\x03");
+      }, { columns: COLUMNS });
+    });
+  },
+});
