@@ -12,6 +12,7 @@ import {
   isFileOverview,
   makeSymbol,
 } from "./_nodes.ts";
+import { type TreeText, treeText } from "./_es_text.ts";
 
 const MAX_NAME_LENGTH = 80;
 
@@ -39,9 +40,19 @@ const SYMBOL_TYPES = new Set([
   "assignment_expression",
 ]);
 
+// The text of the tree being outlined, when its readers may stand in for
+// calls into WASM (see _es_text.ts); set for the length of one
+// extractEcmascript() call (extraction is synchronous).
+let source: TreeText | undefined;
+
 /** Extracts the top-level symbols of a TS/TSX/JS program. */
 export function extractEcmascript(root: Node): OutlineSymbol[] {
-  return _statements(root, true);
+  source = treeText(root);
+  try {
+    return _statements(root, true);
+  } finally {
+    source = undefined;
+  }
 }
 
 /**
@@ -60,10 +71,10 @@ export function joinEcmascript(pieces: OutlineSymbol[][]): OutlineSymbol[] {
 function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   const siblings = parent.namedChildren;
-  // Each `.type` read is a call into WASM: read every type once.
-  const types = siblings.map((node) => node.type);
+  const types = _types(siblings);
   let taken: Node | undefined;
-  for (const [index, node] of siblings.entries()) {
+  for (let index = 0; index < siblings.length; index++) {
+    const node = siblings[index];
     const body = types[index] === "expression_statement"
       ? _wrapperBody(node)
       : types[index] === "if_statement"
@@ -207,6 +218,7 @@ function _statement(
     types,
     index,
     acrossBlankLine: true,
+    reader: source,
   }) ?? _takenDoc(place.above, outer);
   const taken = BLOCK_DECLARATIONS.has(type) ? _takenComment(node) : undefined;
   place.taken = taken;
@@ -231,18 +243,22 @@ function _statement(
     case "function_signature":
     case "function_expression":
     case "generator_function":
-      return [make("function", fieldText(node) ?? "default")];
+      return [make("function", _name(node, type) ?? "default")];
     case "class_declaration":
     case "abstract_class_declaration":
     case "class":
       return [
-        make("class", fieldText(node) ?? "default", () => _classMembers(node)),
+        make(
+          "class",
+          _name(node, type) ?? "default",
+          () => _classMembers(node),
+        ),
       ];
     case "interface_declaration":
       return [
         make(
           "interface",
-          fieldText(node) ?? "",
+          _name(node, type) ?? "",
           () => _typeMembers(node.childForFieldName("body")),
         ),
       ];
@@ -250,18 +266,20 @@ function _statement(
       return [
         make(
           "type",
-          fieldText(node) ?? "",
+          _name(node, type) ?? "",
           () => _typeMembers(node.childForFieldName("value")),
         ),
       ];
     case "enum_declaration":
-      return [make("enum", fieldText(node) ?? "", () => _enumMembers(node))];
+      return [
+        make("enum", _name(node, type) ?? "", () => _enumMembers(node)),
+      ];
     case "internal_module":
     case "module":
       return [
         make(
           "namespace",
-          _clip(fieldText(node) ?? ""),
+          _clip(_name(node, type) ?? ""),
           () => _namespaceBody(node.childForFieldName("body")),
         ),
       ];
@@ -428,7 +446,8 @@ function _variables(
   const declarators = node.namedChildren;
   for (const declarator of declarators) {
     if (declarator.type !== "variable_declarator") continue;
-    const name = _clip(fieldText(declarator) ?? declarator.text);
+    const name = _clipName(source?.leadingName(declarator)) ??
+      _clip(fieldText(declarator) ?? declarator.text);
     const only = declarators.length === 1;
     symbols.push(makeSymbol(kind, name, only ? node : declarator, {
       from: only ? outer : declarator,
@@ -449,8 +468,7 @@ function _classMembers(node: Node): OutlineSymbol[] {
   return _mergeOverloads(_members(body, (member, type) => {
     const kind = _memberKind(type);
     if (kind === undefined) return undefined;
-    const name = fieldText(member) ?? fieldText(member, "property") ?? "";
-    return [kind, _clip(name)];
+    return [kind, _memberName(member, CLASS_MEMBER_NAME)];
   }));
 }
 
@@ -486,7 +504,7 @@ function _typeMembers(body: Node | null): OutlineSymbol[] {
       : undefined;
     return kind === undefined
       ? undefined
-      : [kind, _clip(fieldText(member) ?? "")];
+      : [kind, _memberName(member, TYPE_MEMBER_NAME)];
   }));
 }
 
@@ -511,9 +529,9 @@ function _members(
 ): OutlineSymbol[] {
   const members: OutlineSymbol[] = [];
   const siblings = body.namedChildren;
-  // Each `.type` read is a call into WASM: read every type once.
-  const types = siblings.map((member) => member.type);
-  for (const [index, member] of siblings.entries()) {
+  const types = _types(siblings);
+  for (let index = 0; index < siblings.length; index++) {
+    const member = siblings[index];
     const described = describe(member, types[index]);
     if (described === undefined) continue;
     // A method's decorators are its siblings (a field's are its children):
@@ -521,17 +539,28 @@ function _members(
     let first = index;
     while (first > 0 && types[first - 1] === "decorator") first--;
     const from = siblings[first];
+    const next = siblings[index + 1];
     members.push(makeSymbol(described[0], described[1], member, {
       from,
+      endLine: next === undefined
+        ? undefined
+        : source?.endLineBefore(member, next),
       doc: docComment(from, {
         siblings,
         types,
         index: first,
         acrossBlankLine: true,
+        reader: source,
       }),
     }));
   }
   return members;
+}
+
+// Each `.type` read is a call into WASM: read every type once, a comment's
+// from the text where it can be.
+function _types(siblings: readonly Node[]): string[] {
+  return source?.types(siblings) ?? siblings.map((node) => node.type);
 }
 
 function _namespaceBody(body: Node | null): OutlineSymbol[] {
@@ -560,8 +589,40 @@ function _mergeOverloads(symbols: OutlineSymbol[]): OutlineSymbol[] {
   return merged;
 }
 
+// A declaration's name, from the text when it can be (see _es_text.ts).
+function _name(node: Node, type: string): string | undefined {
+  return source?.declarationName(node, type) ?? fieldText(node);
+}
+
+// The fields that may hold a member's name: `name`, or `property` for the
+// JavaScript grammar's field_definition.
+const CLASS_MEMBER_NAME = ["name", "property"];
+const TYPE_MEMBER_NAME = ["name"];
+
+// A member's name: read from the text when a plain name starts the member
+// (no call into WASM, and no whitespace to flatten), else from its field.
+function _memberName(member: Node, fields: readonly string[]): string {
+  const leading = _clipName(source?.leadingName(member));
+  if (leading !== undefined) return leading;
+  for (const field of fields) {
+    const name = fieldText(member, field);
+    if (name !== undefined) return _clip(name);
+  }
+  return "";
+}
+
+// A plain name read from the text, clipped as _clip() would (it holds no
+// whitespace to flatten: no regular expression to run).
+function _clipName(name: string | undefined): string | undefined {
+  return name !== undefined && name.length > MAX_NAME_LENGTH
+    ? _clip(name)
+    : name;
+}
+
+const WHITESPACE_RUN = /\s+/g;
+
 function _clip(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
+  const flat = text.replace(WHITESPACE_RUN, " ");
   return flat.length > MAX_NAME_LENGTH
     ? `${flat.slice(0, MAX_NAME_LENGTH - 1)}…`
     : flat;

@@ -25,6 +25,8 @@ export interface SymbolOptions {
   from?: Node;
   /** The node whose end ends the range; defaults to `node`. */
   to?: Node;
+  /** The last line, when the caller has it from elsewhere (saves a call into WASM). */
+  endLine?: number;
   /** The doc summary. */
   doc?: string;
   /** Members. */
@@ -42,7 +44,7 @@ export function makeSymbol(
     kind,
     name,
     startLine: startLine(options.from ?? node),
-    endLine: endLine(options.to ?? node),
+    endLine: options.endLine ?? endLine(options.to ?? node),
     children: options.children ?? [],
   };
   if (options.doc !== undefined) symbol.doc = options.doc;
@@ -60,6 +62,26 @@ export function isComment(node: Node): boolean {
 }
 
 /**
+ * Cheaper ways to read comment siblings that a language may offer (see
+ * `_es_text.ts`): each answer must be exactly what the tree would give.
+ */
+export interface SiblingReader {
+  /** The text of a comment node (its `.text`). */
+  commentText(comment: Node): string;
+  /**
+   * True when nothing but indentation stands before `node` on its line (so no
+   * sibling before it ends there); false when unsure.
+   */
+  opensLine(node: Node): boolean;
+}
+
+// The reader of any tree: everything through WASM.
+const NODE_READER: SiblingReader = {
+  commentText: (comment) => comment.text,
+  opensLine: () => false,
+};
+
+/**
  * The texts of the comments directly above `node`, top down: consecutive
  * comment siblings with no blank line between them and the node, excluding a
  * trailing comment that shares its line with the code before it.
@@ -73,6 +95,7 @@ export function precedingComments(
   siblings?: readonly Node[],
   index?: number,
   types?: readonly string[],
+  reader: SiblingReader = NODE_READER,
 ): string[] {
   const previousOf = siblings === undefined || index === undefined
     ? (n: Node) => n.previousSibling
@@ -92,14 +115,16 @@ export function precedingComments(
     // The end row from the text (rows are counted at "\n", as tree-sitter
     // counts them): one call into WASM fewer than `endPosition`, and the
     // text of a doc comment is needed anyway.
-    const text = previous.text;
+    const text = reader.commentText(previous);
     const startRow = previous.startPosition.row;
     if (startRow + countChar(text, "\n") < currentRow - 1) break;
     const before = previousOf(previous);
     at--;
     // A node that ends at column 0 (a preprocessor line takes its line
     // break) ends on the line above.
-    if (before !== null && !commentAt(before)) {
+    if (
+      before !== null && !commentAt(before) && !reader.opensLine(previous)
+    ) {
       const end = before.endPosition;
       if (end.row === startRow && end.column > 0) break;
     }
@@ -134,6 +159,8 @@ export interface DocCommentOptions {
   index?: number;
   /** The types of `siblings` when the caller has read them already (saves WASM calls). */
   types?: readonly string[];
+  /** Reads comments with fewer calls into WASM (see {@linkcode SiblingReader}). */
+  reader?: SiblingReader;
   /**
    * Also take a `/**` block that one blank line parts from the node, unless
    * nothing but comments is above it (a file's license or overview): JSDoc's
@@ -163,6 +190,7 @@ export function docComment(
     options.siblings,
     options.index,
     options.types,
+    options.reader,
   );
   // Lint directives between a doc and its declaration are not the doc.
   while (texts.length > 0 && _isToolDirective(texts.at(-1)!)) texts.pop();
@@ -189,12 +217,17 @@ export function docComment(
 // file overview (`@module`, `@file`, `@fileoverview`).
 function _jsDocAcrossBlankLine(
   node: Node,
-  { siblings, index }: DocCommentOptions,
+  { siblings, index, types, reader = NODE_READER }: DocCommentOptions,
 ): string | undefined {
   const at = siblings !== undefined && index !== undefined ? index - 1 : -1;
   const previous = at >= 0 ? siblings![at] : node.previousSibling;
-  if (previous === null || !isComment(previous)) return undefined;
-  const text = previous.text;
+  if (previous === null) return undefined;
+  // The type from `types` when the caller read them: no call into WASM.
+  const comment = at >= 0 && types !== undefined
+    ? types[at].includes("comment")
+    : isComment(previous);
+  if (!comment) return undefined;
+  const text = reader.commentText(previous);
   if (!text.startsWith("/**") || FILE_OVERVIEW.test(text)) return undefined;
   const endRow = previous.startPosition.row + countChar(text, "\n");
   if (endRow !== node.startPosition.row - 2) return undefined;

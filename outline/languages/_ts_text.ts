@@ -193,11 +193,17 @@ export function restoreKeywordNames(
   return symbols;
 }
 
+// Plain loops, no callback per symbol: this runs over every symbol of every
+// outline, mostly in a fresh worker where each call is interpreted.
 function _anyDollar(symbols: OutlineSymbol[]): boolean {
-  return symbols.some((symbol) =>
-    symbol.name.includes("$") || symbol.doc?.includes("$") ||
-    _anyDollar(symbol.children)
-  );
+  for (let i = 0; i < symbols.length; i++) {
+    const { name, doc, children } = symbols[i];
+    if (name.includes("$") || (doc !== undefined && doc.includes("$"))) {
+      return true;
+    }
+    if (children.length > 0 && _anyDollar(children)) return true;
+  }
+  return false;
 }
 
 function _restoreAll(
