@@ -11,6 +11,7 @@ import {
   swallowedDefinitions,
 } from "./_c_items.ts";
 import { append, docComment, endLine, makeSymbol, nested } from "./_nodes.ts";
+import { CTreeText } from "./_c_tree_text.ts";
 
 /** Which dialect to outline. */
 export interface CFamilyOptions {
@@ -29,6 +30,14 @@ const NAME_TYPES = new Set([
   "operator_name",
   "template_function",
   "template_method",
+  "primitive_type",
+]);
+
+/** Name types that are one token of word characters (see CTreeText.word()). */
+const WORD_TYPES = new Set([
+  "identifier",
+  "field_identifier",
+  "type_identifier",
   "primitive_type",
 ]);
 
@@ -104,7 +113,7 @@ export function extractCFamily(
   root: Node,
   options: CFamilyOptions,
 ): OutlineSymbol[] {
-  const walker = new _Walker(options.cpp);
+  const walker = new _Walker(options.cpp, CTreeText.of(root));
   const symbols = walker.withoutDefinedPrototypes(walker.declarations(root));
   return options.piece ? walker.markPrototypes(symbols) : symbols;
 }
@@ -154,6 +163,7 @@ function _addDefined(defined: Set<string>, name: string): void {
 export function declaratorName(
   declarator: Node,
   declaratorType?: string,
+  text?: CTreeText,
 ): string | undefined {
   let current: Node | null = declarator;
   // The caller may have read the first node's type already (a call into WASM).
@@ -167,7 +177,13 @@ export function declaratorName(
       current = current.childForFieldName("name");
       continue;
     }
-    if (NAME_TYPES.has(type)) return _oneLine(current.text);
+    if (NAME_TYPES.has(type)) {
+      return _oneLine(
+        text !== undefined && WORD_TYPES.has(type)
+          ? text.word(current)
+          : current.text,
+      );
+    }
     if (type === "operator_cast") {
       const target = current.childForFieldName("type")?.text ?? "";
       return _oneLine(`operator ${target}`);
@@ -183,6 +199,8 @@ export function declaratorName(
 // Names as one line, clipped: macro-heavy code can make the parser read a
 // whole region, comments included, as a "name".
 function _oneLine(text: string): string {
+  // Most names are one plain word: nothing below would change them.
+  if (text.length <= MAX_NAME && _isPlain(text)) return text;
   // Only the start can show: clipped first, the patterns stay quick.
   const line = text.slice(0, 4 * MAX_NAME).replace(/\s*\/[/*][^]*$/, "")
     .replace(/\s+/g, " ").replace(/ ?:: ?/g, "::");
@@ -196,6 +214,17 @@ function _oneLine(text: string): string {
   if (short.length <= MAX_NAME) return short;
   const half = MAX_NAME / 2;
   return `${short.slice(0, half - 1)}…${short.slice(short.length - half)}`;
+}
+
+// Whether `text` holds no white space and no `/` (which may open a comment).
+function _isPlain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Every white space character of `\s` is a space, a control character
+    // or above the ASCII range.
+    if (code <= 32 || code === 47 || code > 126) return false;
+  }
+  return true;
 }
 
 // Where the last `::` outside template arguments stands, or -1.
@@ -239,9 +268,16 @@ class _Walker {
   // from the item list, since previousSibling is linear in the number of
   // siblings and sqlite3.c's root has tens of thousands.
   #docs = new Map<number, string | undefined>();
+  // The parsed text when the tree has no syntax error: names and comments
+  // are read from it instead of through WASM (see CTreeText).
+  #text: CTreeText | undefined;
+  // Whether a node type id names a named node, asked of the grammar once per
+  // type.
+  #namedTypes = new Map<number, boolean>();
 
-  constructor(cpp: boolean) {
+  constructor(cpp: boolean, text: CTreeText | undefined) {
     this.#cpp = cpp;
+    this.#text = text;
   }
 
   #define(name: string): void {
@@ -353,8 +389,9 @@ class _Walker {
   // legitimate.) The structs and typedefs swallowed too (sqlite3.c's Pager,
   // Wal) are told from local ones by starting at column 0.
   #swallowedFunctions(node: Node, symbol: OutlineSymbol): OutlineSymbol[] {
-    // Only a body the parser had to recover is worth the (slow) search.
-    if (!node.hasError) return [];
+    // Only a body the parser had to recover is worth the (slow) search (a
+    // tree with no error has tree text).
+    if (this.#text !== undefined || !node.hasError) return [];
     const body = node.childForFieldName("body");
     if (body === null || !body.hasError) return [];
     const symbols: OutlineSymbol[] = [];
@@ -377,7 +414,7 @@ class _Walker {
 
   #items(container: Node): CItem[] {
     const items = flattenItems(container);
-    recordDocs(items, this.#docs);
+    recordDocs(items, this.#docs, this.#text);
     return items;
   }
 
@@ -450,7 +487,27 @@ class _Walker {
         return _oneLine(type.text);
       }
     }
-    if (cases && _isTestCase(node, declarator, declaratorType)) {
+    // The common case, `f(...)`, in five calls into WASM: what the general
+    // path below finds for it, without asking twice.
+    if (declaratorType === "function_declarator") {
+      const inner = declarator.childForFieldName("declarator");
+      const innerType = inner?.type ?? "";
+      if (inner !== null && WORD_TYPES.has(innerType)) {
+        const word = this.#text?.word(inner) ?? inner.text;
+        if (cases && _isTestCase(node, declarator, word)) {
+          return _oneLine(declarator.text);
+        }
+        // As _realName(): no function declarator inside this one.
+        const name = _oneLine(word);
+        return KEYWORDS.has(name) && !STATEMENT_KEYWORDS.has(name)
+          ? _nameInParameters(declarator) ?? name
+          : name;
+      }
+    }
+    if (
+      cases && declaratorType === "function_declarator" &&
+      _isTestCase(node, declarator)
+    ) {
       return _oneLine(declarator.text);
     }
     // `iterator begin() NOEXCEPT_MACRO {`: the macro reads as the declarator
@@ -463,7 +520,7 @@ class _Walker {
     }
     return _realName(
       declarator,
-      declaratorName(declarator, declaratorType) ?? "?",
+      declaratorName(declarator, declaratorType, this.#text) ?? "?",
     );
   }
 
@@ -508,14 +565,11 @@ class _Walker {
   // `typedef struct node {...} node_t;` lists as `typedef node_t` with the
   // struct's fields; `typedef int (*cb_t)(int);` as `typedef cb_t`.
   #typedef(node: Node, outer: Node): OutlineSymbol {
-    const names = node.childrenForFieldName("declarator")
-      .filter((child) => child.isNamed)
-      .map((declarator) => declaratorName(declarator))
+    const { nodes, types } = this.#declarators(node);
+    const names = nodes
+      .map((declarator, i) => declaratorName(declarator, types[i], this.#text))
       .filter((name) => name !== undefined);
-    const type = node.childForFieldName("type");
-    const typeName = type?.type ?? "";
-    const body = type === null ? null : _typeBody(type, typeName);
-    const children = body === null ? [] : this.#members(body, typeName);
+    const children = this.#inlineMembers(node, nodes[0]);
     const name = names.length > 0 ? names.join(", ") : "?";
     return this.#symbol("typedef", name, node, outer, children);
   }
@@ -567,7 +621,9 @@ class _Walker {
         );
     }
     const members: OutlineSymbol[] = [];
-    for (const { node, type } of this.#items(body)) {
+    const items = this.#items(body);
+    for (let i = 0; i < items.length; i++) {
+      const { node, type } = items[i];
       const member = this.#member(node, node, { type, className });
       if (member !== undefined) members.push(member);
     }
@@ -617,34 +673,74 @@ class _Walker {
 
   // A field, a method declaration (`void draw();`) or a nested type with no
   // declarator (`struct Inner { ... };`).
+  // The named `declarator` children of a declaration, with their types: one
+  // call into WASM each (its type id, which tells both), not two.
+  #declarators(node: Node): { nodes: Node[]; types: string[] } {
+    const nodes: Node[] = [];
+    const types: string[] = [];
+    for (const child of node.childrenForFieldName("declarator")) {
+      const id = child.typeId;
+      const language = child.tree.language;
+      let named = this.#namedTypes.get(id);
+      if (named === undefined) {
+        named = language.nodeTypeIsNamed(id);
+        this.#namedTypes.set(id, named);
+      }
+      if (!named) continue;
+      nodes.push(child);
+      // As Node.type reads it.
+      types.push(language.types[id] || "ERROR");
+    }
+    return { nodes, types };
+  }
+
   #field(
     node: Node,
     outer: Node,
     className?: string,
   ): OutlineSymbol | undefined {
-    const declarators = node.childrenForFieldName("declarator")
-      .filter((child) => child.isNamed);
-    if (declarators.length === 0) {
+    const { nodes, types } = this.#declarators(node);
+    if (nodes.length === 0) {
       const type = node.childForFieldName("type");
       return type === null ? undefined : this.#type(type, node, outer);
     }
-    // Each type read once, for both questions below.
-    const types = declarators.map((declarator) => declarator.type);
-    if (declarators.some((d, i) => _isFunctionDeclarator(d, types[i]))) {
-      const name = declaratorName(declarators[0], types[0]) ?? "?";
-      if (_isMacroCall(node, name, className)) return undefined;
-      return this.#symbol("method", name, node, outer);
+    // Both questions below walk the same way through pointers: walked once.
+    // Plain loops: a fresh worker runs this before V8 optimizes it.
+    for (let i = 0; i < nodes.length; i++) {
+      const past = _pastPointers(nodes[i], types[i]);
+      nodes[i] = past.node;
+      types[i] = past.type;
+      if (_isFunctionDeclarator(past.node, past.type)) {
+        const name = declaratorName(nodes[0], types[0], this.#text) ?? "?";
+        if (_isMacroCall(node, name, className)) return undefined;
+        return this.#symbol("method", name, node, outer);
+      }
     }
-    const names = declarators.map((d, i) => declaratorName(d, types[i]))
-      .filter((name) => name !== undefined);
+    const names: string[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const name = declaratorName(nodes[i], types[i], this.#text);
+      if (name !== undefined) names.push(name);
+    }
     if (names.length === 0) return undefined;
     // `union { ... } ifr_ifru;`: the members of a type written inline are
     // the field's, as a typedef's are.
+    const children = this.#inlineMembers(node, nodes[0]);
+    return this.#symbol("field", names.join(", "), node, outer, children);
+  }
+
+  // The members of the struct, union, enum or class written in declaration
+  // `node` (a field, a typedef), whose first declarator is `declarator`. The
+  // type and its body come before every declarator: with no `{` there, there
+  // are none, and the type is not read through WASM.
+  #inlineMembers(node: Node, declarator?: Node): OutlineSymbol[] {
+    if (
+      declarator !== undefined &&
+      this.#text?.holds("{", node, declarator) === false
+    ) return [];
     const type = node.childForFieldName("type");
     const typeName = type?.type ?? "";
     const body = type === null ? null : _typeBody(type, typeName);
-    const children = body === null ? [] : this.#members(body, typeName);
-    return this.#symbol("field", names.join(", "), node, outer, children);
+    return body === null ? [] : this.#members(body, typeName);
   }
 }
 
@@ -678,6 +774,27 @@ function _isFunctionDeclarator(
       current.namedChildren.at(-1) ?? null;
   }
   return false;
+}
+
+// The first declarator below `declarator` that is no pointer or reference
+// declarator with a `declarator` of its own, and its type: where both
+// _isFunctionDeclarator() and declaratorName() go on from.
+function _pastPointers(
+  declarator: Node,
+  type: string,
+): { node: Node; type: string } {
+  let current = declarator;
+  let currentType = type;
+  while (
+    currentType === "pointer_declarator" ||
+    currentType === "reference_declarator"
+  ) {
+    const next = current.childForFieldName("declarator");
+    if (next === null) break;
+    current = next;
+    currentType = next.type;
+  }
+  return { node: current, type: currentType };
 }
 
 // The body of a struct, union, enum or class specifier (`struct s` alone has
@@ -802,15 +919,16 @@ function _nameInParameters(declarator: Node): string | undefined {
 // `TEST(Suite, Name) {`, `TEST_F(Fixture, Case) {`: a definition with no
 // return type whose name is spelled as a macro and whose parameters are bare
 // names.
+// `name` is the text of the function declarator's own declarator, when read
+// already.
 function _isTestCase(
   node: Node,
   declarator: Node,
-  declaratorType: string,
+  name: string | undefined = declarator.childForFieldName("declarator")?.text,
 ): boolean {
-  if (declaratorType !== "function_declarator") return false;
+  // The name first: it rules out nearly every function without a call.
+  if (name === undefined || !MACRO_NAME.test(name)) return false;
   if (node.childForFieldName("type") !== null) return false;
-  const name = declarator.childForFieldName("declarator");
-  if (name === null || !MACRO_NAME.test(name.text)) return false;
   const parameters = declarator.childForFieldName("parameters");
   const list = parameters?.namedChildren ?? [];
   return list.length > 0 &&

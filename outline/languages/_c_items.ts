@@ -7,7 +7,9 @@
 // tens of thousands of them; and web-tree-sitter asks WASM for a node's type
 // on every `.type`, so each item's type is read once here.
 import type { Node } from "web-tree-sitter";
+import { countChar } from "../../tools/_count_char.ts";
 import { firstMeaningfulLine } from "./_nodes.ts";
+import type { CTreeText } from "./_c_tree_text.ts";
 
 /** A declaration-level node and its type. */
 export interface CItem {
@@ -47,22 +49,38 @@ export function flattenItems(container: Node): CItem[] {
 }
 
 function _flatten(container: Node, items: CItem[]): void {
-  let directiveRow = -1;
-  for (const node of container.namedChildren) {
+  // The last #if block met, and the row its end is on (read only once a
+  // comment follows the block: its `#endif`, read as the block's last child,
+  // takes three more calls into WASM).
+  let block: Node | undefined;
+  let blockEndRow = -1;
+  // Indexed: a fresh worker runs this before V8 optimizes it, and for-of
+  // goes through an iterator there.
+  const children = container.namedChildren;
+  for (let i = 0; i < children.length; i++) {
+    const node = children[i];
     const type = node.type;
     if (TRANSPARENT.has(type)) {
       _flatten(node, items);
-      directiveRow = _endifRow(node);
+      block = node;
+      blockEndRow = -1;
     } else if (type === "linkage_specification") {
       const body = node.childForFieldName("body");
       if (body === null) continue;
       if (body.type === "declaration_list") _flatten(body, items);
       else items.push({ node: body, type: body.type });
-    } else if (
-      // `#endif /* X */` speaks of the directive, not of what follows.
-      directiveRow < 0 || !isCommentType(type) ||
-      node.startPosition.row !== directiveRow
-    ) items.push({ node, type });
+    } else if (block === undefined || !isCommentType(type)) {
+      items.push({ node, type });
+    } else {
+      // `#endif /* X */` speaks of the directive, not of what follows. The
+      // `#endif` ends the block, so only a comment on the block's last row
+      // can share its row.
+      if (blockEndRow < 0) blockEndRow = block.endPosition.row;
+      const row = node.startPosition.row;
+      if (row !== blockEndRow || row !== _endifRow(block)) {
+        items.push({ node, type });
+      }
+    }
   }
 }
 
@@ -82,6 +100,7 @@ function _endifRow(node: Node): number {
 export function recordDocs(
   items: CItem[],
   docs: Map<number, string | undefined>,
+  text?: CTreeText,
 ): void {
   for (let i = 0; i < items.length; i++) {
     const { node, type } = items[i];
@@ -92,36 +111,40 @@ export function recordDocs(
     }
     let first = i;
     let row = node.startPosition.row;
+    // The texts of the comments taken, last first. A comment's last row is
+    // counted from its text, which the doc needs anyway: one call into WASM
+    // per comment instead of two.
+    const texts: string[] = [];
     while (first > 0 && isCommentType(items[first - 1].type)) {
       const comment = items[first - 1].node;
-      if (comment.endPosition.row < row - 1) break;
-      const before = items[first - 2];
+      const commentText = text?.comment(comment) ?? comment.text;
       const commentRow = comment.startPosition.row;
+      if (commentRow + countChar(commentText, "\n") < row - 1) break;
+      const before = items[first - 2];
       // Code ending on the comment's line makes it a trailing comment; a
       // node that ends at column 0 (a preprocessor line takes its line
-      // break) ends on the line above.
-      const end = before !== undefined && !isCommentType(before.type)
+      // break) ends on the line above. None does when only indentation
+      // stands before the comment.
+      const end = before !== undefined && !isCommentType(before.type) &&
+          text?.opensLine(comment) !== true
         ? before.node.endPosition
         : undefined;
       if (end !== undefined && end.row === commentRow && end.column > 0) break;
       first--;
       row = commentRow;
+      texts.push(commentText);
     }
-    docs.set(
-      node.id,
-      first < i ? _docText(items.slice(first, i)) : undefined,
-    );
+    docs.set(node.id, texts.length > 0 ? _docText(texts) : undefined);
   }
 }
 
 // As docComment(): the last block comment, or the run of line comments
-// ending the list.
-function _docText(comments: CItem[]): string | undefined {
-  const last = comments[comments.length - 1].node.text;
+// ending the list. `texts` are the comments' texts, last first.
+function _docText(texts: string[]): string | undefined {
+  const last = texts[0];
   if (last.startsWith("/*")) return firstMeaningfulLine(last);
   const run: string[] = [];
-  for (let i = comments.length - 1; i >= 0; i--) {
-    const text = comments[i].node.text;
+  for (const text of texts) {
     if (text.startsWith("/*")) break;
     run.push(text);
   }

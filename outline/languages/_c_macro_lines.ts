@@ -33,20 +33,66 @@ export function liftOverMacroLines(
   symbols: OutlineSymbol[],
   source: string,
 ): OutlineSymbol[] {
-  let lines: string[] | undefined;
+  let lines: _Lines | undefined;
   const visit = (list: OutlineSymbol[]) => {
-    for (const symbol of list) {
-      lines ??= source.split("\n");
+    for (let i = 0; i < list.length; i++) {
+      const symbol = list[i];
+      lines ??= new _Lines(source);
       let above = symbol.startLine - 2; // 0-based index of the line above
-      while (above >= 0 && attached(lines[above])) above--;
+      while (above >= 0 && lines.attached(above)) above--;
       if (above < symbol.startLine - 2) {
         symbol.startLine = above + 2;
         // C and C++ take any comment right above as the doc.
-        symbol.doc ??= commentEndingAt(lines, above, () => true);
+        symbol.doc ??= commentEndingAt(lines.all(), above, () => true);
       }
       visit(symbol.children);
     }
   };
   visit(symbols);
   return symbols;
+}
+
+/**
+ * The lines of the source, by where each starts: the line above nearly every
+ * symbol is no macro line, which its first character shows, so the source is
+ * split into strings only when a symbol is lifted (a large file has tens of
+ * thousands of lines, and a fresh worker runs this before V8 optimizes it).
+ */
+class _Lines {
+  #source: string;
+  #starts: number[] = [0];
+  #all: string[] | undefined;
+
+  constructor(source: string) {
+    this.#source = source;
+    for (
+      let at = source.indexOf("\n");
+      at !== -1;
+      at = source.indexOf("\n", at + 1)
+    ) {
+      this.#starts.push(at + 1);
+    }
+  }
+
+  /** Whether line `index` (0-based) holds only macros that attach below. */
+  attached(index: number): boolean {
+    const source = this.#source;
+    const start = this.#starts[index];
+    let first = start;
+    for (let char = source.charCodeAt(first); char === 32 || char === 9;) {
+      char = source.charCodeAt(++first);
+    }
+    // A macro's spelling starts with `_` or a capital.
+    const char = source.charCodeAt(first);
+    if (char !== 95 && (char < 65 || char > 90)) return false;
+    const end = index + 1 < this.#starts.length
+      ? this.#starts[index + 1] - 1
+      : source.length;
+    return attached(source.slice(start, end));
+  }
+
+  /** Every line, as `source.split("\n")` gives them. */
+  all(): string[] {
+    return this.#all ??= this.#source.split("\n");
+  }
 }

@@ -1,0 +1,127 @@
+// The parsed text of a C or C++ tree, read by offset. Each `.text` or
+// `endPosition` of web-tree-sitter is a call into WASM with its arguments
+// copied in and out, and a large file's outline makes tens of thousands of
+// them: most of its time in a fresh worker, before V8 optimizes any of it.
+// Runs inside the outline worker only.
+import type { Node } from "web-tree-sitter";
+
+/**
+ * The text the tree was parsed from (the prepared text, not the file's), for
+ * a tree without syntax errors: there every token is what the grammar's
+ * lexical rules make of the text (no MISSING token stands in for one), which
+ * the readers below rely on. Each answers exactly what web-tree-sitter would.
+ */
+export class CTreeText {
+  #text: string;
+  // The offset of `#text` in the parsed text (the root starts at its first
+  // token). Tree-sitter's indexes count UTF-16 code units for a string input.
+  #base: number;
+
+  private constructor(text: string, base: number) {
+    this.#text = text;
+    this.#base = base;
+  }
+
+  /**
+   * The text of `root`'s tree, or undefined when the tree has errors (or its
+   * text is not the string it was parsed from).
+   */
+  static of(root: Node): CTreeText | undefined {
+    if (root.hasError) return undefined;
+    const text = root.text;
+    const base = root.startIndex;
+    return text.length === root.endIndex - base
+      ? new CTreeText(text, base)
+      : undefined;
+  }
+
+  /**
+   * The text of an identifier token (`identifier` and its aliases, or a
+   * `primitive_type`): the run of word characters at its start. The grammar's
+   * identifier rule takes the longest run, so the token ends where ASCII word
+   * characters do, unless `$`, a `\u` escape or a non-ASCII letter goes on:
+   * then WASM is asked.
+   */
+  word(node: Node): string {
+    const text = this.#text;
+    const start = node.startIndex - this.#base;
+    let end = start;
+    while (end < text.length && _isWordChar(text.charCodeAt(end))) end++;
+    const next = end < text.length ? text.charCodeAt(end) : 0;
+    if (end === start || next === DOLLAR || next === BACKSLASH || next > 127) {
+      return node.text;
+    }
+    return text.slice(start, end);
+  }
+
+  /**
+   * The text of a comment node. The grammar's comment token is `/*` to the
+   * first `*\/`, or `//` to the line's end, where a line ending in a
+   * backslash goes on to the next.
+   */
+  comment(node: Node): string {
+    const text = this.#text;
+    const start = node.startIndex - this.#base;
+    if (text.startsWith("/*", start)) {
+      const close = text.indexOf("*/", start + 2);
+      if (close !== -1) return text.slice(start, close + 2);
+    } else if (text.startsWith("//", start)) {
+      return text.slice(start, _lineCommentEnd(text, start));
+    }
+    return node.text;
+  }
+
+  /** Whether `char` stands between the starts of `from` and `to`. */
+  holds(char: string, from: Node, to: Node): boolean {
+    const text = this.#text;
+    const code = char.charCodeAt(0);
+    // Not indexOf(): the next such character may be far beyond `to`.
+    const end = to.startIndex - this.#base;
+    for (let at = from.startIndex - this.#base; at < end; at++) {
+      if (text.charCodeAt(at) === code) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether only spaces and tabs stand before `node` on its line, so that no
+   * sibling before it ends there: tokens do not end in white space.
+   */
+  opensLine(node: Node): boolean {
+    const text = this.#text;
+    for (let at = node.startIndex - this.#base - 1; at >= 0; at--) {
+      const char = text.charCodeAt(at);
+      if (char === LINE_FEED) return true;
+      if (char !== SPACE && char !== TAB) return false;
+    }
+    // Back at the root's start: not a sibling's node (none starts before
+    // it), so let the caller ask.
+    return false;
+  }
+}
+
+const LINE_FEED = 10;
+const CARRIAGE_RETURN = 13;
+const SPACE = 32;
+const TAB = 9;
+const DOLLAR = 36;
+const BACKSLASH = 92;
+
+function _isWordChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) || code === 95;
+}
+
+// Where a `//` comment starting at `start` ends: at a line break, unless a
+// backslash comes right before it (`\\+(.|\r?\n)` in the grammar's rule).
+function _lineCommentEnd(text: string, start: number): number {
+  let from = start;
+  for (;;) {
+    const end = text.indexOf("\n", from);
+    if (end === -1) return text.length;
+    let last = end - 1;
+    if (last > start && text.charCodeAt(last) === CARRIAGE_RETURN) last--;
+    if (last <= start + 1 || text.charCodeAt(last) !== BACKSLASH) return end;
+    from = end + 1;
+  }
+}
