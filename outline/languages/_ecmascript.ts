@@ -213,13 +213,8 @@ function _statement(
   if (found === undefined || !SYMBOL_TYPES.has(found.type)) return undefined;
   const { node, type } = found;
   const { withMembers, siblings, types, index } = place;
-  const doc = docComment(outer, {
-    siblings,
-    types,
-    index,
-    acrossBlankLine: true,
-    reader: source,
-  }) ?? _takenDoc(place.above, outer);
+  const doc = _docAbove(siblings, types, index) ??
+    _takenDoc(place.above, outer);
   const taken = BLOCK_DECLARATIONS.has(type) ? _takenComment(node) : undefined;
   place.taken = taken;
   const to = taken === undefined ? undefined : _codeBefore(taken);
@@ -314,6 +309,8 @@ const BLOCK_DECLARATIONS = new Set([
 // of a class, or of a function's body. The declaration ends before it, at its
 // `}`, and the comment may be the doc of the declaration below.
 function _takenComment(node: Node): Node | undefined {
+  // Mostly there is none: the text tells without walking the children.
+  if (source?.endsInCode(node)) return undefined;
   const last = node.lastChild;
   if (last === null || isComment(last)) return last ?? undefined;
   const inner = last.lastChild;
@@ -545,16 +542,28 @@ function _members(
       endLine: next === undefined
         ? undefined
         : source?.endLineBefore(member, next),
-      doc: docComment(from, {
-        siblings,
-        types,
-        index: first,
-        acrossBlankLine: true,
-        reader: source,
-      }),
+      doc: _docAbove(siblings, types, first),
     }));
   }
   return members;
+}
+
+// The doc comment above `siblings[index]`, by JSDoc's rules. Most
+// declarations have none: when the sibling before is no comment there is
+// nothing to read (a first named child follows a `{` or nothing).
+function _docAbove(
+  siblings: readonly Node[],
+  types: readonly string[],
+  index: number,
+): string | undefined {
+  if (index === 0 || !types[index - 1].includes("comment")) return undefined;
+  return docComment(siblings[index], {
+    siblings,
+    types,
+    index,
+    acrossBlankLine: true,
+    reader: source,
+  });
 }
 
 // Each `.type` read is a call into WASM: read every type once, a comment's

@@ -165,6 +165,21 @@ export class TreeText implements SiblingReader {
   }
 
   /**
+   * Whether `node` surely ends with code, not with a comment (one call into
+   * WASM, for its end): no `/` on its last line. A comment's last line holds
+   * one (`//` on it, or the closing `*\/`).
+   */
+  endsInCode(node: Node): boolean {
+    const text = this.#text;
+    const end = node.endIndex - this.#base;
+    const start = Math.max(
+      node.startIndex - this.#base,
+      text.lastIndexOf("\n", end - 1) + 1,
+    );
+    return !text.slice(start, end).includes("/");
+  }
+
+  /**
    * Whether only spaces and tabs stand before `node` on its line, so no
    * sibling before it ends on that line: tokens do not end in whitespace.
    */

@@ -97,33 +97,31 @@ export function precedingComments(
   types?: readonly string[],
   reader: SiblingReader = NODE_READER,
 ): string[] {
-  const previousOf = siblings === undefined || index === undefined
-    ? (n: Node) => n.previousSibling
-    : _arrayPrevious(siblings, index);
-  // With `types` (the siblings' types, read once), no comment check calls
-  // into WASM; `at` follows the walk back.
-  let at = index ?? 0;
-  const commentAt = (n: Node) =>
-    types !== undefined && siblings !== undefined
-      ? types[at].includes("comment")
-      : isComment(n);
+  // Back through the caller's array when it gives one (with `types`, the
+  // siblings' types read once, no comment check calls into WASM), else
+  // through the tree. `at` is the index of `previous` in the array. No
+  // closures: this runs for every symbol, mostly in a fresh worker.
+  const array = index === undefined ? undefined : siblings;
+  const known = array === undefined ? undefined : types;
+  let at = (index ?? 0) - 1;
+  let previous = _siblingAt(node, array, at);
+  if (previous === null || !_isCommentAt(previous, known, at)) return [];
   const texts: string[] = [];
   let currentRow = node.startPosition.row;
-  let previous = previousOf(node);
-  at--;
-  while (previous !== null && commentAt(previous)) {
+  while (previous !== null && _isCommentAt(previous, known, at)) {
     // The end row from the text (rows are counted at "\n", as tree-sitter
     // counts them): one call into WASM fewer than `endPosition`, and the
     // text of a doc comment is needed anyway.
     const text = reader.commentText(previous);
     const startRow = previous.startPosition.row;
     if (startRow + countChar(text, "\n") < currentRow - 1) break;
-    const before = previousOf(previous);
     at--;
+    const before = _siblingAt(previous, array, at);
     // A node that ends at column 0 (a preprocessor line takes its line
     // break) ends on the line above.
     if (
-      before !== null && !commentAt(before) && !reader.opensLine(previous)
+      before !== null && !_isCommentAt(before, known, at) &&
+      !reader.opensLine(previous)
     ) {
       const end = before.endPosition;
       if (end.row === startRow && end.column > 0) break;
@@ -137,13 +135,25 @@ export function precedingComments(
   return texts.reverse();
 }
 
-// Walks back through an array of siblings, starting from `index`.
-function _arrayPrevious(
-  siblings: readonly Node[],
-  index: number,
-): (node: Node) => Node | null {
-  let at = index;
-  return () => (--at >= 0 ? siblings[at] : null);
+// The sibling before `node`: `siblings[at]` when walking an array (null
+// before its start), else through the tree.
+function _siblingAt(
+  node: Node,
+  siblings: readonly Node[] | undefined,
+  at: number,
+): Node | null {
+  if (siblings === undefined) return node.previousSibling;
+  return at >= 0 ? siblings[at] : null;
+}
+
+// Whether `node`, at `at` in an array of siblings whose `types` are known,
+// is a comment.
+function _isCommentAt(
+  node: Node,
+  types: readonly string[] | undefined,
+  at: number,
+): boolean {
+  return types === undefined ? isComment(node) : types[at].includes("comment");
 }
 
 /** Options for {@linkcode docComment}. */
@@ -349,9 +359,8 @@ export function firstMeaningfulLine(text: string): string | undefined {
     if (end === -1) end = text.length;
     const raw = text.slice(start, end);
     start = end + 1;
-    const line = _withoutBannerEnd(
-      _withoutCommentEnd(raw.trim().replace(COMMENT_MARK, "")),
-    ).trim();
+    const line = _withoutBannerEnd(_withoutCommentEnd(_withoutMark(raw)))
+      .trim();
     if (line === "") continue;
     // Most lines are plain text: the patterns below start with a sign or a
     // licence word, so a line opening with anything else skips them all.
@@ -379,7 +388,8 @@ export function firstMeaningfulLine(text: string): string | undefined {
     const modifier = plain ? null : MODIFIER_TAG.exec(line);
     const rest = modifier === null ? line : line.slice(modifier[0].length);
     if (rest === "" || (!plain && STRUCTURAL_TAG.test(line))) continue;
-    if (TAG.test(rest)) {
+    // A plain line opens with no `@` or `\`: no tag.
+    if (!plain && TAG.test(rest)) {
       inBlockTag = true;
       continue;
     }
@@ -409,6 +419,20 @@ export function isRuleLine(line: string): boolean {
 // GROUP_TITLE, LICENSE_LINE and the tag patterns can match at (a licence line
 // opens with "copyright", "(c)", "©", "spdx" or "licensed").
 const LINE_PATTERN_START = /^[-=*_~#+/\s{@\\(©cCsSlL]/;
+
+// A trimmed line without its comment marker (COMMENT_MARK), looked for only
+// when the line opens with one of the marker's first characters.
+function _withoutMark(raw: string): string {
+  const line = raw.trim();
+  const first = line.charCodeAt(0);
+  return first === SLASH || first === ASTERISK || first === HASH
+    ? line.replace(COMMENT_MARK, "")
+    : line;
+}
+
+const SLASH = 47;
+const ASTERISK = 42;
+const HASH = 35;
 
 // Drops a banner's closing slashes (see BANNER_END), looked for only when the
 // line ends with two.
