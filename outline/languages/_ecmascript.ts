@@ -75,8 +75,13 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
   let taken: Node | undefined;
   for (let index = 0; index < siblings.length; index++) {
     const node = siblings[index];
-    const body = types[index] === "expression_statement"
-      ? _wrapperBody(node)
+    // An expression statement's expression, read once for the wrapper test
+    // and for _unwrap().
+    const first = types[index] === "expression_statement"
+      ? _firstNamed(node)
+      : undefined;
+    const body = first !== undefined
+      ? _iifeBody(first.node, first.type)
       : types[index] === "if_statement"
       ? _guardedWrapperBody(node)
       : undefined;
@@ -85,7 +90,14 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
       taken = undefined;
       continue;
     }
-    const place: Place = { withMembers, siblings, types, index, above: taken };
+    const place: Place = {
+      withMembers,
+      siblings,
+      types,
+      index,
+      first,
+      above: taken,
+    };
     const symbol = _statement(node, place);
     if (symbol !== undefined) append(symbols, symbol);
     taken = place.taken;
@@ -104,10 +116,16 @@ function _wrapperBody(statement: Node): Node | undefined {
   return _iifeBody(statement.firstNamedChild);
 }
 
-function _iifeBody(expression: Node | null): Node | undefined {
+function _iifeBody(
+  expression: Node | null,
+  expressionType?: string,
+): Node | undefined {
   let node = expression;
+  let known = expressionType;
   for (let depth = 0; node !== null && depth < 6; depth++) {
-    switch (node.type) {
+    const type = known ?? node.type;
+    known = undefined;
+    switch (type) {
       case "parenthesized_expression":
         node = node.firstNamedChild;
         break;
@@ -152,12 +170,22 @@ function _valueMembers(declarator: Node | undefined): OutlineSymbol[] {
   if (value?.type === "class") return _classMembers(value);
   if (value?.type !== "call_expression") return [];
   const body = _iifeBody(value);
-  if (body === undefined) return [];
+  if (body === undefined || !_mayDeclare(body)) return [];
   const members = _statements(body, true);
   const bundle = members.some((member) =>
     member.kind === "function" || member.kind === "class"
   );
   return bundle ? members : [];
+}
+
+// Whether a function or a class can be declared in `body`: each needs
+// `function`, `class` or `=>` in its text (a keyword has no escaped
+// spelling). So the IIFE that computes a TypeScript enum in a bundle, with
+// hundreds of assignments, is not walked only to be dropped.
+function _mayDeclare(body: Node): boolean {
+  const text = body.text;
+  return text.includes("function") || text.includes("class") ||
+    text.includes("=>");
 }
 
 // The body of the last function with a block body among a call's arguments,
@@ -194,11 +222,25 @@ function _guardedWrapperBody(statement: Node): Node | undefined {
   return undefined;
 }
 
+// A node and its type, read once.
+interface Typed {
+  node: Node;
+  type: string;
+}
+
+// The first named child of `node`, with its type.
+function _firstNamed(node: Node): Typed | undefined {
+  const child = node.firstNamedChild;
+  return child === null ? undefined : { node: child, type: child.type };
+}
+
 interface Place {
   withMembers: boolean;
   siblings: readonly Node[];
   types: readonly string[];
   index: number;
+  /** The first named child of an expression statement, when read already. */
+  first?: Typed;
   /** The comment the statement above took in (see _takenComment()). */
   above?: Node;
   /** Set by _statement(): the comment this statement took in. */
@@ -209,7 +251,7 @@ function _statement(
   outer: Node,
   place: Place,
 ): OutlineSymbol[] | undefined {
-  const found = _unwrap(outer, place.types[place.index]);
+  const found = _unwrap(outer, place.types[place.index], place.first);
   if (found === undefined || !SYMBOL_TYPES.has(found.type)) return undefined;
   const { node, type } = found;
   const { withMembers, siblings, types, index } = place;
@@ -337,11 +379,13 @@ function _takenDoc(comment: Node | undefined, outer: Node): string | undefined {
 }
 
 // Looks through `export`, `declare` and the expression statement that wraps a
-// namespace, to the declaration itself (and its type, read once).
+// namespace, to the declaration itself (and its type, read once). `first` is
+// the node's first named child when the caller read it.
 function _unwrap(
   node: Node,
   type: string = node.type,
-): { node: Node; type: string } | undefined {
+  first?: Typed,
+): Typed | undefined {
   switch (type) {
     case "export_statement": {
       const declaration = node.childForFieldName("declaration") ??
@@ -355,9 +399,9 @@ function _unwrap(
     }
     case "ambient_declaration":
     case "expression_statement": {
-      const inner = node.firstNamedChild;
+      const inner = first?.node ?? node.firstNamedChild;
       if (inner === null) return undefined;
-      const innerType = inner.type;
+      const innerType = first?.type ?? inner.type;
       if (_isDefaultSignature(inner, innerType)) {
         return { node, type: "export default signature" };
       }
@@ -410,14 +454,15 @@ function _assigned(
   ) => OutlineSymbol,
 ): OutlineSymbol[] | undefined {
   const right = node.childForFieldName("right");
-  const name = _clip(node.childForFieldName("left")?.text ?? "");
+  // The name only for what is listed: most assignments are not.
+  const name = () => _clip(node.childForFieldName("left")?.text ?? "");
   switch (right?.type) {
     case "function_expression":
     case "generator_function":
     case "arrow_function":
-      return [make("function", name)];
+      return [make("function", name())];
     case "class":
-      return [make("class", name, () => _classMembers(right))];
+      return [make("class", name(), () => _classMembers(right))];
     default:
       return undefined;
   }
