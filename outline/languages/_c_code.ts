@@ -53,7 +53,8 @@ export function codeOnly(text: string): string {
       to = inside.lastIndex;
       end = text[to] === token ? to + 1 : to;
     }
-    pieces.push(text.slice(at, from), _blank(text.slice(from, to)));
+    pieces.push(text.slice(at, from));
+    _pushBlank(pieces, text.slice(from, to));
     at = to;
     TOKEN_START.lastIndex = end;
   }
@@ -109,19 +110,33 @@ export function blankRanges(text: string, ranges: [number, number][]): string {
   for (const [start, end] of ranges) {
     if (end <= at) continue;
     const from = Math.max(start, at);
-    pieces.push(text.slice(at, from), _blank(text.slice(from, end)));
+    pieces.push(text.slice(at, from));
+    _pushBlank(pieces, text.slice(from, end));
     at = end;
   }
   pieces.push(text.slice(at));
   return pieces.join("");
 }
 
-// Spaces for every character but line breaks. By lines and `repeat()`: a
-// pattern replacing each character takes several times longer on a file of
-// long comments (sqlite3.c).
-function _blank(text: string): string {
-  if (!text.includes("\n")) return " ".repeat(text.length);
-  return text.split("\n").map((line) => " ".repeat(line.length)).join("\n");
+// Pushes spaces for every character of `text` but its line breaks, which are
+// kept. By lines, and by slices of one string of spaces: a pattern replacing
+// each character takes several times longer on a file of long comments
+// (sqlite3.c), and splitting and joining each comment's lines made strings
+// that are copied again when all the pieces are joined.
+function _pushBlank(pieces: string[], text: string): void {
+  let at = 0;
+  for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", at)) {
+    if (end > at) pieces.push(_spaces(end - at));
+    pieces.push("\n");
+    at = end + 1;
+  }
+  if (text.length > at) pieces.push(_spaces(text.length - at));
+}
+
+const SPACES = " ".repeat(1024);
+
+function _spaces(count: number): string {
+  return count <= SPACES.length ? SPACES.slice(0, count) : " ".repeat(count);
 }
 
 /**

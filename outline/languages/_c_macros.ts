@@ -21,8 +21,6 @@ import { blankRanges, codeOnly, openingParen } from "./_c_code.ts";
  * X11's `_XFUNCPROTOBEGIN`).
  */
 export const MACRO_SPELLING = "(?:_*[A-Z][A-Z0-9]*_[A-Z0-9_]*|_[A-Z][A-Z0-9]+)";
-/** A word spelled as a macro. */
-const MACRO_WORD = new RegExp(`\\b${MACRO_SPELLING}\\b`, "y");
 /** Any identifier. */
 const WORD = /[A-Za-z_]\w*/y;
 /** Where to look for macros at all: a capital, maybe after underscores. */
@@ -153,8 +151,6 @@ const CONVENTION_BEFORE_NAME =
   /([*&]\s*|\b(?:void|int|char|float|double|bool|_Bool)\s+)([A-Z][A-Z0-9_]{2,})\s+([A-Za-z_]\w*)\s*\(/g;
 /** A `*`, then a function's name and its `(`. */
 const POINTER_AND_NAME = /\*[\s*]*([A-Za-z_]\w*)\s*\(/g;
-/** Two words alone: what comes before such a `*` on its line. */
-const TWO_WORDS = /^([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*$/;
 /** An operator function's name: `operator*`, `operator()`, `operator[]`. */
 const OPERATOR_END = /\boperator\s*(?:\(\s*\)|\[\s*\]|[^\w\s()[\]]+)\s*$/;
 /** A class head's keyword right before a word. */
@@ -192,8 +188,12 @@ class _Scanner {
   ranges(): [number, number][] {
     const code = this.#code;
     CANDIDATE.lastIndex = 0;
-    for (let match; (match = CANDIDATE.exec(code)) !== null;) {
-      const start = match.index;
+    // test(), not exec(): no match object for each of the tens of thousands
+    // of candidates of a large file. A match starts a run of word characters
+    // (a word boundary) and holds only word characters.
+    while (CANDIDATE.test(code)) {
+      let start = CANDIDATE.lastIndex - 1;
+      while (start > 0 && _isWordChar(code.charCodeAt(start - 1))) start--;
       const end = this.#macroEnd(start);
       if (end < 0) continue;
       CANDIDATE.lastIndex = end;
@@ -251,10 +251,9 @@ class _Scanner {
     const found: [number, number][] = [];
     for (const match of code.matchAll(POINTER_AND_NAME)) {
       if (KEYWORDS.has(match[1]) || NOT_A_NAME.test(match[1])) continue;
-      const first = this.#lines.firstOf(match.index);
-      const head = TWO_WORDS.exec(code.slice(first, match.index));
-      if (head === null) continue;
-      const [, macro, type] = head;
+      const head = _twoWordsOpening(code, match.index);
+      if (head === undefined) continue;
+      const { first, macro, type } = head;
       if (KEYWORDS.has(macro) || KEYWORDS.has(type)) continue;
       if (BUILTIN_TYPES.has(macro) || this.#macroEnd(first) > 0) continue;
       found.push([first, first + macro.length]);
@@ -263,22 +262,31 @@ class _Scanner {
   }
   // Where the macro word at `start` ends, or -1 when it is none.
   #macroEnd(start: number): number {
-    MACRO_WORD.lastIndex = start;
-    const match = MACRO_WORD.exec(this.#code);
-    return match === null ? -1 : start + match[0].length;
+    return _macroEnd(this.#code, start);
   }
 
   // A macro inside a declaration's head: see the three cases below.
   #inHead(start: number, end: number): number {
     const code = this.#code;
     const before = code.slice(Math.max(0, start - 40), start);
-    if (CLASS_KEYWORD.test(before)) return this.#inClassHead(end);
-    if (CLASS_NAME_BEFORE.test(before)) return this.#afterClassName(end);
+    // Each pattern below runs only where the words or signs it needs are
+    // there: they are tried at every position of `before`, for every macro
+    // word of a large file (sqlite3.c has tens of thousands).
+    const tagged = before.includes("class") || before.includes("struct") ||
+      before.includes("union");
+    if (tagged && CLASS_KEYWORD.test(before)) return this.#inClassHead(end);
+    if (tagged && CLASS_NAME_BEFORE.test(before)) {
+      return this.#afterClassName(end);
+    }
     if (this.#lines.inDirective(start)) return -1;
-    if (AFTER_DECLARATOR.test(before)) return this.#afterDeclarator(start, end);
+    if (before.includes(")") && AFTER_DECLARATOR.test(before)) {
+      return this.#afterDeclarator(start, end);
+    }
     // `namespace std _GLIBCXX_VISIBILITY(default) {`; not a namespace's
     // name (`inline namespace _V2 {`).
-    const namespace = NAMESPACE_HEAD.exec(before);
+    const namespace = before.includes("namespace")
+      ? NAMESPACE_HEAD.exec(before)
+      : null;
     if (namespace !== null) {
       const open = _skipSpace(code, end);
       if (namespace[1] === undefined && code[open] !== "(") return -1;
@@ -289,7 +297,8 @@ class _Scanner {
     if (field > 0) return field;
     // `void GL_APIENTRY glClear(`: a calling convention between a return
     // type and the function's name (not a tag's: `struct NAME f(`).
-    if (!RETURN_TYPE_END.test(before) || TAG_BEFORE.test(before)) return -1;
+    if (!_mayEndReturnType(before) || !RETURN_TYPE_END.test(before)) return -1;
+    if (TAG_BEFORE.test(before)) return -1;
     const name = _skipSpace(code, end);
     WORD.lastIndex = name;
     const word = WORD.exec(code);
@@ -303,6 +312,7 @@ class _Scanner {
   // `;`, `,`, `=` or brace initializer. A type must come before the name:
   // in `static foo_t MY_FUNC(int);` the capitals name a function.
   #afterFieldName(before: string, start: number, end: number): number {
+    if (!_mayEndTypeAndName(before)) return -1;
     const match = FIELD_BEFORE.exec(before);
     if (match === null) return -1;
     const [, type, name] = match;
@@ -493,11 +503,74 @@ class _Scanner {
   #skipBlank(index: number): number {
     const code = this.#code;
     let i = _skipSpace(code, index);
-    while (i < code.length && code[i] === "#" && this.#lines.opensLine(i)) {
+    while (i < code.length && code[i] === "#" && _blankBefore(code, i) >= 0) {
       i = _skipSpace(code, _directiveEnd(code, i));
     }
     return i;
   }
+}
+
+// Where the word at `start` ends when it is spelled as a macro (see
+// MACRO_SPELLING), else -1: what that pattern with a word boundary on each
+// side answers, by hand, as it is asked for every candidate word of a large
+// file. The word must be all of the run
+// of capitals, digits and underscores there (a word boundary on both sides),
+// and be spelled with an underscore after its first capital, or be an
+// underscore, a capital and at least one more capital or digit.
+function _macroEnd(code: string, start: number): number {
+  if (start > 0 && _isWordChar(code.charCodeAt(start - 1))) return -1;
+  let i = start;
+  while (code.charCodeAt(i) === 95) i++;
+  const underscores = i - start;
+  let char = code.charCodeAt(i);
+  if (char < 65 || char > 90) return -1;
+  let underscoreAfter = false;
+  for (i++;; i++) {
+    char = code.charCodeAt(i);
+    if (char === 95) underscoreAfter = true;
+    else if (!((char >= 65 && char <= 90) || (char >= 48 && char <= 57))) {
+      break;
+    }
+  }
+  // Lower case letters are the word characters left.
+  if (char >= 97 && char <= 122) return -1;
+  if (underscoreAfter) return i;
+  return underscores === 1 && i - start >= 3 ? i : -1;
+}
+
+// Whether FIELD_BEFORE may match `before`: it needs white space at the end,
+// after a word, after `*`, `&`, `>` or another word (white space between).
+// A character beyond ASCII may be white space to the pattern: it decides.
+function _mayEndTypeAndName(before: string): boolean {
+  let i = before.length - 1;
+  let char = before.charCodeAt(i);
+  if (char > 127) return true;
+  if (!_isAsciiSpace(char)) return false;
+  while (i >= 0 && _isAsciiSpace(char = before.charCodeAt(i))) i--;
+  if (i < 0 || char > 127) return i >= 0;
+  if (!_isWordChar(char)) return false;
+  while (i >= 0 && _isWordChar(char = before.charCodeAt(i))) i--;
+  while (i >= 0 && _isAsciiSpace(char = before.charCodeAt(i))) i--;
+  if (i < 0) return false;
+  return char > 127 || char === 42 || char === 38 || char === 62 ||
+    _isWordChar(char);
+}
+
+// Whether RETURN_TYPE_END may match `before`: it needs `*` or `&` at the
+// end, or white space after a word's end, `*` or `&`.
+function _mayEndReturnType(before: string): boolean {
+  let i = before.length - 1;
+  let char = before.charCodeAt(i);
+  if (char === 42 || char === 38 || char > 127) return true;
+  if (!_isAsciiSpace(char)) return false;
+  while (i >= 0 && _isAsciiSpace(char = before.charCodeAt(i))) i--;
+  if (i < 0) return false;
+  return char > 127 || char === 42 || char === 38 || _isWordChar(char);
+}
+
+// The white space of ASCII that `\s` matches.
+function _isAsciiSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
 }
 
 // Whether `word` may be the last word of a type: a type keyword, or a name
@@ -526,84 +599,139 @@ function _skipSpace(text: string, index: number): number {
 }
 
 /**
- * Facts about the lines of the text, found once: where each starts, where its
- * first non-blank character is, and which belong to a preprocessor directive
- * (a `#` line and the lines its trailing `\\` continues it on). Asked per
- * macro word, a scan back to the line's start made a long line of macro
- * calls take time quadratic in its length.
+ * Which lines of the text belong to a preprocessor directive (a `#` line and
+ * the lines its trailing `\\` continues it on), found once. Asked per macro
+ * word, a scan back to the line's start made a long line of macro calls take
+ * time quadratic in its length. The directives are found from their `#`s
+ * (code has no other), a few thousand in the largest file, so a fresh worker
+ * does not go over every line.
  */
 class _Lines {
-  #starts: Int32Array;
-  #firsts: Int32Array;
-  /** For a directive line, where its directive's first line starts; -1 for code. */
-  #directiveStarts: Int32Array;
+  /** Each directive's first line's start, in order. */
+  #directiveStarts: number[] = [];
+  /** Where each directive's lines end: after its last line break. */
+  #directiveEnds: number[] = [];
+  /** The directive the last question found (questions come in order). */
+  #last = 0;
 
   constructor(text: string) {
-    let count = 1;
-    for (
-      let at = text.indexOf("\n");
-      at >= 0;
-      at = text.indexOf("\n", at + 1)
-    ) {
-      count++;
-    }
-    this.#starts = new Int32Array(count);
-    this.#firsts = new Int32Array(count);
-    this.#directiveStarts = new Int32Array(count);
-    let start = 0;
-    let continued = false;
-    for (let line = 0; line < count; line++) {
-      let end = text.indexOf("\n", start);
-      if (end < 0) end = text.length;
-      // Within the line: a skip past line breaks made runs of blank lines
-      // (a long comment, blanked) quadratic.
-      let first = start;
-      while (first < end && _isSpace(text.charCodeAt(first))) first++;
-      const directive: boolean = continued ||
-        (first < end && text[first] === "#");
-      this.#starts[line] = start;
-      this.#firsts[line] = first;
-      this.#directiveStarts[line] = !directive
-        ? -1
-        : continued
-        ? this.#directiveStarts[line - 1]
-        : start;
-      let last = end - 1;
-      if (text[last] === "\r") last--;
-      continued = directive && text[last] === "\\";
-      start = end + 1;
+    for (let at = text.indexOf("#"); at !== -1; at = text.indexOf("#", at)) {
+      const start = _blankBefore(text, at);
+      if (start < 0) {
+        at++;
+        continue;
+      }
+      const end = _directiveLinesEnd(text, start);
+      this.#directiveStarts.push(start);
+      this.#directiveEnds.push(end);
+      at = end;
     }
   }
 
   /** Whether `index` is on a preprocessor line, or on a line continuing one. */
   inDirective(index: number): boolean {
-    return this.#directiveStarts[this.#line(index)] >= 0;
+    return this.#directive(index) >= 0;
   }
 
   /** Where the directive holding `index` starts (its first line's start). */
   directiveStart(index: number): number {
-    return this.#directiveStarts[this.#line(index)];
+    const directive = this.#directive(index);
+    return directive < 0 ? -1 : this.#directiveStarts[directive];
   }
 
-  /** Where the line holding `index` has its first non-blank character. */
-  firstOf(index: number): number {
-    return this.#firsts[this.#line(index)];
-  }
-
-  /** Whether `index` is the first non-blank character of its line. */
-  opensLine(index: number): boolean {
-    return this.#firsts[this.#line(index)] === index;
-  }
-
-  #line(index: number): number {
-    let low = 0;
-    let high = this.#starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.#starts[middle] <= index) low = middle;
-      else high = middle - 1;
+  // The index of the directive holding `index`, or -1.
+  #directive(index: number): number {
+    const starts = this.#directiveStarts;
+    let found = this.#last;
+    // The last directive starting at or before `index`: the one the last
+    // question found, or the next, answers most questions.
+    if (!_lastAtOrBefore(starts, found, index)) {
+      if (_lastAtOrBefore(starts, found + 1, index)) found++;
+      else {
+        let low = 0;
+        let high = starts.length - 1;
+        while (low < high) {
+          const middle = (low + high + 1) >> 1;
+          if (starts[middle] <= index) low = middle;
+          else high = middle - 1;
+        }
+        found = low;
+      }
     }
-    return low;
+    this.#last = found;
+    return found < starts.length && starts[found] <= index &&
+        index < this.#directiveEnds[found]
+      ? found
+      : -1;
+  }
+}
+
+// Whether `sorted[at]` is the last of `sorted` at or before `index`.
+function _lastAtOrBefore(sorted: number[], at: number, index: number): boolean {
+  return at < sorted.length && sorted[at] <= index &&
+    (at + 1 === sorted.length || sorted[at + 1] > index);
+}
+
+// The two words alone before `index` on its line (`FcPublic FcBlanks` before
+// `*`), with where the first starts, or undefined: read back from `index`,
+// so that no table of lines is needed. The first must open its line.
+function _twoWordsOpening(
+  code: string,
+  index: number,
+): { first: number; macro: string; type: string } | undefined {
+  let i = index;
+  while (i > 0 && _isSpaceOrTab(code.charCodeAt(i - 1))) i--;
+  const typeEnd = i;
+  while (i > 0 && _isWordChar(code.charCodeAt(i - 1))) i--;
+  const typeStart = i;
+  if (typeStart === typeEnd || _isDigit(code.charCodeAt(typeStart))) {
+    return undefined;
+  }
+  while (i > 0 && _isSpaceOrTab(code.charCodeAt(i - 1))) i--;
+  if (i === typeStart) return undefined;
+  const macroEnd = i;
+  while (i > 0 && _isWordChar(code.charCodeAt(i - 1))) i--;
+  const first = i;
+  if (first === macroEnd || _isDigit(code.charCodeAt(first))) return undefined;
+  if (_blankBefore(code, first) < 0) return undefined;
+  return {
+    first,
+    macro: code.slice(first, macroEnd),
+    type: code.slice(typeStart, typeEnd),
+  };
+}
+
+function _isSpaceOrTab(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+function _isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+// The start of the line of `index` when only blanks stand before `index` on
+// it, else -1.
+function _blankBefore(text: string, index: number): number {
+  for (let i = index - 1; i >= 0; i--) {
+    const char = text.charCodeAt(i);
+    if (char === 10) return i + 1;
+    if (!_isSpace(char)) return -1;
+  }
+  return 0;
+}
+
+// Where the lines of the directive whose first line starts at `start` end:
+// after the line break of the first line not ending in `\\` (Infinity when
+// the text ends first: its last line takes every index beyond).
+function _directiveLinesEnd(text: string, start: number): number {
+  let from = start;
+  for (;;) {
+    const end = text.indexOf("\n", from);
+    if (end < 0) return Infinity;
+    let last = end - 1;
+    if (text[last] === "\r") last--;
+    if (text[last] !== "\\") return end + 1;
+    from = end + 1;
   }
 }
 

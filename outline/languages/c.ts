@@ -10,6 +10,7 @@ import { macroRanges } from "./_c_macros.ts";
 import { enumIncludeRanges } from "./_c_enum_includes.ts";
 import { liftOverMacroLines } from "./_c_macro_lines.ts";
 import { trailingAttributeRanges, wrapperRanges } from "./_c_wrappers.ts";
+import { append } from "./_nodes.ts";
 
 /** C (`.c`, `.h`): functions, structs, unions, enums and typedefs. */
 export const c: LanguageSpec = {
@@ -45,10 +46,13 @@ export function blankCDeclarationMacros(source: string): string {
     wrapperRanges,
     macroRanges,
   ];
-  for (const pass of passes) {
-    const found = pass(code).sort((a, b) => a[0] - b[0]);
-    code = blankRanges(code, found);
-    ranges.push(...found);
+  for (let i = 0; i < passes.length; i++) {
+    const found = passes[i](code);
+    // The last pass's ranges are read by no pass after it.
+    if (i < passes.length - 1) {
+      code = blankRanges(code, found.sort((a, b) => a[0] - b[0]));
+    }
+    append(ranges, found);
   }
   return blankRanges(source, ranges.sort((a, b) => a[0] - b[0]));
 }
