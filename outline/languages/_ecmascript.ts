@@ -45,6 +45,15 @@ const SYMBOL_TYPES = new Set([
 // extractEcmascript() call (extraction is synchronous).
 let source: TreeText | undefined;
 
+// The node types _unwrap() may find a symbol in (SYMBOL_TYPES and what wraps
+// them).
+const STATEMENT_TYPES = new Set([
+  ...SYMBOL_TYPES,
+  "export_statement",
+  "ambient_declaration",
+  "expression_statement",
+]);
+
 /** Extracts the top-level symbols of a TS/TSX/JS program. */
 export function extractEcmascript(root: Node): OutlineSymbol[] {
   source = treeText(root);
@@ -87,6 +96,12 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
       : undefined;
     if (body !== undefined) {
       append(symbols, _statements(body, withMembers));
+      taken = undefined;
+      continue;
+    }
+    // A comment or any other statement that lists nothing (and takes in no
+    // comment) is passed over before any work.
+    if (!STATEMENT_TYPES.has(types[index])) {
       taken = undefined;
       continue;
     }
@@ -164,8 +179,11 @@ function _iifeBody(
 // declarations: Rollup's iife format names its module, `var Vue = (function
 // (exports) { ... return exports; })({})`. A small IIFE computing a value
 // (no function or class inside) has none.
-function _valueMembers(declarator: Node | undefined): OutlineSymbol[] {
-  if (declarator?.type !== "variable_declarator") return [];
+function _valueMembers(
+  declarator: Node | undefined,
+  type: string | undefined,
+): OutlineSymbol[] {
+  if (declarator === undefined || type !== "variable_declarator") return [];
   const value = declarator.childForFieldName("value");
   if (value?.type === "class") return _classMembers(value);
   if (value?.type !== "call_expression") return [];
@@ -296,7 +314,13 @@ function _statement(
         make(
           "interface",
           _name(node, type) ?? "",
-          () => _typeMembers(node.childForFieldName("body")),
+          // Always an `interface_body` (the grammar's alias of object_type):
+          // in a tree without errors its type is not read.
+          () =>
+            _typeMembers(
+              node.childForFieldName("body"),
+              source === undefined ? undefined : "interface_body",
+            ),
         ),
       ];
     case "type_alias_declaration":
@@ -324,9 +348,19 @@ function _statement(
       return [make("namespace", "global", () => _namespaceBody(node))];
     case "lexical_declaration":
     case "variable_declaration": {
-      const variables = _variables(node, type, { outer, doc });
+      const declarators = node.namedChildren;
+      const declaratorTypes = _types(declarators);
+      const variables = _variables(node, type, {
+        outer,
+        doc,
+        declarators,
+        types: declaratorTypes,
+      });
       if (withMembers && variables.length === 1) {
-        variables[0].children = _valueMembers(node.namedChildren[0]);
+        variables[0].children = _valueMembers(
+          declarators[0],
+          declaratorTypes[0],
+        );
       }
       return variables;
     }
@@ -481,13 +515,19 @@ function _importName(node: Node): string {
 function _variables(
   node: Node,
   type: string,
-  { outer, doc }: { outer: Node; doc: string | undefined },
+  { outer, doc, declarators, types }: {
+    outer: Node;
+    doc: string | undefined;
+    /** The node's named children, and their types. */
+    declarators: readonly Node[];
+    types: readonly string[];
+  },
 ): OutlineSymbol[] {
   const kind = type === "variable_declaration" ? "var" : _keyword(node);
   const symbols: OutlineSymbol[] = [];
-  const declarators = node.namedChildren;
-  for (const declarator of declarators) {
-    if (declarator.type !== "variable_declarator") continue;
+  for (let i = 0; i < declarators.length; i++) {
+    if (types[i] !== "variable_declarator") continue;
+    const declarator = declarators[i];
     const name = _clipName(source?.leadingName(declarator)) ??
       _clip(fieldText(declarator) ?? declarator.text);
     const only = declarators.length === 1;
@@ -500,7 +540,9 @@ function _variables(
 }
 
 function _keyword(node: Node): string {
-  const kind = node.childForFieldName("kind")?.text ?? node.firstChild?.text;
+  // The `kind` field is the declaration's first token.
+  const kind = source?.leadingWord(node) ??
+    node.childForFieldName("kind")?.text ?? node.firstChild?.text;
   return kind === "let" || kind === "var" ? kind : "const";
 }
 
@@ -530,8 +572,8 @@ function _memberKind(type: string): string | undefined {
 
 // property_signature members of an interface body or object type literal, one
 // level deep as the specification asks (maxDepth 1).
-function _typeMembers(body: Node | null): OutlineSymbol[] {
-  const bodyType = body?.type;
+function _typeMembers(body: Node | null, knownType?: string): OutlineSymbol[] {
+  const bodyType = knownType ?? body?.type;
   if (
     body === null ||
     (bodyType !== "interface_body" && bodyType !== "object_type")

@@ -18,6 +18,9 @@ import type { SiblingReader } from "./_nodes.ts";
 const LEADING_NAME =
   /(?:[A-Za-z_$][\w$]*[ \t]+)*([A-Za-z_$][\w$]*)(?=[ \t]*[?:(<=;])/y;
 
+/** A keyword: letters up to a character no identifier holds. */
+const LEADING_WORD = /[a-z]+(?![\w$\\\u0080-\uffff])/y;
+
 /**
  * The name after a declaration's keyword (`interface Foo {`, `type Foo<T> =`,
  * `abstract class Foo extends`, `const enum Foo`, `async function foo(`,
@@ -93,6 +96,15 @@ export class TreeText implements SiblingReader {
     if (!NAMED_DECLARATIONS.has(type)) return undefined;
     DECLARATION_NAME.lastIndex = node.startIndex - this.#base;
     return DECLARATION_NAME.exec(this.#text)?.[1];
+  }
+
+  /**
+   * The word `node` starts with (`let`, `const`), or undefined when it starts
+   * with no ASCII letter.
+   */
+  leadingWord(node: Node): string | undefined {
+    LEADING_WORD.lastIndex = node.startIndex - this.#base;
+    return LEADING_WORD.exec(this.#text)?.[0];
   }
 
   /**
