@@ -174,6 +174,16 @@ function _renamable(source: string): typeof KEYWORD_NAMES {
   return KEYWORD_NAMES.filter(({ as }) => !source.includes(as));
 }
 
+/** Options for {@linkcode restoreKeywordNames}. */
+export interface RestoreOptions {
+  /**
+   * The text the grammar parsed (prepareTypeScript()'s output, the tree's
+   * text): every name and doc is read from it, so when it holds no
+   * placeholder, no symbol does, and none is looked at.
+   */
+  parsed?: string;
+}
+
 /**
  * The symbols with the names prepareTypeScript() renamed in `source` put
  * back, in place (in a doc too: the comment test is rough). `source` is the
@@ -183,14 +193,35 @@ function _renamable(source: string): typeof KEYWORD_NAMES {
 export function restoreKeywordNames(
   symbols: OutlineSymbol[],
   source: string,
+  options: RestoreOptions = {},
 ): OutlineSymbol[] {
   // Every placeholder has a "$": most outlines have none, and then the
   // source (megabytes, maybe) is never searched.
-  if (!_anyDollar(symbols)) return symbols;
+  const held = options.parsed === undefined
+    ? undefined
+    : _holdsPlaceholder(options.parsed);
+  if (!(held ?? _anyDollar(symbols))) return symbols;
   const renamed = _renamable(source);
   if (renamed.length === 0) return symbols;
   _restoreAll(symbols, renamed);
   return symbols;
+}
+
+// Most texts hold a few "$" at most: each is looked at.
+const MAX_DOLLARS = 200;
+
+// Whether `text` holds a placeholder, from its "$"s (one native search
+// each); undefined when it holds more than MAX_DOLLARS (a script full of
+// `$`, walked symbol by symbol instead).
+function _holdsPlaceholder(text: string): boolean | undefined {
+  let count = 0;
+  for (let at = text.indexOf("$"); at !== -1; at = text.indexOf("$", at + 1)) {
+    if (++count > MAX_DOLLARS) return undefined;
+    for (const { as } of KEYWORD_NAMES) {
+      if (text.startsWith(as, at - as.indexOf("$"))) return true;
+    }
+  }
+  return false;
 }
 
 // Plain loops, no callback per symbol: this runs over every symbol of every

@@ -113,3 +113,30 @@ Deno.test("prepareTypeScript() and restoreKeywordNames() leave a placeholder the
   ], source);
   assert.equal(symbols[0].name, "f(using: T, ab$tract: U)");
 });
+
+Deno.test("restoreKeywordNames() reads the parsed text for placeholders before any symbol", () => {
+  const source = "interface M { abstract?: string; $a: 1 }\n";
+  const parsed = prepareTypeScript(source);
+  const symbols = () => [{
+    kind: "property",
+    name: "ab$tract",
+    startLine: 1,
+    endLine: 1,
+    children: [],
+  }];
+  assert.equal(
+    restoreKeywordNames(symbols(), source, { parsed })[0].name,
+    "abstract",
+  );
+  // A parsed text without a placeholder has no symbol named with one.
+  assert.equal(
+    restoreKeywordNames(symbols(), source, { parsed: source })[0].name,
+    "ab$tract",
+  );
+  // More "$" than are looked at one by one: the symbols are walked.
+  const dollars = "$".repeat(300);
+  assert.equal(
+    restoreKeywordNames(symbols(), source, { parsed: dollars })[0].name,
+    "abstract",
+  );
+});

@@ -12,8 +12,11 @@ export const tsx: LanguageSpec = {
   grammar: "tsx",
   extensions: [".tsx"],
   prepare: prepareTypeScript,
+  // The root's text is the parsed text (see restoreKeywordNames()).
   extract: (root, source) =>
-    restoreKeywordNames(extractEcmascript(root), source),
+    restoreKeywordNames(extractEcmascript(root), source, {
+      parsed: root.text,
+    }),
   join: joinEcmascript,
   continuation: ECMASCRIPT_CONTINUATION,
   braces: true,
