@@ -5,8 +5,9 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 import type { ExtractOptions, LanguageSpec } from "./_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
-import { blankCMacros } from "./_c_macros.ts";
-import { blankEnumIncludes } from "./_c_enum_includes.ts";
+import { blankCMacros, macroRanges } from "./_c_macros.ts";
+import { enumIncludeRanges } from "./_c_enum_includes.ts";
+import { blankRanges, codeOnly } from "./_c_code.ts";
 import { liftOverMacroLines } from "./_c_macro_lines.ts";
 
 /** C++ (`.cpp`, `.cc`, `.cxx`, `.hpp`, `.hxx`, `.hh`). */
@@ -14,12 +15,26 @@ export const cpp: LanguageSpec = {
   name: "C++",
   grammar: "cpp",
   extensions: [".cpp", ".cc", ".cxx", ".hpp", ".hxx", ".hh"],
-  prepare: (source) => blankCMacros(blankEnumIncludes(source)),
+  prepare: blankCppDeclarationMacros,
   extract: extractCpp,
   join: joinCFamily,
   braces: true,
   preprocessor: true,
 };
+
+/**
+ * The text with the X-macro lines of enums blanked (_c_enum_includes.ts),
+ * then the declaration macros (_c_macros.ts). Most files have no such enum:
+ * then both passes read the same code, found once.
+ */
+export function blankCppDeclarationMacros(source: string): string {
+  if (!source.includes("enum")) return blankCMacros(source);
+  const code = codeOnly(source);
+  const enumRanges = enumIncludeRanges(code);
+  if (enumRanges.length === 0) return blankRanges(source, macroRanges(code));
+  // The macro pass reads the code as it is once those lines are gone.
+  return blankCMacros(blankRanges(source, enumRanges));
+}
 
 function extractCpp(
   root: Node,
