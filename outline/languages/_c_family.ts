@@ -330,7 +330,8 @@ class _Walker {
         }
         symbols.push(symbol);
         if (loose) open = symbol;
-        else if (type === "function_definition") {
+        // (A tree with no error has swallowed nothing.)
+        else if (type === "function_definition" && this.#text === undefined) {
           append(symbols, this.#swallowedFunctions(node, symbol));
         }
       }

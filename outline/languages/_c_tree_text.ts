@@ -45,8 +45,11 @@ export class CTreeText {
   word(node: Node): string {
     const text = this.#text;
     const start = node.startIndex - this.#base;
-    let end = start;
-    while (end < text.length && _isWordChar(text.charCodeAt(end))) end++;
+    // A sticky pattern finds the run's end in one call; a loop over its
+    // characters runs interpreted in a fresh worker.
+    WORD_RUN.lastIndex = start;
+    WORD_RUN.test(text);
+    const end = WORD_RUN.lastIndex;
     const next = end < text.length ? text.charCodeAt(end) : 0;
     if (end === start || next === DOLLAR || next === BACKSLASH || next > 127) {
       return node.text;
@@ -100,17 +103,14 @@ export class CTreeText {
   }
 }
 
+/** A run of ASCII word characters, maybe empty. */
+const WORD_RUN = /[A-Za-z0-9_]*/y;
 const LINE_FEED = 10;
 const CARRIAGE_RETURN = 13;
 const SPACE = 32;
 const TAB = 9;
 const DOLLAR = 36;
 const BACKSLASH = 92;
-
-function _isWordChar(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) ||
-    (code >= 48 && code <= 57) || code === 95;
-}
 
 // Where a `//` comment starting at `start` ends: at a line break, unless a
 // backslash comes right before it (`\\+(.|\r?\n)` in the grammar's rule).
