@@ -193,7 +193,14 @@ class _Scanner {
     // (a word boundary) and holds only word characters.
     while (CANDIDATE.test(code)) {
       let start = CANDIDATE.lastIndex - 1;
-      while (start > 0 && _isWordChar(code.charCodeAt(start - 1))) start--;
+      // Back over capitals, digits and underscores (all a match holds),
+      // inline as in _skipSpace().
+      for (
+        let char = code.charCodeAt(start - 1);
+        char === 95 || (char >= 65 && char <= 90) || (char >= 48 && char <= 57);
+      ) {
+        char = code.charCodeAt(--start - 1);
+      }
       const end = this.#macroEnd(start);
       if (end < 0) continue;
       CANDIDATE.lastIndex = end;
@@ -473,7 +480,14 @@ class _Scanner {
     let i = start - 1;
     let range = this.#ranges.length - 1;
     for (;;) {
-      while (i >= 0 && _isSpace(code.charCodeAt(i))) i--;
+      // White space inline (see _skipSpace()): this walks back over every
+      // blanked comment above a declaration.
+      for (
+        let char = code.charCodeAt(i);
+        char === 32 || (char >= 9 && char <= 13);
+      ) {
+        char = code.charCodeAt(--i);
+      }
       if (i < 0) return "";
       if (range >= 0 && i < this.#ranges[range][1]) {
         i = this.#ranges[range][0] - 1;
@@ -594,7 +608,14 @@ function _isSpace(code: number): boolean {
 
 function _skipSpace(text: string, index: number): number {
   let i = index;
-  while (i < text.length && _isSpace(text.charCodeAt(i))) i++;
+  // _isSpace() inline: a fresh worker runs this before V8 optimizes it (and
+  // inlines calls).
+  for (
+    let char = text.charCodeAt(i);
+    char === 32 || (char >= 9 && char <= 13);
+  ) {
+    char = text.charCodeAt(++i);
+  }
   return i;
 }
 
