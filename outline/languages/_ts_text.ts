@@ -197,32 +197,22 @@ export function restoreKeywordNames(
 ): OutlineSymbol[] {
   // Every placeholder has a "$": most outlines have none, and then the
   // source (megabytes, maybe) is never searched.
-  const held = options.parsed === undefined
-    ? undefined
-    : _holdsPlaceholder(options.parsed);
-  if (!(held ?? _anyDollar(symbols))) return symbols;
+  const { parsed } = options;
+  const none = parsed === undefined
+    ? !_anyDollar(symbols)
+    : !PLACEHOLDER_ENDS.some((end) => parsed.includes(end));
+  if (none) return symbols;
   const renamed = _renamable(source);
   if (renamed.length === 0) return symbols;
   _restoreAll(symbols, renamed);
   return symbols;
 }
 
-// Most texts hold a few "$" at most: each is looked at.
-const MAX_DOLLARS = 200;
-
-// Whether `text` holds a placeholder, from its "$"s (one native search
-// each); undefined when it holds more than MAX_DOLLARS (a script full of
-// `$`, walked symbol by symbol instead).
-function _holdsPlaceholder(text: string): boolean | undefined {
-  let count = 0;
-  for (let at = text.indexOf("$"); at !== -1; at = text.indexOf("$", at + 1)) {
-    if (++count > MAX_DOLLARS) return undefined;
-    for (const { as } of KEYWORD_NAMES) {
-      if (text.startsWith(as, at - as.indexOf("$"))) return true;
-    }
-  }
-  return false;
-}
+// Each placeholder from its "$" on ("$ing", "$tract"): a native search for
+// one skips from "$" to "$", few in most texts.
+const PLACEHOLDER_ENDS = KEYWORD_NAMES.map(({ as }) =>
+  as.slice(as.indexOf("$"))
+);
 
 // Plain loops, no callback per symbol: this runs over every symbol of every
 // outline, mostly in a fresh worker where each call is interpreted.

@@ -133,10 +133,4 @@ Deno.test("restoreKeywordNames() reads the parsed text for placeholders before a
     restoreKeywordNames(symbols(), source, { parsed: source })[0].name,
     "ab$tract",
   );
-  // More "$" than are looked at one by one: the symbols are walked.
-  const dollars = "$".repeat(300);
-  assert.equal(
-    restoreKeywordNames(symbols(), source, { parsed: dollars })[0].name,
-    "abstract",
-  );
 });
