@@ -267,7 +267,7 @@ class _Walker {
   // Doc comments of the items of every container walked, by node id: found
   // from the item list, since previousSibling is linear in the number of
   // siblings and sqlite3.c's root has tens of thousands.
-  #docs = new Map<number, string | undefined>();
+  #docs = new Map<number, string | null>();
   // The parsed text when the tree has no syntax error: names and comments
   // are read from it instead of through WASM (see CTreeText).
   #text: CTreeText | undefined;
@@ -463,9 +463,9 @@ class _Walker {
     outer: Node,
     children: OutlineSymbol[] = [],
   ): OutlineSymbol {
-    const doc = this.#docs.has(outer.id)
-      ? this.#docs.get(outer.id)
-      : _doc(outer);
+    // null: an item with no doc; undefined: a node that is no item.
+    const recorded = this.#docs.get(outer.id);
+    const doc = recorded === undefined ? _doc(outer) : recorded ?? undefined;
     return makeSymbol(kind, name, node, { from: outer, doc, children });
   }
 

@@ -90,7 +90,7 @@ function _endifRow(node: Node): number {
 }
 
 /**
- * Records the doc comment (or `undefined`) of every non-comment item, by
+ * Records the doc comment (or `null`) of every non-comment item, by
  * node id: the comments right above it with no blank line between, leaving
  * out a trailing comment on the line of the code before. Across #if lines
  * too, since those are not items: the line check keeps a comment above
@@ -99,14 +99,14 @@ function _endifRow(node: Node): number {
  */
 export function recordDocs(
   items: CItem[],
-  docs: Map<number, string | undefined>,
+  docs: Map<number, string | null>,
   text?: CTreeText,
 ): void {
   for (let i = 0; i < items.length; i++) {
     const { node, type } = items[i];
     if (isCommentType(type)) continue;
     if (i === 0 || !isCommentType(items[i - 1].type)) {
-      docs.set(node.id, undefined);
+      docs.set(node.id, null);
       continue;
     }
     let first = i;
@@ -134,7 +134,7 @@ export function recordDocs(
       row = commentRow;
       texts.push(commentText);
     }
-    docs.set(node.id, texts.length > 0 ? _docText(texts) : undefined);
+    docs.set(node.id, texts.length > 0 ? _docText(texts) ?? null : null);
   }
 }
 
