@@ -667,12 +667,15 @@ function _namespaceBody(body: Node | null): OutlineSymbol[] {
 // method declared several times) are one symbol spanning all of them.
 function _mergeOverloads(symbols: OutlineSymbol[]): OutlineSymbol[] {
   const merged: OutlineSymbol[] = [];
-  for (const symbol of symbols) {
-    const last = merged.at(-1);
+  for (let i = 0; i < symbols.length; i++) {
+    const symbol = symbols[i];
+    const { kind } = symbol;
+    // Most symbols are neither (properties, types): no name to compare.
+    const last = kind === "function" || kind === "method"
+      ? merged[merged.length - 1]
+      : undefined;
     if (
-      last !== undefined && last.name === symbol.name &&
-      last.kind === symbol.kind &&
-      (symbol.kind === "function" || symbol.kind === "method")
+      last !== undefined && last.kind === kind && last.name === symbol.name
     ) {
       last.endLine = symbol.endLine;
       if (last.doc === undefined && symbol.doc !== undefined) {
