@@ -488,8 +488,9 @@ class _Walker {
         return _oneLine(type.text);
       }
     }
-    // The common case, `f(...)`, in five calls into WASM: what the general
-    // path below finds for it, without asking twice.
+    // `f(...)`, the common case, in five calls into WASM: what the general
+    // path below finds, with the function declarator's own declarator read
+    // once.
     if (declaratorType === "function_declarator") {
       const inner = declarator.childForFieldName("declarator");
       const innerType = inner?.type ?? "";
@@ -504,12 +505,14 @@ class _Walker {
           ? _nameInParameters(declarator) ?? name
           : name;
       }
-    }
-    if (
-      cases && declaratorType === "function_declarator" &&
-      _isTestCase(node, declarator)
-    ) {
-      return _oneLine(declarator.text);
+      if (cases && _isTestCase(node, declarator)) {
+        return _oneLine(declarator.text);
+      }
+      // declaratorName() goes from the declarator to `inner` first.
+      const name = inner === null
+        ? declaratorName(declarator, declaratorType, this.#text)
+        : declaratorName(inner, innerType, this.#text);
+      return _realName(declarator, name ?? "?", { inner, innerType });
     }
     // `iterator begin() NOEXCEPT_MACRO {`: the macro reads as the declarator
     // and the real one lands in an ERROR child.
@@ -860,8 +863,14 @@ function _calledName(node: Node, type: string): string | undefined {
 
 // A type keyword read as the name (see _nameInParameters()) gives way to
 // the real one.
-function _realName(declarator: Node, name: string): string {
-  const parenthesized = _parenthesizedName(declarator);
+// `known` is a function declarator's own declarator and its type, when read
+// already.
+function _realName(
+  declarator: Node,
+  name: string,
+  known?: { inner: Node | null; innerType: string },
+): string {
+  const parenthesized = _parenthesizedName(declarator, known);
   if (parenthesized !== undefined) return parenthesized;
   return KEYWORDS.has(name) && !STATEMENT_KEYWORDS.has(name)
     ? _nameInParameters(declarator) ?? name
@@ -875,14 +884,25 @@ function _realName(declarator: Node, name: string): string {
 // another, which is no C or C++ otherwise (a function cannot return one).
 // The same shape names the functions of name-pasting macros after their
 // argument: `TRANS(Open)(...)`, `VG_(strlen)(...)`, `BZ_API(BZ2_bzRead)(...)`.
-function _parenthesizedName(declarator: Node): string | undefined {
-  let outer: Node | null = declarator;
-  while (outer?.type === "pointer_declarator") {
-    outer = outer.childForFieldName("declarator");
+function _parenthesizedName(
+  declarator: Node,
+  known?: { inner: Node | null; innerType: string },
+): string | undefined {
+  let inner: Node | null;
+  if (known !== undefined) {
+    // `declarator` is the function declarator.
+    if (known.innerType !== "function_declarator") return undefined;
+    inner = known.inner;
+  } else {
+    let outer: Node | null = declarator;
+    while (outer?.type === "pointer_declarator") {
+      outer = outer.childForFieldName("declarator");
+    }
+    if (outer?.type !== "function_declarator") return undefined;
+    inner = outer.childForFieldName("declarator");
+    if (inner?.type !== "function_declarator") return undefined;
   }
-  if (outer?.type !== "function_declarator") return undefined;
-  const inner = outer.childForFieldName("declarator");
-  if (inner?.type !== "function_declarator") return undefined;
+  if (inner === null) return undefined;
   const type = inner.childForFieldName("declarator")?.type;
   if (type !== "identifier" && type !== "primitive_type") return undefined;
   const parameters = inner.childForFieldName("parameters")?.namedChildren;
@@ -922,14 +942,12 @@ function _nameInParameters(declarator: Node): string | undefined {
 // names.
 // `name` is the text of the function declarator's own declarator, when read
 // already.
-function _isTestCase(
-  node: Node,
-  declarator: Node,
-  name: string | undefined = declarator.childForFieldName("declarator")?.text,
-): boolean {
-  // The name first: it rules out nearly every function without a call.
-  if (name === undefined || !MACRO_NAME.test(name)) return false;
+function _isTestCase(node: Node, declarator: Node, name?: string): boolean {
+  // A name read already rules out nearly every function without a call.
+  if (name !== undefined && !MACRO_NAME.test(name)) return false;
   if (node.childForFieldName("type") !== null) return false;
+  const text = name ?? declarator.childForFieldName("declarator")?.text;
+  if (text === undefined || !MACRO_NAME.test(text)) return false;
   const parameters = declarator.childForFieldName("parameters");
   const list = parameters?.namedChildren ?? [];
   return list.length > 0 &&
