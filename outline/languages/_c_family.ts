@@ -308,9 +308,11 @@ class _Walker {
   }
 
   /** The symbols declared directly in a container (file, namespace body). */
-  declarations(container: Node): OutlineSymbol[] {
+  declarations(
+    container: Node,
+    items: CItem[] = this.#items(container),
+  ): OutlineSymbol[] {
     const symbols: OutlineSymbol[] = [];
-    const items = this.#items(container);
     // A function recovered from an ERROR ends where the next symbol starts.
     let open: OutlineSymbol | undefined;
     let lastEnd = 0;
@@ -585,16 +587,17 @@ class _Walker {
     let current = node;
     for (;;) {
       const body = current.childForFieldName("body");
-      const items = body === null
-        ? []
-        : this.#items(body).filter((item) => !isCommentType(item.type));
+      // Listed once, for this question and for the declarations (each
+      // item's type is a call into WASM).
+      const all = body === null ? [] : this.#items(body);
+      const items = all.filter((item) => !isCommentType(item.type));
       if (items.length !== 1 || items[0].type !== "namespace_definition") {
         return this.#symbol(
           "namespace",
           _oneLine(name),
           node,
           outer,
-          body === null ? [] : nested(() => this.declarations(body)),
+          body === null ? [] : nested(() => this.declarations(body, all)),
         );
       }
       current = items[0].node;
