@@ -69,6 +69,7 @@ export class TreeText implements SiblingReader {
   // token).
   #base: number;
 
+  /** The text of a tree from the root's offset `base` on (see treeText()). */
   constructor(text: string, base: number) {
     this.#text = text;
     this.#base = base;
