@@ -53,31 +53,30 @@ export function liftOverMacroLines(
 }
 
 /**
- * The lines of the source, by where each starts: the line above nearly every
- * symbol is no macro line, which its first character shows, so the source is
- * split into strings only when a symbol is lifted (a large file has tens of
- * thousands of lines, and a fresh worker runs this before V8 optimizes it).
+ * The lines of the source, read through a cursor that moves from line to
+ * line: symbols come in the order of their lines, so the cursor goes over
+ * the source about once, and the line above nearly every symbol is no macro
+ * line, which its first character shows. The source is split into strings
+ * only when a symbol is lifted (a large file has tens of thousands of lines,
+ * and a fresh worker runs this before V8 optimizes it: a table of every
+ * line's start took twice as long as the walk).
  */
 class _Lines {
   #source: string;
-  #starts: number[] = [0];
+  /** The cursor: line `#line` (0-based) starts at `#start`. */
+  #line = 0;
+  #start = 0;
   #all: string[] | undefined;
 
   constructor(source: string) {
     this.#source = source;
-    for (
-      let at = source.indexOf("\n");
-      at !== -1;
-      at = source.indexOf("\n", at + 1)
-    ) {
-      this.#starts.push(at + 1);
-    }
   }
 
   /** Whether line `index` (0-based) holds only macros that attach below. */
   attached(index: number): boolean {
+    if (!this.#moveTo(index)) return false;
     const source = this.#source;
-    const start = this.#starts[index];
+    const start = this.#start;
     let first = start;
     for (let char = source.charCodeAt(first); char === 32 || char === 9;) {
       char = source.charCodeAt(++first);
@@ -85,14 +84,31 @@ class _Lines {
     // A macro's spelling starts with `_` or a capital.
     const char = source.charCodeAt(first);
     if (char !== 95 && (char < 65 || char > 90)) return false;
-    const end = index + 1 < this.#starts.length
-      ? this.#starts[index + 1] - 1
-      : source.length;
-    return attached(source.slice(start, end));
+    const end = source.indexOf("\n", start);
+    return attached(source.slice(start, end === -1 ? source.length : end));
   }
 
   /** Every line, as `source.split("\n")` gives them. */
   all(): string[] {
     return this.#all ??= this.#source.split("\n");
+  }
+
+  // Moves the cursor to line `index`; false when the source has no such line.
+  #moveTo(index: number): boolean {
+    const source = this.#source;
+    while (this.#line < index) {
+      const end = source.indexOf("\n", this.#start);
+      if (end === -1) return false;
+      this.#start = end + 1;
+      this.#line++;
+    }
+    while (this.#line > index) {
+      // The line before starts after the line break before its own.
+      this.#start = this.#start >= 2
+        ? source.lastIndexOf("\n", this.#start - 2) + 1
+        : 0;
+      this.#line--;
+    }
+    return true;
   }
 }
