@@ -490,14 +490,20 @@ class _Walker {
         return _oneLine(type.text);
       }
     }
-    // `f(...)`, the common case, in five calls into WASM: what the general
+    // `f(...)`, the common case, in five calls into WASM (three when the
+    // text shows it, see CTreeText.plainFunctionWord()): what the general
     // path below finds, with the function declarator's own declarator read
     // once.
     if (declaratorType === "function_declarator") {
-      const inner = declarator.childForFieldName("declarator");
+      const plain = this.#text?.plainFunctionWord(declarator);
+      const inner = plain === undefined
+        ? declarator.childForFieldName("declarator")
+        : null;
       const innerType = inner?.type ?? "";
-      if (inner !== null && WORD_TYPES.has(innerType)) {
-        const word = this.#text?.word(inner) ?? inner.text;
+      if (
+        plain !== undefined || (inner !== null && WORD_TYPES.has(innerType))
+      ) {
+        const word = plain ?? this.#text?.word(inner!) ?? inner!.text;
         if (cases && _isTestCase(node, declarator, word)) {
           return _oneLine(declarator.text);
         }

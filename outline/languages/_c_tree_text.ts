@@ -58,6 +58,20 @@ export class CTreeText {
   }
 
   /**
+   * The word a function declarator starts with when the text shows that the
+   * word is all of its own declarator: a plain word, then its parameter
+   * list with no parenthesis, literal, comment or directive inside, then the
+   * function's body (`f(int a, char *b) {`). A nested declarator (`f(a)(b)`)
+   * or anything after the list (`const`, `: x(1)`, `-> T`) goes through WASM.
+   */
+  plainFunctionWord(declarator: Node): string | undefined {
+    PLAIN_FUNCTION_HEAD.lastIndex = declarator.startIndex - this.#base;
+    const match = PLAIN_FUNCTION_HEAD.exec(this.#text);
+    // `operator()(...)` starts with a word too.
+    return match === null || match[1] === "operator" ? undefined : match[1];
+  }
+
+  /**
    * The text of a comment node. The grammar's comment token is `/*` to the
    * first `*\/`, or `//` to the line's end, where a line ending in a
    * backslash goes on to the next.
@@ -103,6 +117,13 @@ export class CTreeText {
   }
 }
 
+/**
+ * A word, a parameter list with no parenthesis, quote, comment, backslash
+ * or `#` inside, and a body's `{`. The word is all of an ASCII word: what
+ * follows it is white space or `(`.
+ */
+const PLAIN_FUNCTION_HEAD =
+  /([A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*\([^()"'\/\\#]*\)[ \t\r\n]*\{/y;
 /** A run of ASCII word characters, maybe empty. */
 const WORD_RUN = /[A-Za-z0-9_]*/y;
 const LINE_FEED = 10;
