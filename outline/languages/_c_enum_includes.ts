@@ -8,7 +8,6 @@
 // read `#if` blocks there, and a `#define` as a directive of its own
 // (libuv's `#define XX(...)` / `UV_ERRNO_MAP(XX)` / `#undef XX` reads worse
 // without it). Runs inside the outline worker only.
-import { blankRanges, codeOnly } from "./_c_code.ts";
 
 // `enum`, `enum class X : T`, `typedef enum tag` up to the body's `{`; no
 // `;`, `(` or `=` between (`enum X x = ...` declares a variable).
@@ -21,7 +20,7 @@ const DIRECTIVE =
 /**
  * The [start, end) ranges of the `#include`, `#define` and `#undef` lines
  * inside the enum bodies that hold an `#include`, in order, read from the
- * text's {@linkcode codeOnly} form.
+ * text's `codeOnly()` form (see _c_code.ts).
  */
 export function enumIncludeRanges(code: string): [number, number][] {
   const ranges: [number, number][] = [];
@@ -39,12 +38,6 @@ export function enumIncludeRanges(code: string): [number, number][] {
     ENUM_HEAD.lastIndex = close;
   }
   return ranges;
-}
-
-/** `source` with the X-macro lines of its enums blanked (see above). */
-export function blankEnumIncludes(source: string): string {
-  if (!source.includes("enum")) return source;
-  return blankRanges(source, enumIncludeRanges(codeOnly(source)));
 }
 
 // The index of the `}` closing the `{` at `open`, or -1.
