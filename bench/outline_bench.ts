@@ -33,45 +33,34 @@
 // exit (timed back to back with the shutdown, as before 2026-11-30, the
 // teardown overlapped the next outline and added 10-30 ms).
 //
-// Measured on the shared 2-core machine in two full runs on 2026-11-30, the
-// seventh session of the day: the last one, on the session's final code
-// (load average 0.5 at its start), and in brackets the first, before the
-// session's C, C++, Python and TypeScript extractor fixes. Against the bare
-// parse: cold with the default pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.48x (1.17)  1.74x (1.68)  0.74x (0.74)
-//   generated Python 2 MB      1.00x (0.93)  1.48x (1.49)  0.62x (0.64)
-//   generated C 2 MB           1.38x (1.39)  1.89x (1.92)  0.86x (0.84)
-//   lib.dom.d.ts               1.70x (1.69)  2.15x (2.04)  0.87x (0.84)
-//   typescript.js              1.12x (1.19)  1.13x (1.14)  1.17x (1.17)
-//   sqlite3.c                  1.21x (1.25)  1.17x (1.26)  1.24x (1.29)
-//   cached: 3,100x faster than cold for lib.dom.d.ts (1,283x), 5,000-57,000x
-//   for the others
-//   folder, pool / one worker: fresh 1.43x (1.64x), running 1.88x (1.80x)
-//   (both workers read files with a blocking read: a single worker
-//   outlines the folder in about 1.3 s, so the fixed cost of the second
-//   isolate weighs more in the fresh pool's ratio)
-//   incremental re-outline of an edited 500 KB file: 2.77x faster than the
-//   bare parse (2.56x)
-// The TypeScript and folder groups run again a minute after the last run:
-// TypeScript cold 1.11x (one worker 1.67x), the folder fresh 1.50x, running
-// 1.89x. The TypeScript text pass on the generated file and lib.dom.d.ts
-// takes 4.6 and 5.4 ms (3.4 and 3.9 ms before the session's repairs).
-// The sixth session's groups re-run four minutes later read the generated C
-// file cold at 1.32x, lib.dom.d.ts at 1.59x and the folder at 1.48x fresh,
-// 1.87x running. The C text pass costs about 13 ms per 1 MB piece (prepare
-// 11 ms, the lift over macro lines 2 ms, cold); with the seventh session's
-// macro rules, sqlite3.c's C++-style macro pass takes about 135 ms where it
-// took 109 ms (best of 10, a busy machine). In a `deno run` script the
-// same day, four fresh pools each against a fresh single worker outlined the
-// folder 1.43-1.67x faster; profiled with --cpu-prof (which slows it), the
-// main thread spent about 170 ms per fresh pool, 55 ms of it in Deno's
-// worker constructor and 44 ms in garbage collection.
-// This machine drifts by 20% or more between runs (two full runs the same
-// hour, during a noisy spell, read lib.dom.d.ts cold at 1.93x and 2.14x, and
-// its cached re-outline 3x slower). lib.dom.d.ts cold took 1.52-1.55x when
-// its group ran alone. Four runs of 15 fresh-pool outlines interleaved with
-// the bare parse, head start against even pieces: 1.47x/1.59x, 1.27x/1.38x,
-// 1.42x/1.56x, 1.61x/1.67x.
+// Measured on the shared 2-core machine on 2026-11-30, the eighth session of
+// the day, on its final code, in a full run (and in brackets the seventh
+// session's last full run). Against the bare parse: cold with the default
+// pool, cold with one worker, warm:
+//   generated TypeScript 2 MB  1.14x (1.48)  1.70x (1.74)  0.76x (0.74)
+//   generated Python 2 MB      1.01x (1.00)  1.38x (1.48)  0.62x (0.62)
+//   generated C 2 MB           1.33x (1.38)  1.72x (1.89)  0.77x (0.86)
+//   lib.dom.d.ts               1.58x (1.70)  1.94x (2.15)  0.85x (0.87)
+//   typescript.js              1.12x (1.12)  1.09x (1.13)  1.12x (1.17)
+//   sqlite3.c                  1.34x (1.21)  1.32x (1.17)  1.39x (1.24)
+//   cached: 3,000-29,000x faster than cold
+//   folder, pool / one worker: fresh 1.41x (1.43x), running 1.76x (1.88x)
+//   incremental re-outline of an edited 500 KB file: 2.11x faster than the
+//   bare parse (2.77x); its group run alone four times, alternating with the
+//   session's starting code: 2.79x and 2.84x against 2.50x and 2.54x
+// The session's changes: the worker imports only the languages it is asked
+// for (a fresh worker loaded every extractor, ~10 ms, before its first job),
+// and the TypeScript/JavaScript and C/C++ extractors and text passes read
+// names and comments from the parsed text where the tree has no errors
+// instead of calling into WASM (lib.dom.d.ts's extraction in a fresh
+// isolate: 60-64 ms -> 46-51 ms; the C text pass on a 1 MB piece 16.6 ->
+// 13.1 ms cold). Interleaved under `deno test` (15 rounds each, against the
+// same bare parse), a cold lib.dom.d.ts outline took 258 ms where the
+// session's starting code took 291 (1.56x against 1.76x); later the same
+// hour, during a noisy spell, 262 against 304 (1.65x against 1.91x).
+// This machine drifts by 20% or more between runs: the lib.dom.d.ts group
+// run alone twice minutes after the full run read 1.89x and 1.99x, and a
+// bare parse that takes 160 ms took 359 ms once in between.
 //
 // Why outside is faster: under `deno bench` (and `deno test`) Deno's
 // node:worker_threads constructor takes 36-41 ms, against 22-29 ms under
