@@ -4,6 +4,7 @@
 // them: most of its time in a fresh worker, before V8 optimizes any of it.
 // Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
+import { CARRIAGE_RETURN, opensLineAt, parsedText } from "./_tree_text.ts";
 
 /**
  * The text the tree was parsed from (the prepared text, not the file's), for
@@ -27,12 +28,8 @@ export class CTreeText {
    * text is not the string it was parsed from).
    */
   static of(root: Node): CTreeText | undefined {
-    if (root.hasError) return undefined;
-    const text = root.text;
-    const base = root.startIndex;
-    return text.length === root.endIndex - base
-      ? new CTreeText(text, base)
-      : undefined;
+    const parsed = parsedText(root);
+    return parsed && new CTreeText(parsed.text, parsed.base);
   }
 
   /**
@@ -102,18 +99,10 @@ export class CTreeText {
 
   /**
    * Whether only spaces and tabs stand before `node` on its line, so that no
-   * sibling before it ends there: tokens do not end in white space.
+   * sibling before it ends there.
    */
   opensLine(node: Node): boolean {
-    const text = this.#text;
-    for (let at = node.startIndex - this.#base - 1; at >= 0; at--) {
-      const char = text.charCodeAt(at);
-      if (char === LINE_FEED) return true;
-      if (char !== SPACE && char !== TAB) return false;
-    }
-    // Back at the root's start: not a sibling's node (none starts before
-    // it), so let the caller ask.
-    return false;
+    return opensLineAt(this.#text, node.startIndex - this.#base);
   }
 }
 
@@ -126,10 +115,6 @@ const PLAIN_FUNCTION_HEAD =
   /([A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*\([^()"'\/\\#]*\)[ \t\r\n]*\{/y;
 /** A run of ASCII word characters, maybe empty. */
 const WORD_RUN = /[A-Za-z0-9_]*/y;
-const LINE_FEED = 10;
-const CARRIAGE_RETURN = 13;
-const SPACE = 32;
-const TAB = 9;
 const DOLLAR = 36;
 const BACKSLASH = 92;
 

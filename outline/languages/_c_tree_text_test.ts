@@ -1,30 +1,11 @@
 import assert from "node:assert/strict";
-import type { Node, Tree } from "web-tree-sitter";
-import { createParser } from "../../grammars/grammars.ts";
 import { CTreeText } from "./_c_tree_text.ts";
+import {
+  descendants,
+  withTree,
+} from "../../tests/support/outline_languages.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";
-
-async function withTree(
-  grammar: "c" | "cpp",
-  text: string,
-  use: (tree: Tree) => void,
-): Promise<void> {
-  const parser = await createParser(grammar);
-  const tree = parser.parse(text)!;
-  try {
-    use(tree);
-  } finally {
-    tree.delete();
-    parser.delete();
-  }
-}
-
-function descendants(node: Node): Node[] {
-  const all = [node];
-  for (const child of node.namedChildren) all.push(...descendants(child));
-  return all;
-}
 
 const WORDS = ["identifier", "field_identifier", "type_identifier"];
 

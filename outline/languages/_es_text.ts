@@ -7,6 +7,14 @@ import type { Node } from "web-tree-sitter";
 import { countChar } from "../../tools/_count_char.ts";
 
 import type { SiblingReader } from "./_nodes.ts";
+import {
+  CARRIAGE_RETURN,
+  LINE_FEED,
+  opensLineAt,
+  parsedText,
+  SPACE,
+  TAB,
+} from "./_tree_text.ts";
 
 /**
  * A name at the start of a member, after any words on its line
@@ -49,12 +57,8 @@ const NAMED_DECLARATIONS = new Set([
  * text is not the string it was parsed from).
  */
 export function treeText(root: Node): TreeText | undefined {
-  if (root.hasError) return undefined;
-  const text = root.text;
-  const base = root.startIndex;
-  return text.length === root.endIndex - base
-    ? new TreeText(text, base)
-    : undefined;
+  const parsed = parsedText(root);
+  return parsed && new TreeText(parsed.text, parsed.base);
 }
 
 /**
@@ -194,29 +198,17 @@ export class TreeText implements SiblingReader {
 
   /**
    * Whether only spaces and tabs stand before `node` on its line, so no
-   * sibling before it ends on that line: tokens do not end in whitespace.
+   * sibling before it ends on that line.
    */
   opensLine(node: Node): boolean {
-    const text = this.#text;
-    for (let at = node.startIndex - this.#base - 1; at >= 0; at--) {
-      const char = text.charCodeAt(at);
-      if (char === LINE_FEED) return true;
-      if (char !== SPACE && char !== TAB) return false;
-    }
-    // Back at the root's start: not a sibling's node (none starts before
-    // it), so let the caller ask.
-    return false;
+    return opensLineAt(this.#text, node.startIndex - this.#base);
   }
 }
 
-const LINE_FEED = 10;
-const CARRIAGE_RETURN = 13;
 const SLASH = 47;
 const ASTERISK = 42;
 const SEMICOLON = 59;
 const COMMA = 44;
-const SPACE = 32;
-const TAB = 9;
 // What ends a line comment besides "\n" (the comment token's own rule).
 const OTHER_LINE_END = /[\r\u2028\u2029]/;
 

@@ -1,30 +1,11 @@
 import assert from "node:assert/strict";
-import type { Node, Tree } from "web-tree-sitter";
-import { createParser } from "../../grammars/grammars.ts";
 import { treeText } from "./_es_text.ts";
+import {
+  descendants,
+  withTree,
+} from "../../tests/support/outline_languages.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";
-
-async function withTree(
-  grammar: "typescript" | "javascript",
-  text: string,
-  use: (tree: Tree) => void,
-): Promise<void> {
-  const parser = await createParser(grammar);
-  const tree = parser.parse(text)!;
-  try {
-    use(tree);
-  } finally {
-    tree.delete();
-    parser.delete();
-  }
-}
-
-function descendants(node: Node): Node[] {
-  const all = [node];
-  for (const child of node.namedChildren) all.push(...descendants(child));
-  return all;
-}
 
 const SOURCE = lines(
   "// Heading.\r",

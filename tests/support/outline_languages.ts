@@ -3,13 +3,37 @@
 // outline lines so a test can compare names, labels, ranges, nesting and doc
 // comments exactly in one readable array.
 import { join } from "node:path";
-import { createParser } from "../../grammars/grammars.ts";
+import type { Node, Tree } from "web-tree-sitter";
+import { createParser, type GrammarId } from "../../grammars/grammars.ts";
 import { outlineSymbols } from "../../mod.ts";
 import type { LanguageSpec } from "../../outline/languages/_language.ts";
 import type { OutlineSymbol } from "../../outline/types.ts";
 
 /** The folder of per-language outline fixtures. */
 export const FIXTURES: URL = new URL("../fixtures/outline/", import.meta.url);
+
+/** Parses `text` with `grammar` and runs `use` on the tree, deleting it after. */
+export async function withTree(
+  grammar: GrammarId,
+  text: string,
+  use: (tree: Tree) => void,
+): Promise<void> {
+  const parser = await createParser(grammar);
+  const tree = parser.parse(text)!;
+  try {
+    use(tree);
+  } finally {
+    tree.delete();
+    parser.delete();
+  }
+}
+
+/** `node` and every named node under it, in document order. */
+export function descendants(node: Node): Node[] {
+  const all = [node];
+  for (const child of node.namedChildren) all.push(...descendants(child));
+  return all;
+}
 
 /** Extracts the symbols of `text` with `spec`, deleting the tree after. */
 export async function extractText(
