@@ -32,7 +32,7 @@ function flatten(symbols: OutlineSymbol[], indent: string): string[] {
 
 // FAULT: input `namespace A .B {\n  export const x = 1;\n}\n` (white space
 // before the `.` of a qualified namespace name; also `module F .G {}`,
-// `namespace C\n  .D.E {}`). Old: `namespace A .B (lines 1-3)`; new:
+// `namespace C\r\n  .D.E {}`). Old: `namespace A .B (lines 1-3)`; new:
 // `namespace A (lines 1-3)`. TreeText.declarationName() (_es_text.ts): the
 // DECLARATION_NAME lookahead takes white space after the first name as the
 // name's end, but a nested_identifier may have white space before its `.`.
@@ -41,11 +41,13 @@ Deno.test({
   ignore: true,
   fn: async () => {
     const text = "namespace A .B {\n  export const x = 1;\n}\n" +
-      "declare module F .G {\n}\n";
+      "declare module F .G {\n}\n" +
+      "namespace C\r\n  .D.E {\r\n}\r\n";
     assert.deepEqual(await outlineOf("a.ts", text), [
       "namespace A .B (1-3)",
       "  const x (2-2)",
       "namespace F .G (4-5)",
+      "namespace C .D.E (6-8)",
     ]);
   },
 });
