@@ -51,3 +51,23 @@ Deno.test({
     ]);
   },
 });
+
+// FAULT: input `namespace A \u00a0.B {\n}\n` (a no-break space, a form feed,
+// a vertical tab or U+2028 among the white space before the `.`: all white
+// space to the grammar). Old: `namespace A .B (lines 1-2)`; new: `namespace
+// A (lines 1-2)`. TreeText.declarationName() (_es_text.ts) again: a fix that
+// looks past only spaces, tabs and line breaks for a `.` still misses these.
+Deno.test({
+  name: "outlineSymbols() names a namespace `A .B` after any white space",
+  ignore: true,
+  fn: async () => {
+    const text = "namespace A \u00a0.B {\n}\nnamespace C \f.D {\n}\n" +
+      "namespace E\t\v.F {}\nnamespace G \u2028.H {}\n";
+    assert.deepEqual(await outlineOf("a.ts", text), [
+      "namespace A .B (1-2)",
+      "namespace C .D (3-4)",
+      "namespace E .F (5-5)",
+      "namespace G .H (6-6)",
+    ]);
+  },
+});
