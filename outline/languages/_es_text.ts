@@ -32,11 +32,13 @@ const LEADING_WORD = /[a-z]+(?![\w$\\\u0080-\uffff])/y;
 /**
  * The name after a declaration's keyword (`interface Foo {`, `type Foo<T> =`,
  * `abstract class Foo extends`, `const enum Foo`, `async function foo(`,
- * `namespace Foo {`), ended by what no name holds (a `.` would go on to a
- * qualified name).
+ * `namespace Foo {`), when what comes next, past spaces, tabs and line
+ * breaks, is a sign that opens what follows a name, or a word (`extends`).
+ * Not a `.` nor a comment, nor other white space before one: a qualified
+ * name goes on there (`namespace A .B`, `A\u00a0.B`), and its text holds all.
  */
 const DECLARATION_NAME =
-  /(?:(?:async|const|abstract)[ \t]+)?(?:interface|type|enum|class|function|namespace|module)[ \t]+([A-Za-z_$][\w$]*)(?=[ \t\r\n<{=(;])/y;
+  /(?:(?:async|const|abstract)[ \t]+)?(?:interface|type|enum|class|function|namespace|module)[ \t]+([A-Za-z_$][\w$]*)(?=[ \t\r\n]*[<{=(;A-Za-z])/y;
 
 // The declarations that open with such a keyword and always have a name
 // there (an anonymous `class extends X {}` is a `class`, not among them).
