@@ -2,7 +2,6 @@
 // dynamic import (grammars/wasm/<id>.js) so only the languages used are
 // compiled; a folder of `.wasm` files (option or FELLO_GRAMMARS_DIR) replaces
 // the npm packages, like the specification's grammar directory.
-import { join } from "node:path";
 import { type Language, Parser } from "web-tree-sitter";
 import { loadZeroedCalloc } from "./_zeroed_calloc.ts";
 
@@ -188,6 +187,9 @@ export function grammarFileName(id: GrammarId): string {
 }
 
 async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
+  // Imported here: node:path takes an outline worker 6-12 ms to load, and
+  // only a grammars folder needs it.
+  const { join } = await import("node:path");
   const path = join(dir, grammarFileName(id));
   try {
     // Compiled first: only a synchronous load from a module takes the

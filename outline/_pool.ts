@@ -1,11 +1,10 @@
 // The worker pool: starts workers on demand up to its size, queues the rest,
 // replaces a worker that crashed or asked to be recycled.
 //
-// node:worker_threads rather than the web Worker: Deno's web Worker keeps the
-// process alive while it exists and has no unref(); here an idle worker is
-// unref'd, so a script (or the CLI) exits on its own as soon as its work is
-// done, and the warm worker is reused when more work comes first.
-import { Worker } from "node:worker_threads";
+// An idle worker is unref'd (_thread.ts), so a script (or the CLI) exits on
+// its own as soon as its work is done, and the warm worker is reused when
+// more work comes first.
+import { startThread, type Thread, type ThreadKind } from "./_thread.ts";
 import { workerUrl } from "../tools/_worker_url.ts";
 import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
 
@@ -37,7 +36,7 @@ interface Pending {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: Thread;
   /** The jobs posted to it, in order; the first is the one running. */
   jobs: Pending[];
   /** The compiled modules this worker already has. */
@@ -55,6 +54,8 @@ export interface OutlinePoolOptions {
    * for stuck (a read that never returns) and replaced; default 10 s.
    */
   stallMs?: number;
+  /** Which kind of worker thread to start (see _thread.ts); a test seam. */
+  threads?: ThreadKind;
 }
 
 /** See {@linkcode OutlinePoolOptions.stallMs}. */
@@ -72,10 +73,12 @@ export class OutlinePool {
   #started = 0;
 
   readonly #stallMs: number;
+  readonly #threads: ThreadKind | undefined;
 
   constructor(options: OutlinePoolOptions = {}) {
     this.size = Math.max(1, options.size ?? navigator.hardwareConcurrency ?? 2);
     this.#stallMs = options.stallMs ?? STALL_MS;
+    this.#threads = options.threads;
   }
 
   /** How many workers this pool has started so far (replacements included). */
@@ -137,7 +140,7 @@ export class OutlinePool {
       clearTimeout(slot.watchdog);
       for (const pending of slot.jobs.splice(0)) pending.reject(error);
     }
-    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(slots.map((slot) => slot.worker.stop()));
   }
 
   // A queued job leaves the queue. A running one takes its worker with it:
@@ -174,7 +177,7 @@ export class OutlinePool {
         this.#home.delete(this.#home.keys().next().value!);
       }
       slot.worker.ref();
-      slot.worker.postMessage(_once(slot, pending.request));
+      slot.worker.post(_once(slot, pending.request), []);
       if (slot.jobs.length === 1) this.#watch(slot);
     }
   }
@@ -232,18 +235,15 @@ export class OutlinePool {
   }
 
   #spawn(): Slot {
-    // An empty env: copying the process's makes Deno ask for env access, and
-    // the worker reads none (the grammar folder comes with each job).
-    const worker = new Worker(WORKER_URL, { env: {} });
-    worker.unref();
+    const slot: Slot = {
+      worker: startThread(WORKER_URL, {
+        message: (reply) => this.#settle(slot, reply as WorkerReply),
+        error: (error) => this.#lose(slot, error),
+      }, this.#threads),
+      jobs: [],
+      modules: new WeakSet(),
+    };
     this.#started++;
-    const slot: Slot = { worker, jobs: [], modules: new WeakSet() };
-    worker.on("message", (reply: WorkerReply) => this.#settle(slot, reply));
-    worker.on("error", (error: Error) => this.#lose(slot, error));
-    worker.on(
-      "exit",
-      (code: number) => this.#lose(slot, new Error(`exit code ${code}`)),
-    );
     this.#slots.push(slot);
     return slot;
   }
@@ -285,10 +285,7 @@ export class OutlinePool {
     const posted = slot.jobs.splice(0).filter((pending) => !pending.abandoned);
     this.#queue.unshift(...posted);
     this.#slots = this.#slots.filter((s) => s !== slot);
-    slot.worker.removeAllListeners();
-    slot.worker.on("error", () => {}); // a late error must not go unhandled
-    slot.worker.unref();
-    slot.worker.terminate();
+    void slot.worker.stop();
   }
 }
 

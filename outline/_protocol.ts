@@ -10,8 +10,9 @@ export interface OutlineRequest {
   path: string;
   /**
    * The content, read by the main thread; else the worker reads `path`. An
-   * ArrayBuffer: Deno's node:worker_threads posts one in ~2 ms where it takes
-   * ~130 ms over a 2 MB Uint8Array.
+   * ArrayBuffer: Deno's node:worker_threads (the pool's fallback, see
+   * _thread.ts) posts one in ~2 ms where it takes ~130 ms over a 2 MB
+   * Uint8Array.
    */
   bytes?: ArrayBuffer;
   /** Outline only this piece of the file (see _pieces.ts); `bytes` hold it. */

@@ -11,7 +11,7 @@ import {
   TOO_BIG_REASON,
   TooBig,
 } from "./_file_bytes.ts";
-import { parentPort } from "node:worker_threads";
+import { threadPort } from "./_thread_port.ts";
 import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { type LanguageId, loadLanguageSpec } from "./languages/_loaders.ts";
@@ -404,8 +404,10 @@ function _outOfMemory(error: unknown): boolean {
 // at a time, in order, so replies come back in the order of the requests.
 let queue: Promise<void> = Promise.resolve();
 
-parentPort?.on("message", (request: WorkerRequest) => {
-  queue = queue.then(() => _serve(request)).catch((error) => {
+const port = await threadPort();
+
+port.onMessage((request) => {
+  queue = queue.then(() => _serve(request as WorkerRequest)).catch((error) => {
     // Unexpected: crash the worker (the pool replaces it) rather than leave
     // the jobs behind this one waiting forever.
     setTimeout(() => {
@@ -428,7 +430,7 @@ async function _serve(request: WorkerRequest): Promise<void> {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   }
   const { reply, cleanup } = await _handle(request);
-  parentPort?.postMessage(
+  port.post(
     reply,
     reply.type === "result" ? [reply.outline.numbers.buffer] : [],
   );
