@@ -152,7 +152,25 @@ async function initRuntime(module?: WebAssembly.Module): Promise<void> {
       return {};
     },
   } as unknown as InitOptions;
-  await Parser.init(options);
+  await _withoutProcess(() => Parser.init(options));
+}
+
+// web-tree-sitter's emscripten glue takes Deno for Node.js when it sees the
+// global `process`, and then loads Node's `module` and `fs` to read its WASM
+// file: 15-20 ms in a fresh worker (most of it Deno setting up `process`), for
+// a file never read here (`instantiateWasm` above gets the module). The glue
+// looks once, as Parser.init() starts: `process` is hidden for that
+// synchronous moment, and the glue takes neither the Node.js nor the browser
+// path, which only read files.
+function _withoutProcess<T>(start: () => T): T {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, "process");
+  if (!descriptor?.configurable) return start();
+  delete (globalThis as { process?: unknown }).process;
+  try {
+    return start();
+  } finally {
+    Object.defineProperty(globalThis, "process", descriptor);
+  }
 }
 
 /**

@@ -77,3 +77,34 @@ Deno.test("createParser() gives Swift the same tree on every parse", async () =>
     parser.delete();
   }
 });
+
+Deno.test("initializing web-tree-sitter leaves the global process as it was", async () => {
+  // In a process of its own: the runtime initializes once per thread.
+  const grammars = new URL("./grammars.ts", import.meta.url).href;
+  const script = `
+    const before = Object.getOwnPropertyDescriptor(globalThis, "process");
+    const { createParser } = await import(${JSON.stringify(grammars)});
+    const parser = await createParser("typescript");
+    const after = Object.getOwnPropertyDescriptor(globalThis, "process");
+    console.log(JSON.stringify({
+      root: parser.parse("let a = 1;").rootNode.type,
+      same: before.get === after.get && before.configurable === after.configurable,
+      node: typeof process.versions.node,
+    }));`;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+      script,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(output.stdout)), {
+    root: "program",
+    same: true,
+    node: "string",
+  });
+});
