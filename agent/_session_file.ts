@@ -115,11 +115,27 @@ export async function loadSession(
 // the reverse), so a denial names the flag for the path as given.
 function readFailure(path: string, error: unknown): Error {
   const why = error instanceof Deno.errors.NotCapable
-    ? `Deno denies reading it; run deno again with --allow-read=${
-      dirname(path)
-    } (Deno checks the path as written, not where a symlink in it leads)`
+    ? `Deno denies reading it; ${grantAdvice(dirname(path), "read")}`
     : reason(error);
   return new Error(`Cannot read the session file "${path}": ${why}`);
+}
+
+// Deno's own denial names one file (for a save, the temporary one) and only
+// the bare flag: the advice names the folder to grant.
+function grantAdvice(dir: string, access: "read" | "write"): string {
+  return `run deno again with --allow-${access}=${dir} (Deno checks the path as written, not where a symlink in it leads)`;
+}
+
+// A denied save or listing, as the folder and the grant it needs.
+function denial(dir: string, error: unknown): unknown {
+  if (!(error instanceof Deno.errors.NotCapable)) return error;
+  const access = /requires write access/i.test(error.message)
+    ? "write"
+    : "read";
+  return new Error(
+    `Deno denies ${access} access to "${dir}"; ${grantAdvice(dir, access)}`,
+    { cause: error },
+  );
 }
 
 // Whether a file's start may be a saved session: one as saved, or its JSON
@@ -143,10 +159,10 @@ export async function saveSession(
     ...header,
     messages,
   });
-  // Conversations hold file contents and command output: the user's alone.
-  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
+    // Conversations hold file contents and command output: the user's alone.
+    await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const file = await Deno.open(temporary, {
       write: true,
       createNew: true,
@@ -165,7 +181,7 @@ export async function saveSession(
     await Deno.rename(temporary, path);
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
-    throw error;
+    throw denial(dirname(path), error);
   }
 }
 
@@ -413,7 +429,12 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
     }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
+    const why = denial(dir, error);
+    if (why === error) throw error;
+    throw new Error(
+      `Cannot list the saved sessions: ${(why as Error).message}`,
+      { cause: error },
+    );
   }
   return listings.sort((a, b) => b.updated.localeCompare(a.updated));
 }

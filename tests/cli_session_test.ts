@@ -164,7 +164,7 @@ Deno.test("fello run --session says so when it cannot save, and still answers", 
     assert.equal(new TextDecoder().decode(output.stdout), "heard: hi\n");
     assert.match(
       stderr,
-      /^fello: could not save the conversation to ".*s\.json": Requires write access/,
+      /^fello: could not save the conversation to "(.*)\/s\.json": Deno denies write access to "\1"; run deno again with --allow-write=\1 /,
     );
     assert.deepEqual([...Deno.readDirSync(dir)], []);
   });

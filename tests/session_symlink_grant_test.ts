@@ -212,5 +212,23 @@ Deno.test("holdSession(), saveSession(), listSessions() and removeSession() work
       steps.hold,
       `error: Deno denies reading the session lock file "${folder}/a.json.lock": run deno again with --allow-read=${folder} (or a parent folder)`,
     );
+    // Saving and listing name the folder to grant, not a temporary file.
+    const advice = (access: string) =>
+      `Deno denies ${access} access to "${folder}"; run deno again with --allow-${access}=${folder} (Deno checks the path as written, not where a symlink in it leads)`;
+    assert.equal(steps.save, `error: ${advice("read")}`);
+    assert.equal(
+      steps.list,
+      `error: Cannot list the saved sessions: ${advice("read")}`,
+    );
+    // Readable but not writable: nothing is saved, and the error says why.
+    await Deno.remove(folder, { recursive: true });
+    const readOnly = await sessionSteps(
+      [`--allow-read=${dirs.real}`],
+      script,
+      dirs.real,
+    );
+    assert.equal(readOnly.save, `error: ${advice("write")}`);
+    assert.deepEqual(readOnly.list, []);
+    assert.deepEqual([...Deno.readDirSync(dirs.real)], []);
   });
 });
