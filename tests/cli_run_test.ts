@@ -10,7 +10,8 @@ import {
 } from "./support/scripted_server.ts";
 import { waitForPid, waitUntilGone } from "./support/processes.ts";
 import { withWorkspace } from "./support/workspace.ts";
-import { baseEnv, fello, MOD } from "./support/fello_cli.ts";
+import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
+import { fello, MOD } from "./support/fello_cli.ts";
 
 function readScript(match: string) {
   return {
@@ -243,15 +244,6 @@ Deno.test("fello run cancels on Ctrl-C, killing the running Shell command", asyn
   });
 });
 
-const HAS_SCRIPT = (() => {
-  try {
-    return new Deno.Command("script", { args: ["--version"] }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
-
 Deno.test({
   name: "fello run on a terminal holds a session and asks yes / no / always",
   ignore: !HAS_SCRIPT, // script(1) gives the CLI a pseudo-terminal
@@ -271,45 +263,25 @@ Deno.test({
           { text: "still here" },
         ],
       }]);
-      const command = [
-        Deno.execPath(),
-        "run",
-        "-A",
-        MOD,
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-      ]
-        .map((part) => `'${part}'`).join(" ");
-      const child = new Deno.Command("script", {
-        args: ["-qefc", command, "/dev/null"],
-        cwd: dir,
-        env: baseEnv(),
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      const screen = new Screen(child.stdout);
-      const keys = child.stdin.getWriter();
-      const type = (text: string) => keys.write(new TextEncoder().encode(text));
-      await screen.waitFor(/› $/);
-      await type("write files\n");
-      await screen.waitFor(/"yes\.txt"\? \[y\]es \/ \[n\]o \/ \[a\]lways: $/);
-      await type("y\n");
-      await screen.waitFor(/"no\.txt"\? .*: $/);
-      await type("n\n");
-      await screen.waitFor(/"always\.txt"\? .*: $/);
-      await type("a\n");
-      // "always" covers later writes in the workspace: again.txt is not asked.
-      await screen.waitFor(/wrote them\s+› $/);
-      await type("are you there?\n");
-      await screen.waitFor(/still here\s+› $/);
-      await type("/exit\n");
-      await keys.close();
-      assert.equal((await child.status).code, 0);
-      assert.doesNotMatch(screen.text, /again\.txt"\?/);
+      await onTerminal(dir, server.baseURL, async (terminal) => {
+        await terminal.waitFor(/› $/);
+        await terminal.type("write files\n");
+        await terminal.waitFor(
+          /"yes\.txt"\? \[y\]es \/ \[n\]o \/ \[a\]lways: $/,
+        );
+        await terminal.type("y\n");
+        await terminal.waitFor(/"no\.txt"\? .*: $/);
+        await terminal.type("n\n");
+        await terminal.waitFor(/"always\.txt"\? .*: $/);
+        await terminal.type("a\n");
+        // "always" covers later writes in the workspace: again.txt is not asked.
+        await terminal.waitFor(/wrote them\s+› $/);
+        await terminal.type("are you there?\n");
+        await terminal.waitFor(/still here\s+› $/);
+        await terminal.type("/exit\n");
+        assert.equal(await terminal.exitCode(), 0);
+        assert.doesNotMatch(terminal.screen(), /again\.txt"\?/);
+      });
       assert.deepEqual(
         (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort(),
         ["again.txt", "always.txt", "yes.txt"],
@@ -319,26 +291,6 @@ Deno.test({
     });
   },
 });
-
-/** Collects a child's output and waits for text to appear at its end. */
-class Screen {
-  text = "";
-  constructor(stream: ReadableStream<Uint8Array>) {
-    (async () => {
-      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-        this.text += chunk.replaceAll("\r", "");
-      }
-    })();
-  }
-
-  async waitFor(pattern: RegExp): Promise<void> {
-    for (let i = 0; i < 300; i++) {
-      if (pattern.test(this.text)) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`timed out waiting for ${pattern} in:\n${this.text}`);
-  }
-}
 
 Deno.test("fello run reads the prompt from piped stdin", async () => {
   await withWorkspace(async (dir) => {
