@@ -528,9 +528,12 @@ function _requireWorkerRead(): Promise<void> {
   return workerReadable;
 }
 
-const WORKER_FOLDERS = [
+/** The folders of the worker's own modules (a test keeps them in step). */
+export const WORKER_FOLDERS: readonly URL[] = [
   new URL("./", import.meta.url),
   new URL("../grammars/", import.meta.url),
+  // Its file reading helpers.
+  new URL("../tools/", import.meta.url),
 ];
 
 // What the worker needs to load the grammar: the folder in force, or else the

@@ -19,7 +19,12 @@ import { Worker as NodeWorker } from "node:worker_threads";
 /** What a thread reports to its owner. */
 export interface ThreadEvents {
   message(data: unknown): void;
-  /** An uncaught error in the worker, or the worker stopped by itself. */
+  /**
+   * An uncaught error in the worker; for a `node` thread also a worker that
+   * ended itself. Deno tells nobody when a web Worker closes itself (no
+   * event), which the outline worker never does: the pool's watchdog ends a
+   * job that a worker gone so leaves unanswered.
+   */
   error(error: Error): void;
 }
 
