@@ -1,7 +1,7 @@
 // Shrinks an image that is too large to send, with jimp (pure JS codecs, WASM
 // for WebP). Loaded lazily: most images go out as they are, and jimp costs
 // startup time. Opaque images become JPEG, images with transparency PNG.
-import { Worker } from "node:worker_threads";
+import { startThread } from "../tools/_thread.ts";
 import { workerUrl } from "../tools/_worker_url.ts";
 
 /** An image ready to send. */
@@ -86,28 +86,23 @@ export async function downscaleInWorker(
   signal?: AbortSignal,
 ): Promise<EncodedImage> {
   signal?.throwIfAborted();
-  const worker = new Worker(WORKER_URL, { env: {} });
-  let onAbort: (() => void) | undefined;
+  const answer = Promise.withResolvers<EncodedImage>();
+  const worker = startThread(WORKER_URL, {
+    message(data) {
+      const reply = data as { image?: EncodedImage; error?: string };
+      if (reply.image) answer.resolve(reply.image);
+      else answer.reject(new Error(reply.error));
+    },
+    error: answer.reject,
+  });
+  const onAbort = () => answer.reject(signal!.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const answer = new Promise<EncodedImage>((resolve, reject) => {
-      worker.once(
-        "message",
-        (reply: { image?: EncodedImage; error?: string }) =>
-          reply.image ? resolve(reply.image) : reject(new Error(reply.error)),
-      );
-      worker.once("error", reject);
-      worker.once(
-        "exit",
-        (code: number) =>
-          reject(new Error(`the image worker stopped (exit code ${code})`)),
-      );
-      onAbort = () => reject(signal!.reason);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-    worker.postMessage({ bytes, limits });
-    return await answer;
+    worker.ref();
+    worker.post({ bytes, limits }, []);
+    return await answer.promise;
   } finally {
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
-    await worker.terminate();
+    signal?.removeEventListener("abort", onAbort);
+    await worker.stop();
   }
 }

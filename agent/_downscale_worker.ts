@@ -2,17 +2,19 @@
 // image with jimp's pure-JS codecs takes seconds, which must neither hold up
 // the process's other work nor outlast a cancelled run (the worker is
 // terminated then).
-import { parentPort } from "node:worker_threads";
+import { threadPort } from "../tools/_thread_port.ts";
 import { downscaleImage } from "./_downscale.ts";
 
-parentPort!.once("message", async (request: DownscaleRequest) => {
+const port = await threadPort();
+port.onMessage(async (data) => {
+  const request = data as DownscaleRequest;
   try {
     const image = await downscaleImage(request.bytes, request.limits);
-    parentPort!.postMessage({ image }, [image.data.buffer as ArrayBuffer]);
+    port.post({ image }, [image.data.buffer as ArrayBuffer]);
   } catch (error) {
-    parentPort!.postMessage({
+    port.post({
       error: error instanceof Error ? error.message : String(error),
-    });
+    }, []);
   }
 });
 

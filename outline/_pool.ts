@@ -4,7 +4,7 @@
 // An idle worker is unref'd (_thread.ts), so a script (or the CLI) exits on
 // its own as soon as its work is done, and the warm worker is reused when
 // more work comes first.
-import { startThread, type Thread, type ThreadKind } from "./_thread.ts";
+import { startThread, type Thread, type ThreadKind } from "../tools/_thread.ts";
 import { workerUrl } from "../tools/_worker_url.ts";
 import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
 

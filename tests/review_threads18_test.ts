@@ -19,12 +19,12 @@ import { dirname, join } from "node:path";
 import { baseEnv, MOD } from "./support/fello_cli.ts";
 import { runDeno } from "./support/run_deno.ts";
 import { withWorkspace } from "./support/workspace.ts";
-import { startThread, type ThreadKind } from "../outline/_thread.ts";
+import { startThread, type ThreadKind } from "../tools/_thread.ts";
 
 const PACKAGE = dirname(MOD);
 const POOL = new URL("../outline/_pool.ts", import.meta.url).href;
 const GRAMMARS = new URL("../grammars/grammars.ts", import.meta.url).href;
-const THREAD_PORT = new URL("../outline/_thread_port.ts", import.meta.url).href;
+const THREAD_PORT = new URL("../tools/_thread_port.ts", import.meta.url).href;
 const KINDS: ThreadKind[] = ["web", "node"];
 
 // Runs `deno run <flags> mod.ts <args>` in `cwd` with exactly these flags.

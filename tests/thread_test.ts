@@ -1,4 +1,4 @@
-// The outline pool's worker threads (outline/_thread.ts): both kinds answer,
+// Worker threads (tools/_thread.ts): both kinds answer,
 // report a failure without ending the process, and keep the process alive
 // only while they have work.
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import {
   startThread,
   type Thread,
   type ThreadKind,
-} from "../outline/_thread.ts";
+} from "../tools/_thread.ts";
 import { runDeno } from "./support/run_deno.ts";
 
 const ECHO = new URL("./support/echo_thread.ts", import.meta.url);

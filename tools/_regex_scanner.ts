@@ -13,8 +13,8 @@
 // with RegexBusy (a literal search still runs). A child process could be
 // killed instead, at the cost of its own start and of passing permissions on.
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import { type FileScan, scanFile } from "./_search_file.ts";
+import { startThread, type Thread, type ThreadEvents } from "./_thread.ts";
 import { workerUrl } from "./_worker_url.ts";
 
 /** How long a scan may go without progress before it is stopped. */
@@ -86,7 +86,19 @@ interface Job {
   reject(error: Error): void;
 }
 
-const idle: Worker[] = [];
+/**
+ * A regex worker: its thread, and the events of the scanner using it (none
+ * while idle: a late error of a finished search goes nowhere).
+ */
+class RegexWorker {
+  events?: ThreadEvents;
+  readonly thread: Thread = startThread(workerUrl(WORKER_MODULE), {
+    message: (data) => this.events?.message(data),
+    error: (error) => this.events?.error(error),
+  });
+}
+
+const idle: RegexWorker[] = [];
 let nextId = 1;
 
 /**
@@ -152,7 +164,7 @@ function fileStamp(path: string): string {
  */
 export class RegexScanner {
   #budgetMs: number;
-  #worker: Worker | undefined;
+  #worker: RegexWorker | undefined;
   /** The jobs the worker has not answered, including cancelled ones. */
   #jobs = new Map<number, Job>();
   #progress = new Int32Array(new SharedArrayBuffer(12));
@@ -207,7 +219,7 @@ export class RegexScanner {
     const onAbort = () => {
       reject(signal!.reason);
       // The worker stops reading the file at its next chunk.
-      this.#worker?.postMessage({ cancel: id } satisfies RegexCancel);
+      this.#worker?.thread.post({ cancel: id } satisfies RegexCancel, []);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     const settle = () => signal?.removeEventListener("abort", onAbort);
@@ -218,7 +230,7 @@ export class RegexScanner {
       reject: (error) => (settle(), reject(error)),
     });
     if (this.#jobs.size === 1) this.#lastStep = performance.now();
-    worker.postMessage(
+    worker.thread.post(
       {
         id,
         path,
@@ -227,6 +239,7 @@ export class RegexScanner {
         limit: options.limit,
         progress: this.#progress.buffer as SharedArrayBuffer,
       } satisfies RegexJob,
+      [],
     );
     return promise;
   }
@@ -241,20 +254,20 @@ export class RegexScanner {
     if (this.#jobs.size === 0) {
       this.#release();
     } else {
-      this.#worker?.unref();
+      this.#worker?.thread.unref();
       this.#watchdog?.unref();
     }
   }
 
-  #start(): Worker | undefined {
+  #start(): RegexWorker | undefined {
     if (this.#worker) return this.#worker;
     const worker = idle.pop() ?? spawn();
     if (worker === undefined) return undefined;
-    worker.removeAllListeners();
-    worker.on("message", (reply: RegexReply) => this.#receive(reply));
-    worker.on("error", (error: Error) => this.#lost(error.message));
-    worker.on("exit", (code: number) => this.#lost(`exit code ${code}`));
-    worker.ref();
+    worker.events = {
+      message: (reply) => this.#receive(reply as RegexReply),
+      error: (error) => this.#lost(error.message),
+    };
+    worker.thread.ref();
     const timer = setInterval(() => this.#check(), this.#budgetMs / 10);
     this.#watchdog = {
       stop: () => clearInterval(timer),
@@ -275,7 +288,7 @@ export class RegexScanner {
     else job.reject(new Error(reply.message));
     if (this.#jobs.size > 0) return;
     if (this.#closed) this.#release();
-    else this.#worker?.unref();
+    else this.#worker?.thread.unref();
   }
 
   // Stuck: jobs wait, and no chunk was started for the whole budget.
@@ -329,8 +342,7 @@ export class RegexScanner {
   // Terminates the worker and fails every job still waiting for it.
   #stop(error: Error): void {
     this.#stopped ??= error;
-    const worker = this.#detach();
-    worker?.terminate();
+    void this.#detach()?.thread.stop();
     const jobs = [...this.#jobs.values()];
     this.#jobs.clear();
     for (const job of jobs) job.reject(error);
@@ -340,17 +352,16 @@ export class RegexScanner {
   #release(): void {
     const worker = this.#detach();
     if (worker === undefined) return;
-    worker.unref();
+    worker.thread.unref();
     if (idle.length < MAX_IDLE) idle.push(worker);
-    else worker.terminate();
+    else void worker.thread.stop();
   }
 
-  #detach(): Worker | undefined {
+  #detach(): RegexWorker | undefined {
     this.#watchdog?.stop();
     const worker = this.#worker;
     this.#worker = undefined;
-    worker?.removeAllListeners();
-    worker?.on("error", () => {}); // a late error must not go unhandled
+    if (worker) worker.events = undefined;
     return worker;
   }
 }
@@ -358,7 +369,7 @@ export class RegexScanner {
 // The worker loads its module from disk when this package is local. Without
 // read access to it (asked without a prompt), scan in-process instead of
 // failing every regex search.
-function spawn(): Worker | undefined {
+function spawn(): RegexWorker | undefined {
   if (
     WORKER_MODULE.protocol === "file:" &&
     Deno.permissions.querySync({
@@ -369,8 +380,7 @@ function spawn(): Worker | undefined {
     return undefined;
   }
   try {
-    // An empty env: copying the process's makes Deno ask for env access.
-    return new Worker(workerUrl(WORKER_MODULE), { env: {} });
+    return new RegexWorker();
   } catch {
     return undefined;
   }

@@ -3,8 +3,8 @@
 // counts one step and notes the job in the shared progress array, so the main
 // thread can tell a long file from a pattern stuck backtracking (which it
 // ends by terminating this worker) and name the file it was stuck on.
-import { parentPort } from "node:worker_threads";
 import { scanFile } from "./_search_file.ts";
+import { threadPort } from "./_thread_port.ts";
 import {
   PROGRESS_JOB,
   PROGRESS_STEPS,
@@ -14,11 +14,12 @@ import {
   type RegexReply,
 } from "./_regex_scanner.ts";
 
-const port = parentPort!;
+const port = await threadPort();
 /** The scans running, by job id, to stop the cancelled ones. */
 const running = new Map<number, AbortController>();
 
-port.on("message", (message: RegexJob | RegexCancel) => {
+port.onMessage((data) => {
+  const message = data as RegexJob | RegexCancel;
   if ("cancel" in message) running.get(message.cancel)?.abort();
   else run(message);
 });
@@ -52,5 +53,5 @@ async function run(job: RegexJob): Promise<void> {
   // A step at the end too: the main thread tells a stuck match that ended
   // (whatever way the scan ended) from one still running.
   Atomics.add(progress, PROGRESS_STEPS, 1);
-  port.postMessage(reply);
+  port.post(reply, []);
 }

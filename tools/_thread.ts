@@ -1,11 +1,12 @@
-// The outline pool's worker threads: Deno's web Worker, unref'd while idle,
-// or a node:worker_threads Worker where that cannot be done.
+// Worker threads (the outline pool's, the regex search's): Deno's web
+// Worker, unref'd while idle, or a node:worker_threads Worker where that
+// cannot be done.
 //
 // Why a web Worker: Deno's node:worker_threads constructor blocks the calling
 // thread until the worker's Node.js environment is up, 24 ms under `deno run`
 // and ~38 ms under `deno test` and `deno bench`, for each worker; a web
 // Worker's constructor returns in ~10 ms and the worker boots beside the
-// caller. A fresh pool's workers so start parsing 30-60 ms sooner.
+// caller. A fresh outline pool's workers so start parsing 30-60 ms sooner.
 //
 // But a web Worker keeps the process alive, and its unref is not public: Deno
 // keeps it as a method on Worker.prototype keyed by a private symbol, the one
@@ -13,7 +14,8 @@
 // its workers. That method is found here by its shape, the only function on
 // the prototype keyed by a symbol without a description. A Deno without it
 // (none up to 2.9.6) gets node:worker_threads, which behaves the same, only
-// starts slower; _thread_test.ts checks both, and that the process exits.
+// starts slower; tests/thread_test.ts checks both, and that the process
+// exits.
 import { Worker as NodeWorker } from "node:worker_threads";
 
 /** What a thread reports to its owner. */
