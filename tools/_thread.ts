@@ -1,6 +1,6 @@
-// Worker threads (the outline pool's, the regex search's): Deno's web
-// Worker, unref'd while idle, or a node:worker_threads Worker where that
-// cannot be done.
+// Worker threads (the outline pool's, the regex search's, the image
+// downscale's): Deno's web Worker, unref'd while idle, or a
+// node:worker_threads Worker where that cannot be done.
 //
 // Why a web Worker: Deno's node:worker_threads constructor blocks the calling
 // thread until the worker's Node.js environment is up, 24 ms under `deno run`

@@ -1,10 +1,10 @@
-// Where a node:worker_threads worker starts from, for this package loaded from
-// disk or from a registry.
+// Where a worker thread (_thread.ts) starts from, for this package loaded
+// from disk or from a registry.
 
 /**
- * The URL to start a worker module from: node:worker_threads takes only
- * file: and data: URLs, so a remote module (the package loaded from JSR over
- * https:) is wrapped in a data: module that imports it.
+ * The URL to start a worker module from: node:worker_threads (the threads'
+ * fallback) takes only file: and data: URLs, so a remote module (the package
+ * loaded from JSR over https:) is wrapped in a data: module that imports it.
  */
 export function workerUrl(url: URL): URL {
   if (url.protocol === "file:") return url;
