@@ -44,7 +44,7 @@ async function withMarkdownPool(
   }
 }
 
-// Each test runs with both kinds of worker thread (see _thread.ts).
+// Each test runs with both kinds of worker thread (see tools/_thread.ts).
 for (const threads of ["web", "node"] as ThreadKind[]) {
   Deno.test(`OutlinePool (${threads} threads) answers queued jobs in order and requeues the ones behind a crash`, async () => {
     const dir = await Deno.makeTempDir();

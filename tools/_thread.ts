@@ -23,9 +23,8 @@ export interface ThreadEvents {
   message(data: unknown): void;
   /**
    * An uncaught error in the worker; for a `node` thread also a worker that
-   * ended itself. Deno tells nobody when a web Worker closes itself (no
-   * event), which the outline worker never does: the pool's watchdog ends a
-   * job that a worker gone so leaves unanswered.
+   * ended itself. Deno reports no event when a web Worker closes itself,
+   * which none of this package's workers does.
    */
   error(error: Error): void;
 }
