@@ -18,56 +18,50 @@
 // (typescript.js is one function, the middle of sqlite3.c is inside some
 // `#if`) is parsed whole. A fresh pool gives the piece of its second worker
 // 8,000 lines less, as that worker starts later. What the pieces cannot
-// remove is the fixed cost of a fresh pool: Deno's node:worker_threads
-// constructor blocks the main thread 25-45 ms per worker, so the second
-// worker starts 40-60 ms after the first;
-// runtime and grammar instantiation take 10-20 ms per worker; a fresh
-// isolate's first parse and extraction run 10-30 ms slower than later ones,
-// and V8 compiles its hot code again on background threads (0.1-0.15 s of CPU
-// per fresh worker on the folder). On 2 cores that compiling competes with
-// the other worker, which is why a fresh pool of two is only ~1.55x one fresh
-// worker on the folder while a running pool is ~1.8-2x a running worker.
+// remove is the fixed cost of a fresh pool: each web Worker's constructor
+// blocks the main thread ~10 ms and the worker boots in another 15-20 ms, so
+// the second worker parses ~20 ms after the first; runtime and grammar
+// instantiation take 5-10 ms per worker; a fresh isolate's first parse and
+// extraction run 10-30 ms slower than later ones, and V8 compiles its hot
+// code again on background threads. On 2 cores that compiling competes with
+// the other worker, and two parses side by side each run 1.2-1.3x slower than
+// one alone: a fresh pool of two is ~1.6x one fresh worker on the folder
+// while a running pool is ~1.8x a running worker.
 //
 // Cold runs are timed as a process's first outline: from the pool's creation
 // to the outline's end, after the previous pool's threads have had 100 ms to
 // exit (timed back to back with the shutdown, as before 2026-11-30, the
 // teardown overlapped the next outline and added 10-30 ms).
 //
-// Measured on the shared 2-core machine on 2026-11-30, the eighth session of
-// the day, on its final code, in a full run (and in brackets the seventh
-// session's last full run). Against the bare parse: cold with the default
-// pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.14x (1.48)  1.70x (1.74)  0.76x (0.74)
-//   generated Python 2 MB      1.01x (1.00)  1.38x (1.48)  0.62x (0.62)
-//   generated C 2 MB           1.33x (1.38)  1.72x (1.89)  0.77x (0.86)
-//   lib.dom.d.ts               1.58x (1.70)  1.94x (2.15)  0.85x (0.87)
-//   typescript.js              1.12x (1.12)  1.09x (1.13)  1.12x (1.17)
-//   sqlite3.c                  1.34x (1.21)  1.32x (1.17)  1.39x (1.24)
-//   cached: 3,000-29,000x faster than cold
-//   folder, pool / one worker: fresh 1.41x (1.43x), running 1.76x (1.88x)
-//   incremental re-outline of an edited 500 KB file: 2.11x faster than the
-//   bare parse (2.77x); its group run alone four times, alternating with the
-//   session's starting code: 2.79x and 2.84x against 2.50x and 2.54x
-// The session's changes: the worker imports only the languages it is asked
-// for (a fresh worker loaded every extractor, ~10 ms, before its first job),
-// and the TypeScript/JavaScript and C/C++ extractors and text passes read
-// names and comments from the parsed text where the tree has no errors
-// instead of calling into WASM (lib.dom.d.ts's extraction in a fresh
-// isolate: 60-64 ms -> 46-51 ms; the C text pass on a 1 MB piece 16.6 ->
-// 13.1 ms cold). Interleaved under `deno test` (15 rounds each, against the
-// same bare parse), a cold lib.dom.d.ts outline took 258 ms where the
-// session's starting code took 291 (1.56x against 1.76x); later the same
-// hour, during a noisy spell, 262 against 304 (1.65x against 1.91x).
-// This machine drifts by 20% or more between runs: the lib.dom.d.ts group
-// run alone twice minutes after the full run read 1.89x and 1.99x, and a
-// bare parse that takes 160 ms took 359 ms once in between.
-//
-// Why outside is faster: under `deno bench` (and `deno test`) Deno's
-// node:worker_threads constructor takes 36-41 ms, against 22-29 ms under
-// `deno run` (an empty worker, measured 2026-11-30; a web Worker takes 9-12
-// ms under both). The scripts and the CLI that outline files run under
-// `deno run`. The same hour, lib.dom.d.ts cold was 1.60x here and 1.34-1.46x
-// (median of 10 each, against the same bare parse) in a `deno run` script.
+// Measured on the shared 2-core machine on 2026-11-30, the ninth session of
+// the day, in a full run after its two startup changes (and in brackets the
+// eighth session's last full run). Against the bare parse: cold with the
+// default pool, cold with one worker, warm:
+//   generated TypeScript 2 MB  0.97x (1.14)  1.56x (1.70)  0.71x (0.76)
+//   generated Python 2 MB      0.87x (1.01)  1.44x (1.38)  0.60x (0.62)
+//   generated C 2 MB           1.26x (1.33)  1.67x (1.72)  0.80x (0.77)
+//   lib.dom.d.ts               1.49x (1.58)  1.84x (1.94)  0.81x (0.85)
+//   typescript.js              1.29x (1.12)  1.15x (1.09)  1.20x (1.12)
+//   sqlite3.c                  1.35x (1.34)  1.30x (1.32)  1.37x (1.39)
+//   cached: 4,400-69,000x faster than cold
+//   folder, pool / one worker: fresh 1.62x (1.41x), running 1.81x (1.76x)
+//   incremental re-outline of an edited 500 KB file: 3.03x faster than the
+//   bare parse (2.11x)
+// The session's changes: the pool's workers are web Workers, unref'd while
+// idle, instead of node:worker_threads, whose constructor blocked the main
+// thread 36-41 ms per worker under `deno bench` (tools/_thread.ts); and
+// web-tree-sitter's glue no longer takes Deno for Node.js, which cost a
+// fresh worker 15-20 ms setting up `process` and loading Node's `fs`
+// (grammars/grammars.ts). Interleaved under `deno test` (16 rounds each,
+// against the same bare parse), a cold lib.dom.d.ts outline read 1.27x,
+// 1.33x and 1.30x where the code before the second change read 1.50x, 1.50x
+// and 1.52x, and that code 1.45x, 1.44x and 1.48x where the session's
+// starting code read 1.56x, 1.56x and 1.67x. The lib.dom.d.ts group run
+// alone minutes after the full run read 1.38x and 1.29x.
+// This machine drifts by 20% or more between runs, more so when both cores
+// work: two later full runs of the same code during a noisy hour read 1.90x
+// (its bare parse ran before the spell, 155 ms, its cold outlines in it) and
+// 1.42x (a bare parse of 200 ms), the running folder pool 1.74x and 1.42x.
 //
 // Run: deno bench -A bench/outline_bench.ts (the first run fetches sqlite3.c
 // and TypeScript's lib files with `npm pack` into .bench-data/).
