@@ -1,6 +1,6 @@
 // The worker's side of a thread (see _thread.ts): its messages in and out,
 // whichever kind of thread it runs in. node:worker_threads is imported only
-// in a node:worker_threads worker: loading it takes a web Worker 6-12 ms.
+// in a node:worker_threads worker: loading it takes a web Worker 4-9 ms.
 
 /** A worker's channel to the thread that started it. */
 export interface ThreadPort {
