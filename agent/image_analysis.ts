@@ -199,6 +199,10 @@ async function prepare(
     return await downscaleInWorker(bytes, SEND_LIMITS, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
+    // A denied grant: the image is not to blame.
+    if (error instanceof ToolError) {
+      throw new ToolError(`Cannot analyze "${display}": ${error.message}`);
+    }
     throw new ToolError(
       `Cannot analyze "${display}": the ${info.format} image could not be decoded to downscale it (${
         error instanceof Error ? error.message : String(error)

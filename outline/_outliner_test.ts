@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolError } from "../tools/tool_error.ts";
+import { modulesOutside } from "../tests/support/worker_graph.ts";
 import { Outliner, WORKER_FOLDERS } from "./_outliner.ts";
 
 // About 1 MB of TypeScript: a parse of a few hundred milliseconds.
@@ -80,20 +81,5 @@ Deno.test("WORKER_FOLDERS hold every local module the outline worker loads", asy
   // The read check up front covers these folders: a module elsewhere would
   // crash each worker under a grant that passes the check.
   const worker = new URL("./_worker.ts", import.meta.url);
-  const info = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", worker.pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(info.code, 0, new TextDecoder().decode(info.stderr));
-  const { modules } = JSON.parse(new TextDecoder().decode(info.stdout)) as {
-    modules: { specifier: string }[];
-  };
-  const local = modules.map((m) => m.specifier)
-    .filter((specifier) => specifier.startsWith("file:"));
-  assert.ok(local.length > 20, "the worker's graph, dynamic imports included");
-  const outside = local.filter((specifier) =>
-    !WORKER_FOLDERS.some((folder) => specifier.startsWith(folder.href))
-  );
-  assert.deepEqual(outside, []);
+  assert.deepEqual(await modulesOutside(worker, WORKER_FOLDERS), []);
 });

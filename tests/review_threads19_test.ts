@@ -9,9 +9,9 @@
 // How: every case was run against this commit and, side by side, against its
 // parent (a git worktree of 14eabdc~1), in real child processes (`deno run`
 // with exactly the permissions a user would give), with real files, the real
-// agent against the scripted model server, and the real MCP client. The faults
-// below are marked `ignore: true` with the behaviour they should have; the
-// other tests pass and cover paths no other test does (the node fallback of
+// agent against the scripted model server, and the real MCP client. The two
+// faults found (both in the image downscale) are fixed and their tests run;
+// the other tests cover paths no other test does (the node fallback of
 // both workers, idle regex workers reused by concurrent scanners after a
 // cancelled scan, the MCP server's exit after a cancelled stuck regex).
 import assert from "node:assert/strict";
@@ -109,7 +109,7 @@ for await (const event of agent.stream("look at the strip")) {
   return { events, stderr };
 }
 
-// FAULT: without --allow-env (createAgent() documents none) ImageAnalysis of a large image fails: the web Worker lost node's `env: {}`, and jimp's `debug` dependency reads the whole environment.
+// Fixed fault: without --allow-env (createAgent() documents none) ImageAnalysis of a large image fails: the web Worker lost node's `env: {}`, and jimp's `debug` dependency reads the whole environment.
 // Input: createAgent() run under `--allow-net=127.0.0.1 --allow-sys=hostname
 // --allow-read=<workspace>,<package>` (its JSDoc's permissions), the model
 // calls ImageAnalysis on a 2600x40 PNG. Now: the tool fails with `Cannot
@@ -124,7 +124,6 @@ for await (const event of agent.stream("look at the strip")) {
 Deno.test({
   name:
     "ImageAnalysis downscales a large image under createAgent()'s documented permissions, without --allow-env",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const { events } = await analyzeInChild(dir, [
@@ -145,7 +144,7 @@ Deno.test({
   },
 });
 
-// FAULT: without read access to the package, ImageAnalysis of a large image now prints "error: Uncaught (in worker "") Requires read access ..." on stderr, and (as before) blames the image: "the file may be damaged".
+// Fixed fault: without read access to the package, ImageAnalysis of a large image now prints "error: Uncaught (in worker "") Requires read access ..." on stderr, and (as before) blames the image: "the file may be damaged".
 // Input: the same agent run with `--allow-read=<workspace>` only (and
 // --allow-env). Now: the web Worker is created without the read check that
 // the regex scanner's spawn() makes, Deno prints its module load failure as
@@ -159,7 +158,6 @@ Deno.test({
 Deno.test({
   name:
     "ImageAnalysis without read access to the package prints no uncaught error and does not blame the image",
-  ignore: true,
   async fn() {
     await withWorkspace(async (dir) => {
       const { events, stderr } = await analyzeInChild(dir, [
