@@ -16,7 +16,7 @@
 // what this review verified and no other test covers.
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { baseEnv, MOD } from "./support/fello_cli.ts";
+import { fello, MOD } from "./support/fello_cli.ts";
 import { runDeno } from "./support/run_deno.ts";
 import { withWorkspace } from "./support/workspace.ts";
 import { startThread, type ThreadKind } from "../tools/_thread.ts";
@@ -26,30 +26,6 @@ const POOL = new URL("../outline/_pool.ts", import.meta.url).href;
 const GRAMMARS = new URL("../grammars/grammars.ts", import.meta.url).href;
 const THREAD_PORT = new URL("../tools/_thread_port.ts", import.meta.url).href;
 const KINDS: ThreadKind[] = ["web", "node"];
-
-// Runs `deno run <flags> mod.ts <args>` in `cwd` with exactly these flags.
-async function felloWith(
-  flags: string[],
-  args: string[],
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, MOD, ...args],
-    cwd: options.cwd,
-    env: { ...baseEnv(), ...options.env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(30_000),
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
 
 // Every failure path of the pool, then a good job, and no terminate(): the
 // script must end by itself once its work is done.
@@ -164,15 +140,16 @@ Deno.test("outline runs its web workers with read access to the package and the 
     );
     const [plain, fromDir] = await Promise.all([
       // No --allow-env: the npm grammars, posted to the workers.
-      felloWith([`--allow-read=${PACKAGE},${src}`], ["outline", "."], {
+      fello(["outline", "."], {
         cwd: src,
+        flags: [`--allow-read=${PACKAGE},${src}`],
       }),
       // The worker loads Go from the folder (node:path imported lazily there).
-      felloWith(
-        [`--allow-read=${PACKAGE},${ws}`, "--allow-env"],
-        ["outline", "m.go"],
-        { cwd: src, env: { FELLO_GRAMMARS_DIR: grammars } },
-      ),
+      fello(["outline", "m.go"], {
+        cwd: src,
+        env: { FELLO_GRAMMARS_DIR: grammars },
+        flags: [`--allow-read=${PACKAGE},${ws}`, "--allow-env"],
+      }),
     ]);
     assert.equal(plain.code, 0, plain.stderr);
     assert.match(plain.stdout, /^File: i\.ts\n[^]*\nFile: m\.go\n[^]*func F/);
@@ -190,11 +167,12 @@ Deno.test({
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(join(ws, "a.ts"), "export function a() {}\n");
       const folder = (name: string) => `${join(PACKAGE, name)}/`;
-      const result = await felloWith(
-        [`--allow-read=${ws},${folder("outline")},${folder("grammars")}`],
-        ["outline", "a.ts"],
-        { cwd: ws },
-      );
+      const result = await fello(["outline", "a.ts"], {
+        cwd: ws,
+        flags: [
+          `--allow-read=${ws},${folder("outline")},${folder("grammars")}`,
+        ],
+      });
       if (result.code === 0) {
         assert.match(result.stdout, /^File: a\.ts\n/);
       } else {

@@ -16,7 +16,7 @@
 // cancelled scan, the MCP server's exit after a cancelled stuck regex).
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { MOD } from "./support/fello_cli.ts";
+import { type CliOutput, decoded, MOD } from "./support/fello_cli.ts";
 import { connectMcp } from "./support/mcp_client.ts";
 import { startScriptedServer } from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
@@ -30,20 +30,16 @@ const CONFIG = join(PACKAGE, "deno.json");
 async function runChild(
   flags: string[],
   script: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", `--config=${CONFIG}`, "--no-prompt", ...flags, script],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  const text = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: text.decode(output.stdout),
-    stderr: text.decode(output.stderr),
-  };
+): Promise<CliOutput> {
+  return decoded(
+    await new Deno.Command(Deno.execPath(), {
+      args: ["run", `--config=${CONFIG}`, "--no-prompt", ...flags, script],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    }).output(),
+  );
 }
 
 /** A PNG wider than ImageAnalysis sends as is (2048 px): it is downscaled. */

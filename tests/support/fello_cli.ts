@@ -11,13 +11,21 @@ export interface CliOutput {
   stderr: string;
 }
 
-/** Runs the CLI to its end; `stdin` text is piped in, else stdin is empty. */
+/**
+ * Runs the CLI to its end; `stdin` text is piped in, else stdin is empty.
+ * Deno's `flags` default to `-A`.
+ */
 export async function fello(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    stdin?: string;
+    flags?: string[];
+  },
 ): Promise<CliOutput> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
+    args: ["run", ...options.flags ?? ["-A"], MOD, ...args],
     cwd: options.cwd,
     env: { ...baseEnv(), ...options.env },
     clearEnv: true,
@@ -30,7 +38,11 @@ export async function fello(
     await writer.write(new TextEncoder().encode(options.stdin));
     await writer.close();
   }
-  const output = await child.output();
+  return decoded(await child.output());
+}
+
+/** A finished subprocess's exit code and output, as text. */
+export function decoded(output: Deno.CommandOutput): CliOutput {
   const decoder = new TextDecoder();
   return {
     code: output.code,
