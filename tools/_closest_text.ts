@@ -1,6 +1,7 @@
 // When EditFile's oldText is not in the file: find where the model probably
 // meant, and say whether only line endings or whitespace differ.
 import { formatNumberedLines } from "./_numbered_lines.ts";
+import { lastAtOrBefore } from "./_last_at_or_before.ts";
 
 /** Why the closest region did not match exactly. */
 export type Mismatch = "line-endings" | "whitespace" | "similar";
@@ -87,21 +88,9 @@ function sameWithoutWhitespace(
   }
   const at = squeezed.join("").indexOf(wanted);
   if (at === -1) return undefined;
-  const first = lineAt(starts, at);
-  const last = lineAt(starts, at + wanted.length - 1);
+  const first = lastAtOrBefore(starts, at);
+  const last = lastAtOrBefore(starts, at + wanted.length - 1);
   return [first + 1, last + 1, "whitespace"];
-}
-
-/** The last index whose start is <= offset (binary search). */
-function lineAt(starts: number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid] <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }
 
 /** Aligns the most distinctive line of oldText with the file line most like it. */

@@ -13,6 +13,7 @@
 // word before a type, `*` and a name: `FcPublic FcBlanks *f(`), a word
 // spelled otherwise is blanked too. Runs inside the outline worker only.
 import { blankRanges, codeOnly, openingParen } from "./_c_code.ts";
+import { lastAtOrBefore } from "../../tools/_last_at_or_before.ts";
 
 /**
  * How a macro is spelled: capitals, digits and at least one underscore
@@ -666,18 +667,9 @@ class _Lines {
     let found = this.#last;
     // The last directive starting at or before `index`: the one the last
     // question found, or the next, answers most questions.
-    if (!_lastAtOrBefore(starts, found, index)) {
-      if (_lastAtOrBefore(starts, found + 1, index)) found++;
-      else {
-        let low = 0;
-        let high = starts.length - 1;
-        while (low < high) {
-          const middle = (low + high + 1) >> 1;
-          if (starts[middle] <= index) low = middle;
-          else high = middle - 1;
-        }
-        found = low;
-      }
+    if (!_isLastAtOrBefore(starts, found, index)) {
+      if (_isLastAtOrBefore(starts, found + 1, index)) found++;
+      else found = lastAtOrBefore(starts, index);
     }
     this.#last = found;
     return found < starts.length && starts[found] <= index &&
@@ -688,7 +680,11 @@ class _Lines {
 }
 
 // Whether `sorted[at]` is the last of `sorted` at or before `index`.
-function _lastAtOrBefore(sorted: number[], at: number, index: number): boolean {
+function _isLastAtOrBefore(
+  sorted: number[],
+  at: number,
+  index: number,
+): boolean {
   return at < sorted.length && sorted[at] <= index &&
     (at + 1 === sorted.length || sorted[at + 1] > index);
 }
