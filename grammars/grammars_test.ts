@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { decoded } from "../tests/support/fello_cli.ts";
 import {
   createParser,
   grammarFileName,
@@ -91,18 +92,19 @@ Deno.test("initializing web-tree-sitter leaves the global process as it was", as
       same: before.get === after.get && before.configurable === after.configurable,
       node: typeof process.versions.node,
     }));`;
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "eval",
-      `--config=${new URL("../deno.json", import.meta.url).pathname}`,
-      script,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, stderr);
-  assert.deepEqual(JSON.parse(new TextDecoder().decode(output.stdout)), {
+  const { code, stdout, stderr } = decoded(
+    await new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+        script,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output(),
+  );
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(JSON.parse(stdout), {
     root: "program",
     same: true,
     node: "string",
