@@ -1,10 +1,8 @@
 // Shrinks an image that is too large to send, with jimp (pure JS codecs, WASM
 // for WebP). Loaded lazily: most images go out as they are, and jimp costs
 // startup time. Opaque images become JPEG, images with transparency PNG.
-import { fileURLToPath } from "node:url";
-import { requireDenoPermission } from "../tools/_deno_permission.ts";
 import { startThread } from "../tools/_thread.ts";
-import { workerUrl } from "../tools/_worker_url.ts";
+import { requireWorkerFolders, workerUrl } from "../tools/_worker_url.ts";
 
 /** An image ready to send. */
 export interface EncodedImage {
@@ -74,8 +72,9 @@ function hasTransparency(rgba: ArrayLike<number>): boolean {
   return false;
 }
 
-const WORKER_MODULE = new URL("./_downscale_worker.ts", import.meta.url);
-const WORKER_URL = workerUrl(WORKER_MODULE);
+const WORKER_URL = workerUrl(
+  new URL("./_downscale_worker.ts", import.meta.url),
+);
 /** The folders of the worker's own modules (a test keeps them in step). */
 export const DOWNSCALE_WORKER_FOLDERS: readonly URL[] = [
   new URL("./", import.meta.url),
@@ -92,7 +91,8 @@ export async function downscaleInWorker(
   signal?: AbortSignal,
 ): Promise<EncodedImage> {
   signal?.throwIfAborted();
-  await _requireWorkerRead();
+  // A ToolError naming the grant, rather than a worker failing to start.
+  await requireWorkerFolders(DOWNSCALE_WORKER_FOLDERS);
   const answer = Promise.withResolvers<EncodedImage>();
   // A node thread: it gets an empty environment, where jimp's `debug`
   // dependency reads every variable (a web Worker would need --allow-env).
@@ -113,15 +113,5 @@ export async function downscaleInWorker(
   } finally {
     signal?.removeEventListener("abort", onAbort);
     await worker.stop();
-  }
-}
-
-// The worker loads its modules from disk when this package is local: without
-// read access to them it would fail to start. A ToolError naming the grant
-// comes first instead.
-async function _requireWorkerRead(): Promise<void> {
-  if (WORKER_MODULE.protocol !== "file:") return;
-  for (const folder of DOWNSCALE_WORKER_FOLDERS) {
-    await requireDenoPermission({ name: "read", path: fileURLToPath(folder) });
   }
 }

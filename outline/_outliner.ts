@@ -3,6 +3,7 @@
 // worker pool for everything that parses.
 import { fileURLToPath } from "node:url";
 import { requireDenoPermission } from "../tools/_deno_permission.ts";
+import { requireWorkerFolders } from "../tools/_worker_url.ts";
 import { resolvePath } from "../tools/_paths.ts";
 import { ToolError } from "../tools/tool_error.ts";
 import {
@@ -515,13 +516,7 @@ async function _unchanged(
 let workerReadable: Promise<void> | undefined;
 
 function _requireWorkerRead(): Promise<void> {
-  workerReadable ??= Promise.all(
-    WORKER_FOLDERS.map((url) =>
-      url.protocol === "file:"
-        ? requireDenoPermission({ name: "read", path: fileURLToPath(url) })
-        : undefined
-    ),
-  ).then(() => undefined, (error) => {
+  workerReadable ??= requireWorkerFolders(WORKER_FOLDERS).catch((error) => {
     workerReadable = undefined;
     throw error;
   });

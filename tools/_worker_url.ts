@@ -1,5 +1,7 @@
 // Where a worker thread (_thread.ts) starts from, for this package loaded
 // from disk or from a registry.
+import { fileURLToPath } from "node:url";
+import { requireDenoPermission } from "./_deno_permission.ts";
 
 /**
  * The URL to start a worker module from: node:worker_threads (the threads'
@@ -10,4 +12,18 @@ export function workerUrl(url: URL): URL {
   if (url.protocol === "file:") return url;
   const source = `import ${JSON.stringify(url.href)};`;
   return new URL(`data:text/javascript,${encodeURIComponent(source)}`);
+}
+
+/**
+ * Requires Deno's read grant on each local folder a worker loads its modules
+ * from (asking on a terminal): without it the worker would fail as it starts.
+ * A remote folder needs none.
+ */
+export async function requireWorkerFolders(
+  folders: readonly URL[],
+): Promise<void> {
+  for (const folder of folders) {
+    if (folder.protocol !== "file:") continue;
+    await requireDenoPermission({ name: "read", path: fileURLToPath(folder) });
+  }
 }
