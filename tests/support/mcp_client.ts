@@ -48,9 +48,17 @@ export async function connectMcp(
     name: options.name ?? "fello-tests",
     version: "1.0.0",
   });
+  // Kept (its last part) to tell why, should the server end mid-test.
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => {
+    stderr = (stderr + new TextDecoder().decode(chunk)).slice(-8000);
+  });
+  serverStderr.set(client, () => stderr);
   await client.connect(transport);
   return client;
 }
+
+const serverStderr = new WeakMap<Client, () => string>();
 
 /** A tool call's text (its text parts joined by newlines) and error flag. */
 export async function callText(
@@ -58,7 +66,13 @@ export async function callText(
   name: string,
   args: Record<string, unknown>,
 ): Promise<{ text: string; isError: boolean }> {
-  const result = await client.callTool({ name, arguments: args });
+  const result = await client.callTool({ name, arguments: args }).catch(
+    (error: Error) => {
+      const stderr = serverStderr.get(client)?.();
+      if (stderr) error.message += `\nthe server's stderr:\n${stderr}`;
+      throw error;
+    },
+  );
   const content = result.content as { type: string; text?: string }[];
   return {
     text: content.map((part) => part.text ?? "").join("\n"),
