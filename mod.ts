@@ -19,10 +19,10 @@
  */
 export { createTools } from "./tools/create_tools.ts";
 export type { CreateToolsOptions, Tools } from "./tools/create_tools.ts";
-export { ToolError } from "./tools/tool_error.ts";
-export { createLocalFiles } from "./tools/_local_files.ts";
-export { createLocalProcesses } from "./tools/_local_processes.ts";
-export type { LocalProcessesOptions } from "./tools/_local_processes.ts";
+export { ToolError } from "./internal/tool_error.ts";
+export { createLocalFiles } from "./tools/local_files.ts";
+export { createLocalProcesses } from "./tools/shell/local_processes.ts";
+export type { LocalProcessesOptions } from "./tools/shell/local_processes.ts";
 export type {
   Approve,
   Backend,
@@ -41,19 +41,26 @@ export type {
   Tool,
   ToolKind,
 } from "./tools/types.ts";
-export type { ReadFileInput, ReadFileResult } from "./tools/read_file.ts";
-export type { WriteFileInput, WriteFileResult } from "./tools/write_file.ts";
-export type { EditFileInput, EditFileResult } from "./tools/edit_file.ts";
-export type { ShellInput } from "./tools/shell.ts";
+export type { ReadFileInput, ReadFileResult } from "./tools/read/read_file.ts";
+export type {
+  WriteFileInput,
+  WriteFileResult,
+} from "./tools/write/write_file.ts";
+export type { EditFileInput, EditFileResult } from "./tools/edit/edit_file.ts";
+export type { ShellInput } from "./tools/shell/shell.ts";
 export type {
   PlanEntry,
   PlanInput,
   PlanPriority,
   PlanResult,
   PlanStatus,
-} from "./tools/plan.ts";
-export type { SearchInput, SearchMatch, SearchResult } from "./tools/search.ts";
-export type { FileOutlineInput } from "./tools/file_outline.ts";
+} from "./tools/plan/plan.ts";
+export type {
+  SearchInput,
+  SearchMatch,
+  SearchResult,
+} from "./tools/search/search.ts";
+export type { FileOutlineInput } from "./tools/file_outline/file_outline.ts";
 export { fileOutline, outlineSymbols } from "./outline/outline.ts";
 export type {
   FileOutlineOptions,

@@ -13,7 +13,7 @@ import {
   wrapLanguageModel,
 } from "ai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { asToolError } from "../tools/_define.ts";
+import { asToolError } from "../tools/define.ts";
 import type { Tool, ToolKind } from "../tools/types.ts";
 import { EndpointError } from "./endpoint_error.ts";
 import { leadingThinkMiddleware } from "./_leading_think.ts";
@@ -21,7 +21,7 @@ import {
   CHARS_PER_TOKEN,
   ContextBudget,
   estimateTokens,
-} from "./_context_budget.ts";
+} from "./context_budget.ts";
 import {
   chooseCut,
   cleanSummary,
@@ -30,15 +30,15 @@ import {
   summaryRequest,
   transcript,
   withSummary,
-} from "./_context_summary.ts";
-import { childToolCallId, runInToolCall } from "./_tool_call_scope.ts";
+} from "./context_summary.ts";
+import { childToolCallId, runInToolCall } from "./tool_call_scope.ts";
 import {
   cutLongOutputs,
   cutOutput,
   OUTPUT_FLOOR_TOKENS,
   outputTokenCap,
   shareUnansweredOutputs,
-} from "./_output_cut.ts";
+} from "./output_cut.ts";
 import type {
   AgentEvent,
   AgentFinishReason,

@@ -1,8 +1,8 @@
 // Shrinks an image that is too large to send, with jimp (pure JS codecs, WASM
 // for WebP). Loaded lazily: most images go out as they are, and jimp costs
 // startup time. Opaque images become JPEG, images with transparency PNG.
-import { startThread } from "../tools/_thread.ts";
-import { requireWorkerFolders, workerUrl } from "../tools/_worker_url.ts";
+import { startThread } from "../internal/thread.ts";
+import { requireWorkerFolders, workerUrl } from "../internal/worker_url.ts";
 
 /** An image ready to send. */
 export interface EncodedImage {
@@ -78,7 +78,7 @@ const WORKER_URL = workerUrl(
 /** The folders of the worker's own modules (a test keeps them in step). */
 export const DOWNSCALE_WORKER_FOLDERS: readonly URL[] = [
   new URL("./", import.meta.url),
-  new URL("../tools/", import.meta.url),
+  new URL("../internal/", import.meta.url),
 ];
 
 /**

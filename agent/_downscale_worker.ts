@@ -2,7 +2,7 @@
 // image with jimp's pure-JS codecs takes seconds, which must neither hold up
 // the process's other work nor outlast a cancelled run (the worker is
 // terminated then).
-import { threadPort } from "../tools/_thread_port.ts";
+import { threadPort } from "../internal/thread_port.ts";
 import { downscaleImage } from "./_downscale.ts";
 
 const port = await threadPort();

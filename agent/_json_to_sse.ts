@@ -3,7 +3,7 @@
 // the equivalent server-sent events: one chunk with the whole message, one
 // with the finish reason and usage, then [DONE].
 import { EndpointError } from "./endpoint_error.ts";
-import { readBodyStart } from "./_read_body.ts";
+import { readBodyStart } from "./read_body.ts";
 
 /**
  * The most of a JSON answer read: far more than any reply a context holds,

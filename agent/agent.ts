@@ -2,9 +2,9 @@
 // tool of createTools, plus ImageAnalysis, Subagent and any extra tools. Runs
 // stream events through a channel so Plan updates and retry notices arrive in
 // order with the model's own events.
-import type { PlanEntry } from "../tools/plan.ts";
+import type { PlanEntry } from "../tools/plan/plan.ts";
 import { createTools, type Tools } from "../tools/create_tools.ts";
-import { contextOf } from "../tools/_context_of.ts";
+import { contextOf } from "../tools/context_of.ts";
 import type {
   PermissionAnswer,
   PermissionMode,
@@ -13,10 +13,10 @@ import type {
 } from "../tools/types.ts";
 import type { ChatModel, Conversation, ModelEndpoint } from "./_ai_sdk.ts";
 import { Channel } from "./_channel.ts";
-import { createEndpointFetch } from "./_endpoint_fetch.ts";
+import { createEndpointFetch } from "./endpoint_fetch.ts";
 import { historyProblem } from "./_history.ts";
 import { buildInstructions } from "./_instructions.ts";
-import { childToolCallId, currentToolCallId } from "./_tool_call_scope.ts";
+import { childToolCallId, currentToolCallId } from "./tool_call_scope.ts";
 import { createImageAnalysis } from "./image_analysis.ts";
 import {
   createSubagent,

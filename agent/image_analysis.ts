@@ -3,11 +3,11 @@
 // is when within the limits (downscaled otherwise) to a vision model, and
 // returns the model's answer.
 import { z } from "zod";
-import type { ToolContext } from "../tools/_context.ts";
-import { defineTool } from "../tools/_define.ts";
-import { displayPath } from "../tools/_display_path.ts";
-import { fileSystemError, statFile } from "../tools/_file_errors.ts";
-import { ToolError } from "../tools/tool_error.ts";
+import type { ToolContext } from "../tools/context.ts";
+import { defineTool } from "../tools/define.ts";
+import { displayPath } from "../internal/display_path.ts";
+import { fileSystemError, statFile } from "../tools/file_errors.ts";
+import { ToolError } from "../internal/tool_error.ts";
 import type { ExecuteOptions, FileBackend, Tool } from "../tools/types.ts";
 import { downscaleInWorker } from "./_downscale.ts";
 import { type ImageInfo, sniffImage } from "./_image_format.ts";

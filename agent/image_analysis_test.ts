@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools } from "../tools/create_tools.ts";
-import { contextOf } from "../tools/_context_of.ts";
+import { contextOf } from "../tools/context_of.ts";
 import type { PermissionRequest } from "../tools/types.ts";
 import {
   type AskVision,

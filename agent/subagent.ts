@@ -2,7 +2,7 @@
 // reports every task's status and final text. Children wait on the model, not
 // the CPU, so all start together; one failing does not fail the others.
 import { z } from "zod";
-import { defineTool } from "../tools/_define.ts";
+import { defineTool } from "../tools/define.ts";
 import type { ExecuteOptions, Tool } from "../tools/types.ts";
 import DESCRIPTION from "./subagent.txt" with { type: "text" };
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ToolError } from "../tools/tool_error.ts";
+import { ToolError } from "../internal/tool_error.ts";
 import { createSubagent } from "./subagent.ts";
 
 const task = (name: string) => ({ description: name, prompt: `do ${name}` });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PlanEntry } from "../tools/plan.ts";
+import type { PlanEntry } from "../tools/plan/plan.ts";
 import type {
   Backend,
   PermissionAnswer,

@@ -70,7 +70,7 @@
 // and TypeScript's lib files with `npm pack` into .bench-data/).
 import type { Parser } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
-import { Outliner } from "../outline/_outliner.ts";
+import { Outliner } from "../outline/outliner.ts";
 import {
   generatedFile,
   makeC,

@@ -16,7 +16,7 @@
 // async writes measured no faster) and ~15 ms of counting and copying.
 // Peak RSS growth stays under 5 MB.
 import { createTools } from "../mod.ts";
-import { createLocalProcesses } from "../tools/_local_processes.ts";
+import { createLocalProcesses } from "../tools/shell/local_processes.ts";
 
 const SIZE = 256 * 1024 * 1024;
 const PRODUCERS = {

@@ -3,8 +3,8 @@
 // Also finds a model when none is named, and words endpoint failures.
 import { DEFAULT_BASE_URL } from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
-import { createEndpointFetch } from "../agent/_endpoint_fetch.ts";
-import { readBodyStart } from "../agent/_read_body.ts";
+import { createEndpointFetch } from "../agent/endpoint_fetch.ts";
+import { readBodyStart } from "../agent/read_body.ts";
 
 /** The `node:util` parseArgs options for the endpoint flags. */
 export const ENDPOINT_FLAGS = {

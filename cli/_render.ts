@@ -8,7 +8,7 @@ import type {
   AgentSubagentEvent,
 } from "../agent/types.ts";
 import type { ShellResult } from "../tools/types.ts";
-import { countChar } from "../tools/_count_char.ts";
+import { countChar } from "../internal/count_char.ts";
 
 const encoder = new TextEncoder();
 

@@ -2,7 +2,7 @@
 // stdio, for editors such as Zed. Stdout belongs to the protocol, so every
 // message here goes to stderr.
 import { join } from "node:path";
-import { stateFolder } from "../agent/_session_file.ts";
+import { stateFolder } from "../agent/session_file.ts";
 import { parseArgs } from "node:util";
 import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MAX_STEPS } from "../agent/agent.ts";
 import {

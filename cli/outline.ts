@@ -3,13 +3,13 @@
 // outlined in parallel by the worker pool and printed in path order.
 import { join, relative, resolve } from "node:path";
 import { fileOutline, outlineSymbols } from "../outline/outline.ts";
-import { OMIT_GRAMMARS_DIR_OPTION } from "../outline/_outliner.ts";
+import { OMIT_GRAMMARS_DIR_OPTION } from "../outline/outliner.ts";
 import {
   SUPPORTED_EXTENSIONS,
   supportedExtension,
-} from "../outline/_supported.ts";
-import { walkFiles } from "../tools/_search_walk.ts";
-import { requireDenoPermission } from "../tools/_deno_permission.ts";
+} from "../outline/supported.ts";
+import { walkFiles } from "../tools/search/walk.ts";
+import { requireDenoPermission } from "../internal/deno_permission.ts";
 
 const USAGE = `Usage: fello outline [options] <path>...
 

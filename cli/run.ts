@@ -34,7 +34,7 @@ import {
   saveSession,
   sessionTitle,
   workspaceSessionPath,
-} from "../agent/_session_file.ts";
+} from "../agent/session_file.ts";
 
 const USAGE = `Usage: fello [run] [options] [prompt...]
 

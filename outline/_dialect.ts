@@ -9,7 +9,7 @@
 // - `.js` is JavaScript, but a file whose leading comment says `@flow` has
 //   Flow type annotations, which the JavaScript grammar reads as errors. It
 //   is outlined with the TSX grammar (see languages/flow.ts).
-import { decodeHead, readHead } from "../tools/_read_head.ts";
+import { decodeHead, readHead } from "../internal/read_head.ts";
 import { codeOnly } from "./languages/_c_code.ts";
 import {
   FLOW_KEY,

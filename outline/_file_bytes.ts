@@ -7,11 +7,11 @@ import {
   looksBinary,
   readHead,
   utf16Bom,
-} from "../tools/_read_head.ts";
+} from "../internal/read_head.ts";
 import {
   openedFileSize,
   openedFileSizeSync,
-} from "../tools/_open_file_size.ts";
+} from "../internal/open_file_size.ts";
 
 export { looksBinary };
 

@@ -4,8 +4,12 @@
 // An idle worker is unref'd (tools/_thread.ts), so a script (or the CLI)
 // exits on its own as soon as its work is done, and the warm worker is reused
 // when more work comes first.
-import { startThread, type Thread, type ThreadKind } from "../tools/_thread.ts";
-import { workerUrl } from "../tools/_worker_url.ts";
+import {
+  startThread,
+  type Thread,
+  type ThreadKind,
+} from "../internal/thread.ts";
+import { workerUrl } from "../internal/worker_url.ts";
 import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
 
 const WORKER_URL = workerUrl(new URL("./_worker.ts", import.meta.url));

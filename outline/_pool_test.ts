@@ -5,7 +5,7 @@ import {
   OutlinePool,
   type OutlinePoolOptions,
 } from "./_pool.ts";
-import type { ThreadKind } from "../tools/_thread.ts";
+import type { ThreadKind } from "../internal/thread.ts";
 
 // Resolves to "hung" when `promise` does not settle within 10 s.
 function settledWithin<T>(promise: Promise<T>): Promise<T | "hung"> {

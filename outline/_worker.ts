@@ -11,7 +11,7 @@ import {
   TOO_BIG_REASON,
   TooBig,
 } from "./_file_bytes.ts";
-import { threadPort } from "../tools/_thread_port.ts";
+import { threadPort } from "../internal/thread_port.ts";
 import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { type LanguageId, loadLanguageSpec } from "./languages/_loaders.ts";

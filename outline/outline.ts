@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { ToolError } from "../tools/tool_error.ts";
+import { ToolError } from "../internal/tool_error.ts";
 import { formatOutline } from "./_format.ts";
-import { type OutlineCallOptions, Outliner } from "./_outliner.ts";
+import { type OutlineCallOptions, Outliner } from "./outliner.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
 
 /**

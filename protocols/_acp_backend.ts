@@ -11,7 +11,7 @@ import type {
   ShellRequest,
   ShellResult,
 } from "../tools/types.ts";
-import { memoryFile } from "../tools/_read_at.ts";
+import { memoryFile } from "../tools/read_at.ts";
 
 /** How long a text read by stat() serves the open() that follows. */
 const RECENT_MS = 1000;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import { createLocalFiles } from "../tools/_local_files.ts";
+import { createLocalFiles } from "../tools/local_files.ts";
 import {
   createAcpFiles,
   createAcpProcesses,

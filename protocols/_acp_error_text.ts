@@ -1,7 +1,7 @@
 // What the editor is told of a failed session/new or prompt turn: the
 // embedder's wording when it gives one (fello acp adds how to configure an
 // unreachable endpoint), else the error's own message.
-import type { AcpAgentOptions } from "./acp_agent.ts";
+import type { AcpAgentOptions } from "./acp_options.ts";
 
 /** The text of `error` for an ACP error answer. */
 export function describeError(

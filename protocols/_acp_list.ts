@@ -5,7 +5,7 @@
 // session saved meanwhile moves to the top, before the pages still to come.)
 import * as acp from "@agentclientprotocol/sdk";
 import { basename, resolve } from "node:path";
-import type { SessionListing } from "../agent/_session_file.ts";
+import type { SessionListing } from "../agent/session_file.ts";
 import { isSessionId } from "./_acp_session.ts";
 
 /** Sessions per page. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { SessionListing } from "../agent/_session_file.ts";
+import type { SessionListing } from "../agent/session_file.ts";
 import { LIST_PAGE, listPage } from "./_acp_list.ts";
 
 /** Listings s000..s(n-1), three to a saved time, so ties are common. */

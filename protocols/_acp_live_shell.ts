@@ -4,8 +4,8 @@
 // few updates a second). The result replaces it at the end. A quick command
 // shows only its result.
 import type * as acp from "@agentclientprotocol/sdk";
-import { currentToolCallId } from "../agent/_tool_call_scope.ts";
-import { createLocalProcesses } from "../tools/_local_processes.ts";
+import { currentToolCallId } from "../agent/tool_call_scope.ts";
+import { createLocalProcesses } from "../tools/shell/local_processes.ts";
 import type { ProcessBackend } from "../tools/types.ts";
 
 /** How long a command runs before it is shown live. */

@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import denoJson from "../deno.json" with { type: "json" };
-import { ToolError } from "../tools/tool_error.ts";
+import { ToolError } from "../internal/tool_error.ts";
 import { withLinearReads } from "./_mcp_read_buffer.ts";
 import type { JsonSchema, Tool } from "../tools/types.ts";
 

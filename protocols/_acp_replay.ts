@@ -3,10 +3,10 @@
 // model's text and thoughts, each tool call with its outcome) before it
 // answers. This file turns a saved history into those updates.
 import type * as acp from "@agentclientprotocol/sdk";
-import { isClearedInput } from "../agent/_context_budget.ts";
-import { cleanSummary, splitSummary } from "../agent/_context_summary.ts";
+import { isClearedInput } from "../agent/context_budget.ts";
+import { cleanSummary, splitSummary } from "../agent/context_summary.ts";
 import type { AgentMessage } from "../agent/types.ts";
-import { plannedEntries } from "../tools/plan.ts";
+import { plannedEntries } from "../tools/plan/plan.ts";
 import type { ToolKind } from "../tools/types.ts";
 import {
   proposedDiff,

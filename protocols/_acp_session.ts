@@ -7,13 +7,13 @@ import { createAgent } from "../agent/agent.ts";
 import {
   childToolCallId,
   currentToolCallId,
-} from "../agent/_tool_call_scope.ts";
+} from "../agent/tool_call_scope.ts";
 import {
   holdSession,
   releaseSession,
   saveSession,
   sessionTitle,
-} from "../agent/_session_file.ts";
+} from "../agent/session_file.ts";
 import type {
   Agent,
   AgentContextSummarizedEvent,
@@ -23,10 +23,10 @@ import type {
   AgentPermissionRequest,
   AgentToolEventBase,
 } from "../agent/types.ts";
-import type { AcpAgentOptions } from "./acp_agent.ts";
-import { createLocalFiles } from "../tools/_local_files.ts";
+import type { AcpAgentOptions } from "./acp_options.ts";
+import { createLocalFiles } from "../tools/local_files.ts";
 import { createTools } from "../tools/create_tools.ts";
-import { PermissionGate } from "../tools/_permission.ts";
+import { PermissionGate } from "../tools/permission.ts";
 import type {
   Backend,
   PermissionAnswer,

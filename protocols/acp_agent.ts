@@ -6,14 +6,13 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import denoJson from "../deno.json" with { type: "json" };
-import type { PermissionMode } from "../tools/types.ts";
 import {
   listSessions,
   loadSession,
   pruneSessions,
   removeSession,
   type SavedSession,
-} from "../agent/_session_file.ts";
+} from "../agent/session_file.ts";
 import {
   AcpSession,
   acpSessionFile,
@@ -23,50 +22,12 @@ import {
 import { listPage } from "./_acp_list.ts";
 import { jsonLines, type LongLine } from "./_json_lines.ts";
 import { describeError } from "./_acp_error_text.ts";
+import type { AcpAgentOptions } from "./acp_options.ts";
+
+export type { AcpAgentOptions };
 
 /** How many saved sessions are kept: the newest, by when they were last saved. */
 const SAVED_SESSIONS = 200;
-
-/** Options for {@linkcode createAcpAgent}: the model endpoint and agent settings. */
-export interface AcpAgentOptions {
-  /** The model name, e.g. `"qwen3"`; without it, `chooseModel` names one. */
-  model?: string;
-  /**
-   * Names the model when `model` is not set, at the first `session/new` (so
-   * the agent starts even while the endpoint is down), e.g. by asking the
-   * endpoint for its models.
-   */
-  chooseModel?: () => Promise<string>;
-  /** The model ImageAnalysis asks; defaults to the model. */
-  visionModel?: string;
-  /** An OpenAI-compatible endpoint; defaults to a local Ollama. */
-  baseURL?: string;
-  /** Sent as a bearer token when present. */
-  apiKey?: string;
-  /** What needs approval through `session/request_permission`; defaults to `"ask"`. */
-  permissionMode?: PermissionMode;
-  /** Model calls per prompt at most. */
-  maxSteps?: number;
-  /** The model's context window in tokens (see `AgentOptions.contextTokens`). */
-  contextTokens?: number;
-  /** Added to the built-in system prompt. */
-  instructions?: string;
-  /**
-   * A folder to save each session's conversation in after each prompt, so
-   * that `session/load` can open it again and `session/list` and
-   * `session/delete` find it (offered only then); the newest 200 are kept.
-   * `fello acp` uses `acp-sessions` in the state folder (`$FELLO_STATE_DIR`,
-   * else `$XDG_STATE_HOME/fello`, else `~/.local/state/fello`); by default
-   * nothing is saved.
-   */
-  sessionsDir?: string;
-  /**
-   * Words a failed `session/new` or prompt turn for the editor, e.g. adding
-   * how to configure an unreachable endpoint (`fello acp` adds its flags and
-   * variables); defaults to the error's message.
-   */
-  describeError?: (error: Error) => string;
-}
 
 /**
  * Creates the ACP agent app. Serve one connection with it: `connect()` it to

@@ -13,14 +13,14 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import { jsonLines, type LongLine } from "./_json_lines.ts";
-import { cutOutput } from "../agent/_output_cut.ts";
+import { cutOutput } from "../agent/output_cut.ts";
 import denoJson from "../deno.json" with { type: "json" };
-import { ToolContext } from "../tools/_context.ts";
-import { createLocalFiles } from "../tools/_local_files.ts";
-import { createLocalProcesses } from "../tools/_local_processes.ts";
-import { createRg } from "../tools/_rg.ts";
-import { createFileOutline } from "../tools/file_outline.ts";
-import { createSearch } from "../tools/search.ts";
+import { ToolContext } from "../tools/context.ts";
+import { createLocalFiles } from "../tools/local_files.ts";
+import { createLocalProcesses } from "../tools/shell/local_processes.ts";
+import { createRg } from "../tools/search/rg.ts";
+import { createFileOutline } from "../tools/file_outline/file_outline.ts";
+import { createSearch } from "../tools/search/search.ts";
 import type { JsonSchema, PermissionMode, Tool } from "../tools/types.ts";
 
 /** Options for {@linkcode createSearchMcpServer} and {@linkcode serveSearchMcp}. */

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { loadSession, saveSession } from "../agent/_session_file.ts";
+import { loadSession, saveSession } from "../agent/session_file.ts";
 import { connect } from "./support/acp_connect.ts";
 import {
   type ScriptedConversation,

@@ -4,7 +4,7 @@
 // transcript they carry ("## User"). Each test checks what an endpoint gets.
 import assert from "node:assert/strict";
 import type { Agent, AgentEvent } from "../mod.ts";
-import { estimateTokens } from "../agent/_context_budget.ts";
+import { estimateTokens } from "../agent/context_budget.ts";
 import {
   contentText,
   type RecordedRequest,

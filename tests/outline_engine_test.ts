@@ -2,7 +2,7 @@
 // result cache, the grammar folder option, and a script that must exit on its
 // own with idle workers.
 import assert from "node:assert/strict";
-import { Outliner } from "../outline/_outliner.ts";
+import { Outliner } from "../outline/outliner.ts";
 import { OutlinePool } from "../outline/_pool.ts";
 import { withWorkspace } from "./support/workspace.ts";
 

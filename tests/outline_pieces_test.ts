@@ -1,7 +1,7 @@
 // Large files outlined in pieces side by side: the outline must be exactly
 // what a whole parse gives, whether the split holds or has to be given up.
 import assert from "node:assert/strict";
-import { Outliner } from "../outline/_outliner.ts";
+import { Outliner } from "../outline/outliner.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const SPLIT = 16 * 1024;

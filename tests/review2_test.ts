@@ -10,7 +10,7 @@ import {
   CLEARED_OUTPUT,
   ContextBudget,
   type ContextMessage,
-} from "../agent/_context_budget.ts";
+} from "../agent/context_budget.ts";
 import {
   contentText,
   type RecordedRequest,
@@ -193,13 +193,15 @@ Deno.test("ContextBudget never clears the newest outputs of a long conversation"
 
 /** A script that searches with a regex that backtracks catastrophically on `stuck.txt`. */
 const STUCK_CHILD = `
-import { ToolContext } from ${JSON.stringify(join(ROOT, "tools/_context.ts"))};
-import { createSearch } from ${JSON.stringify(join(ROOT, "tools/search.ts"))};
+import { ToolContext } from ${JSON.stringify(join(ROOT, "tools/context.ts"))};
+import { createSearch } from ${
+  JSON.stringify(join(ROOT, "tools/search/search.ts"))
+};
 import { createLocalFiles } from ${
-  JSON.stringify(join(ROOT, "tools/_local_files.ts"))
+  JSON.stringify(join(ROOT, "tools/local_files.ts"))
 };
 import { createLocalProcesses } from ${
-  JSON.stringify(join(ROOT, "tools/_local_processes.ts"))
+  JSON.stringify(join(ROOT, "tools/shell/local_processes.ts"))
 };
 const context = new ToolContext({
   workspace: Deno.args[0],

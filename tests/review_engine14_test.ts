@@ -18,7 +18,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { baseEnv, fello, MOD } from "./support/fello_cli.ts";
 import { withWorkspace } from "./support/workspace.ts";
-import { Outliner } from "../outline/_outliner.ts";
+import { Outliner } from "../outline/outliner.ts";
 import { createTools, fileOutline, outlineSymbols } from "../mod.ts";
 
 const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;

@@ -11,7 +11,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { connect } from "./support/acp_connect.ts";
 import { startScriptedServer } from "./support/scripted_server.ts";
 
-const SESSION_FILE = new URL("../agent/_session_file.ts", import.meta.url).href;
+const SESSION_FILE = new URL("../agent/session_file.ts", import.meta.url).href;
 
 // A process that holds, removes and saves the session file named by its
 // argument, one command per stdin line, answering each with one stdout line.

@@ -5,18 +5,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { withSummary } from "../agent/_context_summary.ts";
-import { saveSession } from "../agent/_session_file.ts";
+import { withSummary } from "../agent/context_summary.ts";
+import { saveSession } from "../agent/session_file.ts";
 import type { AgentMessage } from "../agent/types.ts";
-import { Outliner } from "../outline/_outliner.ts";
+import { Outliner } from "../outline/outliner.ts";
 import { replayUpdates } from "../protocols/_acp_replay.ts";
 import { createTools } from "../tools/create_tools.ts";
-import type { PlanEntry } from "../tools/plan.ts";
+import type { PlanEntry } from "../tools/plan/plan.ts";
 import { connect } from "./support/acp_connect.ts";
 import { startScriptedServer } from "./support/scripted_server.ts";
 import { pieceStarts } from "../outline/_pieces.ts";
 import { languageForExtension } from "../outline/languages/_registry.ts";
-import { collapseStars, GitIgnore } from "../tools/_gitignore.ts";
+import { collapseStars, GitIgnore } from "../tools/search/_gitignore.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 async function _mkfifo(path: string): Promise<void> {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { fileOutline, outlineSymbols } from "../mod.ts";
-import { Outliner } from "../outline/_outliner.ts";
+import { Outliner } from "../outline/outliner.ts";
 import { isObjcHeader } from "../outline/_dialect.ts";
 import { objcBlocks } from "../outline/languages/_objc.ts";
 import { go } from "../outline/languages/go.ts";

@@ -19,12 +19,12 @@ import { dirname, join } from "node:path";
 import { fello, MOD } from "./support/fello_cli.ts";
 import { runDeno } from "./support/run_deno.ts";
 import { withWorkspace } from "./support/workspace.ts";
-import { startThread, type ThreadKind } from "../tools/_thread.ts";
+import { startThread, type ThreadKind } from "../internal/thread.ts";
 
 const PACKAGE = dirname(MOD);
 const POOL = new URL("../outline/_pool.ts", import.meta.url).href;
 const GRAMMARS = new URL("../grammars/grammars.ts", import.meta.url).href;
-const THREAD_PORT = new URL("../tools/_thread_port.ts", import.meta.url).href;
+const THREAD_PORT = new URL("../internal/thread_port.ts", import.meta.url).href;
 const KINDS: ThreadKind[] = ["web", "node"];
 
 // Every failure path of the pool, then a good job, and no terminate(): the
@@ -176,7 +176,7 @@ Deno.test({
       if (result.code === 0) {
         assert.match(result.stdout, /^File: a\.ts\n/);
       } else {
-        const tools = folder("tools");
+        const tools = folder("internal");
         assert.equal(
           result.stderr,
           `fello outline: Deno denies reading "${tools}": run deno again with --allow-read=${tools} (or a parent folder)\n`,

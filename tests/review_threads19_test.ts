@@ -20,8 +20,8 @@ import { type CliOutput, decoded, MOD } from "./support/fello_cli.ts";
 import { connectMcp } from "./support/mcp_client.ts";
 import { startScriptedServer } from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
-import { RegexScanner } from "../tools/_regex_scanner.ts";
-import { scanFile } from "../tools/_search_file.ts";
+import { RegexScanner } from "../tools/search/_regex_scanner.ts";
+import { scanFile } from "../tools/search/_search_file.ts";
 
 const PACKAGE = dirname(MOD);
 const CONFIG = join(PACKAGE, "deno.json");
@@ -268,10 +268,10 @@ Deno.test("with node:worker_threads as the fallback, regex searches, a regex tim
       script,
       `// A second symbol-keyed function hides Deno's ref switch: node threads.
 (Worker.prototype as unknown as Record<symbol, unknown>)[Symbol()] = () => {};
-const { DEFAULT_THREAD_KIND } = await import(${pkg("tools/_thread.ts")});
+const { DEFAULT_THREAD_KIND } = await import(${pkg("internal/thread.ts")});
 const { createTools } = await import(${pkg("mod.ts")});
-const { createSearch } = await import(${pkg("tools/search.ts")});
-const { contextOf } = await import(${pkg("tools/_context_of.ts")});
+const { createSearch } = await import(${pkg("tools/search/search.ts")});
+const { contextOf } = await import(${pkg("tools/context_of.ts")});
 const { downscaleInWorker } = await import(${pkg("agent/_downscale.ts")});
 const dir = ${JSON.stringify(dir)};
 const tools = createTools({ cwd: dir, permissionMode: "readOnly" });

@@ -8,7 +8,7 @@ import { contentText, startScriptedServer } from "./support/scripted_server.ts";
 import { baseEnv, type CliOutput, MOD } from "./support/fello_cli.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
-const SESSION_FILE = new URL("../agent/_session_file.ts", import.meta.url).href;
+const SESSION_FILE = new URL("../agent/session_file.ts", import.meta.url).href;
 
 /** A temporary root holding a workspace, a state folder and a link to it. */
 interface Layout {

@@ -7,7 +7,7 @@ import {
   startThread,
   type Thread,
   type ThreadKind,
-} from "../tools/_thread.ts";
+} from "../internal/thread.ts";
 import { runDeno } from "./support/run_deno.ts";
 
 const ECHO = new URL("./support/echo_thread.ts", import.meta.url);

@@ -2,7 +2,7 @@
 // instance: two agents in one script, or two ACP sessions on one folder, edit
 // the same files, and a lock of their own each would let their
 // read-modify-writes overwrite each other.
-import { realPathOrNearest } from "./_paths.ts";
+import { realPathOrNearest } from "../internal/paths.ts";
 import { type Turn, TurnQueue } from "./_turn_queue.ts";
 
 /** A map of turn queues that drops a queue once nobody is in it. */

@@ -1,33 +1,40 @@
 // createTools: one instance of every built-in tool sharing a workspace,
 // a permission gate and a backend. Creating it starts nothing.
-import { ToolContext } from "./_context.ts";
-import { rememberContext } from "./_context_of.ts";
-import { createLocalFiles } from "./_local_files.ts";
-import { createLocalProcesses } from "./_local_processes.ts";
+import { ToolContext } from "./context.ts";
+import { rememberContext } from "./context_of.ts";
+import { createLocalFiles } from "./local_files.ts";
+import { createLocalProcesses } from "./shell/local_processes.ts";
 import {
   createReadFile,
   type ReadFileInput,
   type ReadFileResult,
-} from "./read_file.ts";
+} from "./read/read_file.ts";
 import {
   createWriteFile,
   type WriteFileInput,
   type WriteFileResult,
-} from "./write_file.ts";
+} from "./write/write_file.ts";
 import {
   createEditFile,
   type EditFileInput,
   type EditFileResult,
-} from "./edit_file.ts";
-import { createShell, type ShellInput } from "./shell.ts";
+} from "./edit/edit_file.ts";
+import { createShell, type ShellInput } from "./shell/shell.ts";
 import {
   createPlan,
   type PlanEntry,
   type PlanInput,
   type PlanResult,
-} from "./plan.ts";
-import { createSearch, type SearchInput, type SearchResult } from "./search.ts";
-import { createFileOutline, type FileOutlineInput } from "./file_outline.ts";
+} from "./plan/plan.ts";
+import {
+  createSearch,
+  type SearchInput,
+  type SearchResult,
+} from "./search/search.ts";
+import {
+  createFileOutline,
+  type FileOutlineInput,
+} from "./file_outline/file_outline.ts";
 import type {
   Approve,
   Backend,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools } from "./create_tools.ts";
-import { ToolError } from "./tool_error.ts";
+import { ToolError } from "../internal/tool_error.ts";
 
 Deno.test("createTools() rejects an unknown permission mode, naming the valid ones", () => {
   assert.throws(

@@ -7,7 +7,7 @@
 // tens of thousands of them; and web-tree-sitter asks WASM for a node's type
 // on every `.type`, so each item's type is read once here.
 import type { Node } from "web-tree-sitter";
-import { countChar } from "../../tools/_count_char.ts";
+import { countChar } from "../../internal/count_char.ts";
 import { firstMeaningfulLine } from "./_nodes.ts";
 import type { CTreeText } from "./_c_tree_text.ts";
 

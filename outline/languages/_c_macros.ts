@@ -13,7 +13,7 @@
 // word before a type, `*` and a name: `FcPublic FcBlanks *f(`), a word
 // spelled otherwise is blanked too. Runs inside the outline worker only.
 import { blankRanges, codeOnly, openingParen } from "./_c_code.ts";
-import { lastAtOrBefore } from "../../tools/_last_at_or_before.ts";
+import { lastAtOrBefore } from "../../internal/last_at_or_before.ts";
 
 /**
  * How a macro is spelled: capitals, digits and at least one underscore

@@ -4,7 +4,7 @@
 // tens of thousands of them (most of its time in a fresh worker, before V8
 // optimizes any of it). Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
-import { countChar } from "../../tools/_count_char.ts";
+import { countChar } from "../../internal/count_char.ts";
 
 import type { SiblingReader } from "./_nodes.ts";
 import {

@@ -1,7 +1,7 @@
 // Tree helpers shared by the language extractors: line ranges, names, doc
 // comments. Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
-import { countChar } from "../../tools/_count_char.ts";
+import { countChar } from "../../internal/count_char.ts";
 import type { OutlineSymbol } from "../types.ts";
 
 /** The 1-based first line of a node. */

@@ -3,8 +3,8 @@
 //   deno run -A tests/support/build_newline_wasm.ts
 import wabtInit from "wabt";
 
-const WAT = new URL("../../tools/_newline_scan.wat", import.meta.url);
-const OUT = new URL("../../tools/_newline_scan_wasm.ts", import.meta.url);
+const WAT = new URL("../../internal/_newline_scan.wat", import.meta.url);
+const OUT = new URL("../../internal/_newline_scan_wasm.ts", import.meta.url);
 
 /** Compiles the newline scanner's WAT source to wasm bytes. */
 export async function compileNewlineWasm(): Promise<Uint8Array> {

@@ -1,6 +1,6 @@
 // A worker for tests/thread_test.ts: answers each message through the
 // thread port, or fails as asked.
-import { threadPort } from "../../tools/_thread_port.ts";
+import { threadPort } from "../../internal/thread_port.ts";
 
 const port = await threadPort();
 port.onMessage((data) => {

@@ -1,0 +1,714 @@
+// The outline engine behind the public functions: path checks on the main
+// thread, a result cache keyed by path, size and modification time, and the
+// worker pool for everything that parses.
+import { fileURLToPath } from "node:url";
+import { requireDenoPermission } from "../internal/deno_permission.ts";
+import { requireWorkerFolders } from "../internal/worker_url.ts";
+import { resolvePath } from "../internal/paths.ts";
+import { ToolError } from "../internal/tool_error.ts";
+import {
+  configuredGrammarsDir,
+  grammarModule,
+  runtimeModule,
+  UNSET_GRAMMARS_DIR,
+} from "../grammars/grammars.ts";
+import { languageForExtension, languageId } from "./languages/_registry.ts";
+import type { LanguageSpec } from "./languages/_language.ts";
+import { OutlinePool, type PoolJob } from "./_pool.ts";
+import { sha256 } from "./_sha256.ts";
+import { unpackOutline } from "./_transfer.ts";
+import { joinPieces, pieceStarts } from "./_pieces.ts";
+import { countNewlines } from "../internal/scan_buffer.ts";
+import { SUPPORTED_EXTENSIONS, supportedExtension } from "./supported.ts";
+import { dialectExtension } from "./_dialect.ts";
+import { capSymbols, MAX_SYMBOLS } from "./_symbol_cap.ts";
+import {
+  asUtf8,
+  MAX_OUTLINE_BYTES,
+  readUpToAsync,
+  startsBinary,
+  TOO_BIG_REASON,
+} from "./_file_bytes.ts";
+import type { WorkerReply } from "./_protocol.ts";
+import type { OutlineResult, OutlineSymbol } from "./types.ts";
+
+/** Files from this size on are parsed in pieces side by side (see _pieces.ts). */
+const DEFAULT_SPLIT_BYTES = 1 << 20;
+
+/**
+ * How many lines smaller a piece is when its worker has yet to start. A new
+ * worker begins to parse 15-40 ms after the one started before it, and a
+ * fresh worker parses and outlines a line in 4-7 µs. The first worker also
+ * checks the whole file and may fall back on it; with 3,000 lines or none
+ * instead, lib.dom.d.ts was outlined no faster (16 interleaved rounds each).
+ * Lines, not bytes: per byte, lib.dom.d.ts (long doc comments) parses 2.5
+ * times as fast as dense generated code, per line within 1.5 times.
+ */
+const NEW_WORKER_HEAD_START_LINES = 8000;
+
+/** The default parse budget: a pathological parse is cancelled after 30 s. */
+export const DEFAULT_PARSE_BUDGET_MS = 30_000;
+
+/** Per-call options. */
+export interface OutlineCallOptions {
+  /** Folder that a relative path resolves against; defaults to `Deno.cwd()`. */
+  cwd?: string;
+  /** Cancel a parse after this many milliseconds (default 30 000). */
+  parseBudgetMs?: number;
+  /** A folder of grammar `.wasm` files to use instead of the npm packages. */
+  grammarsDir?: string;
+  /** List at most this many symbols, counting the rest (default 200,000). */
+  maxSymbols?: number;
+  /**
+   * Stop waiting when aborted. The parse itself stops (its worker replaced)
+   * only when no other call of the same file still waits for it.
+   */
+  signal?: AbortSignal;
+}
+
+/** A parse that concurrent calls of one unchanged file share. */
+interface SharedParse {
+  result: Promise<OutlineResult>;
+  /** Calls still waiting for it; a call without a signal never leaves. */
+  waiters: number;
+  /** Stops the parse when the last waiter leaves. */
+  controller: AbortController;
+}
+
+/** Options for {@linkcode Outliner}. */
+export interface OutlinerOptions {
+  /** Workers in the pool; defaults to the number of cores. */
+  workers?: number;
+  /** Results kept in the cache (least recently used dropped first). */
+  cacheSize?: number;
+  /**
+   * The memory the cached results may take, estimated (default 64 MiB):
+   * one outline of a big file holds tens of megabytes.
+   */
+  cacheBytes?: number;
+  /**
+   * Replace a worker after it parsed a file larger than this (default 4 MiB):
+   * WASM memory grows to fit the largest tree and never shrinks.
+   */
+  recycleBytes?: number;
+  /**
+   * Split a file of at least this many bytes (default 1 MiB) into pieces
+   * that the workers parse side by side, one per worker, each at least a
+   * quarter of this size (a worker yet to start gets a smaller one); the
+   * outline is the same as from a whole parse (see _pieces.ts). `Infinity`
+   * never splits.
+   */
+  splitBytes?: number;
+}
+
+/**
+ * A file modified this close to the moment it was read may change again
+ * without its modification time moving (file system clocks tick coarsely:
+ * milliseconds on ext4, seconds elsewhere), as git's "racily clean" entries.
+ */
+const RACY_MS = 2000;
+
+interface CacheEntry {
+  size: number;
+  mtimeMs: number;
+  /** The grammar folder the result came from, if not the npm packages. */
+  grammarsDir?: string;
+  result: OutlineResult;
+  /** For a racy entry: the SHA-256 of the content parsed, checked on each hit. */
+  hash?: string;
+  /** The memory the result takes, estimated (see _weight). */
+  bytes?: number;
+  /** The symbol cap the result was made with. */
+  maxSymbols: number;
+}
+
+/** A pool plus a result cache. One default instance serves the public API. */
+export class Outliner {
+  #pool: OutlinePool;
+  #cache = new Map<string, CacheEntry>();
+  #pending = new Map<string, SharedParse>();
+  #cacheSize: number;
+  #cacheBytes: number;
+  #cachedBytes = 0;
+  #parses = 0;
+  #incremental = 0;
+  #recycleBytes: number;
+  #splitBytes: number;
+  #pieceOutlines = 0;
+
+  constructor(options: OutlinerOptions = {}) {
+    this.#pool = new OutlinePool({ size: options.workers });
+    this.#cacheSize = options.cacheSize ?? 1000;
+    this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
+    this.#recycleBytes = options.recycleBytes ?? 4 * 1024 * 1024;
+    this.#splitBytes = options.splitBytes ?? DEFAULT_SPLIT_BYTES;
+  }
+
+  /** How many files were sent to a worker (cache misses). A test seam. */
+  get parses(): number {
+    return this.#parses;
+  }
+
+  /** How many outlines were joined from pieces parsed side by side. A test seam. */
+  get pieceOutlines(): number {
+    return this.#pieceOutlines;
+  }
+
+  /** How many of those parses reused the file's previous tree. A test seam. */
+  get incrementalParses(): number {
+    return this.#incremental;
+  }
+
+  /** How many calls wait for a parse in progress. A test seam. */
+  get waiting(): number {
+    let count = 0;
+    for (const shared of this.#pending.values()) count += shared.waiters;
+    return count;
+  }
+
+  /** The worker pool (for tests and benches). */
+  get pool(): OutlinePool {
+    return this.#pool;
+  }
+
+  /** Outlines one file, from the cache when it is unchanged. */
+  async outline(
+    path: string,
+    options: OutlineCallOptions = {},
+  ): Promise<OutlineResult> {
+    _refuseAborted(path, options.signal);
+    const absolute = _absolute(path, options.cwd);
+    const extension = supportedExtension(absolute);
+    if (extension === undefined) {
+      throw await _isFolder(absolute) ? _folder(path) : _unsupported(path);
+    }
+    await requireDenoPermission({ name: "read", path: absolute });
+    await _requireWorkerRead();
+    const statTime = Date.now();
+    const stat = await _stat(path, absolute);
+    const maxSymbols = _maxSymbols(options.maxSymbols);
+    const cached = this.#cache.get(absolute);
+    if (
+      cached !== undefined && cached.size === stat.size &&
+      cached.mtimeMs === stat.mtimeMs &&
+      cached.grammarsDir === options.grammarsDir &&
+      // A complete result serves any cap; a capped one, its own cap only.
+      (cached.result.omitted === undefined ||
+        cached.maxSymbols === maxSymbols) &&
+      await _unchanged(absolute, cached, statTime)
+    ) {
+      this.#cache.delete(absolute);
+      this.#cache.set(absolute, cached);
+      return cached.result;
+    }
+    // A cached file was outlinable; another is checked before any worker
+    // reads it.
+    await _requireOutlinable(path, absolute, stat.size);
+    // Concurrent calls for the same unchanged file share one parse (with the
+    // same grammars and budget).
+    const key = [
+      absolute,
+      stat.size,
+      stat.mtimeMs,
+      options.grammarsDir,
+      options.parseBudgetMs,
+      maxSymbols,
+    ].join("\0");
+    _refuseAborted(path, options.signal);
+    let shared = this.#pending.get(key);
+    if (shared === undefined) {
+      const controller = new AbortController();
+      const result = this.#parse(path, {
+        absolute,
+        extension,
+        stat,
+        racy: stat.mtimeMs !== null && statTime - stat.mtimeMs < RACY_MS,
+        options: { ...options, maxSymbols, signal: controller.signal },
+      });
+      const entry: SharedParse = { result, waiters: 0, controller };
+      this.#pending.set(key, entry);
+      const forget = (): void => {
+        if (this.#pending.get(key) === entry) this.#pending.delete(key);
+      };
+      result.finally(forget).catch(() => {});
+      // A cancelled parse takes no new waiters.
+      controller.signal.addEventListener("abort", forget, { once: true });
+      shared = entry;
+    }
+    return await _wait(path, shared, options.signal);
+  }
+
+  async #parse(
+    path: string,
+    { absolute, extension: named, stat, racy, options }: {
+      absolute: string;
+      extension: string;
+      stat: { size: number; mtimeMs: number | null };
+      racy: boolean;
+      options: OutlineCallOptions;
+    },
+  ): Promise<OutlineResult> {
+    // A miss: boot a worker while the grammar modules are fetched.
+    this.#pool.warm();
+    this.#parses++;
+    // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts).
+    const extension = await dialectExtension(absolute, named);
+    const spec = languageForExtension(extension);
+    const job: PoolJob = {
+      path: absolute,
+      extension,
+      ...(spec === undefined ? {} : { language: languageId(spec) }),
+      budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
+      recycleBytes: this.#recycleBytes,
+      maxSymbols: options.maxSymbols ?? MAX_SYMBOLS,
+      signal: options.signal,
+      ...await _grammarFor(extension, options.grammarsDir),
+    };
+    const count = this.#pieceCount(spec, stat.size);
+    // A file that may be split is read here, once: its pieces get the bytes,
+    // or the whole-file job does (after a failed read the worker reads and
+    // reports why).
+    const bytes = spec && count > 1 ? await _readOrNot(absolute) : undefined;
+    const outlined = await this.#outlineBytes(path, {
+      job,
+      spec,
+      bytes,
+      count,
+      racy,
+    }).catch((error) => {
+      throw _grammarsDirAdvice(error, options.grammarsDir);
+    });
+    if (stat.mtimeMs !== null) {
+      this.#remember(absolute, {
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        grammarsDir: options.grammarsDir,
+        maxSymbols: options.maxSymbols ?? MAX_SYMBOLS,
+        ...outlined,
+      });
+    }
+    return outlined.result;
+  }
+
+  // In pieces when the file was read for them and they stand alone, else whole.
+  async #outlineBytes(
+    path: string,
+    { job, spec, bytes, count, racy }: {
+      job: PoolJob;
+      spec: LanguageSpec | undefined;
+      bytes: Uint8Array<ArrayBuffer> | undefined;
+      count: number;
+      racy: boolean;
+    },
+  ): Promise<{ result: OutlineResult; hash?: string }> {
+    return (spec && bytes &&
+      await this.#outlineInPieces(path, { job, spec, bytes, count, racy })) ??
+      await this.#outlineWhole(path, {
+        ...job,
+        hash: racy,
+        bytes: bytes && _wholeBuffer(bytes),
+      });
+  }
+
+  async #outlineWhole(
+    path: string,
+    job: PoolJob,
+  ): Promise<{ result: OutlineResult; hash?: string }> {
+    const reply = await this.#run(path, job);
+    if (reply.type === "error") throw _failure(path, reply);
+    if (reply.incremental) this.#incremental++;
+    return { result: unpackOutline(reply.outline), hash: reply.hash };
+  }
+
+  // How many pieces to split a file of `size` bytes into: one per worker, each
+  // at least half of splitBytes; 1 (no split) for Markdown and Kotlin.
+  #pieceCount(spec: LanguageSpec | undefined, size: number): number {
+    if (spec === undefined || spec.parseWhole) return 1;
+    const pieces = Math.floor(size / (this.#splitBytes / 2));
+    return Math.min(this.#pool.size, pieces);
+  }
+
+  // Outlines a large file in pieces side by side (see _pieces.ts), or answers
+  // undefined when it has to be parsed whole: no place to split it, or a
+  // piece with a syntax error of its own.
+  async #outlineInPieces(
+    path: string,
+    { job, spec, bytes, count, racy }: {
+      job: PoolJob;
+      spec: LanguageSpec;
+      bytes: Uint8Array<ArrayBuffer>;
+      count: number;
+      racy: boolean;
+    },
+  ): Promise<{ result: OutlineResult; hash?: string } | undefined> {
+    const lineBytes = bytes.length / Math.max(1, countNewlines(bytes));
+    const starts = pieceStarts(bytes, count, spec, {
+      running: this.#pool.idle,
+      headStart: NEW_WORKER_HEAD_START_LINES * lineBytes,
+    });
+    if (starts.length === 0) return undefined;
+    const hash = racy ? await sha256(bytes) : undefined;
+    // The first piece gets the whole file, to fall back on without a read.
+    const replies = [
+      this.#run(path, {
+        ...job,
+        bytes: _wholeBuffer(bytes),
+        piece: { lineOffset: 0, end: starts[0] },
+      }),
+    ];
+    let lineOffset = 0;
+    for (let i = 0; i < starts.length; i++) {
+      lineOffset += countNewlines(
+        bytes.subarray(starts[i - 1] ?? 0, starts[i]),
+      );
+      const piece = bytes.slice(starts[i], starts[i + 1] ?? bytes.length);
+      replies.push(
+        this.#run(path, { ...job, bytes: piece.buffer, piece: { lineOffset } }),
+      );
+    }
+    // Unanswered replies must not reject unhandled after an early return.
+    for (const reply of replies) reply.catch(() => {});
+    const outlines: OutlineResult[] = [];
+    for (const [i, pending] of replies.entries()) {
+      const reply = await pending;
+      if (reply.type === "error") {
+        if (reply.failure === "unclean") return undefined;
+        throw _failure(path, reply);
+      }
+      const outline = unpackOutline(reply.outline);
+      if (i === 0 && !reply.partial) return { result: outline, hash };
+      outlines.push(outline);
+    }
+    this.#pieceOutlines++;
+    const joined = joinPieces(spec, outlines);
+    // Each piece kept its first symbols up to the cap: the cap again, over
+    // them all, keeps the file's first ones.
+    const capped = capSymbols(joined.symbols, job.maxSymbols ?? MAX_SYMBOLS);
+    const omitted = capped.omitted +
+      outlines.reduce((sum, outline) => sum + (outline.omitted ?? 0), 0);
+    return {
+      result: {
+        ...joined,
+        symbols: capped.symbols,
+        ...(omitted ? { omitted } : {}),
+      },
+      hash,
+    };
+  }
+
+  /** Forgets every cached result. */
+  clearCache(): void {
+    this.#cache.clear();
+    this.#cachedBytes = 0;
+  }
+
+  /** Stops the workers (they never keep the process alive anyway). */
+  terminate(): Promise<void> {
+    return this.#pool.terminate();
+  }
+
+  async #run(
+    path: string,
+    job: Parameters<OutlinePool["run"]>[0],
+  ): Promise<WorkerReply> {
+    try {
+      return await this.#pool.run(job);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolError(`Cannot outline "${path}": ${reason}; try again`, {
+        cause: error,
+      });
+    }
+  }
+
+  #remember(path: string, entry: CacheEntry): void {
+    this.#forget(path);
+    const bytes = _weight(entry.result.symbols);
+    // A result larger than the whole budget is not kept at all.
+    if (bytes > this.#cacheBytes) return;
+    this.#cache.set(path, { ...entry, bytes });
+    this.#cachedBytes += bytes;
+    while (
+      this.#cache.size > this.#cacheSize ||
+      this.#cachedBytes > this.#cacheBytes
+    ) {
+      this.#forget(this.#cache.keys().next().value!);
+    }
+  }
+
+  #forget(path: string): void {
+    this.#cachedBytes -= this.#cache.get(path)?.bytes ?? 0;
+    this.#cache.delete(path);
+  }
+}
+
+// Waits for a shared parse until `signal` aborts; the last waiter to leave
+// stops the parse, so no worker parses for a call nobody waits for.
+async function _wait(
+  path: string,
+  shared: SharedParse,
+  signal: AbortSignal | undefined,
+): Promise<OutlineResult> {
+  shared.waiters++;
+  if (signal === undefined) return await shared.result;
+  const aborted = Promise.withResolvers<never>();
+  const leave = (): void => {
+    if (--shared.waiters === 0) shared.controller.abort();
+    aborted.reject(_cancelled(path));
+  };
+  signal.addEventListener("abort", leave, { once: true });
+  try {
+    return await Promise.race([shared.result, aborted.promise]);
+  } finally {
+    signal.removeEventListener("abort", leave);
+  }
+}
+
+function _refuseAborted(path: string, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw _cancelled(path);
+}
+
+function _cancelled(path: string): ToolError {
+  return new ToolError(`Outlining "${path}" was cancelled`);
+}
+
+// The memory a result's symbols take, estimated: an object with its fields
+// and children array (about 200 bytes in V8), plus two bytes per character
+// of its strings. 100,000 headings came to ~17 MB measured, 20 MB so.
+function _weight(symbols: OutlineSymbol[]): number {
+  let bytes = 0;
+  for (const symbol of symbols) {
+    bytes += 200 +
+      2 * (symbol.kind.length + symbol.name.length + (symbol.doc?.length ?? 0));
+    if (symbol.children.length > 0) bytes += _weight(symbol.children);
+  }
+  return bytes;
+}
+
+// Whether a cached entry whose size and mtime match still describes the file:
+// always for a settled entry; for a racy one, when the content hashes the
+// same. Once its mtime is old enough, a matching entry is settled for good.
+async function _unchanged(
+  path: string,
+  entry: CacheEntry,
+  statTime: number,
+): Promise<boolean> {
+  if (entry.hash === undefined) return true;
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch {
+    return false;
+  }
+  // The worker hashed the text as parsed (UTF-16 re-encoded as UTF-8).
+  if (
+    bytes.length !== entry.size || await sha256(asUtf8(bytes)) !== entry.hash
+  ) {
+    return false;
+  }
+  if (statTime - entry.mtimeMs >= RACY_MS) delete entry.hash;
+  return true;
+}
+
+// A worker loads its own modules from disk (when this package is local), so
+// it needs read access to them: check once, for a clear error up front
+// instead of a crashed worker.
+let workerReadable: Promise<void> | undefined;
+
+function _requireWorkerRead(): Promise<void> {
+  workerReadable ??= requireWorkerFolders(WORKER_FOLDERS).catch((error) => {
+    workerReadable = undefined;
+    throw error;
+  });
+  return workerReadable;
+}
+
+/** The folders of the worker's own modules (a test keeps them in step). */
+export const WORKER_FOLDERS: readonly URL[] = [
+  new URL("./", import.meta.url),
+  new URL("../grammars/", import.meta.url),
+  // The shared helpers it reads files with.
+  new URL("../internal/", import.meta.url),
+];
+
+// What the worker needs to load the grammar: the folder in force, or else the
+// compiled modules, imported once on this thread and shared with every worker.
+async function _grammarFor(
+  extension: string,
+  grammarsDir: string | undefined,
+): Promise<Pick<PoolJob, "grammarsDir" | "grammar" | "runtime">> {
+  const spec = languageForExtension(extension);
+  if (spec === undefined) return {};
+  const dir = configuredGrammarsDir(grammarsDir);
+  if (dir !== undefined) return { grammarsDir: dir };
+  const [grammar, runtime] = await Promise.all([
+    grammarModule(spec.grammar),
+    runtimeModule(),
+  ]);
+  return { grammar, runtime };
+}
+
+// The file's bytes, or undefined when it cannot be read.
+async function _readOrNot(
+  path: string,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  try {
+    return asUtf8(await readUpToAsync(path, MAX_OUTLINE_BYTES));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Files larger than this are checked for binary before any is read whole. */
+const SNIFF_ABOVE_BYTES = 1024 * 1024;
+
+// A large binary file (a video's `.ts` transport stream) is told from its
+// first bytes, and any file over the cap refused, before a worker reads it
+// all: a 3 GB one took 48 s and 12 GB of memory to be called binary.
+async function _requireOutlinable(
+  path: string,
+  absolute: string,
+  size: number,
+): Promise<void> {
+  if (size > SNIFF_ABOVE_BYTES && await _startsBinaryOrNot(absolute)) {
+    throw _binary(path);
+  }
+  if (size > MAX_OUTLINE_BYTES) {
+    throw new ToolError(`Cannot outline "${path}": ${TOO_BIG_REASON}`);
+  }
+}
+
+async function _startsBinaryOrNot(path: string): Promise<boolean> {
+  try {
+    return await startsBinary(path);
+  } catch {
+    return false; // the worker's read reports why
+  }
+}
+
+// The ArrayBuffer holding exactly `bytes`.
+function _wholeBuffer(bytes: Uint8Array<ArrayBuffer>): ArrayBuffer {
+  return bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength
+    ? bytes.buffer
+    : bytes.slice().buffer;
+}
+
+function _absolute(path: string, cwd: string | undefined): string {
+  if (path.length === 0) {
+    throw new ToolError("Cannot outline an empty path: pass a file path");
+  }
+  let plain = path;
+  if (path.startsWith("file://")) {
+    try {
+      plain = fileURLToPath(path);
+    } catch {
+      throw new ToolError(
+        `Cannot outline "${path}": it is not a valid file:// URI; pass a path instead`,
+      );
+    }
+  }
+  // The tools' own resolver: "~/x.ts" is the home folder's, as for ReadFile.
+  return resolvePath(cwd ?? Deno.cwd(), plain, "Outline");
+}
+
+async function _stat(
+  path: string,
+  absolute: string,
+): Promise<Deno.FileInfo & { mtimeMs: number | null }> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(absolute);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ToolError(
+        `Cannot outline "${path}": the file does not exist; check the path`,
+      );
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolError(`Cannot outline "${path}": ${reason}`, {
+      cause: error,
+    });
+  }
+  if (info.isDirectory) throw _folder(path);
+  // A pipe would block the worker's read until something writes to it.
+  if (!info.isFile) {
+    throw new ToolError(
+      `Cannot outline "${path}": it is not a regular file (a device, socket or pipe)`,
+    );
+  }
+  return Object.assign(info, { mtimeMs: info.mtime?.getTime() ?? null });
+}
+
+function _folder(path: string): ToolError {
+  return new ToolError(
+    `Cannot outline "${path}": it is a folder; outline the files inside it one by one`,
+  );
+}
+
+// Whether a path without a supported extension names a folder (`src`), to
+// say so rather than call it a file of an unsupported type. Never prompts.
+async function _isFolder(path: string): Promise<boolean> {
+  const read = await Deno.permissions.query({ name: "read", path });
+  if (read.state !== "granted") return false;
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+function _unsupported(path: string): ToolError {
+  return new ToolError(
+    `Cannot outline "${path}": this file type is not supported; supported extensions: ${
+      SUPPORTED_EXTENSIONS.join(", ")
+    }`,
+  );
+}
+
+// The symbol cap of a call: the caller's, within the engine's own.
+function _maxSymbols(asked: number | undefined): number {
+  return asked === undefined || !(asked < MAX_SYMBOLS)
+    ? MAX_SYMBOLS
+    : Math.max(1, Math.floor(asked));
+}
+
+function _binary(path: string): ToolError {
+  return new ToolError(
+    `Cannot outline "${path}": it is a binary file, not source code`,
+  );
+}
+
+/** The advice for a grammar missing from the folder the grammarsDir option gave. */
+export const OMIT_GRAMMARS_DIR_OPTION = "or leave out grammarsDir";
+
+// The grammar loader's advice is to unset FELLO_GRAMMARS_DIR; a folder given
+// as the grammarsDir option wins over the variable, so then the way back to
+// the packaged grammars is to leave the option out.
+function _grammarsDirAdvice(error: unknown, grammarsDir?: string): unknown {
+  if (
+    grammarsDir === undefined || !(error instanceof ToolError) ||
+    !error.message.includes(UNSET_GRAMMARS_DIR)
+  ) {
+    return error;
+  }
+  return new ToolError(
+    error.message.replace(UNSET_GRAMMARS_DIR, OMIT_GRAMMARS_DIR_OPTION),
+    { cause: error.cause },
+  );
+}
+
+function _failure(
+  path: string,
+  reply: Extract<WorkerReply, { type: "error" }>,
+): ToolError {
+  switch (reply.failure) {
+    case "binary":
+      return _binary(path);
+    case "budget":
+      return new ToolError(
+        `Cannot outline "${path}": ${reply.message}; read it by line ranges instead, or raise parseBudgetMs`,
+      );
+    default:
+      return new ToolError(`Cannot outline "${path}": ${reply.message}`);
+  }
+}

@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { createTools, type PermissionRequest } from "../../mod.ts";
+
+const FIXTURES =
+  new URL("../tests/fixtures/outline/", import.meta.url).pathname;
+
+Deno.test("file_outline outlines a workspace file, showing the path as given", async () => {
+  const tools = createTools({ cwd: FIXTURES, permissionMode: "readOnly" });
+  const text = await tools.file_outline.execute({ path: "sample.tsx" });
+  assert.equal(
+    text,
+    [
+      "File: sample.tsx",
+      "Language: TSX",
+      "Total lines: 17",
+      "─── Symbols ───",
+      "import react (line 1)",
+      "interface ButtonProps (lines 4-6)  // Props of the button.",
+      "    property label (line 5)",
+      "function Button (lines 9-11)  // A button.",
+      "const App (lines 13-17)",
+    ].join("\n"),
+  );
+  assert.equal(tools.file_outline.toModelText(text), text);
+  assert.equal(tools.file_outline.kind, "read");
+});
+
+Deno.test("file_outline asks before reading outside the workspace", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const asked: PermissionRequest[] = [];
+    const tools = createTools({
+      cwd: dir,
+      approve: (request) => {
+        asked.push(request);
+        return false;
+      },
+    });
+    await assert.rejects(
+      tools.file_outline.execute({ path: `${FIXTURES}sample.py` }),
+      { name: "ToolError" },
+    );
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].tool, "file_outline");
+    assert.equal(asked[0].action, "read");
+    assert.equal(asked[0].outsideWorkspace, true);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("file_outline caps a large outline at 400 symbols", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const source = Array.from(
+      { length: 450 },
+      (_, i) => `def f${i}():\n    pass\n`,
+    ).join("");
+    await Deno.writeTextFile(`${dir}/many.py`, source);
+    const tools = createTools({ cwd: dir });
+    const lines = (await tools.file_outline.execute({ path: "many.py" })).split(
+      "\n",
+    );
+    assert.equal(lines.length, 4 + 400 + 1);
+    assert.equal(lines[403], "def f399 (lines 799-800)");
+    assert.equal(
+      lines[404],
+      "... 50 more symbols left out (showing 400 of 450); read the file by line ranges for the rest",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("file_outline rejects invalid input with a ToolError", async () => {
+  const tools = createTools({ cwd: FIXTURES });
+  await assert.rejects(tools.file_outline.execute({ path: "" }), {
+    name: "ToolError",
+  });
+  await assert.rejects(
+    tools.file_outline.execute({} as { path: string }),
+    { name: "ToolError", message: /Invalid input for file_outline/ },
+  );
+});
+
+Deno.test('file_outline resolves "~/" to the home folder, as ReadFile does, showing it as given', async () => {
+  const home = await Deno.makeTempDir();
+  const saved = Deno.env.get("HOME");
+  try {
+    await Deno.writeTextFile(`${home}/m.ts`, "export function f() {}\n");
+    Deno.env.set("HOME", home);
+    const tools = createTools({ cwd: FIXTURES, permissionMode: "allow" });
+    const text = await tools.file_outline.execute({ path: "~/m.ts" });
+    assert.match(text, /^File: ~\/m\.ts\n/);
+    assert.match(text, /function f \(line 1\)/);
+  } finally {
+    if (saved === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", saved);
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("file_outline started after a WriteFile of the same file outlines what it wrote", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.ts`, "export function before() {}\n");
+    // The write waits for a slow approval; the outline, inside the
+    // workspace, needs none, yet comes after it.
+    const tools = createTools({
+      cwd: dir,
+      permissionMode: "ask",
+      approve: () => new Promise((resolve) => setTimeout(resolve, 200, true)),
+    });
+    const [, outline] = await Promise.all([
+      tools.WriteFile.execute({
+        path: "a.ts",
+        content: "export function after() {}\n",
+      }),
+      tools.file_outline.execute({ path: "a.ts" }),
+    ]);
+    assert.match(outline, /function after/);
+    assert.doesNotMatch(outline, /before/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,443 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createTools, ToolError } from "../../mod.ts";
+import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
+import type { FileBackend, PermissionRequest } from "../../mod.ts";
+import { createLocalFiles } from "../local_files.ts";
+
+function tools(ws: string) {
+  return createTools({ cwd: ws, permissionMode: "allow" });
+}
+
+/** Lines "line 1\n" ... "line n\n". */
+function numbered(n: number): string {
+  let text = "";
+  for (let i = 1; i <= n; i++) text += `line ${i}\n`;
+  return text;
+}
+
+async function readError(
+  promise: Promise<unknown>,
+): Promise<string> {
+  const error = await promise.then(
+    () => assert.fail("expected a ToolError"),
+    (e) => e,
+  );
+  assert.ok(error instanceof ToolError, `not a ToolError: ${error}`);
+  return error.message;
+}
+
+Deno.test("readFile() returns a whole small file exactly, CRLF kept", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.txt"), "one\r\ntwo\nthree");
+    const r = await tools(ws).ReadFile.execute({ path: "a.txt" });
+    assert.deepEqual(r, {
+      path: "a.txt",
+      content: "one\r\ntwo\nthree",
+      startLine: 1,
+      endLine: 3,
+      totalLines: 3,
+    });
+  });
+});
+
+Deno.test("readFile() selects lines with line and limit", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.txt"), numbered(30));
+    const t = tools(ws);
+    const r = await t.ReadFile.execute({ path: "a.txt", line: 10, limit: 5 });
+    assert.equal(r.content, "line 10\nline 11\nline 12\nline 13\nline 14\n");
+    assert.equal(r.startLine, 10);
+    assert.equal(r.endLine, 14);
+    assert.equal(r.totalLines, 30);
+    const head = await t.ReadFile.execute({ path: "a.txt", limit: 2 });
+    assert.equal(head.content, "line 1\nline 2\n");
+    const tail = await t.ReadFile.execute({ path: "a.txt", line: 29 });
+    assert.equal(tail.content, "line 29\nline 30\n");
+    assert.equal(tail.endLine, 30);
+  });
+});
+
+Deno.test("readFile() with line but no limit returns at most 2000 lines", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.txt"), numbered(2500));
+    const t = tools(ws);
+    const r = await t.ReadFile.execute({ path: "a.txt", line: 1 });
+    assert.equal(r.endLine, 2000);
+    assert.equal(r.totalLines, 2500);
+    const text = t.ReadFile.toModelText(r);
+    assert.match(text, /use line=2001 to continue/);
+  });
+});
+
+Deno.test("readFile() refuses a full read over 100 KB without opening it", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "big.txt"), "x".repeat(102_401));
+    await Deno.writeTextFile(join(ws, "edge.txt"), "y".repeat(102_400));
+    const local = createLocalFiles();
+    let opens = 0;
+    const files: FileBackend = {
+      ...local,
+      open(path) {
+        opens++;
+        return local.open(path);
+      },
+    };
+    const t = createTools({
+      cwd: ws,
+      permissionMode: "allow",
+      backend: { files },
+    });
+    const message = await readError(t.ReadFile.execute({ path: "big.txt" }));
+    assert.equal(opens, 0);
+    assert.match(message, /102401 bytes/);
+    assert.match(message, /file_outline/);
+    assert.match(message, /line and limit/);
+    assert.match(message, /force: true/);
+    const edge = await t.ReadFile.execute({ path: "edge.txt" });
+    assert.equal(edge.content.length, 102_400);
+    const forced = await t.ReadFile.execute({ path: "big.txt", force: true });
+    assert.equal(forced.content.length, 102_401);
+    const part = await t.ReadFile.execute({
+      path: "big.txt",
+      line: 1,
+      limit: 1,
+    });
+    assert.equal(part.content.length, 102_401);
+  });
+});
+
+Deno.test("readFile() states the line count when line is past the end", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.txt"), numbered(42));
+    await Deno.writeTextFile(join(ws, "b.txt"), "a\nb");
+    const t = tools(ws);
+    assert.match(
+      await readError(t.ReadFile.execute({ path: "a.txt", line: 43 })),
+      /has only 42 lines/,
+    );
+    assert.match(
+      await readError(t.ReadFile.execute({ path: "b.txt", line: 3 })),
+      /has only 2 lines/,
+    );
+    assert.equal(
+      (await t.ReadFile.execute({ path: "b.txt", line: 2 })).content,
+      "b",
+    );
+    await readError(t.ReadFile.execute({ path: "a.txt", line: 0 }));
+    await readError(t.ReadFile.execute({ path: "a.txt", limit: 0 }));
+    await readError(t.ReadFile.execute({ path: "a.txt", line: 1.5 }));
+  });
+});
+
+Deno.test("readFile() decodes BOMs and UTF-16", async () => {
+  await withWorkspace(async (ws) => {
+    const text = "héllo\r\nwörld\n";
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    await Deno.writeFile(
+      join(ws, "bom.txt"),
+      new Uint8Array([...bom, ...new TextEncoder().encode(text)]),
+    );
+    const le = [0xff, 0xfe];
+    const be = [0xfe, 0xff];
+    for (const ch of text) {
+      const c = ch.charCodeAt(0);
+      le.push(c & 0xff, c >> 8);
+      be.push(c >> 8, c & 0xff);
+    }
+    await Deno.writeFile(join(ws, "le.txt"), new Uint8Array(le));
+    await Deno.writeFile(join(ws, "be.txt"), new Uint8Array(be));
+    const t = tools(ws);
+    for (const path of ["bom.txt", "le.txt", "be.txt"]) {
+      assert.equal((await t.ReadFile.execute({ path })).content, text, path);
+      const second = await t.ReadFile.execute({ path, line: 2 });
+      assert.equal(second.content, "wörld\n", path);
+      assert.equal(second.totalLines, 2, path);
+      const first = await t.ReadFile.execute({ path, line: 1, limit: 1 });
+      assert.equal(first.content, "héllo\r\n", path);
+    }
+  });
+});
+
+Deno.test("readFile() refuses binaries, and images with a hint to ImageAnalysis", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeFile(join(ws, "a.bin"), new Uint8Array([65, 66, 0, 67]));
+    await Deno.writeFile(
+      join(ws, "pic.png"),
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+    );
+    const t = tools(ws);
+    assert.match(
+      await readError(t.ReadFile.execute({ path: "a.bin" })),
+      /binary/,
+    );
+    const image = await readError(
+      t.ReadFile.execute({ path: "pic.png", line: 1 }),
+    );
+    assert.match(image, /image \(PNG\)/);
+    assert.match(image, /ImageAnalysis/);
+  });
+});
+
+Deno.test("readFile() suggests similar names for a missing file", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.mkdir(join(ws, "src"));
+    for (
+      const name of [
+        "config.ts",
+        "config.json",
+        "confog.ts",
+        "conf.ts",
+        "other.md",
+      ]
+    ) {
+      await Deno.writeTextFile(join(ws, "src", name), "x");
+    }
+    const t = tools(ws);
+    const message = await readError(
+      t.ReadFile.execute({ path: "src/config.js" }),
+    );
+    assert.match(message, /^Cannot read "src\/config.js": no such file/);
+    const listed = message.match(/"[^"]+\.(ts|json|md)"/g) ?? [];
+    assert.equal(listed.length, 3);
+    assert.ok(!message.includes("other.md"));
+    assert.match(
+      await readError(t.ReadFile.execute({ path: "nope/a.ts" })),
+      /neither does its folder/,
+    );
+  });
+});
+
+Deno.test("readFile() gives a directory its own error", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.mkdir(join(ws, "src"));
+    const message = await readError(
+      tools(ws).ReadFile.execute({ path: "src" }),
+    );
+    assert.match(message, /is a directory/);
+  });
+});
+
+Deno.test("readFile() returns an empty file as a result that says so", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "empty.txt"), "");
+    const t = tools(ws);
+    const r = await t.ReadFile.execute({ path: "empty.txt" });
+    assert.equal(r.content, "");
+    assert.equal(r.totalLines, 0);
+    assert.match(t.ReadFile.toModelText(r), /empty/);
+    const partial = await t.ReadFile.execute({ path: "empty.txt", line: 1 });
+    assert.equal(partial.content, "");
+  });
+});
+
+Deno.test("readFile() model text numbers every line and shortens long ones", async () => {
+  await withWorkspace(async (ws) => {
+    const long = "z".repeat(5000);
+    await Deno.writeTextFile(join(ws, "a.txt"), `alpha\r\n${long}\nomega\n`);
+    const t = tools(ws);
+    const text = t.ReadFile.toModelText(
+      await t.ReadFile.execute({ path: "a.txt" }),
+    );
+    const lines = text.split("\n");
+    assert.equal(lines.length, 3);
+    assert.equal(lines[0], "1\talpha");
+    assert.match(lines[1], /^2\tz{2000}… \[line shortened: 5000 characters/);
+    assert.equal(lines[2], "3\tomega");
+    assert.ok(!text.includes("continue"));
+    const part = t.ReadFile.toModelText(
+      await t.ReadFile.execute({ path: "a.txt", line: 1, limit: 1 }),
+    );
+    assert.match(
+      part,
+      /^1\talpha\n\n\(Lines 1-1 of 3 .*use line=2 to continue/,
+    );
+  });
+});
+
+Deno.test("readFile() resolves a relative path against the call's cwd", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.mkdir(join(ws, "sub"));
+    await Deno.writeTextFile(join(ws, "sub", "a.txt"), "in sub\n");
+    const r = await tools(ws).ReadFile.execute({ path: "a.txt", cwd: "sub" });
+    assert.equal(r.content, "in sub\n");
+    assert.equal(r.path, join("sub", "a.txt"));
+  });
+});
+
+Deno.test("readFile() selects exactly the same lines as a split, across chunk and checkpoint edges", async () => {
+  await withWorkspace(async (ws) => {
+    // ~2.5 MB of lines of random length (some empty, some long), no final newline.
+    let seed = 42;
+    const random = () =>
+      (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const lines: string[] = [];
+    let size = 0;
+    while (size < 2_500_000) {
+      const length = random() < 0.05
+        ? Math.floor(random() * 3000)
+        : Math.floor(random() * 60);
+      const line = `${lines.length}:${
+        "abcdefghij".repeat(300).slice(0, length)
+      }`;
+      lines.push(line);
+      size += line.length + 1;
+    }
+    const text = lines.join("\n");
+    await Deno.writeTextFile(join(ws, "big.txt"), text);
+    const t = tools(ws);
+    const picks = [1, 2048, 2049, 4097, lines.length - 1, lines.length];
+    for (let i = 0; i < 30; i++) {
+      picks.push(1 + Math.floor(random() * lines.length));
+    }
+    for (const line of picks) {
+      for (const limit of [1, 7, 3000]) {
+        const r = await t.ReadFile.execute({ path: "big.txt", line, limit });
+        const end = Math.min(lines.length, line + limit - 1);
+        const expected = lines.slice(line - 1, end).join("\n") +
+          (end < lines.length ? "\n" : "");
+        assert.equal(r.content, expected, `line ${line} limit ${limit}`);
+        assert.equal(r.endLine, end);
+        assert.equal(r.totalLines, lines.length);
+      }
+    }
+    assert.match(
+      await readError(
+        t.ReadFile.execute({ path: "big.txt", line: lines.length + 1 }),
+      ),
+      new RegExp(`has only ${lines.length} lines`),
+    );
+  });
+});
+
+Deno.test("readFile() sees a changed file, not a stale line index", async () => {
+  await withWorkspace(async (ws) => {
+    const path = join(ws, "big.txt");
+    await Deno.writeTextFile(path, numbered(200_000));
+    const t = tools(ws);
+    const before = await t.ReadFile.execute({
+      path: "big.txt",
+      line: 150_000,
+      limit: 1,
+    });
+    assert.equal(before.content, "line 150000\n");
+    await t.WriteFile.execute({
+      path: "big.txt",
+      content: "new\n" + numbered(200_000),
+    });
+    const after = await t.ReadFile.execute({
+      path: "big.txt",
+      line: 150_000,
+      limit: 1,
+    });
+    assert.equal(after.content, "line 149999\n");
+    await Deno.writeTextFile(path, numbered(199_999));
+    const external = await t.ReadFile.execute({
+      path: "big.txt",
+      line: 150_000,
+      limit: 1,
+    });
+    assert.equal(external.content, "line 150000\n");
+    assert.equal(external.totalLines, 199_999);
+  });
+});
+
+Deno.test("readFile() leaves totalLines out only for a partial read of a file over 10 MB", async () => {
+  await withWorkspace(async (ws) => {
+    const block = numbered(100_000); // ~1.1 MB
+    const file = await Deno.open(join(ws, "huge.txt"), {
+      write: true,
+      create: true,
+    });
+    for (let i = 0; i < 10; i++) {
+      await file.write(new TextEncoder().encode(block));
+    }
+    file.close();
+    const t = tools(ws);
+    const head = await t.ReadFile.execute({
+      path: "huge.txt",
+      line: 1,
+      limit: 3,
+    });
+    assert.equal(head.content, "line 1\nline 2\nline 3\n");
+    assert.equal(head.totalLines, undefined);
+    assert.match(t.ReadFile.toModelText(head), /use line=4 to continue/);
+    const tail = await t.ReadFile.execute({ path: "huge.txt", line: 999_999 });
+    assert.equal(tail.content, "line 99999\nline 100000\n");
+    assert.equal(tail.totalLines, 1_000_000);
+  });
+});
+
+Deno.test("readFile() stops when its signal aborts", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.txt"), numbered(10));
+    const controller = new AbortController();
+    controller.abort();
+    const message = await readError(
+      tools(ws).ReadFile.execute({ path: "a.txt", line: 2 }, {
+        signal: controller.signal,
+      }),
+    );
+    assert.match(message, /aborted/);
+  });
+});
+
+Deno.test("readFile() states a size just past the 100 KB limit in bytes, a larger one rounded", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "edge.txt"), "x".repeat(102_401));
+    await Deno.writeTextFile(join(ws, "big.txt"), "x".repeat(150 * 1024));
+    const edge = await readError(
+      tools(ws).ReadFile.execute({ path: "edge.txt" }),
+    );
+    assert.match(
+      edge,
+      /^Cannot read "edge.txt" whole: it is 102401 bytes, over the 100 KB limit \(102400 bytes\) for a full read; call file_outline/,
+    );
+    const big = await readError(
+      tools(ws).ReadFile.execute({ path: "big.txt" }),
+    );
+    assert.match(big, /it is 150 KB \(153600 bytes\), over the 100 KB limit/);
+  });
+});
+
+Deno.test("readFile() asks about a path through a symlink out of the workspace as its real target", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
+    await Deno.symlink(join(out, "secret.txt"), join(ws, "innocent.txt"));
+    const asked: PermissionRequest[] = [];
+    const t = createTools({
+      cwd: ws,
+      approve: (request) => {
+        asked.push(request);
+        return false;
+      },
+    });
+    await readError(t.ReadFile.execute({ path: "innocent.txt" }));
+    assert.deepEqual(asked, [{
+      tool: "ReadFile",
+      action: "read",
+      path: join(out, "secret.txt"),
+      outsideWorkspace: true,
+      description: `Read "innocent.txt" (really "${join(out, "secret.txt")}")`,
+    }]);
+  });
+});
+
+Deno.test("readFile() refuses a file swapped for a symlink while its approval was pending", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.writeTextFile(join(out, "secret.txt"), "SECRET\n");
+    const asked = join(out, "notes.txt");
+    await Deno.writeTextFile(asked, "notes\n");
+    const t = createTools({
+      cwd: ws,
+      approve: async () => {
+        await Deno.remove(asked);
+        await Deno.symlink(join(out, "secret.txt"), asked);
+        return true;
+      },
+    });
+    const message = await readError(t.ReadFile.execute({ path: asked }));
+    assert.match(message, /^Did not read ".*notes\.txt": it changed/);
+    assert.doesNotMatch(message, /SECRET/);
+  });
+});

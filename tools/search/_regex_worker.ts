@@ -1,0 +1,57 @@
+// The worker behind _regex_scanner.ts: scans the files it is sent with the
+// search's regular expression, a few at once. Before matching each chunk it
+// counts one step and notes the job in the shared progress array, so the main
+// thread can tell a long file from a pattern stuck backtracking (which it
+// ends by terminating this worker) and name the file it was stuck on.
+import { scanFile } from "./_search_file.ts";
+import { threadPort } from "../../internal/thread_port.ts";
+import {
+  PROGRESS_JOB,
+  PROGRESS_STEPS,
+  PROGRESS_STOP,
+  type RegexCancel,
+  type RegexJob,
+  type RegexReply,
+} from "./_regex_scanner.ts";
+
+const port = await threadPort();
+/** The scans running, by job id, to stop the cancelled ones. */
+const running = new Map<number, AbortController>();
+
+port.onMessage((data) => {
+  const message = data as RegexJob | RegexCancel;
+  if ("cancel" in message) running.get(message.cancel)?.abort();
+  else run(message);
+});
+
+async function run(job: RegexJob): Promise<void> {
+  const progress = new Int32Array(job.progress);
+  const onChunk = () => {
+    Atomics.add(progress, PROGRESS_STEPS, 1);
+    // Terminated while a match was stuck, this thread runs on once it
+    // returns: match nothing more.
+    if (Atomics.load(progress, PROGRESS_STOP) !== 0) {
+      throw new Error("the search gave up on this worker");
+    }
+    Atomics.store(progress, PROGRESS_JOB, job.id);
+  };
+  const cancel = new AbortController();
+  running.set(job.id, cancel);
+  let reply: RegexReply;
+  try {
+    const pattern = new RegExp(job.source, job.flags);
+    const scan = await scanFile(job.path, pattern, {
+      limit: job.limit,
+      onChunk,
+      signal: cancel.signal,
+    });
+    reply = { id: job.id, kind: "done", scan };
+  } catch (error) {
+    reply = { id: job.id, kind: "failed", message: String(error) };
+  }
+  running.delete(job.id);
+  // A step at the end too: the main thread tells a stuck match that ended
+  // (whatever way the scan ended) from one still running.
+  Atomics.add(progress, PROGRESS_STEPS, 1);
+  port.post(reply, []);
+}

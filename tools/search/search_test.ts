@@ -1,0 +1,502 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ToolContext } from "../context.ts";
+import { createLocalFiles } from "../local_files.ts";
+import { createLocalProcesses } from "../shell/local_processes.ts";
+import { createTools } from "../create_tools.ts";
+import { withDirs, writeFiles } from "../../tests/support/workspace.ts";
+import { runDeno } from "../../tests/support/run_deno.ts";
+import { createSearch } from "./search.ts";
+import { ToolError } from "../../internal/tool_error.ts";
+import type { PermissionRequest } from "../types.ts";
+
+/** Writes `files` (relative path -> content) under a new temp folder. */
+async function workspace(
+  files: Record<string, string | Uint8Array>,
+): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "search_test_" });
+  await writeFiles(root, files);
+  return root;
+}
+
+function lines(text: string): string[] {
+  return text.split("\n");
+}
+
+Deno.test("search() finds literal text case-sensitively as path:line: text", async () => {
+  const root = await workspace({
+    "src/a.ts": "const a = 1;\nfunction loadUser() {}\nLOADUSER();\n",
+    "src/b.py": "x = 1\n# loadUser here too\n",
+    "README.md": "a.b c\naxb\n",
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({ pattern: "loadUser" });
+    assert.deepEqual(lines(tools.search.toModelText(result)), [
+      "src/a.ts:2: function loadUser() {}",
+      "src/b.py:2: # loadUser here too",
+    ]);
+    assert.equal(result.truncated, false);
+    assert.equal(result.filesSearched, 3);
+    // Regex characters are literal unless regex is set.
+    const dot = await tools.search.execute({ pattern: "a.b" });
+    assert.deepEqual(dot.matches, [{
+      path: "README.md",
+      line: 1,
+      text: "a.b c",
+    }]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() ignores case and runs regexes on request", async () => {
+  const root = await workspace({
+    "a.ts": "function loadUser() {}\nLOADUSER();\nfunction   loadAll() {}\n",
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const folded = await tools.search.execute({
+      pattern: "loaduser",
+      caseSensitive: false,
+    });
+    assert.deepEqual(folded.matches.map((m) => m.line), [1, 2]);
+    const regex = await tools.search.execute({
+      pattern: "function\\s+load\\w*",
+      regex: true,
+    });
+    assert.deepEqual(regex.matches.map((m) => m.line), [1, 3]);
+    const inline = await tools.search.execute({
+      pattern: "(?i)^loaduser",
+      regex: true,
+    });
+    assert.deepEqual(inline.matches.map((m) => m.line), [2]);
+    const named = await tools.search.execute({
+      pattern: "(?P<verb>load)All",
+      regex: true,
+    });
+    assert.deepEqual(named.matches.map((m) => m.line), [3]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() rejects an invalid regex with a ToolError that says what to do", async () => {
+  const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
+  await assert.rejects(
+    () => tools.search.execute({ pattern: "load(", regex: true }),
+    (error: Error) => {
+      assert.ok(error instanceof ToolError);
+      assert.match(error.message, /Cannot search for "load\(":/);
+      assert.match(error.message, /"regex": false/);
+      return true;
+    },
+  );
+  await assert.rejects(
+    () => tools.search.execute({ pattern: "" }),
+    /Invalid input for search: "pattern"/,
+  );
+  await assert.rejects(
+    () => tools.search.execute({ pattern: "x", maxResults: 5000 }),
+    /"maxResults"/,
+  );
+});
+
+Deno.test("search() stops a regex stuck backtracking with a ToolError naming the file", async () => {
+  const root = await workspace({
+    "a.txt": "fine\n",
+    // About 2.5 s of backtracking (see _regex_scanner_test.ts).
+    "b/stuck.txt": `${"a".repeat(28)}\n`,
+  });
+  try {
+    const context = new ToolContext({
+      workspace: root,
+      permissionMode: "readOnly",
+      files: createLocalFiles(),
+      processes: createLocalProcesses(),
+    });
+    const search = createSearch(context, { regexBudgetMs: 1_000 });
+    await assert.rejects(
+      () => search.execute({ pattern: "(a|a)*b", regex: true }),
+      (error: Error) => {
+        assert.ok(error instanceof ToolError);
+        assert.match(
+          error.message,
+          /^Search for "\(a\|a\)\*b" stopped: the regular expression spent 1 s on one part of "b\/stuck\.txt" without getting through it/,
+        );
+        assert.match(error.message, /"regex": false/);
+        return true;
+      },
+    );
+    // Asked again, it fails at that file at once, without another worker;
+    // leaving the file out, it runs. Timed on the file alone: a workspace
+    // search spawns a worker for a.txt (100-500 ms on a loaded machine while
+    // the stuck match still burns a core). A re-run could not fail before its
+    // 1 s budget, so a failure sooner is the remembered one.
+    const started = performance.now();
+    await assert.rejects(
+      () =>
+        search.execute({
+          pattern: "(a|a)*b",
+          regex: true,
+          path: "b/stuck.txt",
+        }),
+      /spent 1 s on one part of "b\/stuck\.txt"/,
+    );
+    const retried = performance.now() - started;
+    assert.ok(retried < 1_000, `retry took ${Math.round(retried)} ms`);
+    await assert.rejects(
+      () => search.execute({ pattern: "(a|a)*b", regex: true }),
+      /spent 1 s on one part of "b\/stuck\.txt"/,
+    );
+    const narrowed = await search.execute({
+      pattern: "(a|a)*b",
+      regex: true,
+      glob: "!stuck.txt",
+    });
+    assert.deepEqual(narrowed.matches, []);
+    assert.equal(narrowed.filesSearched, 1);
+    // Once the file has changed, the pattern runs on it again.
+    await Deno.writeTextFile(join(root, "b/stuck.txt"), "ab\n");
+    const fixed = await search.execute({ pattern: "(a|a)*b", regex: true });
+    assert.deepEqual(fixed.matches, [{
+      path: "b/stuck.txt",
+      line: 1,
+      text: "ab",
+    }]);
+    // Other searches run as usual.
+    const result = await search.execute({ pattern: "^f\\w+", regex: true });
+    assert.deepEqual(result.matches, [{
+      path: "a.txt",
+      line: 1,
+      text: "fine",
+    }]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() skips .git, node_modules, binary and gitignored files", async () => {
+  const root = await workspace({
+    ".git/config": "needle\n",
+    ".gitignore": "dist/\n*.log\n!keep.log\n",
+    "node_modules/pkg/index.js": "needle\n",
+    "dist/out.js": "needle\n",
+    "debug.log": "needle\n",
+    "keep.log": "needle\n",
+    "image.png": new Uint8Array([
+      0x89,
+      0x50,
+      0,
+      0,
+      0x6e,
+      0x65,
+      0x65,
+      0x64,
+      0x6c,
+      0x65,
+    ]),
+    "sub/.gitignore": "secret.txt\n",
+    "sub/secret.txt": "needle\n",
+    "sub/open.txt": "needle\n",
+    "top.txt": "needle\n",
+  });
+  try {
+    await Deno.symlink(join(root, "top.txt"), join(root, "link.txt"));
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({ pattern: "needle" });
+    assert.deepEqual(result.matches.map((m) => m.path), [
+      "keep.log",
+      "sub/open.txt",
+      "top.txt",
+    ]);
+    assert.equal(result.binaryFiles, 1);
+    // A folder named explicitly is searched even when .gitignore ignores it.
+    const dist = await tools.search.execute({
+      pattern: "needle",
+      path: "dist",
+    });
+    assert.deepEqual(dist.matches.map((m) => m.path), ["dist/out.js"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() keeps only files matching the glob", async () => {
+  const root = await workspace({
+    "src/a.ts": "needle\n",
+    "src/a_test.ts": "needle\n",
+    "src/deep/b.tsx": "needle\n",
+    "docs/c.md": "needle\n",
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const paths = async (glob: string, path?: string) =>
+      (await tools.search.execute({ pattern: "needle", glob, path })).matches
+        .map((m) => m.path);
+    assert.deepEqual(await paths("*.ts"), ["src/a.ts", "src/a_test.ts"]);
+    assert.deepEqual(await paths("!*_test.ts"), [
+      "docs/c.md",
+      "src/a.ts",
+      "src/deep/b.tsx",
+    ]);
+    assert.deepEqual(await paths("*.{tsx,md}"), [
+      "docs/c.md",
+      "src/deep/b.tsx",
+    ]);
+    assert.deepEqual(await paths("deep/*.tsx", "src"), ["src/deep/b.tsx"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() caps results, notes the cut and shortens long lines", async () => {
+  const long = `${"x".repeat(5000)}needle${"y".repeat(5000)}`;
+  const root = await workspace({
+    "many.txt": Array.from({ length: 50 }, (_, i) => `needle ${i}`).join("\n"),
+    "wide.txt": `${long}\n`,
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const capped = await tools.search.execute({
+      pattern: "needle",
+      maxResults: 10,
+    });
+    assert.equal(capped.matches.length, 10);
+    assert.equal(capped.truncated, true);
+    const text = tools.search.toModelText(capped);
+    assert.match(text, /^many.txt:1: needle 0$/m);
+    assert.match(
+      text,
+      /Only the first 10 matching lines are shown; more exist/,
+    );
+    const exact = await tools.search.execute({
+      pattern: "needle",
+      maxResults: 51,
+    });
+    assert.equal(exact.truncated, false);
+    assert.equal(exact.matches.length, 51);
+    const wide = await tools.search.execute({
+      pattern: "needle",
+      path: "wide.txt",
+    });
+    assert.equal(wide.matches[0].path, "wide.txt");
+    assert.ok(wide.matches[0].text.length <= 202);
+    assert.match(wide.matches[0].text, /^…x+needley+…$/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() streams big files with correct line numbers", async () => {
+  // 200k lines (about 1.6 MB): matches land across many 64 KiB chunks.
+  const body = Array.from(
+    { length: 200_000 },
+    (_, i) => i % 40_000 === 39_999 ? `hit ${i}` : `l${i}`,
+  );
+  const root = await workspace({ "big.txt": body.join("\r\n") });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({ pattern: "hit" });
+    assert.deepEqual(
+      result.matches.map((m) => `${m.line}:${m.text}`),
+      [40_000, 80_000, 120_000, 160_000, 200_000].map((n) =>
+        `${n}:hit ${n - 1}`
+      ),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() names a missing path and asks before reading outside the workspace", async () => {
+  const root = await workspace({ "a.txt": "needle\n" });
+  const outside = await workspace({ "b.txt": "needle\n" });
+  try {
+    const requests: PermissionRequest[] = [];
+    const tools = createTools({
+      cwd: root,
+      permissionMode: "ask",
+      approve: (request) => {
+        requests.push(request);
+        return false;
+      },
+    });
+    await assert.rejects(
+      () => tools.search.execute({ pattern: "needle", path: "nope" }),
+      /Cannot search "nope": no such file or folder/,
+    );
+    await assert.rejects(
+      () => tools.search.execute({ pattern: "needle", path: outside }),
+      /Refused by the user/,
+    );
+    assert.equal(requests.length, 1);
+    assert.equal(requests[0].tool, "search");
+    assert.equal(requests[0].action, "read");
+    assert.equal(requests[0].outsideWorkspace, true);
+    // Inside the workspace, reading needs no approval.
+    const inside = await tools.search.execute({ pattern: "needle" });
+    assert.equal(inside.matches.length, 1);
+    const none = await tools.search.execute({ pattern: "absent" });
+    assert.equal(
+      tools.search.toModelText(none),
+      'No matches for "absent" in the workspace (1 file searched)',
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("search() keeps path order and cuts exactly at maxResults across many files", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 12; i++) {
+    files[`f${String(i).padStart(2, "0")}.txt`] = "hit a\nmiss\nhit b\nhit c\n";
+  }
+  const root = await workspace(files);
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    // A regex runs in a worker, a literal in-process: both keep the order.
+    for (const regex of [false, true]) {
+      const result = await tools.search.execute({
+        pattern: "hit",
+        regex,
+        maxResults: 7,
+      });
+      assert.deepEqual(
+        result.matches.map((m) => `${m.path}:${m.line}`),
+        [
+          "f00.txt:1",
+          "f00.txt:3",
+          "f00.txt:4",
+          "f01.txt:1",
+          "f01.txt:3",
+          "f01.txt:4",
+          "f02.txt:1",
+        ],
+      );
+      assert.equal(result.truncated, true);
+      const all = await tools.search.execute({
+        pattern: "hit",
+        regex,
+        maxResults: 36,
+      });
+      assert.equal(all.matches.length, 36);
+      assert.equal(all.truncated, false);
+      assert.equal(all.filesSearched, 12);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() applies the .gitignore files above a searched folder", async () => {
+  const root = await workspace({
+    ".gitignore": "generated/\n/src/local.txt\n",
+    "src/a.txt": "needle\n",
+    "src/local.txt": "needle\n",
+    "src/generated/g.txt": "needle\n",
+    "src/deep/.gitignore": "!keep.log\n*.log\n",
+    "src/deep/x.log": "needle\n",
+  });
+  try {
+    // The repository's own exclude file counts too.
+    await Deno.mkdir(join(root, ".git/info"), { recursive: true });
+    await Deno.writeTextFile(join(root, ".git/info/exclude"), "*.secret\n");
+    await Deno.writeTextFile(join(root, "src/x.secret"), "needle\n");
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const result = await tools.search.execute({
+      pattern: "needle",
+      path: "src",
+    });
+    assert.deepEqual(result.matches.map((m) => m.path), ["src/a.txt"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() finds non-ASCII text, also when a character spans two reads", async () => {
+  const root = await workspace({
+    "small.txt": "héllo\nwörld ✓\n",
+    // "é" (2 bytes) straddles the first 256 KiB read.
+    "edge.txt": `${"a".repeat(256 * 1024 - 1)}é-needle\nnext ✓\n`,
+  });
+  try {
+    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const small = await tools.search.execute({ pattern: "wörld ✓" });
+    assert.deepEqual(small.matches, [{
+      path: "small.txt",
+      line: 2,
+      text: "wörld ✓",
+    }]);
+    const edge = await tools.search.execute({ pattern: "é-needle" });
+    assert.equal(edge.matches.length, 1);
+    assert.equal(edge.matches[0].line, 1);
+    assert.match(edge.matches[0].text, /aé-needle$/);
+    const next = await tools.search.execute({ pattern: "next ✓" });
+    assert.deepEqual(next.matches.map((m) => `${m.path}:${m.line}`), [
+      "edge.txt:2",
+    ]);
+    const absent = await tools.search.execute({ pattern: "wörld ✗" });
+    assert.equal(absent.matches.length, 0);
+    assert.equal(absent.filesSearched, 2);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("search() quotes a long pattern cut short in its errors", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const tools = createTools({ cwd: dir, permissionMode: "readOnly" });
+    await assert.rejects(
+      tools.search.execute({ pattern: "(".repeat(100_000), regex: true }),
+      (error: Error) =>
+        error.message.length < 1_000 &&
+        /… \(100000 characters\): invalid regular expression: Too many captures/
+          .test(error.message),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("search() under a narrow --allow-read names the flag for a symlink out of the grant, not 'No matches'", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await writeFiles(out, { "secret.txt": "needle\n", "dir/inner.txt": "x\n" });
+    await writeFiles(ws, { "a.txt": "needle\n" });
+    await Deno.symlink(join(out, "secret.txt"), join(ws, "peek.txt"));
+    await Deno.symlink(join(out, "dir"), join(ws, "link"));
+    const script = join(ws, "child.ts");
+    await Deno.writeTextFile(script, SEARCH_CHILD);
+    const { stdout } = await runDeno(
+      [`--allow-read=${ws},${import.meta.dirname}`],
+      script,
+      [ws, JSON.stringify(["peek.txt", "link", "a.txt"])],
+    );
+    const [peek, link, inside] = JSON.parse(stdout);
+    assert.equal(
+      peek,
+      `Deno denies reading "${ws}/peek.txt": it leads through a symlink to "${out}/secret.txt", outside the granted "${ws}"; run deno again with --allow-read=${out}/secret.txt (or a parent folder)`,
+    );
+    assert.ok(link.includes(`--allow-read=${out}/dir `), link);
+    assert.equal(inside, "a.txt:1: needle");
+  });
+});
+
+/** Runs searches for "needle" in the paths Deno.args[1] (JSON) of the workspace Deno.args[0]; prints each answer or error message. */
+const SEARCH_CHILD = `
+import { createTools } from ${
+  JSON.stringify(import.meta.resolve("../create_tools.ts"))
+};
+const [cwd, paths] = Deno.args;
+const { search } = createTools({ cwd, permissionMode: "allow" });
+const answers = [];
+for (const path of JSON.parse(paths)) {
+  answers.push(await search.execute({ pattern: "needle", path }).then(
+    (result) => search.toModelText(result),
+    (error) => error.message,
+  ));
+}
+console.log(JSON.stringify(answers));
+`;

@@ -1,0 +1,171 @@
+// WriteFile: creates or replaces a whole file, atomically, one write of a file
+// at a time.
+import { z } from "zod";
+import type { ToolContext } from "../context.ts";
+import { defineTool } from "../define.ts";
+import {
+  fileSystemError,
+  type FileTarget,
+  fileTarget,
+  refuseAborted,
+  refuseRetargeted,
+} from "../file_errors.ts";
+import { forgetLineIndex } from "../../internal/line_index.ts";
+import { ToolError } from "../../internal/tool_error.ts";
+import type { FileBackend, Tool } from "../types.ts";
+import DESCRIPTION from "./write_file.txt" with { type: "text" };
+
+/**
+ * Input of WriteFile.
+ *
+ * Executing WriteFile requires `--allow-read` and `--allow-write` for the
+ * file's folder (the atomic write renames a temp file there).
+ *
+ * @example Write a file in a subfolder of the workspace
+ * ```ts
+ * import { createTools, type WriteFileInput } from "@fello/agent";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * const input: WriteFileInput = { path: "a.txt", content: "hello\n", cwd: "notes" };
+ * await createTools({ cwd, permissionMode: "acceptEdits" }).WriteFile.execute(input);
+ * ```
+ */
+export interface WriteFileInput {
+  /** The file: relative to the workspace (or `cwd`), absolute, or a `file://` URI. */
+  path: string;
+  /** The whole new content, written as UTF-8. */
+  content: string;
+  /** Resolve a relative `path` against this folder (itself relative to the workspace). */
+  cwd?: string;
+}
+
+/**
+ * Result of WriteFile.
+ *
+ * Requires `--allow-read` and `--allow-write` for the file's folder.
+ *
+ * @example Create a file (parent folders too)
+ * ```ts
+ * import { createTools } from "@fello/agent";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * const tools = createTools({ cwd, permissionMode: "acceptEdits" });
+ * const { created, bytes } = await tools.WriteFile.execute({
+ *   path: "notes/todo.md",
+ *   content: "- ship it\n",
+ * });
+ * console.log(created, bytes); // true 10
+ * ```
+ */
+export interface WriteFileResult {
+  /** The file, relative to the workspace when inside it, else absolute. */
+  path: string;
+  /** Whether the file did not exist before. */
+  created: boolean;
+  /** Bytes written. */
+  bytes: number;
+}
+
+const NAME = "WriteFile";
+const WINDOWS = Deno.build.os === "windows";
+
+const schema = z.object({
+  path: z.string().describe("The file to write"),
+  content: z.string().describe("The whole new content"),
+  cwd: z.string().optional().describe("Folder for a relative path"),
+});
+
+/** Creates the WriteFile tool for a context. */
+export function createWriteFile(
+  context: ToolContext,
+): Tool<WriteFileInput, WriteFileResult> {
+  return defineTool({
+    name: NAME,
+    kind: "edit",
+    description: DESCRIPTION,
+    schema,
+    run: (input, { signal }) => writeFile(context, input, signal),
+    toModelText: (result) =>
+      `${
+        result.created ? "Created" : "Overwrote"
+      } "${result.path}" (${result.bytes} bytes).`,
+  });
+}
+
+async function writeFile(
+  context: ToolContext,
+  input: WriteFileInput,
+  signal: AbortSignal | undefined,
+): Promise<WriteFileResult> {
+  if (input.path.endsWith("/") || (WINDOWS && input.path.endsWith("\\"))) {
+    throw new ToolError(
+      `Cannot write "${input.path}": the path ends in "${
+        input.path.at(-1)
+      }", so it names a folder; give a file path inside it`,
+    );
+  }
+  const target = fileTarget(context, {
+    tool: NAME,
+    verb: "write",
+    path: input.path,
+    cwd: input.cwd,
+  });
+  const { path } = target;
+  // Before any await: the calls on this file keep the order they started in.
+  using queued = context.queueForFile(path);
+  const data = new TextEncoder().encode(input.content);
+  await queued.file.wait(signal);
+  refuseAborted(signal, target);
+  const authorized = await context.authorize({
+    tool: NAME,
+    action: "write",
+    path,
+    description: `Write ${data.length} bytes to "${target.display}"`,
+  }, { turn: queued.ask, signal });
+  return await context.lockFile(path, async () => {
+    refuseAborted(signal, target);
+    // "Outside" was decided before asking; the file may lead elsewhere now.
+    await refuseRetargeted(context, target, authorized);
+    const created = !(await existsAsFile(context.files, target));
+    try {
+      await context.files.writeFile(path, data);
+    } catch (error) {
+      throw fileSystemError(target, error);
+    } finally {
+      forgetLineIndex(context.files, path);
+    }
+    return { path: target.display, created, bytes: data.length };
+  });
+}
+
+function isDenoDenial(error: unknown): boolean {
+  return error instanceof ToolError && error.message.startsWith("Deno denies");
+}
+
+/** Whether the target exists (as a file); refuses a directory, pipe or device. */
+async function existsAsFile(
+  files: FileBackend,
+  target: FileTarget,
+): Promise<boolean> {
+  try {
+    const stat = await files.stat(target.path);
+    if (stat.kind === "directory") {
+      throw new ToolError(
+        `Cannot write "${target.display}": it is a directory; give a file path inside it`,
+      );
+    }
+    // The atomic write would replace a pipe or device with a plain file.
+    if (stat.kind === "other") {
+      throw new ToolError(
+        `Cannot write "${target.display}": it is not a regular file (a device, socket or pipe); WriteFile replaces regular files only`,
+      );
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    if (error instanceof Deno.errors.NotADirectory) return false;
+    // Without read permission we cannot tell; the write itself decides.
+    if (isDenoDenial(error)) return true;
+    throw fileSystemError(target, error);
+  }
+}

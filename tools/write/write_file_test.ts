@@ -1,0 +1,183 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createTools, type PermissionRequest, ToolError } from "../../mod.ts";
+import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
+
+function tools(ws: string) {
+  return createTools({ cwd: ws, permissionMode: "allow" });
+}
+
+async function names(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(folder)) found.push(entry.name);
+  return found.sort();
+}
+
+Deno.test("writeFile() creates parent folders and reports created and bytes", async () => {
+  await withWorkspace(async (ws) => {
+    const t = tools(ws);
+    const r = await t.WriteFile.execute({
+      path: "a/b/c.txt",
+      content: "héllo\n",
+    });
+    assert.deepEqual(r, {
+      path: join("a", "b", "c.txt"),
+      created: true,
+      bytes: 7,
+    });
+    assert.equal(await Deno.readTextFile(join(ws, "a/b/c.txt")), "héllo\n");
+    const again = await t.WriteFile.execute({
+      path: "a/b/c.txt",
+      content: "x",
+    });
+    assert.equal(again.created, false);
+    assert.equal(await Deno.readTextFile(join(ws, "a/b/c.txt")), "x");
+    assert.match(
+      t.WriteFile.toModelText(again),
+      /Overwrote "a\/b\/c.txt" \(1 bytes\)/,
+    );
+    assert.deepEqual(await names(join(ws, "a/b")), ["c.txt"]);
+  });
+});
+
+Deno.test("writeFile() keeps an existing file's mode", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await withWorkspace(async (ws) => {
+    const path = join(ws, "run.sh");
+    await Deno.writeTextFile(path, "echo old\n");
+    await Deno.chmod(path, 0o751);
+    await tools(ws).WriteFile.execute({
+      path: "run.sh",
+      content: "echo new\n",
+    });
+    assert.equal((await Deno.stat(path)).mode! & 0o777, 0o751);
+    assert.equal(await Deno.readTextFile(path), "echo new\n");
+  });
+});
+
+Deno.test("writeFile() refuses a directory path and a file used as a folder", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.mkdir(join(ws, "dir"));
+    await Deno.writeTextFile(join(ws, "file"), "keep");
+    const t = tools(ws);
+    await assert.rejects(
+      t.WriteFile.execute({ path: "dir", content: "x" }),
+      (e) => e instanceof ToolError && /is a directory/.test(e.message),
+    );
+    await assert.rejects(
+      t.WriteFile.execute({ path: "file/inner.txt", content: "x" }),
+      (e) => e instanceof ToolError && /file\/inner.txt/.test(e.message),
+    );
+    assert.equal(await Deno.readTextFile(join(ws, "file")), "keep");
+    assert.ok((await Deno.stat(join(ws, "dir"))).isDirectory);
+  });
+});
+
+Deno.test(
+  "writeFile() through a symlink replaces the target and keeps the link",
+  {
+    ignore: Deno.build.os === "windows",
+  },
+  async () => {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "real.txt"), "old");
+      await Deno.symlink("real.txt", join(ws, "link.txt"));
+      await tools(ws).WriteFile.execute({ path: "link.txt", content: "new" });
+      assert.ok((await Deno.lstat(join(ws, "link.txt"))).isSymlink);
+      assert.equal(await Deno.readTextFile(join(ws, "real.txt")), "new");
+    });
+  },
+);
+
+Deno.test("writeFile() removes orphaned temp files of dead writers in its folder", async () => {
+  await withWorkspace(async (ws) => {
+    const dead = ".a.txt.fello-tmp-999999999-abc123"; // no such process
+    const ours = `.b.txt.fello-tmp-${Deno.pid}-zz9`; // ours, not in flight
+    const live = `.c.txt.fello-tmp-${Deno.ppid}-keep1`; // a running process
+    for (const name of [dead, ours, live, "notes.fello-tmp-x"]) {
+      await Deno.writeTextFile(join(ws, name), "partial");
+    }
+    await tools(ws).WriteFile.execute({ path: "a.txt", content: "whole" });
+    const left = await names(ws);
+    assert.ok(!left.includes(dead));
+    assert.ok(!left.includes(ours));
+    assert.ok(left.includes(live));
+    assert.ok(left.includes("notes.fello-tmp-x"));
+    assert.ok(left.includes("a.txt"));
+  });
+});
+
+Deno.test("writeFile() serializes concurrent writes of one file", async () => {
+  await withWorkspace(async (ws) => {
+    const t = tools(ws);
+    const contents = Array.from(
+      { length: 20 },
+      (_, i) => `${i}`.repeat(10_000),
+    );
+    const results = await Promise.all(
+      contents.map((content) =>
+        t.WriteFile.execute({ path: "a.txt", content })
+      ),
+    );
+    assert.equal(results.filter((r) => r.created).length, 1);
+    assert.ok(contents.includes(await Deno.readTextFile(join(ws, "a.txt"))));
+    assert.deepEqual(await names(ws), ["a.txt"]);
+  });
+});
+
+Deno.test("writeFile() refuses a file swapped for a symlink while its approval was pending, naming where it leads now", async () => {
+  await withDirs(async ({ ws, out }) => {
+    const outside = join(out, "o.txt");
+    await Deno.writeTextFile(outside, "ORIGINAL\n");
+    const file = join(ws, "a.txt");
+    await Deno.writeTextFile(file, "a\n");
+    const t = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: async () => {
+        await Deno.remove(file);
+        await Deno.symlink(outside, file);
+        return true;
+      },
+    });
+    await assert.rejects(
+      t.WriteFile.execute({ path: "a.txt", content: "W\n" }),
+      (error) => {
+        assert.ok(error instanceof ToolError);
+        assert.equal(
+          error.message,
+          `Did not write "a.txt": it changed while the call waited and now leads to "${outside}" (outside the workspace), not to "${file}" as when it was authorized (a symlink was made or repointed); nothing was done. Find out what replaced it before you try again: a new call asks about the new target`,
+        );
+        return true;
+      },
+    );
+    assert.equal(await Deno.readTextFile(outside), "ORIGINAL\n");
+  });
+});
+
+Deno.test("writeFile() asks about a path through a symlinked folder out of the workspace as its real target", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.symlink(out, join(ws, "link"));
+    const asked: PermissionRequest[] = [];
+    const t = createTools({
+      cwd: ws,
+      permissionMode: "acceptEdits",
+      approve: (request) => {
+        asked.push(request);
+        return true;
+      },
+    });
+    await t.WriteFile.execute({ path: "link/new.txt", content: "x" });
+    assert.deepEqual(asked, [{
+      tool: "WriteFile",
+      action: "write",
+      path: join(out, "new.txt"),
+      outsideWorkspace: true,
+      description: `Write 1 bytes to "${join("link", "new.txt")}" (really "${
+        join(out, "new.txt")
+      }")`,
+    }]);
+    assert.equal(await Deno.readTextFile(join(out, "new.txt")), "x");
+  });
+});
