@@ -7,10 +7,11 @@
  * @example Use the tools from a script
  * ```ts
  * import { createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
  * const { content } = await tools.ReadFile.execute({ path: "deno.json", limit: 5 });
- * console.log(content);
+ * assert.match(content, /"name": "@fello\/agent"/);
  * ```
  *
  * Run it as a CLI with `deno run -A jsr:@fello/agent --help`.

@@ -42,9 +42,10 @@ import type {
  * @example Fall back to the default endpoint
  * ```ts
  * import { DEFAULT_BASE_URL } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const baseURL = Deno.env.get("FELLO_BASE_URL") ?? DEFAULT_BASE_URL;
- * console.log(`using ${baseURL}`);
+ * assert.match(baseURL, /^https?:\/\//);
  * ```
  */
 export const DEFAULT_BASE_URL: string = "http://127.0.0.1:11434/v1";
@@ -70,20 +71,34 @@ type AnyTool = Tool<unknown, unknown>;
  * `contextTokens`, `maxRetries` or `requestTimeoutMs` throws a RangeError here.
  *
  * @example Ask a local Ollama model about the workspace
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
+ * // Without `fetch`, requests go to `baseURL`; here a stand-in answers instead.
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "ReadFile", arguments: '{"path":"deno.json"}' } }] },
+ *   { content: "It configures the package @fello/agent." },
+ *   { content: "test, bench and ok." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
  * const agent = createAgent({
  *   baseURL: "http://127.0.0.1:11434/v1",
  *   model: "qwen3",
  *   cwd: Deno.cwd(),
  *   permissionMode: "readOnly",
+ *   fetch,
  * });
  * const result = await agent.run("What does deno.json configure?");
- * console.log(result.text);
+ * assert.equal(result.toolCalls[0].toolName, "ReadFile");
+ * assert.match(result.text, /@fello\/agent/);
+ * let text = "";
  * for await (const event of agent.stream("And which tasks does it define?")) {
- *   if (event.type === "text-delta") console.log(event.text);
+ *   if (event.type === "text-delta") text += event.text;
  * }
+ * assert.equal(text, "test, bench and ok.");
  * ```
  *
  * @param options The endpoint, model, workspace, permissions and limits.

@@ -8,13 +8,15 @@
  * @example Tell a setup problem from other failures
  * ```ts
  * import { createAgent, EndpointError } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
+ * // Port 9 (discard) has no server: the endpoint cannot be reached.
  * const agent = createAgent({ baseURL: "http://127.0.0.1:9/v1", model: "m", maxRetries: 0 });
- * try {
- *   await agent.run("Hello");
- * } catch (error) {
- *   if (error instanceof EndpointError) console.error(error.message, error.status);
- * }
+ * await assert.rejects(agent.run("Hello"), (error) => {
+ *   assert.ok(error instanceof EndpointError);
+ *   assert.match(error.message, /127\.0\.0\.1:9/);
+ *   return true;
+ * });
  * ```
  */
 export class EndpointError extends Error {

@@ -21,11 +21,13 @@ import DESCRIPTION from "./image_analysis.txt" with { type: "text" };
  * @example Ask about a screenshot
  * ```ts
  * import type { ImageAnalysisInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const input: ImageAnalysisInput = {
  *   path: "docs/screenshot.png",
  *   prompt: "Which error message does the dialog show?",
  * };
+ * assert.equal(input.path.endsWith(".png"), true);
  * ```
  */
 export interface ImageAnalysisInput {
@@ -43,6 +45,7 @@ export interface ImageAnalysisInput {
  * @example Say whether the image was shrunk before sending
  * ```ts
  * import type { ImageAnalysisResult } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function note(result: ImageAnalysisResult): string {
  *   const { width, height } = result.sent;
@@ -50,6 +53,13 @@ export interface ImageAnalysisInput {
  *     ? `${result.width}x${result.height} sent as ${width}x${height}`
  *     : `sent as is (${width}x${height})`;
  * }
+ * const result = {
+ *   resized: true,
+ *   width: 4000,
+ *   height: 3000,
+ *   sent: { width: 2000, height: 1500 },
+ * } as ImageAnalysisResult;
+ * assert.equal(note(result), "4000x3000 sent as 2000x1500");
  * ```
  */
 export interface ImageAnalysisResult {

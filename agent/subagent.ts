@@ -14,11 +14,13 @@ import DESCRIPTION from "./subagent.txt" with { type: "text" };
  * @example Describe a task for a child agent
  * ```ts
  * import type { SubagentTask } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const task: SubagentTask = {
  *   description: "Find the config loader",
  *   prompt: "Find where deno.json is read in this repository and report the file and line.",
  * };
+ * assert.ok(task.description.length < task.prompt.length);
  * ```
  */
 export interface SubagentTask {
@@ -36,6 +38,7 @@ export interface SubagentTask {
  * @example Two independent searches at once
  * ```ts
  * import type { SubagentInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const input: SubagentInput = {
  *   tasks: [
@@ -43,6 +46,7 @@ export interface SubagentTask {
  *     { description: "CLI", prompt: "Summarise the CLI commands and their flags." },
  *   ],
  * };
+ * assert.equal(input.tasks.length, 2);
  * ```
  */
 export interface SubagentInput {
@@ -58,12 +62,18 @@ export interface SubagentInput {
  * @example Report the tasks that did not complete
  * ```ts
  * import type { SubagentTaskResult } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function problems(tasks: SubagentTaskResult[]): string[] {
  *   return tasks
  *     .filter((task) => task.status !== "completed")
  *     .map((task) => `${task.description}: ${task.error ?? task.status}`);
  * }
+ * const tasks = [
+ *   { description: "Tests", status: "completed", text: "3 files" },
+ *   { description: "CLI", status: "failed", text: "", error: "endpoint down" },
+ * ] as SubagentTaskResult[];
+ * assert.deepEqual(problems(tasks), ["CLI: endpoint down"]);
  * ```
  */
 export interface SubagentTaskResult {
@@ -87,10 +97,15 @@ export interface SubagentTaskResult {
  * @example Join the children's reports
  * ```ts
  * import type { SubagentResult } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function report(result: SubagentResult): string {
  *   return result.tasks.map((task) => `## ${task.description}\n${task.text}`).join("\n\n");
  * }
+ * const result = {
+ *   tasks: [{ description: "Tests", status: "completed", text: "3 files" }],
+ * } as SubagentResult;
+ * assert.equal(report(result), "## Tests\n3 files");
  * ```
  */
 export interface SubagentResult {

@@ -21,11 +21,28 @@ import type {
  *
  * @example Mention the asking tool call
  * ```ts
- * import type { AgentPermissionRequest } from "@fello/agent";
+ * import { type AgentPermissionRequest, createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function label(request: AgentPermissionRequest): string {
  *   return `${request.toolCallId ?? "?"}: ${request.description}`;
  * }
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "call-1", type: "function", function: { name: "WriteFile", arguments: '{"path":"a.txt","content":"hi"}' } }] },
+ *   { content: "Done." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const asked: string[] = [];
+ * const agent = createAgent({
+ *   model: "qwen3",
+ *   cwd: await Deno.makeTempDir(),
+ *   approve: (request) => (asked.push(label(request)), false),
+ *   fetch,
+ * });
+ * await agent.run("Write a.txt");
+ * assert.match(asked[0], /^call-1: .*a\.txt/);
  * ```
  */
 export interface AgentPermissionRequest extends PermissionRequest {
@@ -46,9 +63,19 @@ export interface AgentPermissionRequest extends PermissionRequest {
  * @example Approve reads, refuse the rest
  * ```ts
  * import { type AgentApprove, createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "Shell", arguments: '{"command":"ls"}' } }] },
+ *   { content: "I may not run commands." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
  * const approve: AgentApprove = (request) => request.action === "read";
- * const agent = createAgent({ model: "qwen3", approve });
+ * const agent = createAgent({ model: "qwen3", approve, fetch });
+ * const result = await agent.run("List the files");
+ * assert.equal(result.toolCalls[0].isError, true);
  * ```
  */
 export type AgentApprove = (
@@ -63,6 +90,7 @@ export type AgentApprove = (
  * @example A read-only agent on a hosted endpoint
  * ```ts
  * import { type AgentOptions, createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const options: AgentOptions = {
  *   baseURL: "https://api.example.com/v1",
@@ -72,6 +100,7 @@ export type AgentApprove = (
  *   maxSteps: 20,
  * };
  * const agent = createAgent(options);
+ * assert.ok(agent.tools.has("ReadFile"));
  * ```
  */
 export interface AgentOptions {
@@ -143,12 +172,18 @@ export interface AgentOptions {
  * Requires `--allow-net` for the endpoint, plus the tools' permissions.
  *
  * @example Stop a run after a minute
- * ```ts ignore
+ * ```ts
  * import { createAgent, type RunOptions } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3" });
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [{ content: "Hello" }];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
  * const options: RunOptions = { signal: AbortSignal.timeout(60_000) };
  * const result = await agent.run("List the TODOs", options);
+ * assert.equal(result.text, "Hello");
  * ```
  */
 export interface RunOptions {
@@ -164,10 +199,12 @@ export interface RunOptions {
  * @example Add up the tokens of several runs
  * ```ts
  * import type { AgentUsage } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function total(usages: AgentUsage[]): number {
  *   return usages.reduce((sum, usage) => sum + (usage.totalTokens ?? 0), 0);
  * }
+ * assert.equal(total([{ totalTokens: 120 }, {}, { totalTokens: 30 }]), 150);
  * ```
  */
 export interface AgentUsage {
@@ -187,10 +224,13 @@ export interface AgentUsage {
  * @example Tell the user when the step cap stopped a run
  * ```ts
  * import type { AgentFinishReason } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function note(reason: AgentFinishReason): string {
  *   return reason === "tool-calls" ? "stopped at the step limit" : "done";
  * }
+ * assert.equal(note("tool-calls"), "stopped at the step limit");
+ * assert.equal(note("stop"), "done");
  * ```
  */
 export type AgentFinishReason =
@@ -207,12 +247,19 @@ export type AgentFinishReason =
  * Requires `--allow-net` for the endpoint, plus the tools' permissions.
  *
  * @example Print the answer and what it cost
- * ```ts ignore
+ * ```ts
  * import { type AgentResult, createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * // A stand-in endpoint that answers once and reports its token use.
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({
+ *     choices: [{ message: { role: "assistant", content: "createTools and more." } }],
+ *     usage: { prompt_tokens: 900, completion_tokens: 12, total_tokens: 912 },
+ *   }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
  * const result: AgentResult = await agent.run("What does mod.ts export?");
- * console.log(result.text, result.steps, result.usage.totalTokens);
+ * assert.deepEqual([result.text, result.steps, result.usage.totalTokens], ["createTools and more.", 1, 912]);
  * ```
  */
 export interface AgentResult {
@@ -235,11 +282,23 @@ export interface AgentResult {
  *
  * @example List the failed tool calls of a run
  * ```ts
- * import type { AgentResult, AgentToolCallRecord } from "@fello/agent";
+ * import { type AgentResult, type AgentToolCallRecord, createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function failures(result: AgentResult): AgentToolCallRecord[] {
  *   return result.toolCalls.filter((call) => call.isError);
  * }
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "ReadFile", arguments: '{"path":"missing.txt"}' } }] },
+ *   { content: "There is no such file." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", cwd: await Deno.makeTempDir(), fetch });
+ * const [failed] = failures(await agent.run("Read missing.txt"));
+ * assert.equal(failed.toolName, "ReadFile");
+ * assert.match(failed.modelText, /missing\.txt/);
  * ```
  */
 export interface AgentToolCallRecord {
@@ -261,15 +320,20 @@ export interface AgentToolCallRecord {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Stream the answer to stdout
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [{ content: "Hello" }];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * const chunks: string[] = [];
  * for await (const event of agent.stream("Summarise README.md")) {
- *   if (event.type === "text-delta") {
- *     await Deno.stdout.write(new TextEncoder().encode(event.text));
- *   }
+ *   if (event.type === "text-delta") chunks.push(event.text); // or write to Deno.stdout
  * }
+ * assert.equal(chunks.join(""), "Hello");
  * ```
  */
 export interface AgentTextEvent {
@@ -285,13 +349,20 @@ export interface AgentTextEvent {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Show the model's reasoning dimmed
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [{ reasoning_content: "The user wants a summary.", content: "Hello" }];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * let thoughts = "";
  * for await (const event of agent.stream("Summarise README.md")) {
- *   if (event.type === "reasoning-delta") console.log(`%c${event.text}`, "color: gray");
+ *   if (event.type === "reasoning-delta") thoughts += event.text; // e.g. console.log(`%c${event.text}`, "color: gray")
  * }
+ * assert.equal(thoughts, "The user wants a summary.");
  * ```
  */
 export interface AgentReasoningEvent {
@@ -309,10 +380,13 @@ export interface AgentReasoningEvent {
  * @example Describe any tool event
  * ```ts
  * import type { AgentToolEventBase } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function describe(event: AgentToolEventBase): string {
  *   return `${event.toolName} (${event.kind}) ${JSON.stringify(event.input)}`;
  * }
+ * const event: AgentToolEventBase = { toolCallId: "1", toolName: "ReadFile", kind: "read", input: { path: "a.ts" } };
+ * assert.equal(describe(event), 'ReadFile (read) {"path":"a.ts"}');
  * ```
  */
 export interface AgentToolEventBase {
@@ -332,13 +406,23 @@ export interface AgentToolEventBase {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Show each tool call as it starts
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
- * for await (const event of agent.stream("Summarise README.md")) {
- *   if (event.type === "tool-call") console.log(`→ ${event.toolName}`);
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "ReadFile", arguments: '{"path":"deno.json"}' } }] },
+ *   { content: "It names the package." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * const started: string[] = [];
+ * for await (const event of agent.stream("Summarise deno.json")) {
+ *   if (event.type === "tool-call") started.push(`→ ${event.toolName}`);
  * }
+ * assert.deepEqual(started, ["→ ReadFile"]);
  * ```
  */
 export interface AgentToolCallEvent extends AgentToolEventBase {
@@ -352,13 +436,23 @@ export interface AgentToolCallEvent extends AgentToolEventBase {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Show what each tool gave the model
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
- * for await (const event of agent.stream("Summarise README.md")) {
- *   if (event.type === "tool-result") console.log(event.modelText);
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "ReadFile", arguments: '{"path":"deno.json"}' } }] },
+ *   { content: "It names the package." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * const given: string[] = [];
+ * for await (const event of agent.stream("Summarise deno.json")) {
+ *   if (event.type === "tool-result") given.push(event.modelText);
  * }
+ * assert.match(given[0], /"name": "@fello\/agent"/);
  * ```
  */
 export interface AgentToolResultEvent extends AgentToolEventBase {
@@ -376,13 +470,23 @@ export interface AgentToolResultEvent extends AgentToolEventBase {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Show failed tool calls
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
- * for await (const event of agent.stream("Summarise README.md")) {
- *   if (event.type === "tool-error") console.error(`${event.toolName}: ${event.error}`);
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "ReadFile", arguments: '{"path":"missing.txt"}' } }] },
+ *   { content: "There is no such file." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * const failed: string[] = [];
+ * for await (const event of agent.stream("Read missing.txt")) {
+ *   if (event.type === "tool-error") failed.push(`${event.toolName}: ${event.error}`);
  * }
+ * assert.match(failed[0], /^ReadFile: .*missing\.txt/);
  * ```
  */
 export interface AgentToolErrorEvent extends AgentToolEventBase {
@@ -400,16 +504,29 @@ export interface AgentToolErrorEvent extends AgentToolEventBase {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Print the plan as a checklist
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
- * for await (const event of agent.stream("Summarise README.md")) {
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "Plan", arguments: JSON.stringify({ entries: [
+ *     { content: "Read the test", priority: "high", status: "completed" },
+ *     { content: "Fix the parser", priority: "high", status: "pending" },
+ *   ] }) } }] },
+ *   { content: "Planned." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * const lines: string[] = [];
+ * for await (const event of agent.stream("Plan the fix")) {
  *   if (event.type !== "plan") continue;
  *   for (const entry of event.entries) {
- *     console.log(`${entry.status === "completed" ? "[x]" : "[ ]"} ${entry.content}`);
+ *     lines.push(`${entry.status === "completed" ? "[x]" : "[ ]"} ${entry.content}`);
  *   }
  * }
+ * assert.deepEqual(lines, ["[x] Read the test", "[ ] Fix the parser"]);
  * ```
  */
 export interface AgentPlanEvent {
@@ -425,15 +542,24 @@ export interface AgentPlanEvent {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Tell the user the endpoint is being retried
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * // A stand-in endpoint that is busy once, then answers.
+ * let calls = 0;
+ * const fetch = () =>
+ *   Promise.resolve(
+ *     calls++ === 0
+ *       ? new Response("busy", { status: 503, headers: { "retry-after": "0" } })
+ *       : Response.json({ choices: [{ message: { role: "assistant", content: "Hello" } }] }),
+ *   );
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * const notices: string[] = [];
  * for await (const event of agent.stream("Summarise README.md")) {
- *   if (event.type === "retry") {
- *     console.error(`retrying in ${event.delayMs} ms: ${event.reason}`);
- *   }
+ *   if (event.type === "retry") notices.push(`retrying in ${event.delayMs} ms: ${event.reason}`);
  * }
+ * assert.deepEqual(notices, ["retrying in 0 ms: busy"]);
  * ```
  */
 export interface AgentRetryEvent {
@@ -457,15 +583,24 @@ export interface AgentRetryEvent {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Count tokens per model call
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * // A stand-in endpoint that answers and reports its token use.
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({
+ *     choices: [{ message: { role: "assistant", content: "Hello" } }],
+ *     usage: { prompt_tokens: 40, completion_tokens: 2, total_tokens: 42 },
+ *   }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * const steps: string[] = [];
  * for await (const event of agent.stream("Summarise README.md")) {
  *   if (event.type === "step-finish") {
- *     console.log(`step ${event.step}: ${event.usage.totalTokens ?? "?"} tokens`);
+ *     steps.push(`step ${event.step}: ${event.usage.totalTokens ?? "?"} tokens`);
  *   }
  * }
+ * assert.deepEqual(steps, ["step 1: 42 tokens"]);
  * ```
  */
 export interface AgentStepEvent {
@@ -488,15 +623,23 @@ export interface AgentStepEvent {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Tell the user the conversation was summarized
- * ```ts ignore
- * import { createAgent } from "@fello/agent";
+ * ```ts
+ * import type { AgentContextSummarizedEvent, AgentEvent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", contextTokens: 32_000 });
- * for await (const event of agent.stream("Go on with the refactoring")) {
- *   if (event.type === "context-summarized") {
- *     console.error(`summarized ${event.messages} messages: ${event.tokensBefore} → ${event.tokensAfter} tokens`);
- *   }
+ * function notice(event: AgentEvent): string | undefined {
+ *   if (event.type !== "context-summarized") return undefined;
+ *   return `summarized ${event.messages} messages: ${event.tokensBefore} → ${event.tokensAfter} tokens`;
  * }
+ * const event: AgentContextSummarizedEvent = {
+ *   type: "context-summarized",
+ *   messages: 14,
+ *   tokensBefore: 30_500,
+ *   tokensAfter: 6_200,
+ *   usage: { totalTokens: 31_000 },
+ *   summary: "We renamed the parser's options...",
+ * };
+ * assert.equal(notice(event), "summarized 14 messages: 30500 → 6200 tokens");
  * ```
  */
 export interface AgentContextSummarizedEvent {
@@ -520,13 +663,20 @@ export interface AgentContextSummarizedEvent {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Keep the result of a streamed run
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [{ content: "Hello" }];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * let text = "";
  * for await (const event of agent.stream("Summarise README.md")) {
- *   if (event.type === "finish") console.log(event.result.text);
+ *   if (event.type === "finish") text = event.result.text;
  * }
+ * assert.equal(text, "Hello");
  * ```
  */
 export interface AgentFinishEvent {
@@ -542,15 +692,29 @@ export interface AgentFinishEvent {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Show what the Subagent children do
- * ```ts ignore
+ * ```ts
  * import { createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
- * for await (const event of agent.stream("Summarise README.md")) {
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "Subagent", arguments: JSON.stringify({ tasks: [
+ *     { description: "deno.json", prompt: "Summarise deno.json" },
+ *   ] }) } }] },
+ *   { tool_calls: [{ id: "2", type: "function", function: { name: "ReadFile", arguments: '{"path":"deno.json"}' } }] },
+ *   { content: "It names the package." },
+ *   { content: "The helper says: it names the package." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * const seen: string[] = [];
+ * for await (const event of agent.stream("Summarise deno.json with a helper")) {
  *   if (event.type === "subagent") {
- *     console.log(`task ${event.task} (${event.description}): ${event.event.type}`);
+ *     seen.push(`task ${event.task} (${event.description}): ${event.event.type}`);
  *   }
  * }
+ * assert.deepEqual(seen, ["task 0 (deno.json): tool-call", "task 0 (deno.json): tool-result"]);
  * ```
  */
 export interface AgentSubagentEvent {
@@ -574,15 +738,26 @@ export interface AgentSubagentEvent {
  * A type only: needs no permission (running the agent needs `--allow-net` and the tools' permissions).
  *
  * @example Tell the user a helper summarized
- * ```ts ignore
- * import { createAgent } from "@fello/agent";
+ * ```ts
+ * import type { AgentEvent, AgentSubagentContextSummarizedEvent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3", contextTokens: 32_000 });
- * for await (const event of agent.stream("Review every module")) {
- *   if (event.type === "subagent-context-summarized") {
- *     console.error(`task ${event.task} summarized ${event.messages} messages`);
- *   }
+ * function notice(event: AgentEvent): string | undefined {
+ *   if (event.type !== "subagent-context-summarized") return undefined;
+ *   return `task ${event.task} summarized ${event.messages} messages`;
  * }
+ * const event: AgentSubagentContextSummarizedEvent = {
+ *   type: "subagent-context-summarized",
+ *   toolCallId: "call-1",
+ *   task: 0,
+ *   description: "Review every module",
+ *   messages: 9,
+ *   tokensBefore: 30_000,
+ *   tokensAfter: 5_000,
+ *   usage: {},
+ *   summary: "Reviewed tools/ so far...",
+ * };
+ * assert.equal(notice(event), "task 0 summarized 9 messages");
  * ```
  */
 export interface AgentSubagentContextSummarizedEvent
@@ -604,7 +779,8 @@ export interface AgentSubagentContextSummarizedEvent
  *
  * @example Handle the events of a run in one switch
  * ```ts
- * import type { AgentEvent } from "@fello/agent";
+ * import { type AgentEvent, createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function show(event: AgentEvent): string | undefined {
  *   switch (event.type) {
@@ -616,6 +792,17 @@ export interface AgentSubagentContextSummarizedEvent
  *       return `\n(${event.result.steps} steps)\n`;
  *   }
  * }
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [
+ *   { tool_calls: [{ id: "1", type: "function", function: { name: "ReadFile", arguments: '{"path":"deno.json"}' } }] },
+ *   { content: "It names the package." },
+ * ];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
+ * let shown = "";
+ * for await (const event of agent.stream("Summarise deno.json")) shown += show(event) ?? "";
+ * assert.equal(shown, "\n→ ReadFile\nIt names the package.\n(2 steps)\n");
  * ```
  */
 export type AgentEvent =
@@ -640,16 +827,23 @@ export type AgentEvent =
  * A type only: needs no permission.
  *
  * @example Save a conversation and go on with it in a later process
- * ```ts ignore
+ * ```ts
  * import { type AgentMessage, createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent = createAgent({ model: "qwen3" });
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [{ content: "Its tasks are test, bench and ok." }, { content: "test." }];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent = createAgent({ model: "qwen3", fetch });
  * await agent.run("Read deno.json and remember its tasks");
- * await Deno.writeTextFile("session.json", JSON.stringify(agent.history));
+ * const file = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(file, JSON.stringify(agent.history));
  *
- * const history: AgentMessage[] = JSON.parse(await Deno.readTextFile("session.json"));
- * const later = createAgent({ model: "qwen3", history });
+ * const history: AgentMessage[] = JSON.parse(await Deno.readTextFile(file));
+ * const later = createAgent({ model: "qwen3", history, fetch });
  * await later.run("Which task runs the tests?");
+ * assert.equal(later.history.length, 4); // two questions, two answers
  * ```
  */
 export interface AgentMessage {
@@ -665,14 +859,21 @@ export interface AgentMessage {
  * Requires `--allow-net` for the endpoint, plus the permissions of the tools it uses (`--allow-read`, `--allow-write`, `--allow-run`).
  *
  * @example Hold a conversation, then start over
- * ```ts ignore
+ * ```ts
  * import { type Agent, createAgent } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const agent: Agent = createAgent({ model: "qwen3", permissionMode: "readOnly" });
+ * // A stand-in endpoint: each request gets the next reply, as a model would give it.
+ * const replies: object[] = [{ content: "tools/." }, { content: "Shell." }];
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ choices: [{ message: { role: "assistant", ...replies.shift() } }] }));
+ * const agent: Agent = createAgent({ model: "qwen3", permissionMode: "readOnly", fetch });
  * await agent.run("Which files define the tools?");
  * await agent.run("And which of them run subprocesses?"); // continues the conversation
+ * assert.equal(agent.history.length, 4);
  * agent.reset();
- * console.log([...agent.tools.keys()]);
+ * assert.equal(agent.history.length, 0);
+ * assert.ok([...agent.tools.keys()].includes("Subagent"));
  * ```
  */
 export interface Agent {

@@ -180,9 +180,14 @@ function _withoutProcess<T>(start: () => T): T {
  * Requires `--allow-read` for `grammarsDir` (none for the npm packages), and
  * `--allow-env` to honour `FELLO_GRAMMARS_DIR`.
  *
- * @example Load Go from a folder of grammar builds
- * ```ts ignore
- * const go = await loadLanguage("go", { grammarsDir: "/opt/grammars" });
+ * @example Load Go from its pinned npm package
+ * ```ts
+ * import { loadLanguage } from "./grammars.ts";
+ * import assert from "node:assert/strict";
+ *
+ * // `{ grammarsDir: "/opt/grammars" }` would load a build of your own instead.
+ * const go = await loadLanguage("go");
+ * assert.ok(go.nodeTypeCount > 100);
  * ```
  */
 export async function loadLanguage(
@@ -262,10 +267,11 @@ function grammarsDirFromEnv(): string | undefined {
  * @example Parse a snippet
  * ```ts
  * import { createParser } from "./grammars.ts";
+ * import assert from "node:assert/strict";
  *
  * const parser = await createParser("python");
  * const tree = parser.parse("def f():\n    pass\n")!;
- * console.log(tree.rootNode.type); // "module"
+ * assert.equal(tree.rootNode.type, "module");
  * tree.delete();
  * parser.delete();
  * ```

@@ -68,7 +68,8 @@ function wasmModule(): WebAssembly.Module | null {
  *
  * @example
  * ```ts
- * countNewlines(new TextEncoder().encode("a\nb\n")); // 2
+ * import assert from "node:assert/strict";
+ * assert.equal(countNewlines(new TextEncoder().encode("a\nb\n")), 2);
  * ```
  */
 export function countNewlines(bytes: Uint8Array): number {
@@ -83,7 +84,8 @@ export function countNewlines(bytes: Uint8Array): number {
  *
  * @example
  * ```ts
- * countNewlinesUnless(new TextEncoder().encode("a\n\x1b[0m"), 0x1b); // -1
+ * import assert from "node:assert/strict";
+ * assert.equal(countNewlinesUnless(new TextEncoder().encode("a\n\x1b[0m"), 0x1b), -1);
  * ```
  */
 export function countNewlinesUnless(bytes: Uint8Array, stop: number): number {

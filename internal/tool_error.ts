@@ -7,13 +7,13 @@
  * @example Catch a tool failure
  * ```ts
  * import { createTools, ToolError } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const tools = createTools({ cwd: Deno.cwd() });
- * try {
- *   await tools.ReadFile.execute({ path: "missing.txt" });
- * } catch (error) {
- *   if (error instanceof ToolError) console.error(error.message);
- * }
+ * const tools = createTools({ cwd: await Deno.makeTempDir() });
+ * await assert.rejects(
+ *   tools.ReadFile.execute({ path: "missing.txt" }),
+ *   (error) => error instanceof ToolError && /missing\.txt/.test(error.message),
+ * );
  * ```
  */
 export class ToolError extends Error {

@@ -18,9 +18,11 @@ import type { OutlineResult, OutlineSymbol } from "./types.ts";
  * @example Outline with a shorter parse budget
  * ```ts
  * import { outlineSymbols, type OutlineSymbolsOptions } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const options: OutlineSymbolsOptions = { cwd: Deno.cwd(), parseBudgetMs: 5_000 };
- * const { symbols } = await outlineSymbols("tools/read_file.ts", options);
+ * const { symbols } = await outlineSymbols("tools/read/read_file.ts", options);
+ * assert.ok(symbols.some((symbol) => symbol.name === "createReadFile"));
  * ```
  */
 export interface OutlineSymbolsOptions {
@@ -48,9 +50,12 @@ export interface OutlineSymbolsOptions {
  * @example Show at most 50 symbols
  * ```ts
  * import { fileOutline, type FileOutlineOptions } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const options: FileOutlineOptions = { cwd: Deno.cwd(), maxSymbols: 50 };
- * console.log(await fileOutline("tools/read_file.ts", options));
+ * const text = await fileOutline("tools/types.ts", options);
+ * assert.match(text, /^File: tools\/types\.ts/);
+ * assert.ok(text.split("\n").filter((line) => /\(lines? \d/.test(line)).length <= 50);
  * ```
  */
 export interface FileOutlineOptions extends OutlineSymbolsOptions {
@@ -80,9 +85,11 @@ function _outliner(): Outliner {
  * @example Outline one of this package's modules
  * ```ts
  * import { outlineSymbols } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const outline = await outlineSymbols("tools/read_file.ts", { cwd: Deno.cwd() });
- * console.log(outline.language, outline.totalLines, outline.symbols.length);
+ * const outline = await outlineSymbols("tools/read/read_file.ts", { cwd: Deno.cwd() });
+ * assert.equal(outline.language, "TypeScript");
+ * assert.ok(outline.totalLines > 100 && outline.symbols.length > 3);
  * ```
  *
  * @param path The file: relative to `cwd`, `~/`-relative (the home folder, as in a shell), absolute, or a `file://` URI.
@@ -120,8 +127,12 @@ function _copySymbols(symbols: OutlineSymbol[]): OutlineSymbol[] {
  * @example Print the outline of a file, at most 50 symbols
  * ```ts
  * import { fileOutline } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * console.log(await fileOutline("tools/read_file.ts", { cwd: Deno.cwd(), maxSymbols: 50 }));
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.go`, "package a\n\nfunc Hello() string {\n\treturn \"hi\"\n}\n");
+ * const text = await fileOutline("a.go", { cwd, maxSymbols: 50 });
+ * assert.match(text, /^func Hello \(lines 3-5\)$/m);
  * ```
  *
  * @param path The file: relative to `cwd`, `~/`-relative, absolute, or a `file://` URI; shown as given.

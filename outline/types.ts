@@ -12,14 +12,18 @@
  * @example Print an outline as an indented tree
  * ```ts
  * import { type OutlineSymbol, outlineSymbols } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * function print(symbols: OutlineSymbol[], depth = 0): void {
- *   for (const symbol of symbols) {
- *     console.log(`${"  ".repeat(depth)}${symbol.kind} ${symbol.name} ${symbol.startLine}-${symbol.endLine}`);
- *     print(symbol.children, depth + 1);
- *   }
+ * function tree(symbols: OutlineSymbol[], depth = 0): string[] {
+ *   return symbols.flatMap((symbol) => [
+ *     `${"  ".repeat(depth)}${symbol.kind} ${symbol.name} ${symbol.startLine}-${symbol.endLine}`,
+ *     ...tree(symbol.children, depth + 1),
+ *   ]);
  * }
- * print((await outlineSymbols("tools/read_file.ts")).symbols);
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.py`, "class A:\n    def f(self):\n        pass\n");
+ * const { symbols } = await outlineSymbols("a.py", { cwd });
+ * assert.deepEqual(tree(symbols), ["class A 1-3", "  method f 2-3"]);
  * ```
  */
 export interface OutlineSymbol {
@@ -45,9 +49,12 @@ export interface OutlineSymbol {
  * @example Count a file's top-level symbols
  * ```ts
  * import { type OutlineResult, outlineSymbols } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const outline: OutlineResult = await outlineSymbols("tools/read_file.ts");
- * console.log(`${outline.language}: ${outline.symbols.length} symbols in ${outline.totalLines} lines`);
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.ts`, "export function f() {}\nexport class C {}\n");
+ * const outline: OutlineResult = await outlineSymbols("a.ts", { cwd });
+ * assert.equal(`${outline.language}: ${outline.symbols.length} symbols in ${outline.totalLines} lines`, "TypeScript: 2 symbols in 2 lines");
  * ```
  */
 export interface OutlineResult {

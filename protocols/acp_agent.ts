@@ -51,13 +51,17 @@ const SAVED_SESSIONS = 200;
  * read, write and run permissions the tools use.
  *
  * @example Connect it to an in-process client
- * ```ts ignore
+ * ```ts
  * import * as acp from "@agentclientprotocol/sdk";
+ * import assert from "node:assert/strict";
  * import { createAcpAgent } from "./acp_agent.ts";
  *
  * const agent = createAcpAgent({ model: "qwen3" });
  * const connection = acp.client().connect(agent);
- * await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+ * const init = await connection.agent.request(acp.methods.agent.initialize, {
+ *   protocolVersion: acp.PROTOCOL_VERSION,
+ * });
+ * assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
  * ```
  *
  * @param options The endpoint, model, permission mode and limits.
@@ -344,10 +348,27 @@ const closers = new WeakMap<acp.AgentApp, () => Promise<void>>();
  * read, write and run permissions the tools use.
  *
  * @example Run it as a command
- * ```ts ignore
- * import { serveAcp } from "./acp_agent.ts";
+ * ```ts
+ * import * as acp from "@agentclientprotocol/sdk";
+ * import assert from "node:assert/strict";
  *
- * await serveAcp({ model: "qwen3", baseURL: "http://127.0.0.1:11434/v1" });
+ * // A script that serves, started the way an editor starts an ACP agent.
+ * const script = await Deno.makeTempFile({ suffix: ".ts" });
+ * const module = new URL("./acp_agent.ts", import.meta.url).href;
+ * await Deno.writeTextFile(script, `import { serveAcp } from "${module}";
+ * await serveAcp({ model: "qwen3", baseURL: "http://127.0.0.1:11434/v1" });`);
+ * const child = new Deno.Command(Deno.execPath(), {
+ *   args: ["run", "-A", "--config", new URL("../deno.json", import.meta.url).pathname, script],
+ *   stdin: "piped",
+ *   stdout: "piped",
+ * }).spawn();
+ * const connection = acp.client().connect(acp.ndJsonStream(child.stdin, child.stdout));
+ * const init = await connection.agent.request(acp.methods.agent.initialize, {
+ *   protocolVersion: acp.PROTOCOL_VERSION,
+ * });
+ * assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
+ * child.kill();
+ * await child.status;
  * ```
  *
  * @param options The endpoint, model, permission mode and limits.

@@ -43,9 +43,19 @@ export interface SearchMcpServerOptions {
  *
  * @example Serve it over an in-memory transport
  * ```ts
+ * import { Client } from "@modelcontextprotocol/client";
+ * import { InMemoryTransport } from "@modelcontextprotocol/server";
+ * import assert from "node:assert/strict";
  * import { createSearchMcpServer } from "./mcp_server.ts";
  *
  * const server = createSearchMcpServer({ cwd: Deno.cwd() });
+ * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverSide);
+ * const client = new Client({ name: "example", version: "1.0.0" });
+ * await client.connect(clientSide);
+ * const { tools } = await client.listTools();
+ * assert.deepEqual(tools.map((tool) => tool.name).sort(), ["file_outline", "rg", "search"]);
+ * await client.close();
  * await server.close();
  * ```
  *
@@ -81,10 +91,27 @@ export function createSearchMcpServer(
  * Requires `--allow-read` for the workspace and `--allow-run=rg` for `rg`.
  *
  * @example Run it as a command
- * ```ts ignore
- * import { serveSearchMcp } from "./mcp_server.ts";
+ * ```ts
+ * import { Client } from "@modelcontextprotocol/client";
+ * import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+ * import assert from "node:assert/strict";
  *
- * await serveSearchMcp({ cwd: Deno.cwd() });
+ * // A script that serves, started the way an MCP client starts a server.
+ * const script = await Deno.makeTempFile({ suffix: ".ts" });
+ * const module = new URL("./mcp_server.ts", import.meta.url).href;
+ * await Deno.writeTextFile(script, `import { serveSearchMcp } from "${module}";
+ * await serveSearchMcp({ cwd: Deno.cwd() });`);
+ * const config = new URL("../deno.json", import.meta.url).pathname;
+ * const transport = new StdioClientTransport({
+ *   command: Deno.execPath(),
+ *   args: ["run", "-A", "--config", config, script],
+ *   env: { ...Deno.env.toObject(), NO_COLOR: "1" },
+ * });
+ * const client = new Client({ name: "example", version: "1.0.0" });
+ * await client.connect(transport);
+ * const { tools } = await client.listTools();
+ * assert.ok(tools.some((tool) => tool.name === "search"));
+ * await client.close();
  * ```
  *
  * @param options The workspace.

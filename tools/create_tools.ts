@@ -51,13 +51,17 @@ import type {
  * @example Tools that ask before each edit
  * ```ts
  * import { createTools, type CreateToolsOptions } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
+ * const asked: string[] = [];
  * const options: CreateToolsOptions = {
- *   cwd: Deno.cwd(),
+ *   cwd: await Deno.makeTempDir(),
  *   permissionMode: "ask",
- *   approve: (request) => confirm(request.description),
+ *   approve: (request) => (asked.push(request.tool), true),
  * };
  * const tools = createTools(options);
+ * await tools.WriteFile.execute({ path: "a.txt", content: "hi\n" });
+ * assert.deepEqual(asked, ["WriteFile"]);
  * ```
  */
 export interface CreateToolsOptions {
@@ -86,12 +90,14 @@ export interface CreateToolsOptions {
  * @example Switch to read-only after a first edit
  * ```ts
  * import { createTools, type Tools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const cwd = await Deno.makeTempDir();
  * const tools: Tools = createTools({ cwd, permissionMode: "acceptEdits" });
  * await tools.WriteFile.execute({ path: "a.txt", content: "once\n" });
  * tools.permissionMode = "readOnly";
- * console.log(tools.cwd, tools.plan.length);
+ * await assert.rejects(tools.WriteFile.execute({ path: "a.txt", content: "twice\n" }));
+ * assert.equal(await Deno.readTextFile(`${cwd}/a.txt`), "once\n");
  * ```
  */
 export interface Tools {
@@ -126,10 +132,11 @@ export interface Tools {
  * @example Read the first lines of a file
  * ```ts
  * import { createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "ask" });
  * const result = await tools.ReadFile.execute({ path: "deno.json", line: 1, limit: 3 });
- * console.log(result.content);
+ * assert.equal(result.content.split("\n")[0], "{");
  * ```
  *
  * @param options The workspace, permission mode, approver and backends.

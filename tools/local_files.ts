@@ -31,20 +31,25 @@ const inFlight = new Set<string>();
  * @example Log every write the tools make
  * ```ts
  * import { createLocalFiles, createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const disk = createLocalFiles();
+ * const writes: string[] = [];
  * const tools = createTools({
+ *   cwd: await Deno.makeTempDir(),
  *   permissionMode: "acceptEdits",
  *   backend: {
  *     files: {
  *       ...disk,
  *       writeFile(path, data) {
- *         console.log(`writing ${data.length} bytes to ${path}`);
+ *         writes.push(`writing ${data.length} bytes to ${path}`);
  *         return disk.writeFile(path, data);
  *       },
  *     },
  *   },
  * });
+ * await tools.WriteFile.execute({ path: "a.txt", content: "hello\n" });
+ * assert.match(writes[0], /^writing 6 bytes to .*a\.txt$/);
  * ```
  */
 export function createLocalFiles(): FileBackend {

@@ -20,10 +20,13 @@
  * @example Let the tools edit the workspace without asking
  * ```ts
  * import { createTools, type PermissionMode } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const mode: PermissionMode = "acceptEdits";
- * const tools = createTools({ cwd: Deno.cwd(), permissionMode: mode });
- * console.log(tools.permissionMode); // "acceptEdits"
+ * const tools = createTools({ cwd: await Deno.makeTempDir(), permissionMode: mode });
+ * const { created } = await tools.WriteFile.execute({ path: "a.txt", content: "hi\n" });
+ * assert.equal(tools.permissionMode, "acceptEdits");
+ * assert.equal(created, true);
  * ```
  */
 export type PermissionMode = "ask" | "acceptEdits" | "allow" | "readOnly";
@@ -35,12 +38,16 @@ export type PermissionMode = "ask" | "acceptEdits" | "allow" | "readOnly";
  *
  * @example Refuse every command, allow the rest
  * ```ts
- * import type { PermissionAction, PermissionRequest } from "@fello/agent";
+ * import { createTools, type PermissionAction, type PermissionRequest } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function decide(request: PermissionRequest): boolean {
  *   const refused: PermissionAction[] = ["execute"];
  *   return !refused.includes(request.action);
  * }
+ * const tools = createTools({ cwd: await Deno.makeTempDir(), approve: decide });
+ * await tools.WriteFile.execute({ path: "a.txt", content: "ok\n" });
+ * await assert.rejects(tools.Shell.execute({ command: "echo hi" }), /Refused/i);
  * ```
  */
 export type PermissionAction = "read" | "write" | "execute";
@@ -52,12 +59,20 @@ export type PermissionAction = "read" | "write" | "execute";
  *
  * @example Show what a tool asks for
  * ```ts
- * import type { PermissionRequest } from "@fello/agent";
+ * import { createTools, type PermissionRequest } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function show(request: PermissionRequest): string {
  *   const where = request.outsideWorkspace ? " (outside the workspace)" : "";
  *   return `${request.tool}: ${request.description}${where}`;
  * }
+ * const asked: string[] = [];
+ * const tools = createTools({
+ *   cwd: await Deno.makeTempDir(),
+ *   approve: (request) => (asked.push(show(request)), true),
+ * });
+ * await tools.WriteFile.execute({ path: "a.txt", content: "hi\n" });
+ * assert.match(asked[0], /^WriteFile: .*a\.txt/);
  * ```
  */
 export interface PermissionRequest {
@@ -95,11 +110,15 @@ export interface PermissionRequest {
  *
  * @example Allow reads for good, ask about the rest once
  * ```ts
- * import type { PermissionAnswer, PermissionRequest } from "@fello/agent";
+ * import { createTools, type PermissionAnswer, type PermissionRequest } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function answer(request: PermissionRequest): PermissionAnswer {
  *   return request.action === "read" ? "always" : false;
  * }
+ * const tools = createTools({ cwd: await Deno.makeTempDir(), approve: answer });
+ * await assert.rejects(tools.WriteFile.execute({ path: "a.txt", content: "" }));
+ * assert.equal(answer({ tool: "ReadFile", action: "read", description: "Read", outsideWorkspace: true, path: "/etc/hosts" } as PermissionRequest), "always");
  * ```
  */
 export type PermissionAnswer = boolean | "always";
@@ -112,10 +131,15 @@ export type PermissionAnswer = boolean | "always";
  * @example Approve writes inside the workspace only
  * ```ts
  * import { type Approve, createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const approve: Approve = (request) =>
  *   request.action === "write" && !request.outsideWorkspace;
- * const tools = createTools({ cwd: Deno.cwd(), approve });
+ * const tools = createTools({ cwd: await Deno.makeTempDir(), approve });
+ * const inside = await tools.WriteFile.execute({ path: "a.txt", content: "ok\n" });
+ * assert.equal(inside.created, true);
+ * const outside = `${await Deno.makeTempDir()}/b.txt`;
+ * await assert.rejects(tools.WriteFile.execute({ path: outside, content: "no\n" }));
  * ```
  */
 export type Approve = (
@@ -130,9 +154,11 @@ export type Approve = (
  * @example List a tool's input properties
  * ```ts
  * import { createTools, type JsonSchema } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const schema: JsonSchema = createTools().ReadFile.inputSchema;
- * console.log(Object.keys(schema.properties as JsonSchema)); // ["path", "line", ...]
+ * const properties = Object.keys(schema.properties as JsonSchema);
+ * assert.ok(properties.includes("path") && properties.includes("limit"));
  * ```
  */
 export type JsonSchema = { [key: string]: unknown };
@@ -145,10 +171,12 @@ export type JsonSchema = { [key: string]: unknown };
  * @example Give a command ten seconds
  * ```ts
  * import { createTools, type ExecuteOptions } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "allow" });
+ * const tools = createTools({ cwd: await Deno.makeTempDir(), permissionMode: "allow" });
  * const options: ExecuteOptions = { signal: AbortSignal.timeout(10_000) };
- * await tools.Shell.execute({ command: "echo hi" }, options);
+ * const { exitCode } = await tools.Shell.execute({ command: "echo hi" }, options);
+ * assert.equal(exitCode, 0);
  * ```
  */
 export interface ExecuteOptions {
@@ -164,12 +192,15 @@ export interface ExecuteOptions {
  * @example Group tools by kind
  * ```ts
  * import { createTools, type ToolKind } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const kinds = new Map<ToolKind, string[]>();
  * for (const tool of Object.values(createTools())) {
  *   if (typeof tool !== "object" || tool === null || !("kind" in tool)) continue;
  *   kinds.set(tool.kind, [...(kinds.get(tool.kind) ?? []), tool.name]);
  * }
+ * assert.ok(kinds.get("read")?.includes("ReadFile"));
+ * assert.ok(kinds.get("execute")?.includes("Shell"));
  * ```
  */
 export type ToolKind =
@@ -188,11 +219,13 @@ export type ToolKind =
  * @example Call a tool and render its result for a model
  * ```ts
  * import { createTools, type Tool } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * async function runTool<I, O>(tool: Tool<I, O>, input: I): Promise<string> {
  *   return tool.toModelText(await tool.execute(input));
  * }
- * console.log(await runTool(createTools().ReadFile, { path: "deno.json" }));
+ * const text = await runTool(createTools().ReadFile, { path: "deno.json", limit: 3 });
+ * assert.match(text, /^1\t\{/);
  * ```
  */
 export interface Tool<Input, Output> {
@@ -221,8 +254,10 @@ export interface Tool<Input, Output> {
  * @example Describe a file for a custom backend
  * ```ts
  * import type { FileStat } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const stat: FileStat = { kind: "file", size: 12, mtimeMs: Date.now(), mode: 0o644 };
+ * assert.equal(stat.kind, "file");
  * ```
  */
 export interface FileStat {
@@ -249,6 +284,7 @@ export interface FileStat {
  * @example Serve a file held in memory
  * ```ts
  * import type { RandomAccessFile } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function inMemory(bytes: Uint8Array): RandomAccessFile {
  *   return {
@@ -260,6 +296,9 @@ export interface FileStat {
  *     close() {},
  *   };
  * }
+ * const buffer = new Uint8Array(3);
+ * const read = await inMemory(new TextEncoder().encode("hello")).read(buffer, 1);
+ * assert.equal(new TextDecoder().decode(buffer.subarray(0, read)), "ell");
  * ```
  */
 export interface RandomAccessFile {
@@ -283,20 +322,27 @@ export interface RandomAccessFile {
  *   createTools,
  *   type FileBackend,
  * } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
+ * const log: string[] = [];
  * function logged(files: FileBackend): FileBackend {
  *   return {
  *     stat: (path) => files.stat(path),
  *     open: (path) => files.open(path),
  *     readDir: (path) => files.readDir(path),
  *     writeFile: (path, data) => {
- *       console.log(`writing ${data.length} bytes to ${path}`);
+ *       log.push(`writing ${data.length} bytes to ${path}`);
  *       return files.writeFile(path, data);
  *     },
  *   };
  * }
- *
- * const tools = createTools({ backend: { files: logged(createLocalFiles()) } });
+ * const tools = createTools({
+ *   cwd: await Deno.makeTempDir(),
+ *   permissionMode: "acceptEdits",
+ *   backend: { files: logged(createLocalFiles()) },
+ * });
+ * await tools.WriteFile.execute({ path: "a.txt", content: "hi\n" });
+ * assert.match(log[0], /^writing 3 bytes to .*a\.txt$/);
  * ```
  */
 export interface FileBackend {
@@ -317,15 +363,18 @@ export interface FileBackend {
  *
  * @example Run a command without a shell
  * ```ts
- * import type { ShellRequest } from "@fello/agent";
+ * import { createLocalProcesses, type ShellRequest } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const request: ShellRequest = {
- *   command: "git",
- *   args: ["status", "--short"],
+ *   command: "echo",
+ *   args: ["one", "two"],
  *   cwd: Deno.cwd(),
  *   outputByteLimit: 32 * 1024,
  *   timeoutSeconds: 30,
  * };
+ * const result = await createLocalProcesses().run(request);
+ * assert.equal(result.output, "one two\n");
  * ```
  */
 export interface ShellRequest {
@@ -356,10 +405,11 @@ export interface ShellRequest {
  * @example Tell a failed command from a timeout
  * ```ts
  * import { createTools, type ShellResult } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "allow" });
+ * const tools = createTools({ cwd: await Deno.makeTempDir(), permissionMode: "allow" });
  * const result: ShellResult = await tools.Shell.execute({ command: "exit 3" });
- * console.log(result.timedOut ? "timed out" : `exit ${result.exitCode}`); // exit 3
+ * assert.equal(result.timedOut ? "timed out" : `exit ${result.exitCode}`, "exit 3");
  * ```
  */
 export interface ShellResult {
@@ -389,11 +439,13 @@ export interface ShellResult {
  * @example Refuse every command
  * ```ts
  * import { createTools, type ProcessBackend } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const processes: ProcessBackend = {
  *   run: () => Promise.reject(new Error("commands are disabled here")),
  * };
- * const tools = createTools({ cwd: Deno.cwd(), backend: { processes } });
+ * const tools = createTools({ permissionMode: "allow", backend: { processes } });
+ * await assert.rejects(tools.Shell.execute({ command: "ls" }), /disabled here/);
  * ```
  */
 export interface ProcessBackend {
@@ -409,11 +461,15 @@ export interface ProcessBackend {
  * @example Replace the subprocesses, keep the local disk
  * ```ts
  * import { type Backend, createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const backend: Partial<Backend> = {
  *   processes: { run: () => Promise.reject(new Error("no commands")) },
  * };
- * const tools = createTools({ cwd: Deno.cwd(), backend });
+ * const tools = createTools({ permissionMode: "allow", backend });
+ * const { content } = await tools.ReadFile.execute({ path: "deno.json", limit: 1 });
+ * assert.equal(content.split("\n")[0], "{");
+ * await assert.rejects(tools.Shell.execute({ command: "ls" }), /no commands/);
  * ```
  */
 export interface Backend {

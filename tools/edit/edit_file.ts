@@ -39,6 +39,7 @@ import DESCRIPTION from "./edit_file.txt" with { type: "text" };
  * @example Rename every use of a word
  * ```ts
  * import { createTools, type EditFileInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const cwd = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${cwd}/a.txt`, "colour and colour\n");
@@ -49,6 +50,7 @@ import DESCRIPTION from "./edit_file.txt" with { type: "text" };
  *   replaceAll: true,
  * };
  * await createTools({ cwd, permissionMode: "acceptEdits" }).EditFile.execute(input);
+ * assert.equal(await Deno.readTextFile(`${cwd}/a.txt`), "color and color\n");
  * ```
  */
 export interface EditFileInput {
@@ -72,6 +74,7 @@ export interface EditFileInput {
  * @example Replace one exact snippet
  * ```ts
  * import { createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const cwd = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${cwd}/a.ts`, "const x = 1;\n");
@@ -81,7 +84,9 @@ export interface EditFileInput {
  *   oldText: "x = 1",
  *   newText: "x = 2",
  * });
- * console.log(replacements, diff);
+ * assert.equal(replacements, 1);
+ * assert.match(diff, /^-const x = 1;$/m);
+ * assert.match(diff, /^\+const x = 2;$/m);
  * ```
  */
 export interface EditFileResult {

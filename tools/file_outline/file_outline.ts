@@ -17,9 +17,12 @@ import DESCRIPTION from "./file_outline.txt" with { type: "text" };
  * @example Outline a file for the model
  * ```ts
  * import { createTools, type FileOutlineInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const input: FileOutlineInput = { path: "tools/read_file.ts" };
- * console.log(await createTools({ cwd: Deno.cwd() }).file_outline.execute(input));
+ * const input: FileOutlineInput = { path: "tools/read/read_file.ts" };
+ * const text = await createTools({ cwd: Deno.cwd() }).file_outline.execute(input);
+ * assert.match(text, /^File: tools\/read\/read_file\.ts/);
+ * assert.match(text, /function createReadFile/);
  * ```
  */
 export interface FileOutlineInput {
@@ -45,9 +48,14 @@ const schema = z.object({
  * @example Outline a file before reading parts of it
  * ```ts
  * import { createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
- * console.log(await tools.file_outline.execute({ path: "tools/read_file.ts" }));
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.py`, "class Greeter:\n    def hello(self):\n        pass\n");
+ * const tools = createTools({ cwd, permissionMode: "readOnly" });
+ * const outline = await tools.file_outline.execute({ path: "a.py" });
+ * assert.match(outline, /class Greeter \(lines 1-3\)/);
+ * assert.match(outline, /  method hello \(lines 2-3\)/);
  * ```
  *
  * @param context The workspace, permission gate and backends.

@@ -14,11 +14,17 @@ import DESCRIPTION from "./plan.txt" with { type: "text" };
  * @example Put the urgent entries first
  * ```ts
  * import type { PlanEntry, PlanPriority } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const ORDER: PlanPriority[] = ["high", "medium", "low"];
  * function byPriority(entries: PlanEntry[]): PlanEntry[] {
  *   return entries.toSorted((a, b) => ORDER.indexOf(a.priority) - ORDER.indexOf(b.priority));
  * }
+ * const sorted = byPriority([
+ *   { content: "Tidy up", priority: "low", status: "pending" },
+ *   { content: "Fix the crash", priority: "high", status: "pending" },
+ * ]);
+ * assert.equal(sorted[0].content, "Fix the crash");
  * ```
  */
 export type PlanPriority = "high" | "medium" | "low";
@@ -31,11 +37,16 @@ export type PlanPriority = "high" | "medium" | "low";
  * @example Count what is left to do
  * ```ts
  * import type { PlanEntry, PlanStatus } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * function left(entries: PlanEntry[]): number {
  *   const done: PlanStatus = "completed";
  *   return entries.filter((entry) => entry.status !== done).length;
  * }
+ * assert.equal(left([
+ *   { content: "Write tests", priority: "high", status: "completed" },
+ *   { content: "Ship it", priority: "low", status: "pending" },
+ * ]), 1);
  * ```
  */
 export type PlanStatus = "pending" | "in_progress" | "completed";
@@ -48,10 +59,18 @@ export type PlanStatus = "pending" | "in_progress" | "completed";
  * @example Show the plan after every change
  * ```ts
  * import { createTools, type PlanEntry } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
+ * const shown: string[][] = [];
  * const tools = createTools({
- *   onPlan: (entries: PlanEntry[]) => console.log(entries.map((e) => e.content)),
+ *   onPlan: (entries: PlanEntry[]) => {
+ *     shown.push(entries.map((e) => e.content));
+ *   },
  * });
+ * await tools.Plan.execute({
+ *   entries: [{ content: "Ship it", priority: "low", status: "pending" }],
+ * });
+ * assert.deepEqual(shown, [["Ship it"]]);
  * ```
  */
 export interface PlanEntry {
@@ -71,6 +90,7 @@ export interface PlanEntry {
  * @example Set a two-step plan
  * ```ts
  * import { createTools, type PlanInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const input: PlanInput = {
  *   entries: [
@@ -79,7 +99,7 @@ export interface PlanEntry {
  *   ],
  * };
  * const { counts } = await createTools().Plan.execute(input);
- * console.log(counts); // { pending: 1, in_progress: 1, completed: 0 }
+ * assert.deepEqual(counts, { pending: 1, in_progress: 1, completed: 0 });
  * ```
  */
 export interface PlanInput {
@@ -95,11 +115,12 @@ export interface PlanInput {
  * @example Check progress after an update
  * ```ts
  * import { createTools, type PlanResult } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const result: PlanResult = await createTools().Plan.execute({
  *   entries: [{ content: "Ship it", priority: "low", status: "completed" }],
  * });
- * console.log(result.counts.completed); // 1
+ * assert.equal(result.counts.completed, 1);
  * ```
  */
 export interface PlanResult {
@@ -136,12 +157,17 @@ export type PlanListener = (entries: PlanEntry[]) => void | Promise<void>;
  * @example Replace the plan and read it back
  * ```ts
  * import { createPlan } from "./plan.ts";
+ * import assert from "node:assert/strict";
  *
- * const plan = createPlan((entries) => console.log(entries.length));
+ * const sizes: number[] = [];
+ * const plan = createPlan((entries) => {
+ *   sizes.push(entries.length);
+ * });
  * await plan.tool.execute({
  *   entries: [{ content: "Write tests", priority: "high", status: "in_progress" }],
  * });
- * console.log(plan.entries()[0].status); // "in_progress"
+ * assert.equal(plan.entries()[0].status, "in_progress");
+ * assert.deepEqual(sizes, [1]);
  * ```
  */
 export function createPlan(

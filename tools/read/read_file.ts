@@ -41,9 +41,12 @@ import DESCRIPTION from "./read_file.txt" with { type: "text" };
  * @example Read 3 lines from line 2
  * ```ts
  * import { createTools, type ReadFileInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const input: ReadFileInput = { path: "deno.json", line: 2, limit: 3 };
- * const { content } = await createTools().ReadFile.execute(input);
+ * const { content, startLine, endLine } = await createTools().ReadFile.execute(input);
+ * assert.deepEqual([startLine, endLine], [2, 4]);
+ * assert.match(content, /^ {2}"name": "@fello\/agent",/);
  * ```
  */
 export interface ReadFileInput {
@@ -67,11 +70,16 @@ export interface ReadFileInput {
  * @example Read lines 10-14 of a file
  * ```ts
  * import { createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const tools = createTools({ cwd: Deno.cwd() });
+ * const cwd = await Deno.makeTempDir();
+ * const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+ * await Deno.writeTextFile(`${cwd}/a.txt`, lines.join("\n") + "\n");
+ * const tools = createTools({ cwd });
  * const { content, startLine, endLine, totalLines } = await tools.ReadFile
- *   .execute({ path: "deno.json", line: 1, limit: 5 });
- * console.log(startLine, endLine, totalLines, content);
+ *   .execute({ path: "a.txt", line: 10, limit: 5 });
+ * assert.deepEqual([startLine, endLine, totalLines], [10, 14, 20]);
+ * assert.equal(content.split("\n")[0], "line 10");
  * ```
  */
 export interface ReadFileResult {

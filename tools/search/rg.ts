@@ -68,10 +68,27 @@ const schema = z.object({
  * before it starts. "Outside the workspace" is judged on that path as well.
  *
  * @example List the TypeScript files that mention a name
- * ```ts ignore
- * const rg = createRg(context);
- * const result = await rg.execute({ args: ["-l", "-t", "ts", "createTools"] });
- * console.log(rg.toModelText(result));
+ * ```ts
+ * import { ToolContext } from "../context.ts";
+ * import { createLocalFiles } from "../local_files.ts";
+ * import { createLocalProcesses } from "../shell/local_processes.ts";
+ * import { createRg } from "./rg.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.ts`, "createTools();\n");
+ * await Deno.writeTextFile(`${cwd}/b.md`, "createTools\n");
+ * const rg = createRg(
+ *   new ToolContext({
+ *     workspace: cwd,
+ *     permissionMode: "readOnly",
+ *     files: createLocalFiles(),
+ *     processes: createLocalProcesses(),
+ *   }),
+ * );
+ * const result = await rg.execute({ args: ["-l", "-t", "ts", "createTools"] })
+ *   .catch((error) => error); // a ToolError where ripgrep is not installed
+ * if (!(result instanceof Error)) assert.equal(rg.toModelText(result).trim(), "a.ts");
  * ```
  *
  * @param context The workspace and permission gate.

@@ -28,9 +28,14 @@ import DESCRIPTION from "./search.txt" with { type: "text" };
  * @example Find the TODOs in TypeScript files
  * ```ts
  * import { createTools, type SearchInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.ts`, "// TODO: name it\nconst x = 1;\n");
+ * await Deno.writeTextFile(`${cwd}/b.md`, "TODO: not TypeScript\n");
  * const input: SearchInput = { pattern: "TODO|FIXME", regex: true, glob: "*.ts" };
- * const { matches } = await createTools({ cwd: Deno.cwd() }).search.execute(input);
+ * const { matches } = await createTools({ cwd }).search.execute(input);
+ * assert.deepEqual(matches.map((m) => `${m.path}:${m.line}`), ["a.ts:1"]);
  * ```
  */
 export interface SearchInput {
@@ -56,10 +61,13 @@ export interface SearchInput {
  * @example Print matches as path:line: text
  * ```ts
  * import { createTools, type SearchMatch } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const { matches } = await createTools().search.execute({ pattern: "createTools" });
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.ts`, "import { createTools } from \"x\";\n");
+ * const { matches } = await createTools({ cwd }).search.execute({ pattern: "createTools" });
  * const show = (match: SearchMatch) => `${match.path}:${match.line}: ${match.text}`;
- * console.log(matches.map(show).join("\n"));
+ * assert.equal(matches.map(show).join("\n"), 'a.ts:1: import { createTools } from "x";');
  * ```
  */
 export interface SearchMatch {
@@ -79,12 +87,16 @@ export interface SearchMatch {
  * @example Say when there are more matches
  * ```ts
  * import { createTools, type SearchResult } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const result: SearchResult = await createTools().search.execute({
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.ts`, "export const a = 1;\n".repeat(20));
+ * const result: SearchResult = await createTools({ cwd }).search.execute({
  *   pattern: "export",
  *   maxResults: 10,
  * });
- * if (result.truncated) console.log("more than 10 matches; narrow the search");
+ * assert.equal(result.matches.length, 10);
+ * assert.equal(result.truncated, true);
  * ```
  */
 export interface SearchResult {
@@ -130,10 +142,13 @@ const schema = z.object({
  * @example Find where a function is called
  * ```ts
  * import { createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/main.ts`, "const tools = createTools();\n");
+ * const tools = createTools({ cwd, permissionMode: "readOnly" });
  * const result = await tools.search.execute({ pattern: "createTools(", glob: "*.ts" });
- * console.log(tools.search.toModelText(result));
+ * assert.match(tools.search.toModelText(result), /main\.ts:1: const tools = createTools\(\);/);
  * ```
  *
  * @param context The workspace, permission gate and backends.

@@ -41,13 +41,15 @@ const READ_SIZE = 64 * 1024; // a Linux pipe's capacity
  *
  * @example Keep full-output logs in a chosen folder
  * ```ts
- * import { createTools } from "../../mod.ts";
- * import { createLocalProcesses } from "./local_processes.ts";
+ * import { createLocalProcesses, createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
- * const processes = createLocalProcesses({ logDir: await Deno.makeTempDir() });
+ * const logDir = await Deno.makeTempDir();
+ * const processes = createLocalProcesses({ logDir });
  * const tools = createTools({ permissionMode: "allow", backend: { processes } });
  * const result = await tools.Shell.execute({ command: "seq 1 100000" });
- * console.log(result.truncated, result.logPath);
+ * assert.equal(result.truncated, true);
+ * assert.ok(result.logPath?.startsWith(logDir));
  * ```
  *
  * Requires `--allow-run` for each command (unrestricted, or including `sh`, to kill whole process

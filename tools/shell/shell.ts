@@ -30,11 +30,12 @@ export const MAX_OUTPUT_BYTE_LIMIT: number = 64 * 1024 * 1024;
  * @example Run the tests with a time limit
  * ```ts
  * import { createTools, type ShellInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const input: ShellInput = { command: "echo", args: ["ready"], timeoutSeconds: 60 };
  * const tools = createTools({ cwd: Deno.cwd(), permissionMode: "allow" });
  * const { exitCode, output } = await tools.Shell.execute(input);
- * console.log(exitCode, output); // 0 "ready\n"
+ * assert.deepEqual([exitCode, output], [0, "ready\n"]);
  * ```
  */
 export interface ShellInput {
@@ -93,10 +94,11 @@ const schema = z.object({
  * @example Run a command and read its exit code
  * ```ts
  * import { createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const tools = createTools({ permissionMode: "allow" });
  * const result = await tools.Shell.execute({ command: "echo hi && exit 3" });
- * console.log(result.exitCode, result.output); // 3 "hi\n"
+ * assert.deepEqual([result.exitCode, result.output], [3, "hi\n"]);
  * ```
  */
 export function createShell(

@@ -24,10 +24,12 @@ import DESCRIPTION from "./write_file.txt" with { type: "text" };
  * @example Write a file in a subfolder of the workspace
  * ```ts
  * import { createTools, type WriteFileInput } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const cwd = await Deno.makeTempDir();
  * const input: WriteFileInput = { path: "a.txt", content: "hello\n", cwd: "notes" };
  * await createTools({ cwd, permissionMode: "acceptEdits" }).WriteFile.execute(input);
+ * assert.equal(await Deno.readTextFile(`${cwd}/notes/a.txt`), "hello\n");
  * ```
  */
 export interface WriteFileInput {
@@ -47,6 +49,7 @@ export interface WriteFileInput {
  * @example Create a file (parent folders too)
  * ```ts
  * import { createTools } from "@fello/agent";
+ * import assert from "node:assert/strict";
  *
  * const cwd = await Deno.makeTempDir();
  * const tools = createTools({ cwd, permissionMode: "acceptEdits" });
@@ -54,7 +57,7 @@ export interface WriteFileInput {
  *   path: "notes/todo.md",
  *   content: "- ship it\n",
  * });
- * console.log(created, bytes); // true 10
+ * assert.deepEqual([created, bytes], [true, 10]);
  * ```
  */
 export interface WriteFileResult {
