@@ -13,58 +13,7 @@
 // bare parse, cached at least 50x faster than cold, and the pool at least
 // 1.7x one worker on the folder (2 cores).
 //
-// Files of 1 MiB or more are parsed in pieces, one per worker, side by side
-// (outline/_pieces.ts); a file that cannot be cut between top-level blocks
-// (typescript.js is one function, the middle of sqlite3.c is inside some
-// `#if`) is parsed whole. A fresh pool gives the piece of its second worker
-// 8,000 lines less, as that worker starts later. What the pieces cannot
-// remove is the fixed cost of a fresh pool: each web Worker's constructor
-// blocks the main thread ~10 ms and the worker boots in another 15-20 ms, so
-// the second worker parses ~20 ms after the first; runtime and grammar
-// instantiation take 5-10 ms per worker; a fresh isolate's first parse and
-// extraction run 10-30 ms slower than later ones, and V8 compiles its hot
-// code again on background threads. On 2 cores that compiling competes with
-// the other worker, and two parses side by side each run 1.2-1.3x slower than
-// one alone: a fresh pool of two is ~1.6x one fresh worker on the folder
-// while a running pool is ~1.8x a running worker.
-//
-// Cold runs are timed as a process's first outline: from the pool's creation
-// to the outline's end, after the previous pool's threads have had 100 ms to
-// exit (timed back to back with the shutdown, as before 2026-11-30, the
-// teardown overlapped the next outline and added 10-30 ms).
-//
-// Measured on the shared 2-core machine on 2026-11-30, the ninth session of
-// the day, on its final code, in a full run during a quiet spell (and in
-// brackets the eighth session's last full run). Against the bare parse: cold
-// with the default pool, cold with one worker, warm:
-//   generated TypeScript 2 MB  1.16x (1.14)  1.53x (1.70)  0.71x (0.76)
-//   generated Python 2 MB      0.87x (1.01)  1.43x (1.38)  0.65x (0.62)
-//   generated C 2 MB           1.18x (1.33)  1.71x (1.72)  0.77x (0.77)
-//   lib.dom.d.ts               1.34x (1.58)  1.76x (1.94)  0.85x (0.85)
-//   typescript.js              1.12x (1.12)  1.13x (1.09)  1.13x (1.12)
-//   sqlite3.c                  1.22x (1.34)  1.20x (1.32)  1.26x (1.39)
-//   cached: 2,400-49,000x faster than cold
-//   folder, pool / one worker: fresh 1.59x (1.41x), running 1.77x (1.76x)
-//   incremental re-outline of an edited 500 KB file: 3.35x faster than the
-//   bare parse (2.11x)
-// The first full run after the two startup changes read lib.dom.d.ts cold at
-// 1.49x, the folder 1.62x fresh and 1.81x running.
-// The session's changes: the pool's workers are web Workers, unref'd while
-// idle, instead of node:worker_threads, whose constructor blocked the main
-// thread 36-41 ms per worker under `deno bench` (tools/_thread.ts); and
-// web-tree-sitter's glue no longer takes Deno for Node.js, which cost a
-// fresh worker 15-20 ms setting up `process` and loading Node's `fs`
-// (grammars/grammars.ts). Interleaved under `deno test` (16 rounds each,
-// against the same bare parse), a cold lib.dom.d.ts outline read 1.27x,
-// 1.33x and 1.30x where the code before the second change read 1.50x, 1.50x
-// and 1.52x, and that code 1.45x, 1.44x and 1.48x where the session's
-// starting code read 1.56x, 1.56x and 1.67x. The lib.dom.d.ts group run
-// alone minutes after that first full run read 1.38x and 1.29x.
-// This machine drifts by 20% or more between runs, more so when both cores
-// work: two full runs of the same outline code during a noisy hour read
-// lib.dom.d.ts cold at 1.90x (its bare parse ran before the spell, 155 ms, its
-// cold outlines in it) and 1.42x (a bare parse of 200 ms), the running folder
-// pool at 1.74x and 1.42x, the generated C file at 1.48x and 1.65x.
+// Figures, and what a fresh pool spends its time on: bench/README.md.
 //
 // Run: deno bench -A bench/outline_bench.ts (the first run fetches sqlite3.c
 // and TypeScript's lib files with `npm pack` into .bench-data/).

@@ -1,7 +1,7 @@
 // Speed of the `search` tool over 1 000 small files under a big .gitignore,
 // next to the same search with no .gitignore (the baseline). Goal: the rules'
-// number barely shows; before they were compiled (tools/_gitignore_rules.ts),
-// each file was tested against each rule: 20 000 "buildN/" rules took 9.4 s.
+// number barely shows (the rules are compiled once, tools/search/_gitignore_rules.ts,
+// instead of testing each file against each rule).
 //
 // Run: deno bench -A bench/search_gitignore_bench.ts
 import { join } from "node:path";

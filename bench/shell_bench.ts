@@ -4,17 +4,7 @@
 // (no counting, no log) shows the floor any Deno consumer pays. Peak RSS
 // growth is printed at the end.
 //
-// Measured on the shared 2-core machine (noisy, and the /dev/null baseline is
-// bimodal: ~55 ms or ~170 ms for the same command), medians of 6 interleaved
-// runs: yes 6.3x its baseline (334 vs 53 ms; 6.9x before the SIMD counting),
-// the bare read loop alone 5.0x (267 ms); seq 1.36x (bare loop 1.42x). 1.5x
-// is out of reach for `yes` in Deno: it makes 256 MB faster than Deno can take
-// it from a pipe. A read returns what the pipe holds (10-15 KB on average
-// here, at most 64 KiB, so a bigger buffer does not help), each read costs
-// Deno about 10 us of CPU, and 256 MB is ~20k reads. Above that floor Shell
-// pays for the full-output log (writing 256 MB to the page cache: ~55-70 ms;
-// async writes measured no faster) and ~15 ms of counting and copying.
-// Peak RSS growth stays under 5 MB.
+// Figures: bench/README.md.
 import { createTools } from "../mod.ts";
 import { createLocalProcesses } from "../tools/shell/local_processes.ts";
 

@@ -26,7 +26,7 @@ export interface GrammarSource {
   file: string;
 }
 
-/** The ten grammars and their pinned packages (see FACTS.md for why these). */
+/** The ten grammars and their pinned packages, chosen for loading in web-tree-sitter 0.27. */
 export const GRAMMARS: Readonly<Record<GrammarId, GrammarSource>> = {
   typescript: {
     package: "tree-sitter-typescript@0.23.2",

@@ -11,9 +11,8 @@
 // so a split is trusted only when every piece stands alone: no syntax error,
 // and a later piece's first code at column 0. A construct cut in two leaves
 // a piece unterminated. Doc comments never reach across a blank line.
-// Otherwise the file is parsed whole, as without splitting. Two adversarial
-// reviews tried every split of real code and millions of made-up inputs;
-// what they found is in _pieces_test.ts, and Kotlin is never split (see
+// Otherwise the file is parsed whole, as without splitting. _pieces_test.ts
+// tries splits of real code and made-up inputs; Kotlin is never split (see
 // kotlin.ts).
 import type { Node } from "web-tree-sitter";
 import type { LanguageSpec } from "./languages/_language.ts";

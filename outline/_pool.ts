@@ -1,7 +1,7 @@
 // The worker pool: starts workers on demand up to its size, queues the rest,
 // replaces a worker that crashed or asked to be recycled.
 //
-// An idle worker is unref'd (tools/_thread.ts), so a script (or the CLI)
+// An idle worker is unref'd (internal/thread.ts), so a script (or the CLI)
 // exits on its own as soon as its work is done, and the warm worker is reused
 // when more work comes first.
 import {
@@ -58,7 +58,7 @@ export interface OutlinePoolOptions {
    * for stuck (a read that never returns) and replaced; default 10 s.
    */
   stallMs?: number;
-  /** Which kind of worker thread to start (tools/_thread.ts); a test seam. */
+  /** Which kind of worker thread to start (internal/thread.ts); a test seam. */
   threads?: ThreadKind;
 }
 

@@ -11,7 +11,7 @@ export interface OutlineRequest {
   /**
    * The content, read by the main thread; else the worker reads `path`. An
    * ArrayBuffer: Deno's node:worker_threads (the pool's fallback, see
-   * tools/_thread.ts) posts one in ~2 ms where it takes ~130 ms over a 2 MB
+   * internal/thread.ts) posts one in ~2 ms where it takes ~130 ms over a 2 MB
    * Uint8Array.
    */
   bytes?: ArrayBuffer;
