@@ -356,56 +356,6 @@ Deno.test("agent returns unknown tools, invalid JSON and invalid input to the mo
   });
 });
 
-Deno.test("agent clears the oldest tool outputs once the conversation passes contextTokens", async () => {
-  await withWorkspace(async (dir) => {
-    // Three files of about 30,000 characters each.
-    for (const name of ["a", "b", "c"]) {
-      await Deno.writeTextFile(
-        join(dir, `${name}.log`),
-        `${name}-line of the log\n`.repeat(1_500),
-      );
-    }
-    const read = (path: string) => ({
-      toolCalls: [{ name: "ReadFile", arguments: { path } }],
-    });
-    await using server = startScriptedServer([{
-      match: "Read the three logs",
-      replies: [
-        read("a.log"),
-        read("b.log"),
-        read("c.log"),
-        { text: "read them" },
-        { text: "still here" },
-      ],
-    }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      // 80,000 characters: the instructions and tool schemas, plus two logs.
-      contextTokens: 20_000,
-    });
-    assert.equal((await agent.run("Read the three logs")).text, "read them");
-    const sent = (turn: number) =>
-      toolContents(server.requests[turn]).map((text) =>
-        text.startsWith("[Output cleared")
-          ? "cleared"
-          : /([abc])-line/.exec(text)?.[1]
-      );
-    assert.deepEqual(sent(1), ["a"]);
-    // The third request would pass the budget: the oldest output goes, the
-    // one the model has not answered yet stays.
-    assert.deepEqual(sent(2), ["cleared", "b"]);
-    assert.deepEqual(sent(3), ["cleared", "cleared", "c"]);
-    for (const request of server.requests) {
-      assert.ok(JSON.stringify(request.body).length < 80_000 + 10_000);
-    }
-    // The next run goes on from the conversation as it was last sent.
-    assert.equal((await agent.run("And now?")).text, "still here");
-    assert.deepEqual(sent(4), ["cleared", "cleared", "c"]);
-  });
-});
-
 Deno.test("agent.run() continues the conversation and agent.reset() starts over", async () => {
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([
