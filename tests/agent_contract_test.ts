@@ -1,7 +1,6 @@
-// Black-box contract tests of issue #5 (the agent and the CLI's run mode),
-// written from the issue's text against the public API in mod.ts and the CLI
-// as a subprocess, with the scripted OpenAI-compatible server as the model.
-import { withWorkspace } from "./support/workspace.ts";
+// createAgent() and `fello run` as their specification states them, black-box:
+// the public API of mod.ts and the CLI as a subprocess, with the scripted
+// OpenAI-compatible server as the model.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type AgentEvent, createAgent } from "../mod.ts";
@@ -12,8 +11,10 @@ import {
   toolMessages,
   unusedBaseURL,
 } from "./support/scripted_server.ts";
+import { fello } from "./support/fello_cli.ts";
+import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
+import { withWorkspace } from "./support/workspace.ts";
 
-const MOD = new URL("../mod.ts", import.meta.url).pathname;
 const ALL_TOOLS = [
   "ReadFile",
   "WriteFile",
@@ -60,7 +61,7 @@ Deno.test("createAgent() run: a tool call, its result and a final answer; every 
           }),
         },
       ],
-    }], {});
+    }]);
     const agent = createAgent({
       baseURL: server.baseURL,
       apiKey: "sk-contract",
@@ -107,7 +108,7 @@ Deno.test("createAgent() stream yields text deltas, tool calls, tool results and
         { toolCalls: [{ name: "Plan", arguments: { entries } }] },
         { text: "Planned and done." },
       ],
-    }], {});
+    }]);
     const agent = createAgent({
       baseURL: server.baseURL,
       model: "m",
@@ -151,7 +152,7 @@ Deno.test("createAgent() a second run continues the conversation; reset() starts
         replies: [{ text: "first-answer-777" }, { text: "second answer" }],
       },
       { match: "contract-fresh", replies: [{ text: "fresh answer" }] },
-    ], {});
+    ]);
     const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
     assert.equal(
       (await agent.run("contract-continue one")).text,
@@ -204,7 +205,7 @@ Deno.test("createAgent() tool error, refused permission, invalid input and unkno
           },
         },
       ],
-    }], {});
+    }]);
     const asked: string[] = [];
     const agent = createAgent({
       baseURL: server.baseURL,
@@ -248,7 +249,7 @@ Deno.test("createAgent() approve allows a write in ask mode", async () => {
         },
         { text: "wrote it" },
       ],
-    }], {});
+    }]);
     const agent = createAgent({
       baseURL: server.baseURL,
       model: "m",
@@ -283,7 +284,7 @@ Deno.test("createAgent() EditFile and Shell run through the loop", async () => {
           },
         },
       ],
-    }], {});
+    }]);
     const agent = createAgent({
       baseURL: server.baseURL,
       model: "m",
@@ -325,7 +326,7 @@ Deno.test("createAgent() search and file_outline run through the loop", async ()
           },
         },
       ],
-    }], {});
+    }]);
     const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
     const result = await agent.run("contract-search findMe");
     assert.equal(result.text, "found");
@@ -360,7 +361,7 @@ Deno.test("createAgent() ImageAnalysis sends a data-URL image to the vision mode
         ],
       },
       { match: "contract-vision-q", replies: [{ text: "a single red pixel" }] },
-    ], {});
+    ]);
     const agent = createAgent({
       baseURL: server.baseURL,
       model: "main-model",
@@ -393,7 +394,7 @@ Deno.test("createAgent() retries a 500 and then succeeds", async () => {
     await using server = startScriptedServer([{
       match: "contract-retry",
       replies: [{ failures: [{ status: 500 }], text: "after retry" }],
-    }], {});
+    }]);
     const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
     assert.equal((await agent.run("contract-retry")).text, "after retry");
     assert.equal(requestsOf(server.requests, "contract-retry").length, 2);
@@ -408,7 +409,7 @@ Deno.test("createAgent() a 5xx that persists fails naming the URL and the status
         failures: Array.from({ length: 10 }, () => ({ status: 503 })),
         text: "never",
       }],
-    }], {});
+    }]);
     const agent = createAgent({
       baseURL: server.baseURL,
       model: "m",
@@ -453,7 +454,7 @@ Deno.test("createAgent() abort kills a running Shell", async () => {
         },
         { text: "should not get here" },
       ],
-    }], {});
+    }]);
     const agent = createAgent({
       baseURL: server.baseURL,
       model: "m",
@@ -487,7 +488,7 @@ Deno.test("createAgent() abort stops a model request that never answers", async 
     await using server = startScriptedServer([{
       match: "contract-hang",
       replies: [{ hang: true }],
-    }], {});
+    }]);
     const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
     const controller = new AbortController();
     const run = agent.run("contract-hang", { signal: controller.signal });
@@ -555,7 +556,7 @@ Deno.test("createAgent() Subagent runs three tasks at once and reports each", as
       child("A"),
       child("B"),
       child("C"),
-    ], {});
+    ]);
     const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
     assert.equal((await agent.run("contract-parent go")).text, "all done");
     for (const name of ["A", "B", "C"]) {
@@ -578,35 +579,6 @@ Deno.test("createAgent() Subagent runs three tasks at once and reports each", as
 
 // ---- CLI (subprocess) ----
 
-function cliEnv(extra: Record<string, string>): Record<string, string> {
-  const env = Deno.env.toObject();
-  for (const key of Object.keys(env)) {
-    if (/^(FELLO|OPENAI)_/.test(key)) delete env[key];
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
-
-async function cli(
-  args: string[],
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
-    cwd: options.cwd,
-    env: cliEnv(options.env ?? {}),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
 Deno.test('CLI run "prompt" with --base-url and --model streams the answer and shows tool calls', async () => {
   await withWorkspace(async (cwd) => {
     await Deno.writeTextFile(join(cwd, "shown.txt"), "x\n");
@@ -616,8 +588,8 @@ Deno.test('CLI run "prompt" with --base-url and --model streams the answer and s
         { toolCalls: [{ name: "ReadFile", arguments: { path: "shown.txt" } }] },
         { text: "cli answer 123" },
       ],
-    }], {});
-    const out = await cli(
+    }]);
+    const out = await fello(
       [
         "run",
         "--base-url",
@@ -648,8 +620,8 @@ Deno.test('CLI bare "prompt" takes FELLO_BASE_URL and FELLO_MODEL; --json prints
         { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
         { text: "json answer" },
       ],
-    }], {});
-    const out = await cli(["--json", "contract-cli-env hi"], {
+    }]);
+    const out = await fello(["--json", "contract-cli-env hi"], {
       cwd,
       env: { FELLO_BASE_URL: server.baseURL, FELLO_MODEL: "env-model" },
     });
@@ -676,8 +648,8 @@ Deno.test("CLI falls back to OPENAI_BASE_URL", async () => {
     await using server = startScriptedServer([{
       match: "contract-cli-openai",
       replies: [{ text: "openai env answer" }],
-    }], {});
-    const out = await cli(["contract-cli-openai hi"], {
+    }]);
+    const out = await fello(["contract-cli-openai hi"], {
       cwd,
       env: { OPENAI_BASE_URL: server.baseURL, FELLO_MODEL: "m" },
     });
@@ -696,8 +668,8 @@ Deno.test("CLI an unreachable endpoint exits 2 with one line naming the URL; the
     })
       .then((conn) => (conn.close(), true), () => false);
     const [flagged, unset] = await Promise.all([
-      cli(["run", "--base-url", baseURL, "--model", "m", "hi"], { cwd }),
-      ollamaRuns ? undefined : cli(["hi"], { cwd }),
+      fello(["run", "--base-url", baseURL, "--model", "m", "hi"], { cwd }),
+      ollamaRuns ? undefined : fello(["hi"], { cwd }),
     ]);
     for (
       const [out, host] of [[flagged, new URL(baseURL).host], [
@@ -720,21 +692,10 @@ Deno.test("CLI an unreachable endpoint exits 2 with one line naming the URL; the
   });
 });
 
-async function onPath(command: string): Promise<boolean> {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (
-      dir && await Deno.stat(join(dir, command)).then(() => true, () => false)
-    ) {
-      return true;
-    }
-  }
-  return false;
-}
-
 Deno.test({
   name:
     "CLI on a terminal without a prompt: an interactive session that asks yes / no / always and keeps the conversation",
-  ignore: !(await onPath("script")),
+  ignore: !HAS_SCRIPT,
   fn: async () => {
     await withWorkspace(async (cwd) => {
       const write = (n: number) => ({
@@ -753,42 +714,16 @@ Deno.test({
           { text: "FIRST-DONE" },
           { text: "SECOND-DONE" },
         ],
-      }], {});
-      // util-linux `script` gives the CLI a pseudo-terminal; typed lines are
-      // queued on it in order: a prompt, three answers, a follow-up, /exit.
-      const command = [
-        Deno.execPath(),
-        "run",
-        "-A",
-        MOD,
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-      ]
-        .map((a) => `'${a}'`).join(" ");
-      const child = new Deno.Command("script", {
-        args: ["-qec", command, "/dev/null"],
-        cwd,
-        env: cliEnv({}),
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(
-        new TextEncoder().encode(
+      }]);
+      // Typed lines are queued on the terminal in order: a prompt, three
+      // answers, a follow-up, /exit.
+      await onTerminal(cwd, server.baseURL, async (terminal) => {
+        await terminal.type(
           "contract-tty go\ny\nn\nalways\nfollow-up-question\n/exit\n",
-        ),
-      );
-      await writer.close();
-      // Only to prove nothing hangs: a stuck session is killed and fails below.
-      const timer = setTimeout(() => child.kill(), 60_000);
-      const out = await child.output().finally(() => clearTimeout(timer));
-      const stdout = new TextDecoder().decode(out.stdout);
-      assert.equal(out.code, 0, stdout);
-      assert.match(stdout, /FIRST-DONE[\s\S]*SECOND-DONE/);
+        );
+        await terminal.waitFor(/FIRST-DONE[\s\S]*SECOND-DONE/);
+        assert.equal(await terminal.exitCode(), 0, terminal.screen());
+      });
       const files = [];
       for await (const entry of Deno.readDir(cwd)) files.push(entry.name);
       // yes, no, always (and "always" covers the fourth write unasked).
@@ -797,62 +732,4 @@ Deno.test({
       assert.match(allText(last), /FIRST-DONE[\s\S]*follow-up-question/);
     });
   },
-});
-
-Deno.test("CLI Ctrl-C cancels the run and kills its Shell command", async () => {
-  await withWorkspace(async (cwd) => {
-    await using server = startScriptedServer([{
-      match: "contract-cli-sigint",
-      replies: [
-        {
-          toolCalls: [{
-            name: "Shell",
-            arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
-          }],
-        },
-        { text: "never" },
-      ],
-    }], {});
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        MOD,
-        "run",
-        "--permission-mode",
-        "allow",
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-        "contract-cli-sigint",
-      ],
-      cwd,
-      env: cliEnv({}),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const output = child.output();
-    let pid = 0;
-    for (let i = 0; i < 400 && !pid; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      pid = Number(
-        (await Deno.readTextFile(join(cwd, "pid.txt")).catch(() => "")).trim(),
-      );
-    }
-    if (!pid) child.kill();
-    assert.ok(pid > 0, "the Shell command started");
-    child.kill("SIGINT");
-    const out = await output;
-    assert.equal(out.code, 130, new TextDecoder().decode(out.stderr));
-    let alive = true;
-    for (let i = 0; i < 100 && alive; i++) {
-      const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-      alive = stat !== "" && !/^\d+ \([^)]*\) Z/.test(stat);
-      if (alive) await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.ok(!alive, `process ${pid} survived Ctrl-C`);
-  });
 });
