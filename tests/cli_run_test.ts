@@ -3,7 +3,9 @@
 // (--session, --continue), permission questions, Ctrl-C.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import type { AgentMessage } from "../mod.ts";
 import {
+  type ChatMessage,
   contentText,
   type RecordedRequest,
   type ScriptedReply,
@@ -13,11 +15,30 @@ import {
   unusedBaseURL,
 } from "./support/scripted_server.ts";
 import { waitForPid, waitUntilGone } from "./support/processes.ts";
-import { withDirs, withWorkspace } from "./support/workspace.ts";
+import {
+  type LinkedDirs,
+  withDirs,
+  withLinkedDirs,
+  withWorkspace,
+} from "./support/workspace.ts";
 import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
 import { showOnTerminal } from "./support/screen.ts";
 import { isSummarizer } from "./support/summary_script.ts";
-import { fello, felloAt, spawnFello } from "./support/fello_cli.ts";
+import {
+  baseEnv,
+  type CliOutput,
+  fello,
+  felloAt,
+  felloCommandLine,
+  spawnFello,
+} from "./support/fello_cli.ts";
+import {
+  answerText,
+  event,
+  sse,
+  startRawServer,
+} from "./support/raw_endpoint.ts";
+import { assertAllValid } from "./support/log_tool.ts";
 
 function readScript(match: string) {
   return {
@@ -500,6 +521,165 @@ Deno.test("fello run --session refuses a session another fello run is using", as
   });
 });
 
+Deno.test({
+  name: "fello run --session: a refused file leaves no FILE.lock behind",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await Deno.writeTextFile(join(dir, "notes.md"), "# Notes\n");
+      const out = await fello(
+        [
+          "--session",
+          "notes.md",
+          "--base-url",
+          unusedBaseURL(),
+          "--model",
+          "m",
+          "hi",
+        ],
+        { cwd: dir },
+      );
+      assert.equal(out.code, 2);
+      assert.match(out.stderr, /notes\.md/);
+      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), [
+        "notes.md",
+      ]);
+    });
+  },
+});
+
+Deno.test("fello run --session keeps the steps a Ctrl-C'd run completed, and the next run goes on with them", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    const secondStep = Promise.withResolvers<void>();
+    await using server = startScriptedServer([{
+      match: "Read the notes",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }] },
+        {
+          compute: (request) =>
+            messageText(request.body.messages.at(-1)) === "And?"
+              ? { text: "It said 42." }
+              : (secondStep.resolve(), { hang: true }),
+        },
+      ],
+    }]);
+    const args = ["--base-url", server.baseURL, "--model", "m"];
+    const child = spawnFello(
+      [...args, "--session", "s.json", "Read the notes"],
+      {
+        cwd: dir,
+      },
+    );
+    await secondStep.promise;
+    child.kill("SIGINT");
+    const output = await child.output();
+    assert.equal(output.code, 130);
+    const saved = JSON.parse(await Deno.readTextFile(join(dir, "s.json")));
+    assert.deepEqual(saved.messages.map((m: AgentMessage) => m.role), [
+      "user",
+      "assistant",
+      "tool",
+    ]);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "notes.txt",
+      "s.json",
+      "s.json.lock",
+    ]);
+
+    const next = await fello([...args, "--session", "s.json", "And?"], {
+      cwd: dir,
+    });
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(next.stdout, "It said 42.\n");
+    const request = server.requests.at(-1)!;
+    assertAllValid([request]);
+    assert.match(messageText(request.body.messages[3]), /the answer is 42/);
+
+    // A folder is no session file: refused, nothing asked or written.
+    await Deno.mkdir(join(dir, "folder"));
+    const asked = server.requests.length;
+    const refused = await fello([...args, "--session", "folder", "hi"], {
+      cwd: dir,
+    });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /Cannot read the session file ".*folder"/);
+    assert.equal(server.requests.length, asked);
+    assert.deepEqual([...Deno.readDirSync(join(dir, "folder"))], []);
+  });
+});
+
+/** `fello run --continue` with read and write granted on `granted` only. */
+function continueRun(
+  dirs: LinkedDirs,
+  options: { baseURL: string; granted: string; state: string; prompt: string },
+): Promise<CliOutput> {
+  return felloAt(options.baseURL, ["--continue", options.prompt], {
+    cwd: dirs.ws,
+    env: { FELLO_STATE_DIR: options.state },
+    flags: [
+      "--allow-net=127.0.0.1",
+      "--allow-env",
+      "--allow-sys=hostname",
+      `--allow-read=${dirs.ws},${options.granted}`,
+      `--allow-write=${options.granted}`,
+    ],
+  });
+}
+
+Deno.test("fello run --continue goes on with a conversation in a state folder granted through a symlink", async () => {
+  await withLinkedDirs(async (dirs) => {
+    await using server = startEchoServer(6);
+    const run = (prompt: string) =>
+      continueRun(dirs, {
+        baseURL: server.baseURL,
+        granted: dirs.link,
+        state: dirs.link,
+        prompt,
+      });
+    const first = await run("one");
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, "heard: one\n");
+    // The first run let go of its lock: the second holds it and goes on.
+    const second = await run("two");
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.stdout, "heard: one | two\n");
+    const saved = [...Deno.readDirSync(join(dirs.real, "sessions"))]
+      .map((entry) => entry.name).filter((name) => name.endsWith(".json"));
+    assert.equal(saved.length, 1);
+  });
+});
+
+Deno.test("fello run --continue names the path and the flag when the grant is on the other side of the symlink", async () => {
+  await withLinkedDirs(async (dirs) => {
+    await using server = startEchoServer(6);
+    const cases = [
+      { granted: dirs.real, state: dirs.link },
+      { granted: dirs.link, state: dirs.real },
+    ];
+    for (const { granted, state } of cases) {
+      const out = await continueRun(dirs, {
+        baseURL: server.baseURL,
+        granted,
+        state,
+        prompt: "one",
+      });
+      assert.equal(out.code, 2, out.stderr);
+      assert.equal(out.stdout, "");
+      const folder = join(state, "sessions");
+      assert.match(
+        out.stderr,
+        new RegExp(
+          `fello run: Cannot read the session file "${folder}/[0-9a-f]{16}\\.json": Deno denies reading it; run deno again with --allow-read=${folder} `,
+        ),
+      );
+      assert.doesNotMatch(out.stderr, /\n\s+at /);
+    }
+    // Refused before anything was written.
+    assert.deepEqual([...Deno.readDirSync(dirs.real)], []);
+    assert.equal(server.requests.length, 0);
+  });
+});
+
 // ---- Questions on a narrow terminal ----
 // A permission question longer than a row wraps over several rows. A result
 // line that arrives while it waits is printed above it and the question shown
@@ -605,6 +785,303 @@ Deno.test({
   },
 });
 
+// ---- Questions on a terminal ----
+
+/** One step of three calls, each asked about. */
+const THREE_CALLS = {
+  match: "three calls",
+  replies: [{
+    toolCalls: [
+      writeCall("a.txt", "a"),
+      { name: "Shell", arguments: { command: "echo hi > s.txt" } },
+      writeCall("b.txt", "b"),
+    ],
+  }],
+};
+
+Deno.test({
+  name:
+    "fello run on a terminal: Ctrl-C at the second question of a step asks no more of it, writes nothing more, and the session goes on",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await using server = startScriptedServer([
+        THREE_CALLS,
+        { match: "are you there", replies: [{ text: "still here" }] },
+      ]);
+      await onTerminal(dir, server.baseURL, async (terminal) => {
+        await terminal.waitFor(/› $/);
+        await terminal.type("three calls\n");
+        await terminal.waitFor(/"a\.txt"\? \[y\]es \/ \[n\]o \/ \[a\]lways: $/);
+        await terminal.type("y\n");
+        await terminal.waitFor(/Allow Shell: .*\[a\]lways: /);
+        await sleep(300);
+        await terminal.type("\x03");
+        await terminal.waitFor(/fello: cancelled\n\n› $/);
+        await terminal.type("are you there?\n");
+        await terminal.waitFor(/still here\n\n› $/);
+        await terminal.type("/exit\n");
+        assert.equal(await terminal.exitCode(), 0);
+        const screen = terminal.screen();
+        assert.doesNotMatch(screen, /b\.txt"\?/, "asked after the cancel");
+      });
+      assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "a");
+      for (const name of ["s.txt", "b.txt"]) {
+        await assert.rejects(Deno.stat(join(dir, name)), Deno.errors.NotFound);
+      }
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "fello run on a terminal: a question waiting for its answer stays the last line, not followed by an earlier call's result",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await using server = startScriptedServer([THREE_CALLS]);
+      await onTerminal(dir, server.baseURL, async (terminal) => {
+        await terminal.waitFor(/› $/);
+        await terminal.type("three calls\n");
+        await terminal.waitFor(/"a\.txt"\? \[y\]es \/ \[n\]o \/ \[a\]lways: $/);
+        await terminal.type("y\n");
+        await terminal.waitFor(/Allow Shell: .*\[a\]lways: /);
+        await sleep(1_000); // the first call's result has come by now
+        assert.match(
+          terminal.screen(),
+          /Allow Shell: Run "echo hi > s\.txt"\? \[y\]es \/ \[n\]o \/ \[a\]lways: $/,
+        );
+        await terminal.type("\x03");
+      });
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "fello run (interactive): /help is a command, not a prompt for the model",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await using server = startScriptedServer([
+      { match: "", replies: [{ text: "model answer" }] },
+    ]);
+    await withWorkspace(async (dir) => {
+      await onTerminal(dir, server.baseURL, async (terminal) => {
+        await terminal.waitFor(/› $/);
+        await terminal.type("/help\n");
+        await terminal.waitFor(/\/reset[^]*› $/);
+        await terminal.type("/exit\n");
+        assert.equal(await terminal.exitCode(), 0, terminal.screen());
+      });
+      const prompts = server.requests.flatMap((r) =>
+        r.body.messages.filter((m) => m.role === "user")
+          .map((m) => contentText(m.content))
+      );
+      assert.deepEqual(prompts, []);
+    });
+  },
+});
+
+Deno.test({
+  name: "fello run: an unrecognised answer to a permission question asks again",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    await using server = startScriptedServer([{
+      match: "write it",
+      replies: [
+        {
+          toolCalls: [{
+            name: "WriteFile",
+            arguments: { path: "w.txt", content: "x\n" },
+          }],
+        },
+        { text: "done" },
+      ],
+    }]);
+    await withWorkspace(async (dir) => {
+      await onTerminal(dir, server.baseURL, async (terminal) => {
+        await terminal.waitFor(/› $/);
+        await terminal.type("write it\n");
+        await terminal.waitFor(/\[a\]lways: $/);
+        await terminal.type("maybe\n");
+        await terminal.waitFor(/not an answer\.[^]*\[a\]lways: $/);
+        await terminal.type("y\n");
+        await terminal.waitFor(/done\n\n› $/);
+        await terminal.type("/exit\n");
+        await terminal.exitCode();
+      });
+      assert.equal(await Deno.readTextFile(join(dir, "w.txt")), "x\n");
+    });
+  },
+});
+
+Deno.test("fello run with piped answers asks a step's calls in order and shows CJK paths plainly, a tab escaped", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "three calls",
+      replies: [{
+        toolCalls: [
+          writeCall("a.txt", "a"),
+          { name: "Shell", arguments: { command: "printf 'x\ty' > t.txt" } },
+          writeCall("日本語.txt", "b"),
+        ],
+      }, { text: "done" }],
+    }]);
+    const out = await felloAt(server.baseURL, ["three calls"], {
+      cwd: dir,
+      stdin: "y\nn\ny\n",
+    });
+    assert.equal(out.code, 0, out.stderr);
+    const asked = [...out.stderr.matchAll(/Allow (\w+): (.*?)\?/g)]
+      .map((m) => `${m[1]}: ${m[2]}`);
+    assert.deepEqual(asked, [
+      'WriteFile: Write 1 bytes to "a.txt"',
+      "Shell: Run \"printf 'x\\ty' > t.txt\"",
+      'WriteFile: Write 1 bytes to "日本語.txt"',
+    ]);
+    assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "a");
+    assert.equal(await Deno.readTextFile(join(dir, "日本語.txt")), "b");
+    await assert.rejects(Deno.stat(join(dir, "t.txt")), Deno.errors.NotFound);
+  });
+});
+
+// ---- Endpoint failures, typos and pipes ----
+
+Deno.test({
+  name:
+    "fello run: an HTML error page from the endpoint is reported on one line",
+  async fn() {
+    const page = "<!DOCTYPE html>\n<html>\n<head><title>404 Not Found</title>" +
+      "</head>\n<body>\n<h1>Not Found</h1>\n</body>\n</html>\n";
+    await using server = startRawServer(() =>
+      new Response(page, {
+        status: 404,
+        headers: { "content-type": "text/html" },
+      })
+    );
+    await withWorkspace(async (dir) => {
+      const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
+      assert.equal(out.code, 2);
+      assert.match(out.stderr, /404/);
+      assert.doesNotMatch(out.stderr, /<html|<!DOCTYPE/i);
+      assert.equal(out.stderr.trim().split("\n").length, 1, out.stderr);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "fello: a mistyped subcommand is refused with a suggestion, not sent to the model",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      for (const [typo, command] of [["outlin", "outline"], ["mpc", "mcp"]]) {
+        const out = await fello(
+          [typo, "README.md", "--base-url", unusedBaseURL(), "--model", "m"],
+          { cwd: dir },
+        );
+        assert.equal(out.code, 2, typo);
+        assert.doesNotMatch(out.stderr, /Cannot reach the model endpoint/);
+        assert.match(out.stderr, new RegExp(`"?${command}"?`));
+      }
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "fello run on a 429 with a long Retry-After says how long to wait, not to start the server",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await using server = startRawServer(() =>
+        Response.json(
+          { error: { message: "Rate limit reached for requests" } },
+          { status: 429, headers: { "retry-after": "120" } },
+        )
+      );
+      const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
+      assert.equal(out.code, 2, out.stderr);
+      assert.match(out.stderr, /429/);
+      assert.match(out.stderr, /120 ?s/, "the requested wait is named");
+      assert.doesNotMatch(
+        out.stderr,
+        /start the server/,
+        "the server is up: the hint fits a rate limit",
+      );
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "fello run --json whose reader closes the pipe exits without a stack trace",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await using server = startRawServer((n) =>
+        n === 0
+          ? sse(
+            event({ role: "assistant", content: "" }) +
+              event({
+                tool_calls: [{
+                  index: 0,
+                  id: "call_1",
+                  type: "function",
+                  function: {
+                    name: "Shell",
+                    arguments: JSON.stringify({ command: "sleep 0.3; echo" }),
+                  },
+                }],
+              }) + event({}, "tool_calls") + "data: [DONE]\n\n",
+          )
+          : sse(answerText("done ".repeat(200)))
+      );
+      const fello = felloCommandLine([
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "m",
+        "--permission-mode",
+        "allow",
+        "--json",
+        "talk",
+      ]);
+      const output = await new Deno.Command("bash", {
+        args: ["-c", `${fello} | head -c 50 >/dev/null`],
+        cwd: dir,
+        env: baseEnv(),
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(output.stderr);
+      assert.doesNotMatch(stderr, /Uncaught|\n\s+at /, stderr);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "fello run on a context-length 400 points at --context-tokens, not at starting the server",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await using server = startRawServer(() =>
+        Response.json({
+          object: "error",
+          message:
+            "This model's maximum context length is 4096 tokens. However, you requested 9120 tokens (8096 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.",
+          type: "BadRequestError",
+          code: 400,
+        }, { status: 400 })
+      );
+      const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
+      assert.equal(out.code, 2, out.stderr);
+      assert.match(out.stderr, /maximum context length is 4096/);
+      assert.match(out.stderr, /--context-tokens/);
+      assert.doesNotMatch(out.stderr, /start the server/);
+    });
+  },
+});
+
 // ---- What a run reports ----
 
 const BUDGET = 20_000; // tokens
@@ -655,6 +1132,14 @@ Deno.test("fello run prints a line when the conversation is summarized in the mi
     assert.equal(server.requests.filter(isSummarizer).length, 1);
   });
 });
+
+function messageText(message: ChatMessage | undefined): string {
+  return contentText(message?.content) || String(message?.content ?? "");
+}
+
+function writeCall(path: string, content: string) {
+  return { name: "WriteFile", arguments: { path, content } };
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

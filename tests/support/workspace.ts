@@ -71,3 +71,29 @@ export async function writeFiles(
   }
   return paths;
 }
+
+/** A workspace, a folder beside it, and a symlink that leads to that folder. */
+export interface LinkedDirs {
+  ws: string;
+  /** The folder the link leads to. */
+  real: string;
+  /** A symlink to `real`. */
+  link: string;
+}
+
+/** Runs `fn` with a fresh {@linkcode LinkedDirs} layout, then removes it. */
+export async function withLinkedDirs(
+  fn: (dirs: LinkedDirs) => Promise<void>,
+): Promise<void> {
+  await withWorkspace(async (root) => {
+    const dirs = {
+      ws: join(root, "ws"),
+      real: join(root, "real"),
+      link: join(root, "link"),
+    };
+    await Deno.mkdir(dirs.ws);
+    await Deno.mkdir(dirs.real);
+    await Deno.symlink(dirs.real, dirs.link);
+    await fn(dirs);
+  });
+}
