@@ -97,3 +97,25 @@ export async function withLinkedDirs(
     await fn(dirs);
   });
 }
+
+/**
+ * Runs `fn` with a workspace reached through a symlink (`<root>/link/ws` leads
+ * to `<root>/real/ws`) holding "needle" in `sub dir/a b.txt` and in `f.ts`.
+ */
+export async function withSymlinkedWorkspace(
+  fn: (paths: { root: string; link: string; ws: string }) => Promise<void>,
+): Promise<void> {
+  await withWorkspace(async (root) => {
+    await Deno.mkdir(join(root, "real/ws/sub dir"), { recursive: true });
+    await Deno.writeTextFile(
+      join(root, "real/ws/sub dir/a b.txt"),
+      "needle one\n",
+    );
+    await Deno.writeTextFile(
+      join(root, "real/ws/f.ts"),
+      "/** needle doc */\nexport function f() {}\n",
+    );
+    await Deno.symlink(join(root, "real"), join(root, "link"));
+    await fn({ root, link: join(root, "link"), ws: join(root, "link/ws") });
+  });
+}
