@@ -7,38 +7,31 @@ import { utf16WithBom } from "../tests/support/utf16.ts";
 import { rejectsTool } from "../tests/support/tool_asserts.ts";
 import { withWorkspace, writeFiles } from "../tests/support/workspace.ts";
 
-Deno.test({
-  name:
-    "outlineSymbols() keeps a TypeScript name written with a $ as it is written",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      const path = join(dir, "dollar.ts");
-      await Deno.writeTextFile(
-        path,
-        "/** Reads ab$tract. */\nexport const ab$tract = 1;\n" +
-          "export function u$ing() {}\n",
-      );
-      const { symbols } = await outlineSymbols(path);
-      assert.deepEqual(symbols.map((s) => s.name), ["ab$tract", "u$ing"]);
-      assert.equal(symbols[0].doc, "Reads ab$tract.");
-    });
-  },
+Deno.test("outlineSymbols() keeps a TypeScript name written with a $ as it is written", async () => {
+  await withWorkspace(async (dir) => {
+    const path = join(dir, "dollar.ts");
+    await Deno.writeTextFile(
+      path,
+      "/** Reads ab$tract. */\nexport const ab$tract = 1;\n" +
+        "export function u$ing() {}\n",
+    );
+    const { symbols } = await outlineSymbols(path);
+    assert.deepEqual(symbols.map((s) => s.name), ["ab$tract", "u$ing"]);
+    assert.equal(symbols[0].doc, "Reads ab$tract.");
+  });
 });
 
-Deno.test({
-  name: "outlineSymbols() lists the re-exports of a barrel module",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await Deno.writeTextFile(
-        join(dir, "index.ts"),
-        'export { createTools } from "./tools.ts";\nexport * from "./more.ts";\n',
-      );
-      const { symbols } = await outlineSymbols("index.ts", { cwd: dir });
-      const names = symbols.map((s) => `${s.kind} ${s.name}`).join("\n");
-      assert.match(names, /createTools|tools\.ts/);
-      assert.match(names, /more\.ts/);
-    });
-  },
+Deno.test("outlineSymbols() lists the re-exports of a barrel module", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(
+      join(dir, "index.ts"),
+      'export { createTools } from "./tools.ts";\nexport * from "./more.ts";\n',
+    );
+    const { symbols } = await outlineSymbols("index.ts", { cwd: dir });
+    const names = symbols.map((s) => `${s.kind} ${s.name}`).join("\n");
+    assert.match(names, /createTools|tools\.ts/);
+    assert.match(names, /more\.ts/);
+  });
 });
 
 Deno.test("fileOutline() outlines empty, BOM-only, UTF-16 odd-length and lone-surrogate files without a crash; outlineSymbols() reads CJK UTF-16 names and docs", async () => {
@@ -66,21 +59,17 @@ Deno.test("fileOutline() outlines empty, BOM-only, UTF-16 odd-length and lone-su
   });
 });
 
-Deno.test({
-  name:
-    "outlineSymbols() with a grammarsDir lacking the grammar names grammarsDir, not FELLO_GRAMMARS_DIR",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      await writeFiles(ws, {
-        "a.py": "def f():\n    pass\n",
-        "grammars/README": "none\n",
-      });
-      const { message } = await rejectsTool(
-        outlineSymbols("a.py", { cwd: ws, grammarsDir: join(ws, "grammars") }),
-      );
-      assert.match(message, /tree-sitter-python\.wasm/);
-      assert.match(message, /grammarsDir/);
-      assert.doesNotMatch(message, /FELLO_GRAMMARS_DIR/);
+Deno.test("outlineSymbols() with a grammarsDir lacking the grammar names grammarsDir, not FELLO_GRAMMARS_DIR", async () => {
+  await withWorkspace(async (ws) => {
+    await writeFiles(ws, {
+      "a.py": "def f():\n    pass\n",
+      "grammars/README": "none\n",
     });
-  },
+    const { message } = await rejectsTool(
+      outlineSymbols("a.py", { cwd: ws, grammarsDir: join(ws, "grammars") }),
+    );
+    assert.match(message, /tree-sitter-python\.wasm/);
+    assert.match(message, /grammarsDir/);
+    assert.doesNotMatch(message, /FELLO_GRAMMARS_DIR/);
+  });
 });

@@ -17,50 +17,46 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-Deno.test({
-  name:
-    "acp: questions still waiting when the editor switches the session to allow mode are not asked",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await using server = startScriptedServer([{
-        match: "write three",
-        replies: [{
-          toolCalls: [
-            writeCall("a.txt", "a"),
-            writeCall("b.txt", "b"),
-            writeCall("c.txt", "c"),
-          ],
-        }, { text: "done" }],
-      }]);
-      const { client, connection } = await connect(server, undefined, {
-        permissionMode: "ask",
-      });
-      const { sessionId } = await connection.agent.request(
-        acp.methods.agent.session.new,
-        { cwd: dir, mcpServers: [] },
-      );
-      client.options.permission = async () => {
-        await sleep(100); // the person looks, then picks "allow" mode
-        await connection.agent.request(acp.methods.agent.session.setMode, {
-          sessionId,
-          modeId: "allow",
-        });
-        return "allow_once";
-      };
-      const response = await connection.agent.request(
-        acp.methods.agent.session.prompt,
-        { sessionId, prompt: [{ type: "text", text: "write three" }] },
-      );
-      assert.equal(response.stopReason, "end_turn");
-      for (const name of ["a.txt", "b.txt", "c.txt"]) {
-        assert.ok(await Deno.stat(join(dir, name)), name);
-      }
-      assert.deepEqual(
-        client.permissionRequests.map((r) => r.toolCall.title),
-        ['Write 1 bytes to "a.txt"'],
-      );
+Deno.test("acp: questions still waiting when the editor switches the session to allow mode are not asked", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "write three",
+      replies: [{
+        toolCalls: [
+          writeCall("a.txt", "a"),
+          writeCall("b.txt", "b"),
+          writeCall("c.txt", "c"),
+        ],
+      }, { text: "done" }],
+    }]);
+    const { client, connection } = await connect(server, undefined, {
+      permissionMode: "ask",
     });
-  },
+    const { sessionId } = await connection.agent.request(
+      acp.methods.agent.session.new,
+      { cwd: dir, mcpServers: [] },
+    );
+    client.options.permission = async () => {
+      await sleep(100); // the person looks, then picks "allow" mode
+      await connection.agent.request(acp.methods.agent.session.setMode, {
+        sessionId,
+        modeId: "allow",
+      });
+      return "allow_once";
+    };
+    const response = await connection.agent.request(
+      acp.methods.agent.session.prompt,
+      { sessionId, prompt: [{ type: "text", text: "write three" }] },
+    );
+    assert.equal(response.stopReason, "end_turn");
+    for (const name of ["a.txt", "b.txt", "c.txt"]) {
+      assert.ok(await Deno.stat(join(dir, name)), name);
+    }
+    assert.deepEqual(
+      client.permissionRequests.map((r) => r.toolCall.title),
+      ['Write 1 bytes to "a.txt"'],
+    );
+  });
 });
 
 Deno.test("acp: parallel calls ask the editor one at a time, in the model's order, with the command escaped and non-ASCII paths plain", async () => {

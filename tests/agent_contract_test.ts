@@ -3,7 +3,7 @@
 // OpenAI-compatible server as the model.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type AgentEvent, createAgent } from "../mod.ts";
+import { type AgentEvent, createAgent, EndpointError } from "../mod.ts";
 import {
   contentText,
   type RecordedRequest,
@@ -13,6 +13,7 @@ import {
 } from "./support/scripted_server.ts";
 import { fello } from "./support/fello_cli.ts";
 import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
+import { scriptedAgent } from "./support/scripted_agent.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const ALL_TOOLS = [
@@ -109,10 +110,7 @@ Deno.test("createAgent() stream yields text deltas, tool calls, tool results and
         { text: "Planned and done." },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "readOnly",
     });
     const events: AgentEvent[] = [];
@@ -153,7 +151,7 @@ Deno.test("createAgent() a second run continues the conversation; reset() starts
       },
       { match: "contract-fresh", replies: [{ text: "fresh answer" }] },
     ]);
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const agent = scriptedAgent(server, cwd);
     assert.equal(
       (await agent.run("contract-continue one")).text,
       "first-answer-777",
@@ -207,10 +205,7 @@ Deno.test("createAgent() tool error, refused permission, invalid input and unkno
       ],
     }]);
     const asked: string[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "ask",
       approve: (request) => {
         asked.push(request.tool);
@@ -250,10 +245,7 @@ Deno.test("createAgent() approve allows a write in ask mode", async () => {
         { text: "wrote it" },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "ask",
       approve: (request) => request.tool === "WriteFile",
     });
@@ -285,10 +277,7 @@ Deno.test("createAgent() EditFile and Shell run through the loop", async () => {
         },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "allow",
     });
     const result = await agent.run("contract-edit-shell go");
@@ -327,7 +316,7 @@ Deno.test("createAgent() search and file_outline run through the loop", async ()
         },
       ],
     }]);
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const agent = scriptedAgent(server, cwd);
     const result = await agent.run("contract-search findMe");
     assert.equal(result.text, "found");
     assert.match(toolText, /lib\.ts:1: export function findMe/);
@@ -395,7 +384,7 @@ Deno.test("createAgent() retries a 500 and then succeeds", async () => {
       match: "contract-retry",
       replies: [{ failures: [{ status: 500 }], text: "after retry" }],
     }]);
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const agent = scriptedAgent(server, cwd);
     assert.equal((await agent.run("contract-retry")).text, "after retry");
     assert.equal(requestsOf(server.requests, "contract-retry").length, 2);
   });
@@ -410,10 +399,7 @@ Deno.test("createAgent() a 5xx that persists fails naming the URL and the status
         text: "never",
       }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    const agent = scriptedAgent(server, cwd, {
       maxRetries: 1,
     });
     await assert.rejects(agent.run("contract-503"), (error: Error) => {
@@ -455,10 +441,7 @@ Deno.test("createAgent() abort kills a running Shell", async () => {
         { text: "should not get here" },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "allow",
     });
     const controller = new AbortController();
@@ -489,7 +472,7 @@ Deno.test("createAgent() abort stops a model request that never answers", async 
       match: "contract-hang",
       replies: [{ hang: true }],
     }]);
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const agent = scriptedAgent(server, cwd);
     const controller = new AbortController();
     const run = agent.run("contract-hang", { signal: controller.signal });
     run.catch(() => {});
@@ -516,7 +499,7 @@ Deno.test("createAgent() works with a server that answers plain JSON to streamed
         },
       ],
     }], { ignoreStream: true });
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const agent = scriptedAgent(server, cwd);
     assert.equal((await agent.run("contract-json go")).text, "json ok");
   });
 });
@@ -557,7 +540,7 @@ Deno.test("createAgent() Subagent runs three tasks at once and reports each", as
       child("B"),
       child("C"),
     ]);
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const agent = scriptedAgent(server, cwd);
     assert.equal((await agent.run("contract-parent go")).text, "all done");
     for (const name of ["A", "B", "C"]) {
       assert.match(report, new RegExp(`child ${name} finished`));
@@ -732,4 +715,85 @@ Deno.test({
       assert.match(allText(last), /FIRST-DONE[\s\S]*follow-up-question/);
     });
   },
+});
+
+Deno.test("createAgent(): EndpointError carries url, status and attempts; an aborted run rejects with the signal's reason; leaving stream() runs no tool", async () => {
+  await withWorkspace(async (ws) => {
+    await using server = startScriptedServer([
+      {
+        match: "fail please",
+        replies: [{ failures: [{ status: 500 }], text: "late" }],
+      },
+      { match: "hang please", replies: [{ hang: true }] },
+      {
+        match: "mark please",
+        replies: [
+          {
+            toolCalls: [{
+              name: "Shell",
+              arguments: { command: "echo ran > marker.txt" },
+            }],
+          },
+          { text: "marked" },
+        ],
+      },
+    ]);
+    const options = {
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: ws,
+      maxRetries: 0,
+    };
+    const failed = await createAgent(options).run("fail please").then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(failed instanceof EndpointError, String(failed));
+    assert.equal(failed.status, 500);
+    assert.equal(failed.attempts, 1);
+    assert.equal(failed.url, `${server.baseURL}/chat/completions`);
+    assert.ok(failed.message.includes(failed.url), failed.message);
+
+    const aborted = await createAgent(options)
+      .run("hang please", { signal: AbortSignal.timeout(300) })
+      .then(() => undefined, (e) => e);
+    assert.equal((aborted as Error)?.name, "TimeoutError");
+
+    const agent = createAgent({ ...options, permissionMode: "allow" });
+    for await (const event of agent.stream("mark please")) {
+      if (event.type === "tool-call") break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await assert.rejects(
+      Deno.stat(join(ws, "marker.txt")),
+      Deno.errors.NotFound,
+    );
+    assert.deepEqual(agent.history, []);
+  });
+});
+
+Deno.test("createAgent() refuses a requestTimeoutMs of 0, -1 or NaN at creation, or runs with it", async () => {
+  await using server = startScriptedServer([
+    {
+      match: "Hello",
+      replies: [{ text: "hi" }, { text: "hi" }, { text: "hi" }],
+    },
+  ]);
+  for (const requestTimeoutMs of [0, -1, NaN]) {
+    let agent;
+    try {
+      agent = createAgent({
+        baseURL: server.baseURL,
+        model: "m",
+        maxRetries: 0,
+        requestTimeoutMs,
+      });
+    } catch (error) {
+      assert.ok(error instanceof RangeError, String(error));
+      assert.match(error.message, /requestTimeoutMs/);
+      continue;
+    }
+    const result = await agent.run("Hello");
+    assert.equal(result.text, "hi", `requestTimeoutMs ${requestTimeoutMs}`);
+  }
 });

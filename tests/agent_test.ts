@@ -32,17 +32,10 @@ import {
   startCutServer,
   startRawServer,
 } from "./support/raw_endpoint.ts";
-import { assertAllValid, logTool } from "./support/log_tool.ts";
+import { assertAllValid, assertRoles, logTool } from "./support/log_tool.ts";
 import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
+import { collect, scriptedAgent } from "./support/scripted_agent.ts";
 import { withWorkspace } from "./support/workspace.ts";
-
-async function collect(
-  events: AsyncIterable<AgentEvent>,
-): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
 
 function toolContents(request: RecordedRequest): string[] {
   return toolMessages(request).map((m) => contentText(m.content));
@@ -118,11 +111,7 @@ Deno.test("agent.stream() yields text deltas, tool events with id, kind, input a
         { text: "Done reading a.txt." },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("stream it"));
     const text = events.filter((e) => e.type === "text-delta").map((e) =>
       e.text
@@ -193,10 +182,7 @@ Deno.test("agent runs every built-in tool through the loop", async () => {
       ],
     }]);
     const plans: unknown[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       permissionMode: "allow",
       onPlan: (entries) => plans.push(entries),
     });
@@ -257,11 +243,7 @@ Deno.test("agent runs two tool calls of one step and sends both results together
         { text: "Both read." },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("read both"));
     assert.deepEqual(
       events.filter((e) => e.type === "tool-call").map((e) => e.toolCallId),
@@ -295,10 +277,7 @@ Deno.test("agent sends a refused permission to the model as an error result and 
     }]);
     const asked: AgentPermissionRequest[] = [];
     const log: string[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       permissionMode: "ask",
       approve: (request) => {
         asked.push(request);
@@ -351,11 +330,7 @@ Deno.test("agent returns unknown tools, invalid JSON and invalid input to the mo
         { text: "Recovered." },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const result = await agent.run("make mistakes");
     assert.equal(result.text, "Recovered.");
     assert.deepEqual(result.toolCalls.map((c) => c.isError), [
@@ -388,10 +363,7 @@ Deno.test("agent.run() continues the conversation and agent.reset() starts over"
       },
       { match: "fresh start", replies: [{ text: "fresh answer" }] },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       instructions: "Speak like a pirate.",
     });
     assert.equal((await agent.run("first question")).text, "first answer");
@@ -443,10 +415,7 @@ Deno.test("Subagent runs three delayed children at once and reports each", async
       })),
     ]);
     const asked: AgentPermissionRequest[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       approve: (r) => (asked.push(r), true),
     });
     const result = await agent.run("delegate three");
@@ -520,10 +489,7 @@ Deno.test("Subagent reports a failing child without failing the others", async (
       },
     ]);
     const asked: AgentPermissionRequest[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       approve: (request) => (asked.push(request), true),
     });
     const events = await collect(agent.stream("delegate two"));
@@ -578,11 +544,7 @@ Deno.test("aborting a run cancels its subagents and their model requests", async
       },
       { match: "child waits", replies: [{ hang: true }] },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const controller = new AbortController();
     const events: AgentEvent[] = [];
     const run = (async () => {
@@ -690,11 +652,7 @@ Deno.test("ImageAnalysis downscales a large image and refuses a file that is no 
       },
       { match: "wide one", replies: [{ text: "a wide red strip" }] },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("two images"));
     const wide = events.find((e) =>
       e.type === "tool-result" && e.toolCallId === "wide"
@@ -732,11 +690,7 @@ Deno.test("agent retries a 500 answer and then succeeds", async () => {
       match: "flaky",
       replies: [{ text: "made it", failures: [{ status: 500 }] }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("flaky"));
     const retry = events.find((e) => e.type === "retry");
     assert.ok(retry?.type === "retry");
@@ -776,10 +730,7 @@ Deno.test("agent gives up on an endpoint that never answers after the request ti
       match: "hang",
       replies: [{ hang: true }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       maxRetries: 0,
       requestTimeoutMs: 300,
     });
@@ -802,10 +753,7 @@ Deno.test("agent.run() aborted during a Shell call kills the process and rejects
         }],
       }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       permissionMode: "allow",
     });
     const controller = new AbortController();
@@ -878,10 +826,7 @@ Deno.test("createAgent() offers extra tools to the model and returns their failu
         { text: "done" },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       extraTools: [lookup],
     });
     assert.equal(agent.tools.get("docs_lookup"), lookup);
@@ -939,11 +884,7 @@ Deno.test("createAgent() refuses bad options and a second run while one is runni
       match: "slow one",
       replies: [{ text: "done", delayMs: 300 }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const first = agent.run("slow one");
     await new Promise((r) => setTimeout(r, 50));
     await assert.rejects(agent.run("meanwhile"), /already running one/);
@@ -965,11 +906,7 @@ Deno.test("agent works with a server that answers plain JSON to streamed request
         { compute: (r) => ({ text: `Got: ${toolContents(r)[0].trim()}` }) },
       ],
     }], { ignoreStream: true });
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const result = await agent.run("no streaming here");
     assert.equal(server.requests[0].body.stream, true);
     assert.equal(result.text, "Got: 1\tfrom the file");
@@ -1010,11 +947,7 @@ Deno.test("ImageAnalysis reports a vision model that refuses images to the model
         }],
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("describe pic"));
     const error = events.find((e) => e.type === "tool-error");
     assert.ok(error?.type === "tool-error");
@@ -1056,10 +989,7 @@ Deno.test("agent stops at maxSteps, and Subagent children at subagentMaxSteps", 
         replies: [childLoop, childLoop, childLoop, childLoop],
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       maxSteps: 3,
       subagentMaxSteps: 2,
     });
@@ -1092,11 +1022,7 @@ Deno.test("agent.stream() passes reasoning on as reasoning-delta events", async 
         text: "Short.",
       }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("think first"));
     const reasoning = events.filter((e) => e.type === "reasoning-delta").map((
       e,
@@ -1131,11 +1057,7 @@ Deno.test("createAgent({ history }) goes on with a conversation another agent sa
         { text: "You asked about the notes." },
       ],
     }]);
-    const first = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const first = scriptedAgent(server, dir);
     assert.equal(first.history.length, 0);
     await first.run("Read the notes");
     const saved = JSON.stringify(first.history);
@@ -1148,10 +1070,7 @@ Deno.test("createAgent({ history }) goes on with a conversation another agent sa
     assert.equal(first.history.length, 4);
 
     const history: AgentMessage[] = JSON.parse(saved);
-    const second = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const second = scriptedAgent(server, dir, {
       history,
     });
     assert.deepEqual(second.history, history);
@@ -1213,10 +1132,7 @@ Deno.test("agent.reset() before the first run drops the history it was given", a
       match: "Fresh",
       replies: [{ text: "new" }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       history: [{ role: "user", content: "old" }, {
         role: "assistant",
         content: "old answer",
@@ -1385,14 +1301,7 @@ Deno.test("an aborted run leaves out its unfinished step, and a run cut at maxSt
       const next = createAgent({ ...options, history });
       assert.equal((await next.run("Go on")).text, "going on");
       const request = server.requests.at(-1)!;
-      assertAllValid([request]);
-      assert.deepEqual(request.body.messages.map((m) => m.role), [
-        "system",
-        "user",
-        "assistant",
-        "tool",
-        "user",
-      ]);
+      assertRoles(request, "system user assistant tool user");
     }
   });
 });
@@ -1428,10 +1337,7 @@ Deno.test("histories with cleared calls and summaries load in a new agent each t
     let summaries = 0;
     for (let turn = 1; turn <= 3; turn++) {
       n = 0;
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
+      const agent = scriptedAgent(server, dir, {
         extraTools: [logTool()],
         contextTokens: 12_000,
         maxSteps: 20,
@@ -1507,18 +1413,11 @@ Deno.test("agent: a leading <think> block is reasoning, and the history round tr
     }],
   }]);
   await withWorkspace(async (dir) => {
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const result = await agent.run("first question");
     assert.equal(result.text, "The answer is 4.");
     const history = JSON.parse(JSON.stringify(agent.history));
-    const later = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const later = scriptedAgent(server, dir, {
       history,
     });
     assert.equal((await later.run("and again?")).text, "still 4");
@@ -1541,124 +1440,102 @@ async function failureOf(promise: Promise<unknown>): Promise<Error> {
   throw new Error("the run succeeded");
 }
 
-Deno.test({
-  name:
-    "agent names the endpoint URL when a 200 answer is HTML, cut mid-stream, an error chunk or an error JSON",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await using html = startRawServer(() =>
-        new Response("<html><body>Please log in</body></html>", {
-          headers: { "content-type": "text/html" },
-        })
-      );
-      await using errorChunk = startRawServer(() =>
-        sse(
-          event({ role: "assistant", content: "" }) +
-            `data: ${
-              JSON.stringify({
-                error: { message: "upstream model overloaded", code: 503 },
-              })
-            }\n\n` + "data: [DONE]\n\n",
-        )
-      );
-      // A 200 JSON body that is an error (LiteLLM and some proxies do this).
-      await using jsonError = startRawServer(() =>
-        Response.json({
-          error: { message: "Model qwen3 is still loading, retry later" },
-        })
-      );
-      await using cut = startCutServer();
-      const problems: string[] = [];
-      for (
-        const [name, baseURL] of Object.entries({
-          html: html.baseURL,
-          cut: cut.baseURL,
-          errorChunk: errorChunk.baseURL,
-          jsonError: jsonError.baseURL,
-        })
-      ) {
-        const agent = createAgent({
-          baseURL,
-          model: "m",
-          cwd: dir,
-          maxRetries: 0,
-        });
-        const error = await failureOf(agent.run("hello"));
-        const url = `${baseURL}/chat/completions`;
-        // The server's own words must survive too.
-        const said = name === "jsonError" ? /still loading/ : /./;
-        if (
-          !(error instanceof EndpointError) || !error.message.includes(url) ||
-          !said.test(error.message)
-        ) {
-          problems.push(`${name}: ${error.name}: ${error.message}`);
-        }
-      }
-      assert.deepEqual(problems, [], "each failure names the endpoint URL");
-    });
-  },
-});
-
-Deno.test({
-  name:
-    "agent retried after an error chunk mid-answer sends the user's prompt once",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await using server = startRawServer((n) =>
-        n === 0
-          ? sse(
-            event({ role: "assistant", content: "" }) +
-              `data: ${
-                JSON.stringify({ error: { message: "upstream overloaded" } })
-              }\n\n` + "data: [DONE]\n\n",
-          )
-          : sse(answerText("Fixed it."))
-      );
+Deno.test("agent names the endpoint URL when a 200 answer is HTML, cut mid-stream, an error chunk or an error JSON", async () => {
+  await withWorkspace(async (dir) => {
+    await using html = startRawServer(() =>
+      new Response("<html><body>Please log in</body></html>", {
+        headers: { "content-type": "text/html" },
+      })
+    );
+    await using errorChunk = startRawServer(() =>
+      sse(
+        event({ role: "assistant", content: "" }) +
+          `data: ${
+            JSON.stringify({
+              error: { message: "upstream model overloaded", code: 503 },
+            })
+          }\n\n` + "data: [DONE]\n\n",
+      )
+    );
+    // A 200 JSON body that is an error (LiteLLM and some proxies do this).
+    await using jsonError = startRawServer(() =>
+      Response.json({
+        error: { message: "Model qwen3 is still loading, retry later" },
+      })
+    );
+    await using cut = startCutServer();
+    const problems: string[] = [];
+    for (
+      const [name, baseURL] of Object.entries({
+        html: html.baseURL,
+        cut: cut.baseURL,
+        errorChunk: errorChunk.baseURL,
+        jsonError: jsonError.baseURL,
+      })
+    ) {
       const agent = createAgent({
-        baseURL: server.baseURL,
+        baseURL,
         model: "m",
         cwd: dir,
         maxRetries: 0,
       });
-      await failureOf(agent.run("Fix the failing test"));
-      const result = await agent.run("Fix the failing test");
-      assert.equal(result.text, "Fixed it.");
-      const prompts = server.bodies[1].messages.filter((m) =>
-        m.role === "user"
-      );
-      assert.equal(
-        prompts.length,
-        1,
-        `the retried request holds the prompt once, not: ${
-          JSON.stringify(server.bodies[1].messages.slice(1))
-        }`,
-      );
-    });
-  },
+      const error = await failureOf(agent.run("hello"));
+      const url = `${baseURL}/chat/completions`;
+      // The server's own words must survive too.
+      const said = name === "jsonError" ? /still loading/ : /./;
+      if (
+        !(error instanceof EndpointError) || !error.message.includes(url) ||
+        !said.test(error.message)
+      ) {
+        problems.push(`${name}: ${error.name}: ${error.message}`);
+      }
+    }
+    assert.deepEqual(problems, [], "each failure names the endpoint URL");
+  });
 });
 
-Deno.test({
-  name:
-    "agent keeps an answer that mentions <think> in code as text, not reasoning",
-
-  async fn() {
-    const answer =
-      "Strip them with `text.replace(/<think>[\\s\\S]*?<\\/think>/g, " +
-      '"")`; it removes every `<think>` block.';
-    await using server = startScriptedServer([{
-      match: "how do I strip",
-      replies: [{ text: answer }],
-    }]);
-    await withWorkspace(async (dir) => {
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
-      });
-      const result = await agent.run("how do I strip think tags?");
-      assert.equal(result.text, answer);
+Deno.test("agent retried after an error chunk mid-answer sends the user's prompt once", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startRawServer((n) =>
+      n === 0
+        ? sse(
+          event({ role: "assistant", content: "" }) +
+            `data: ${
+              JSON.stringify({ error: { message: "upstream overloaded" } })
+            }\n\n` + "data: [DONE]\n\n",
+        )
+        : sse(answerText("Fixed it."))
+    );
+    const agent = scriptedAgent(server, dir, {
+      maxRetries: 0,
     });
-  },
+    await failureOf(agent.run("Fix the failing test"));
+    const result = await agent.run("Fix the failing test");
+    assert.equal(result.text, "Fixed it.");
+    const prompts = server.bodies[1].messages.filter((m) => m.role === "user");
+    assert.equal(
+      prompts.length,
+      1,
+      `the retried request holds the prompt once, not: ${
+        JSON.stringify(server.bodies[1].messages.slice(1))
+      }`,
+    );
+  });
+});
+
+Deno.test("agent keeps an answer that mentions <think> in code as text, not reasoning", async () => {
+  const answer =
+    "Strip them with `text.replace(/<think>[\\s\\S]*?<\\/think>/g, " +
+    '"")`; it removes every `<think>` block.';
+  await using server = startScriptedServer([{
+    match: "how do I strip",
+    replies: [{ text: answer }],
+  }]);
+  await withWorkspace(async (dir) => {
+    const agent = scriptedAgent(server, dir);
+    const result = await agent.run("how do I strip think tags?");
+    assert.equal(result.text, answer);
+  });
 });
 
 // ---- Streaming dialects of real servers ----
@@ -1722,15 +1599,11 @@ async function runDialect(replies: string[], pieceBytes?: number): Promise<{
   await withWorkspace(async (dir) => {
     await using server = dialectServer(replies, pieceBytes);
     const { calls, tools } = recordingTools();
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       extraTools: tools,
       maxRetries: 0,
     });
-    const events: AgentEvent[] = [];
-    for await (const event of agent.stream("go")) events.push(event);
+    const events = await collect(agent.stream("go"));
     const finish = events.at(-1);
     assert.ok(finish?.type === "finish", `last event: ${finish?.type}`);
     out = {
@@ -2064,25 +1937,21 @@ Deno.test("agent separates reasoning_content and reasoning fields from the answe
 // Qwen3 / DeepSeek-R1 distills served by llama.cpp without --reasoning-format
 // (or LM Studio with "separate reasoning_content" off, or Ollama < 0.9) put the
 // thinking inside content as `<think>...</think>`: it is reasoning.
-Deno.test({
-  name:
-    "agent turns <think>...</think> inside content into reasoning (Qwen via llama.cpp)",
-  fn: async () => {
-    const stream = frames([
-      chunk({ role: "assistant", content: "<think>" }),
-      chunk({ content: "\nThe user greets me.\n" }),
-      chunk({ content: "</think>\n\n" }),
-      chunk({ content: "Hello!" }),
-      chunk({}, "stop"),
-    ]);
-    const run = await runDialect([stream]);
-    assert.deepEqual(errorsOf(run.events), []);
-    const reasoning = run.events.flatMap((e) =>
-      e.type === "reasoning-delta" ? [e.text] : []
-    ).join("");
-    assert.match(reasoning, /The user greets me/);
-    assert.equal(run.text.trim(), "Hello!");
-  },
+Deno.test("agent turns <think>...</think> inside content into reasoning (Qwen via llama.cpp)", async () => {
+  const stream = frames([
+    chunk({ role: "assistant", content: "<think>" }),
+    chunk({ content: "\nThe user greets me.\n" }),
+    chunk({ content: "</think>\n\n" }),
+    chunk({ content: "Hello!" }),
+    chunk({}, "stop"),
+  ]);
+  const run = await runDialect([stream]);
+  assert.deepEqual(errorsOf(run.events), []);
+  const reasoning = run.events.flatMap((e) =>
+    e.type === "reasoning-delta" ? [e.text] : []
+  ).join("");
+  assert.match(reasoning, /The user greets me/);
+  assert.equal(run.text.trim(), "Hello!");
 });
 
 // Servers that repeat the id (and some the name) in every fragment of a call:
@@ -2238,10 +2107,7 @@ Deno.test("a Subagent's edits of its parent's file wait their turn, without a de
       },
     ]);
     const asked: string[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       permissionMode: "ask",
       approve: async (request) => {
         asked.push(request.description);
@@ -2310,79 +2176,64 @@ function crc32(bytes: Uint8Array): number {
   return ~crc >>> 0;
 }
 
-Deno.test({
-  name:
-    "agent aborted while ImageAnalysis downscales a large image rejects within a second",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await Deno.writeFile(join(dir, "scan.png"), await hugePng(8000));
-      await using server = startScriptedServer([
-        {
-          match: "look at the scan",
-          replies: [{
-            toolCalls: [{
-              name: "ImageAnalysis",
-              arguments: { path: "scan.png" },
-            }],
+Deno.test("agent aborted while ImageAnalysis downscales a large image rejects within a second", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeFile(join(dir, "scan.png"), await hugePng(8000));
+    await using server = startScriptedServer([
+      {
+        match: "look at the scan",
+        replies: [{
+          toolCalls: [{
+            name: "ImageAnalysis",
+            arguments: { path: "scan.png" },
           }],
-        },
-      ]);
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
-      });
-      const controller = new AbortController();
-      let abortDue = 0;
-      const started = performance.now();
-      const error = await failureOf((async () => {
-        for await (
-          const event of agent.stream("look at the scan", {
-            signal: controller.signal,
-          })
-        ) {
-          if (event.type === "tool-call") {
-            abortDue = performance.now() + 100;
-            setTimeout(
-              () => controller.abort(new Error("user cancelled")),
-              100,
-            );
-          }
+        }],
+      },
+    ]);
+    const agent = scriptedAgent(server, dir);
+    const controller = new AbortController();
+    let abortDue = 0;
+    const started = performance.now();
+    const error = await failureOf((async () => {
+      for await (
+        const event of agent.stream("look at the scan", {
+          signal: controller.signal,
+        })
+      ) {
+        if (event.type === "tool-call") {
+          abortDue = performance.now() + 100;
+          setTimeout(
+            () => controller.abort(new Error("user cancelled")),
+            100,
+          );
         }
-      })());
-      const late = performance.now() - abortDue;
-      assert.ok(abortDue > started, "the ImageAnalysis call was made");
-      assert.equal(error.message, "user cancelled");
-      assert.ok(
-        late < 1_000,
-        `the run ended ${Math.round(late)} ms after the abort was due`,
-      );
-    });
-  },
+      }
+    })());
+    const late = performance.now() - abortDue;
+    assert.ok(abortDue > started, "the ImageAnalysis call was made");
+    assert.equal(error.message, "user cancelled");
+    assert.ok(
+      late < 1_000,
+      `the run ended ${Math.round(late)} ms after the abort was due`,
+    );
+  });
 });
 
-Deno.test({
-  name: "createAgent() with a missing workspace folder fails naming the folder",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      const missing = join(dir, "no-such-workspace");
-      await using server = startScriptedServer([{
-        match: "look at a.txt",
-        replies: [
-          { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
-          { text: "I could not find it." },
-        ],
-      }]);
-      const error = await failureOf((async () => {
-        const agent = createAgent({
-          baseURL: server.baseURL,
-          model: "m",
-          cwd: missing,
-        });
-        await agent.run("look at a.txt");
-      })());
-      assert.match(error.message, /no-such-workspace/);
-      assert.equal(server.requests.length, 0, "the model was not asked");
-    });
-  },
+Deno.test("createAgent() with a missing workspace folder fails naming the folder", async () => {
+  await withWorkspace(async (dir) => {
+    const missing = join(dir, "no-such-workspace");
+    await using server = startScriptedServer([{
+      match: "look at a.txt",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
+        { text: "I could not find it." },
+      ],
+    }]);
+    const error = await failureOf((async () => {
+      const agent = scriptedAgent(server, missing);
+      await agent.run("look at a.txt");
+    })());
+    assert.match(error.message, /no-such-workspace/);
+    assert.equal(server.requests.length, 0, "the model was not asked");
+  });
 });

@@ -521,30 +521,27 @@ Deno.test("fello run --session refuses a session another fello run is using", as
   });
 });
 
-Deno.test({
-  name: "fello run --session: a refused file leaves no FILE.lock behind",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await Deno.writeTextFile(join(dir, "notes.md"), "# Notes\n");
-      const out = await fello(
-        [
-          "--session",
-          "notes.md",
-          "--base-url",
-          unusedBaseURL(),
-          "--model",
-          "m",
-          "hi",
-        ],
-        { cwd: dir },
-      );
-      assert.equal(out.code, 2);
-      assert.match(out.stderr, /notes\.md/);
-      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), [
+Deno.test("fello run --session: a refused file leaves no FILE.lock behind", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "notes.md"), "# Notes\n");
+    const out = await fello(
+      [
+        "--session",
         "notes.md",
-      ]);
-    });
-  },
+        "--base-url",
+        unusedBaseURL(),
+        "--model",
+        "m",
+        "hi",
+      ],
+      { cwd: dir },
+    );
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /notes\.md/);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), [
+      "notes.md",
+    ]);
+  });
 });
 
 Deno.test("fello run --session keeps the steps a Ctrl-C'd run completed, and the next run goes on with them", async () => {
@@ -947,139 +944,119 @@ Deno.test("fello run with piped answers asks a step's calls in order and shows C
 
 // ---- Endpoint failures, typos and pipes ----
 
-Deno.test({
-  name:
-    "fello run: an HTML error page from the endpoint is reported on one line",
-  async fn() {
-    const page = "<!DOCTYPE html>\n<html>\n<head><title>404 Not Found</title>" +
-      "</head>\n<body>\n<h1>Not Found</h1>\n</body>\n</html>\n";
+Deno.test("fello run: an HTML error page from the endpoint is reported on one line", async () => {
+  const page = "<!DOCTYPE html>\n<html>\n<head><title>404 Not Found</title>" +
+    "</head>\n<body>\n<h1>Not Found</h1>\n</body>\n</html>\n";
+  await using server = startRawServer(() =>
+    new Response(page, {
+      status: 404,
+      headers: { "content-type": "text/html" },
+    })
+  );
+  await withWorkspace(async (dir) => {
+    const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /404/);
+    assert.doesNotMatch(out.stderr, /<html|<!DOCTYPE/i);
+    assert.equal(out.stderr.trim().split("\n").length, 1, out.stderr);
+  });
+});
+
+Deno.test("fello: a mistyped subcommand is refused with a suggestion, not sent to the model", async () => {
+  await withWorkspace(async (dir) => {
+    for (const [typo, command] of [["outlin", "outline"], ["mpc", "mcp"]]) {
+      const out = await fello(
+        [typo, "README.md", "--base-url", unusedBaseURL(), "--model", "m"],
+        { cwd: dir },
+      );
+      assert.equal(out.code, 2, typo);
+      assert.doesNotMatch(out.stderr, /Cannot reach the model endpoint/);
+      assert.match(out.stderr, new RegExp(`"?${command}"?`));
+    }
+  });
+});
+
+Deno.test("fello run on a 429 with a long Retry-After says how long to wait, not to start the server", async () => {
+  await withWorkspace(async (dir) => {
     await using server = startRawServer(() =>
-      new Response(page, {
-        status: 404,
-        headers: { "content-type": "text/html" },
-      })
+      Response.json(
+        { error: { message: "Rate limit reached for requests" } },
+        { status: 429, headers: { "retry-after": "120" } },
+      )
     );
-    await withWorkspace(async (dir) => {
-      const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
-      assert.equal(out.code, 2);
-      assert.match(out.stderr, /404/);
-      assert.doesNotMatch(out.stderr, /<html|<!DOCTYPE/i);
-      assert.equal(out.stderr.trim().split("\n").length, 1, out.stderr);
-    });
-  },
+    const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
+    assert.equal(out.code, 2, out.stderr);
+    assert.match(out.stderr, /429/);
+    assert.match(out.stderr, /120 ?s/, "the requested wait is named");
+    assert.doesNotMatch(
+      out.stderr,
+      /start the server/,
+      "the server is up: the hint fits a rate limit",
+    );
+  });
 });
 
-Deno.test({
-  name:
-    "fello: a mistyped subcommand is refused with a suggestion, not sent to the model",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      for (const [typo, command] of [["outlin", "outline"], ["mpc", "mcp"]]) {
-        const out = await fello(
-          [typo, "README.md", "--base-url", unusedBaseURL(), "--model", "m"],
-          { cwd: dir },
-        );
-        assert.equal(out.code, 2, typo);
-        assert.doesNotMatch(out.stderr, /Cannot reach the model endpoint/);
-        assert.match(out.stderr, new RegExp(`"?${command}"?`));
-      }
-    });
-  },
-});
-
-Deno.test({
-  name:
-    "fello run on a 429 with a long Retry-After says how long to wait, not to start the server",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await using server = startRawServer(() =>
-        Response.json(
-          { error: { message: "Rate limit reached for requests" } },
-          { status: 429, headers: { "retry-after": "120" } },
+Deno.test("fello run --json whose reader closes the pipe exits without a stack trace", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startRawServer((n) =>
+      n === 0
+        ? sse(
+          event({ role: "assistant", content: "" }) +
+            event({
+              tool_calls: [{
+                index: 0,
+                id: "call_1",
+                type: "function",
+                function: {
+                  name: "Shell",
+                  arguments: JSON.stringify({ command: "sleep 0.3; echo" }),
+                },
+              }],
+            }) + event({}, "tool_calls") + "data: [DONE]\n\n",
         )
-      );
-      const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
-      assert.equal(out.code, 2, out.stderr);
-      assert.match(out.stderr, /429/);
-      assert.match(out.stderr, /120 ?s/, "the requested wait is named");
-      assert.doesNotMatch(
-        out.stderr,
-        /start the server/,
-        "the server is up: the hint fits a rate limit",
-      );
-    });
-  },
+        : sse(answerText("done ".repeat(200)))
+    );
+    const fello = felloCommandLine([
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--permission-mode",
+      "allow",
+      "--json",
+      "talk",
+    ]);
+    const output = await new Deno.Command("bash", {
+      args: ["-c", `${fello} | head -c 50 >/dev/null`],
+      cwd: dir,
+      env: baseEnv(),
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.doesNotMatch(stderr, /Uncaught|\n\s+at /, stderr);
+  });
 });
 
-Deno.test({
-  name:
-    "fello run --json whose reader closes the pipe exits without a stack trace",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await using server = startRawServer((n) =>
-        n === 0
-          ? sse(
-            event({ role: "assistant", content: "" }) +
-              event({
-                tool_calls: [{
-                  index: 0,
-                  id: "call_1",
-                  type: "function",
-                  function: {
-                    name: "Shell",
-                    arguments: JSON.stringify({ command: "sleep 0.3; echo" }),
-                  },
-                }],
-              }) + event({}, "tool_calls") + "data: [DONE]\n\n",
-          )
-          : sse(answerText("done ".repeat(200)))
-      );
-      const fello = felloCommandLine([
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-        "--permission-mode",
-        "allow",
-        "--json",
-        "talk",
-      ]);
-      const output = await new Deno.Command("bash", {
-        args: ["-c", `${fello} | head -c 50 >/dev/null`],
-        cwd: dir,
-        env: baseEnv(),
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(output.stderr);
-      assert.doesNotMatch(stderr, /Uncaught|\n\s+at /, stderr);
-    });
-  },
-});
-
-Deno.test({
-  name:
-    "fello run on a context-length 400 points at --context-tokens, not at starting the server",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await using server = startRawServer(() =>
-        Response.json({
-          object: "error",
-          message:
-            "This model's maximum context length is 4096 tokens. However, you requested 9120 tokens (8096 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.",
-          type: "BadRequestError",
-          code: 400,
-        }, { status: 400 })
-      );
-      const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
-      assert.equal(out.code, 2, out.stderr);
-      assert.match(out.stderr, /maximum context length is 4096/);
-      assert.match(out.stderr, /--context-tokens/);
-      assert.doesNotMatch(out.stderr, /start the server/);
-    });
-  },
+Deno.test("fello run on a context-length 400 points at --context-tokens, not at starting the server", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startRawServer(() =>
+      Response.json({
+        object: "error",
+        message:
+          "This model's maximum context length is 4096 tokens. However, you requested 9120 tokens (8096 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.",
+        type: "BadRequestError",
+        code: 400,
+      }, { status: 400 })
+    );
+    const out = await felloAt(server.baseURL, ["hello"], { cwd: dir });
+    assert.equal(out.code, 2, out.stderr);
+    assert.match(out.stderr, /maximum context length is 4096/);
+    assert.match(out.stderr, /--context-tokens/);
+    assert.doesNotMatch(out.stderr, /start the server/);
+  });
 });
 
 // ---- What a run reports ----

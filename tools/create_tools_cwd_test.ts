@@ -14,20 +14,16 @@ function exists(path: string): boolean {
   }
 }
 
-Deno.test({
-  name:
-    "createTools() with a missing cwd: WriteFile refuses to create the workspace",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      const typo = join(dir, "workspcae");
-      const tools = createTools({ cwd: typo, permissionMode: "acceptEdits" });
-      await assert.rejects(
-        () => tools.WriteFile.execute({ path: "notes/todo.md", content: "x" }),
-        (error: Error) =>
-          error instanceof ToolError &&
-          error.message.includes(typo) && /does not exist/.test(error.message),
-      );
-      assert.equal(exists(typo), false, "the mistyped workspace was created");
-    });
-  },
+Deno.test("createTools() with a missing cwd: WriteFile refuses to create the workspace", async () => {
+  await withWorkspace(async (dir) => {
+    const typo = join(dir, "workspcae");
+    const tools = createTools({ cwd: typo, permissionMode: "acceptEdits" });
+    await assert.rejects(
+      () => tools.WriteFile.execute({ path: "notes/todo.md", content: "x" }),
+      (error: Error) =>
+        error instanceof ToolError &&
+        error.message.includes(typo) && /does not exist/.test(error.message),
+    );
+    assert.equal(exists(typo), false, "the mistyped workspace was created");
+  });
 });
