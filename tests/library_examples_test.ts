@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { contentText, startScriptedServer } from "./support/scripted_server.ts";
+import { decoded } from "./support/fello_cli.ts";
 import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
 import { withWorkspace, writeFiles } from "./support/workspace.ts";
 
@@ -47,12 +48,7 @@ async function runScript(
       stderr: "piped",
       signal: AbortSignal.timeout(60_000),
     }).output();
-    const decoder = new TextDecoder();
-    return {
-      code: output.code,
-      stdout: decoder.decode(output.stdout),
-      stderr: decoder.decode(output.stderr),
-    };
+    return decoded(output);
   } finally {
     await Deno.remove(folder, { recursive: true });
   }
