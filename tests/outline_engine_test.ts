@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { Outliner } from "../outline/outliner.ts";
 import { OutlinePool } from "../outline/_pool.ts";
+import { MOD } from "./support/fello_cli.ts";
+import { runDeno } from "./support/run_deno.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;
@@ -144,23 +146,22 @@ Deno.test("Outliner loads grammars from grammarsDir when given", async () => {
 });
 
 Deno.test("fileOutline() lets a script exit on its own, its workers idle", async () => {
-  const script = `import { fileOutline } from ${
-    JSON.stringify(new URL("../mod.ts", import.meta.url).href)
-  };
-console.log(await fileOutline(${JSON.stringify(`${FIXTURES}sample.tsx`)}));`;
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-check", script],
-    cwd: new URL("..", import.meta.url).pathname,
-    stdout: "piped",
-    stderr: "piped",
-    // Generous: only proves the process does not hang.
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  assert.match(
-    new TextDecoder().decode(output.stdout),
-    /^File: .*sample\.tsx\nLanguage: TSX\n/,
-  );
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ts`, "export function a() {}\n");
+    const script = `${dir}/script.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { fileOutline } from ${
+        JSON.stringify(new URL(MOD, "file://").href)
+      };
+console.log(await fileOutline("a.ts", { cwd: ${JSON.stringify(dir)} }));
+console.log(await fileOutline(${JSON.stringify(`${FIXTURES}sample.tsx`)}));`,
+    );
+    // runDeno fails the test unless the script exits 0 within its time limit.
+    const { stdout } = await runDeno(["-A"], script);
+    assert.match(stdout, /^function a \(line 1\)$/m);
+    assert.match(stdout, /^File: .*sample\.tsx\nLanguage: TSX\n/m);
+  });
 });
 
 // Where Deno's npm cache holds a package file (the grammar folder test needs a real .wasm).
