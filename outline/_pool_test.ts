@@ -1,3 +1,5 @@
+// OutlinePool on both kinds of thread: queued jobs, crashed, stalled and
+// cancelled workers, and shutting down.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
@@ -87,6 +89,22 @@ for (const threads of ["web", "node"] as ThreadKind[]) {
       await pool.terminate();
       await Deno.remove(dir, { recursive: true });
     }
+  });
+
+  Deno.test(`OutlinePool (${threads} threads) replaces a crashed worker and serves the next job`, async () => {
+    await withMarkdownPool({ threads }, 30_000, async (pool, job) => {
+      await assert.rejects(
+        pool.run({ ...job, crash: true }),
+        /the parser worker crashed/,
+      );
+      const reply = await pool.run(job);
+      assert.equal(reply.type, "result");
+      assert.equal(
+        reply.type === "result" && reply.outline.language,
+        "Markdown",
+      );
+      assert.equal(pool.workersStarted, 2);
+    });
   });
 
   Deno.test(`OutlinePool (${threads} threads) replaces a worker that never answers and fails only its job`, async () => {
