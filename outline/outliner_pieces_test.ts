@@ -1,8 +1,8 @@
-// Large files outlined in pieces side by side: the outline must be exactly
-// what a whole parse gives, whether the split holds or has to be given up.
+// Outliner splitting a large file into pieces parsed side by side: the outline
+// is exactly what a whole parse gives, whether the split holds or is given up.
 import assert from "node:assert/strict";
-import { Outliner } from "../outline/outliner.ts";
-import { withWorkspace } from "./support/workspace.ts";
+import { Outliner } from "./outliner.ts";
+import { withWorkspace } from "../tests/support/workspace.ts";
 
 const SPLIT = 16 * 1024;
 
@@ -225,35 +225,35 @@ const MULTIBYTE: Record<string, (i: number) => string> = {
 };
 
 Deno.test("Outliner splits text with multi-byte characters as a whole parse reads it", async () => {
-  const dir = await Deno.makeTempDir();
-  const split = new Outliner({ workers: 2, splitBytes: 64 });
-  const whole = new Outliner({ workers: 1, splitBytes: Infinity });
-  try {
-    let joined = 0;
-    for (const [extension, block] of Object.entries(MULTIBYTE)) {
-      const body = Array.from({ length: 5 }, (_, i) => block(i)).join("\n");
-      const text = extension === "go" ? `package p\n\n${body}` : body;
-      const variants = [
-        `// ${"字".repeat(30)}\n\n${text}`,
-        `\uFEFF${text}`,
-        text.replaceAll("\n", "\r\n").replace(/\r\n$/, ""),
-      ];
-      for (const [i, variant] of variants.entries()) {
-        const path = `${dir}/f${i}.${extension}`;
-        await Deno.writeTextFile(path, variant);
-        const before = split.pieceOutlines;
-        const pieces = await split.outline(path);
-        joined += split.pieceOutlines - before;
-        assert.deepEqual(pieces, await whole.outline(path), path);
+  await withWorkspace(async (dir) => {
+    const split = new Outliner({ workers: 2, splitBytes: 64 });
+    const whole = new Outliner({ workers: 1, splitBytes: Infinity });
+    try {
+      let joined = 0;
+      for (const [extension, block] of Object.entries(MULTIBYTE)) {
+        const body = Array.from({ length: 5 }, (_, i) => block(i)).join("\n");
+        const text = extension === "go" ? `package p\n\n${body}` : body;
+        const variants = [
+          `// ${"字".repeat(30)}\n\n${text}`,
+          `\uFEFF${text}`,
+          text.replaceAll("\n", "\r\n").replace(/\r\n$/, ""),
+        ];
+        for (const [i, variant] of variants.entries()) {
+          const path = `${dir}/f${i}.${extension}`;
+          await Deno.writeTextFile(path, variant);
+          const before = split.pieceOutlines;
+          const pieces = await split.outline(path);
+          joined += split.pieceOutlines - before;
+          assert.deepEqual(pieces, await whole.outline(path), path);
+        }
       }
+      assert.ok(
+        joined >= 12,
+        `only ${joined} of 18 files were joined from pieces`,
+      );
+    } finally {
+      await split.terminate();
+      await whole.terminate();
     }
-    assert.ok(
-      joined >= 12,
-      `only ${joined} of 18 files were joined from pieces`,
-    );
-  } finally {
-    await split.terminate();
-    await whole.terminate();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
