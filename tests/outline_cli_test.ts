@@ -9,6 +9,7 @@ import {
   fello,
   MOD,
 } from "./support/fello_cli.ts";
+import { npmCacheFile } from "./support/npm_cache.ts";
 import { withWorkspace, writeFiles } from "./support/workspace.ts";
 
 const PACKAGE = dirname(MOD);
@@ -214,5 +215,60 @@ Deno.test("fello outline <folder> reads .gitignore case-sensitively, as git does
     });
     const result = await outline([ws], ws);
     assert.match(result.stdout, /^File: .*Core\/a\.c$/m);
+  });
+});
+
+Deno.test("fello outline runs its web workers with read access to the package and the workspace only, and from FELLO_GRAMMARS_DIR", async () => {
+  await withWorkspace(async (ws) => {
+    const src = join(ws, "src");
+    const grammars = join(ws, "grammars");
+    await writeFiles(src, {
+      "m.go": "package main\n\nfunc F() {}\n",
+      "i.ts": "export interface I {}\n",
+    });
+    await Deno.mkdir(grammars);
+    await Deno.copyFile(
+      await npmCacheFile("tree-sitter-go", "0.25.0", "tree-sitter-go.wasm"),
+      join(grammars, "tree-sitter-go.wasm"),
+    );
+    const [plain, fromDir] = await Promise.all([
+      // No --allow-env: the npm grammars, posted to the workers.
+      outline(["."], src, {
+        flags: [`--allow-read=${PACKAGE},${src}`],
+      }),
+      // The worker loads Go from the folder (node:path imported lazily there).
+      outline(["m.go"], src, {
+        env: { FELLO_GRAMMARS_DIR: grammars },
+        flags: [`--allow-read=${PACKAGE},${ws}`, "--allow-env"],
+      }),
+    ]);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /^File: i\.ts\n[^]*\nFile: m\.go\n[^]*func F/);
+    assert.equal(fromDir.code, 0, fromDir.stderr);
+    assert.match(fromDir.stdout, /^File: m\.go\nLanguage: Go\n[^]*func F/);
+    assert.equal(fromDir.stderr, "");
+  });
+});
+
+// Read access to exactly the folders its errors name: it outlines, or asks
+// for the next folder up front; no worker crashes while loading its modules.
+Deno.test("fello outline under read access to the folders it asks for asks for the rest up front instead of crashing workers", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.ts"), "export function a() {}\n");
+    const folder = (name: string) => `${join(PACKAGE, name)}/`;
+    const result = await outline(["a.ts"], ws, {
+      flags: [
+        `--allow-read=${ws},${folder("outline")},${folder("grammars")}`,
+      ],
+    });
+    if (result.code === 0) {
+      assert.match(result.stdout, /^File: a\.ts\n/);
+    } else {
+      const tools = folder("internal");
+      assert.equal(
+        result.stderr,
+        `fello outline: Deno denies reading "${tools}": run deno again with --allow-read=${tools} (or a parent folder)\n`,
+      );
+    }
   });
 });
