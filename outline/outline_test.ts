@@ -183,3 +183,14 @@ Deno.test("outlineSymbols() lists types nested 3,000 deep to 40 levels of member
     }
   });
 });
+
+Deno.test("outlineSymbols() accepts a parse budget of 2^31 ms or more", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.md`, "# Title\n");
+    const { symbols } = await outlineSymbols("a.md", {
+      cwd: dir,
+      parseBudgetMs: 2 ** 31,
+    });
+    assert.equal(symbols[0]?.name, "Title");
+  });
+});

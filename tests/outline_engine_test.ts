@@ -70,3 +70,30 @@ Deno.test("OutlinePool of either kind lets a script end by itself after a crash,
     }
   });
 });
+
+Deno.test("OutlinePool: a script whose worker stalls gets the watchdog's error and exits", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "d.md"), "# Title\n");
+    const script = join(ws, "stall.js");
+    await Deno.writeTextFile(
+      script,
+      `import { OutlinePool } from ${JSON.stringify(POOL)};
+const pool = new OutlinePool({ size: 1, stallMs: 200 });
+const job = { path: Deno.args[0] + "/d.md", extension: ".md", budgetMs: 50, recycleBytes: 1e9 };
+const [stuck, after] = await Promise.allSettled([
+  pool.run({ ...job, stall: true }),
+  // A budget of its own: its watchdog counts the new worker's boot.
+  pool.run({ ...job, budgetMs: 30_000 }),
+]);
+console.log(stuck.status, stuck.reason?.message, after.status);
+`,
+    );
+    // The stuck worker is unref'd and terminated: it must not hold the
+    // process, which runDeno() needs to exit 0.
+    const { stdout } = await runDeno(["-A"], script, [ws]);
+    assert.equal(
+      stdout,
+      "rejected the parser worker did not answer in 250 ms (is the file a pipe, or on a stalled disk?) fulfilled\n",
+    );
+  });
+});
