@@ -1,6 +1,8 @@
+// Splitting a file into pieces: where a piece may start, and joining the
+// pieces' outlines into the outline of the whole file.
 import assert from "node:assert/strict";
 import { createParser } from "../grammars/grammars.ts";
-import { LANGUAGES } from "./languages/_registry.ts";
+import { languageForExtension, LANGUAGES } from "./languages/_registry.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
 import {
   joinPieces,
@@ -469,4 +471,31 @@ Deno.test("joinPieces() merges TypeScript overloads that straddle two pieces", (
       doc: "Adds.",
     }],
   });
+});
+
+Deno.test("pieceStarts() with a head start keeps its starts in order, at line starts, inside the file", () => {
+  const lines = ["", "x".repeat(2000), "function f() {}", "a = 1"];
+  for (const ext of [".ts", ".py", ".c"]) {
+    const spec = languageForExtension(ext)!;
+    for (let n = 1; n < 40; n += 3) {
+      const text = Array.from({ length: n }, (_, i) => lines[(i * 7) % 4])
+        .join(n % 2 ? "\r\n" : "\n");
+      const bytes = new TextEncoder().encode(text);
+      for (const count of [2, 3, 4, 5]) {
+        for (const running of [0, 1, 2, count]) {
+          for (const headStart of [0, 100, 8000 * bytes.length, Infinity]) {
+            const starts = pieceStarts(bytes, count, spec, {
+              running,
+              headStart,
+            });
+            assert.ok(starts.length < count);
+            starts.forEach((start, i) => {
+              assert.ok(start > (starts[i - 1] ?? 0) && start < bytes.length);
+              assert.equal(bytes[start - 1], 10);
+            });
+          }
+        }
+      }
+    }
+  }
 });

@@ -2,6 +2,7 @@
 // is exactly what a whole parse gives, whether the split holds or is given up.
 import assert from "node:assert/strict";
 import { Outliner } from "./outliner.ts";
+import { join } from "node:path";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
 const SPLIT = 16 * 1024;
@@ -253,6 +254,59 @@ Deno.test("Outliner splits text with multi-byte characters as a whole parse read
       );
     } finally {
       await split.terminate();
+      await whole.terminate();
+    }
+  });
+});
+
+// A file of `count` declarations separated by blank lines, some on one very
+// long line, with `eol` line ends.
+function declarations(ext: string, count: number, eol: string): string {
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const long = i % 5 === 3 ? "y".repeat(3000) : "y";
+    parts.push(
+      ext === ".py"
+        ? `# F${i}.\ndef f${i}(a):\n    """Doc ${i}."""\n    return "${long}"`
+        : ext === ".c"
+        ? `/** Doc ${i}. */\nint f${i}(int a) {\n  return a; /* ${long} */\n}`
+        : `/** Doc ${i}. */\nexport function f${i}(a: number): string {\n  return "${long}";\n}\nclass C${i} {\n  m() {}\n}`,
+    );
+  }
+  return parts.join("\n\n").replaceAll("\n", eol) + eol;
+}
+
+Deno.test("Outliner splits a file on a fresh pool, with its head start, exactly as one whole parse outlines it", async () => {
+  await withWorkspace(async (dir) => {
+    const whole = new Outliner({ workers: 1, splitBytes: Infinity });
+    let split = 0;
+    try {
+      for (const ext of [".ts", ".py", ".c"]) {
+        for (
+          const [eol, count] of [["\n", 30], ["\r\n", 7], ["\n", 3]] as const
+        ) {
+          const path = join(dir, `f${count}${ext}`);
+          const text = declarations(ext, count, eol);
+          await Deno.writeTextFile(path, text);
+          const expected = await whole.outline(path);
+          for (const workers of [2, 4]) {
+            // Just over the split size for `workers` pieces: a fresh pool
+            // (one worker booting) each time, so the head start applies.
+            const pool = new Outliner({
+              workers,
+              splitBytes: Math.floor(2 * text.length / workers) - 1,
+            });
+            try {
+              assert.deepEqual(await pool.outline(path), expected, path);
+              split += pool.pieceOutlines;
+            } finally {
+              await pool.terminate();
+            }
+          }
+        }
+      }
+      assert.ok(split >= 8, `only ${split} outlines were joined from pieces`);
+    } finally {
       await whole.terminate();
     }
   });

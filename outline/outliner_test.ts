@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolError } from "../internal/tool_error.ts";
+import { makeFifo } from "../tests/support/fifo.ts";
 import { npmCacheFile } from "../tests/support/npm_cache.ts";
 import { modulesOutside } from "../tests/support/worker_graph.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
@@ -414,3 +415,119 @@ function pythonGrammar(): Promise<string> {
     "tree-sitter-python.wasm",
   );
 }
+
+// Settles `promise` within `ms`, or answers "pending".
+function settledWithin<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<T | "pending"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<"pending">((done) => {
+      timer = setTimeout(() => done("pending"), ms);
+    }),
+  ]);
+}
+
+Deno.test("Outliner.outline() does not hang when a regular file is replaced by a FIFO after its stat", async () => {
+  await withWorkspace(async (dir) => {
+    const path = join(dir, "a.ts");
+    await Deno.writeTextFile(path, "function f() {}\n");
+    await makeFifo(join(dir, "pipe"));
+    const outliner = new Outliner({ workers: 1 });
+    const outlined = outliner.outline(path);
+    // #parse() counts the parse right after the stat: swap the file then.
+    while (outliner.parses === 0) await new Promise((r) => setTimeout(r, 0));
+    await Deno.rename(join(dir, "pipe"), path);
+    // 20 s: ample for a loaded machine, well before the pool's watchdog
+    // (budget and stall allowance, 40 s) would end a hung read.
+    const settled = await settledWithin(outlined.catch((e) => e), 20_000);
+    // Release a blocked read (EOF) so the test can end either way.
+    if (settled === "pending") {
+      (await Deno.open(path, { write: true })).close();
+    }
+    await outlined.catch(() => {});
+    await outliner.terminate();
+    assert.notEqual(settled, "pending", "the outline hung on the FIFO");
+    assert.equal(
+      (settled as Error).message,
+      'Cannot outline "a.ts": it is not a regular file (a device, socket or pipe)'
+        .replace("a.ts", path),
+    );
+  });
+});
+
+Deno.test("Outliner.outline() refuses a symlink to a FIFO, a socket and /dev/null, naming the file", async () => {
+  await withWorkspace(async (dir) => {
+    await makeFifo(join(dir, "pipe"));
+    await Deno.symlink(join(dir, "pipe"), join(dir, "to_pipe.ts"));
+    await Deno.symlink("/dev/null", join(dir, "null.py"));
+    const listener = Deno.listen({
+      transport: "unix",
+      path: join(dir, "s.go"),
+    });
+    const outliner = new Outliner({ workers: 1 });
+    try {
+      for (const name of ["to_pipe.ts", "null.py", "s.go"]) {
+        await assert.rejects(outliner.outline(name, { cwd: dir }), {
+          name: "ToolError",
+          message:
+            `Cannot outline "${name}": it is not a regular file (a device, socket or pipe)`,
+        });
+      }
+    } finally {
+      listener.close();
+      await outliner.terminate();
+    }
+  });
+});
+
+// Doc comments in a few languages, ending rows counted from their text.
+const DOC_SOURCES: Record<string, { source: string; docs: unknown[] }> = {
+  ".ts": {
+    source:
+      "/**\n * Doc A.\n */\nfunction a() {}\n\n/** Far. */\n\nfunction b() {}\nlet x = 1; /** Trailing. */\nfunction c() {}\n",
+    // A JSDoc counts across one blank line, as TypeScript reads it.
+    docs: [["a", "Doc A."], ["b", "Far."], ["x", null], ["c", null]],
+  },
+  ".kt": {
+    source: "/**\n * Doc K.\n */\nfun k() {}\n\n/** Far. */\n\nfun f() {}\n",
+    docs: [["k", "Doc K."], ["f", null]],
+  },
+  ".swift": {
+    source:
+      "/// Doc S.\n/// more\nfunc s() {}\nlet x = 1 /// trailing\nfunc t() {}\n",
+    docs: [["s", "Doc S."], ["x", null], ["t", null]],
+  },
+  ".dart": {
+    source: "/// Doc D.\nvoid d() {}\n\n/** Block D. */\nvoid e() {}\n",
+    docs: [["d", "Doc D."], ["e", "Block D."]],
+  },
+  ".cpp": {
+    source: "/// Doc P.\nint p();\n/* plain */\n/// Doc Q.\nint q();\n",
+    docs: [["p", "Doc P."], ["q", "Doc Q."]],
+  },
+};
+
+Deno.test("Outliner reads the doc comment above a symbol the same with LF and CRLF line ends", async () => {
+  await withWorkspace(async (dir) => {
+    const outliner = new Outliner({ workers: 1 });
+    try {
+      for (const [ext, { source, docs }] of Object.entries(DOC_SOURCES)) {
+        for (const [eol, name] of [["\n", "lf"], ["\r\n", "crlf"]]) {
+          const path = join(dir, `${name}${ext}`);
+          await Deno.writeTextFile(path, source.replaceAll("\n", eol));
+          const { symbols } = await outliner.outline(path);
+          assert.deepEqual(
+            symbols.map((s) => [s.name, s.doc ?? null]),
+            docs,
+            `${ext} with ${name}`,
+          );
+        }
+      }
+    } finally {
+      await outliner.terminate();
+    }
+  });
+});
