@@ -7,14 +7,19 @@ import { withWorkspace } from "../tests/support/workspace.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Has `holder` take the session, then save it when `save` is a command. */
+async function holding(holder: Holder, save?: string): Promise<void> {
+  assert.equal(await holder.send("hold 1"), "held");
+  if (save) assert.equal(await holder.send(save), "saved");
+}
+
 Deno.test("holdSession() keeps one holder across processes when a holder removes the lock file", async () => {
   await withWorkspace(async (dir) => {
     const path = join(dir, "s.json");
     await using a = new Holder(path);
     await using b = new Holder(path);
     await using c = new Holder(path);
-    assert.equal(await a.send("hold 1"), "held");
-    assert.equal(await a.send("save"), "saved");
+    await holding(a, "save");
     // b opens the lock file a holds and waits on it ...
     const bHeld = b.send("hold 40");
     await sleep(150);
@@ -42,7 +47,7 @@ Deno.test("holdSession() takes a lock file left free by a delete on its last att
     const path = join(dir, "s.json");
     await using a = new Holder(path);
     await using b = new Holder(path);
-    assert.equal(await a.send("hold 1"), "held");
+    await holding(a);
     // b's first attempt fails; a lets go before its second (last) one.
     assert.equal(await b.send("hold-gated 2"), "waiting");
     assert.equal(await a.send("unlink-close"), "unlinked");
@@ -55,8 +60,7 @@ Deno.test("holdSession() is refused while removeSession() is between its steps",
     const path = join(dir, "s.json");
     await using a = new Holder(path);
     await using c = new Holder(path);
-    assert.equal(await a.send("hold 1"), "held");
-    assert.equal(await a.send("save 1"), "saved");
+    await holding(a, "save 1");
     // Between the steps (session file gone, lock file held): refused.
     assert.equal(await a.send("drop"), "dropped");
     assert.match(await c.send("hold 1"), /another fello agent is using it/);

@@ -2,9 +2,23 @@
 // specification's text format, and small sources (bundles, overloads) as symbols.
 import assert from "node:assert/strict";
 import { fileOutline, outlineSymbols } from "../mod.ts";
+import type { OutlineSymbol } from "../mod.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;
+
+/** The symbols outlineSymbols() finds in `lines`, written to a file `name`. */
+async function symbolsOf(
+  name: string,
+  lines: string[],
+): Promise<OutlineSymbol[]> {
+  let symbols: OutlineSymbol[] = [];
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(`${dir}/${name}`, lines.join("\n"));
+    ({ symbols } = await outlineSymbols(name, { cwd: dir }));
+  });
+  return symbols;
+}
 
 const FIXTURE_OUTLINES: Record<string, { covers: string; lines: string[] }> = {
   "sample.ts": {
@@ -159,119 +173,101 @@ Deno.test("outlineSymbols() returns the structured symbols with docs and members
 });
 
 Deno.test("outlineSymbols() outlines the body of a bundle's wrapping function in place", async () => {
-  await withWorkspace(async (dir) => {
-    await Deno.writeTextFile(
-      `${dir}/bundle.js`,
-      [
-        "var lib = {}; ((module) => {",
-        "/** Adds. */",
-        "function add(a, b) { return a + b; }",
-        "var VERSION = 1;",
-        "})(lib);",
-        "!function () { class Inner { run() {} } }();",
-        "(function () { const x = 1; }).call(this);",
-      ].join("\n"),
-    );
-    const { symbols } = await outlineSymbols("bundle.js", { cwd: dir });
-    assert.deepEqual(symbols, [
-      { kind: "var", name: "lib", startLine: 1, endLine: 1, children: [] },
-      {
-        kind: "function",
-        name: "add",
-        startLine: 3,
-        endLine: 3,
-        doc: "Adds.",
-        children: [],
-      },
-      { kind: "var", name: "VERSION", startLine: 4, endLine: 4, children: [] },
-      {
-        kind: "class",
-        name: "Inner",
+  const symbols = await symbolsOf("bundle.js", [
+    "var lib = {}; ((module) => {",
+    "/** Adds. */",
+    "function add(a, b) { return a + b; }",
+    "var VERSION = 1;",
+    "})(lib);",
+    "!function () { class Inner { run() {} } }();",
+    "(function () { const x = 1; }).call(this);",
+  ]);
+  assert.deepEqual(symbols, [
+    { kind: "var", name: "lib", startLine: 1, endLine: 1, children: [] },
+    {
+      kind: "function",
+      name: "add",
+      startLine: 3,
+      endLine: 3,
+      doc: "Adds.",
+      children: [],
+    },
+    { kind: "var", name: "VERSION", startLine: 4, endLine: 4, children: [] },
+    {
+      kind: "class",
+      name: "Inner",
+      startLine: 6,
+      endLine: 6,
+      children: [{
+        kind: "method",
+        name: "run",
         startLine: 6,
         endLine: 6,
-        children: [{
-          kind: "method",
-          name: "run",
-          startLine: 6,
-          endLine: 6,
-          children: [],
-        }],
-      },
-      { kind: "const", name: "x", startLine: 7, endLine: 7, children: [] },
-    ]);
-  });
+        children: [],
+      }],
+    },
+    { kind: "const", name: "x", startLine: 7, endLine: 7, children: [] },
+  ]);
 });
 
 Deno.test("outlineSymbols() lists TypeScript overloads as one symbol spanning them", async () => {
-  await withWorkspace(async (dir) => {
-    await Deno.writeTextFile(
-      `${dir}/overloads.ts`,
-      [
-        "/** Parses. */",
-        "export function parse(a: string): number;",
-        "export function parse(a: number): number;",
-        "export function parse(a: unknown): number {",
-        "  return 0;",
-        "}",
-        "interface Target {",
-        '  on(event: "a"): void;',
-        '  on(event: "b"): void;',
-        "  off(): void;",
-        "}",
-      ].join("\n"),
-    );
-    const { symbols } = await outlineSymbols("overloads.ts", { cwd: dir });
-    assert.deepEqual(symbols, [
-      {
-        kind: "function",
-        name: "parse",
-        startLine: 2,
-        endLine: 6,
-        doc: "Parses.",
-        children: [],
-      },
-      {
-        kind: "interface",
-        name: "Target",
-        startLine: 7,
-        endLine: 11,
-        children: [
-          {
-            kind: "method",
-            name: "on",
-            startLine: 8,
-            endLine: 9,
-            children: [],
-          },
-          {
-            kind: "method",
-            name: "off",
-            startLine: 10,
-            endLine: 10,
-            children: [],
-          },
-        ],
-      },
-    ]);
-  });
+  const symbols = await symbolsOf("overloads.ts", [
+    "/** Parses. */",
+    "export function parse(a: string): number;",
+    "export function parse(a: number): number;",
+    "export function parse(a: unknown): number {",
+    "  return 0;",
+    "}",
+    "interface Target {",
+    '  on(event: "a"): void;',
+    '  on(event: "b"): void;',
+    "  off(): void;",
+    "}",
+  ]);
+  assert.deepEqual(symbols, [
+    {
+      kind: "function",
+      name: "parse",
+      startLine: 2,
+      endLine: 6,
+      doc: "Parses.",
+      children: [],
+    },
+    {
+      kind: "interface",
+      name: "Target",
+      startLine: 7,
+      endLine: 11,
+      children: [
+        {
+          kind: "method",
+          name: "on",
+          startLine: 8,
+          endLine: 9,
+          children: [],
+        },
+        {
+          kind: "method",
+          name: "off",
+          startLine: 10,
+          endLine: 10,
+          children: [],
+        },
+      ],
+    },
+  ]);
 });
 
 Deno.test("outlineSymbols() leaves out a symbol the grammar could not name", async () => {
-  await withWorkspace(async (dir) => {
-    // C++ in a .c file: the C grammar recovers a function with no name.
-    await Deno.writeTextFile(
-      `${dir}/mixed.c`,
-      [
-        "int ok(void) { return 0; }",
-        "",
-        "std::vector<std::pair<int, bool>> entries() const override {",
-        '  return {{"a", true}};',
-        "}",
-      ].join("\n"),
-    );
-    const { symbols } = await outlineSymbols("mixed.c", { cwd: dir });
-    assert.deepEqual(symbols.map((s) => [s.kind, s.name]), [
-      ["function", "ok"],
-    ]);
-  });
+  // C++ in a .c file: the C grammar recovers a function with no name.
+  const symbols = await symbolsOf("mixed.c", [
+    "int ok(void) { return 0; }",
+    "",
+    "std::vector<std::pair<int, bool>> entries() const override {",
+    '  return {{"a", true}};',
+    "}",
+  ]);
+  assert.deepEqual(symbols.map((s) => [s.kind, s.name]), [
+    ["function", "ok"],
+  ]);
 });
