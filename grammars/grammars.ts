@@ -4,6 +4,7 @@
 // the npm packages, like the specification's grammar directory.
 import { type Language, Parser } from "web-tree-sitter";
 import { loadZeroedCalloc } from "./_zeroed_calloc.ts";
+import { runtime as host } from "../internal/runtime/runtime.ts";
 
 /** The grammars the engine can load. */
 export type GrammarId =
@@ -213,7 +214,7 @@ async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
     // Compiled first: only a synchronous load from a module takes the
     // zeroed calloc.
     const language = loadZeroedCalloc(
-      await WebAssembly.compile(await Deno.readFile(path)),
+      await WebAssembly.compile(await host.readFile(path)),
     );
     // Another language's build under this name would outline nothing: builds
     // of ABI 15 and later carry their name.
@@ -248,11 +249,11 @@ export function configuredGrammarsDir(
 
 function grammarsDirFromEnv(): string | undefined {
   // Reading the variable needs --allow-env; without it, use the packages.
-  const state = Deno.permissions.querySync({
+  const state = host.permissions.querySync({
     name: "env",
     variable: GRAMMARS_DIR_ENV,
   }).state;
-  return state === "granted" ? Deno.env.get(GRAMMARS_DIR_ENV) : undefined;
+  return state === "granted" ? host.env.get(GRAMMARS_DIR_ENV) : undefined;
 }
 
 /**
