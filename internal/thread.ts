@@ -135,9 +135,18 @@ type NodeTransferable = Parameters<NodeWorker["postMessage"]>[1] extends
   readonly (infer T)[] | undefined ? T : never;
 
 // Deno's ref switch for web Workers: the one function on Worker.prototype
-// keyed by a symbol with no description.
+// keyed by a symbol with no description. Bun's Worker has public ref() and
+// unref() instead.
 function _findRefSwitch(): RefSwitch | undefined {
   if (typeof Worker !== "function") return undefined;
+  const unref = (Worker.prototype as { unref?: unknown }).unref;
+  if (typeof unref === "function") {
+    return function (this: Worker, ref: boolean): void {
+      const worker = this as Worker & { ref(): void; unref(): void };
+      if (ref) worker.ref();
+      else worker.unref();
+    };
+  }
   const prototype = Worker.prototype as unknown as Record<symbol, unknown>;
   const found = Object.getOwnPropertySymbols(prototype).filter((symbol) =>
     symbol.description === undefined &&

@@ -1,6 +1,8 @@
 // The worker's side of a thread (see _thread.ts): its messages in and out,
 // whichever kind of thread it runs in. node:worker_threads is imported only
-// in a node:worker_threads worker: loading it takes a web Worker 4-9 ms.
+// in a node:worker_threads worker (or on Bun): loading it takes a Deno web
+// Worker 4-9 ms.
+import { runtime } from "./runtime/runtime.ts";
 
 /** A worker's channel to the thread that started it. */
 export interface ThreadPort {
@@ -17,9 +19,13 @@ interface WorkerScope {
 /** The channel of the worker this module runs in. */
 export async function threadPort(): Promise<ThreadPort> {
   // A web Worker has `self`; Deno's node:worker_threads workers, as Node's,
-  // do not.
+  // do not. Bun's have one whose onmessage never fires, while parentPort
+  // works in both kinds of Bun worker: Bun always takes parentPort.
   const scope = (globalThis as unknown as { self?: WorkerScope }).self;
-  if (scope !== undefined && typeof scope.postMessage === "function") {
+  if (
+    runtime.name !== "bun" && scope !== undefined &&
+    typeof scope.postMessage === "function"
+  ) {
     return {
       onMessage(handler) {
         scope.onmessage = (event) => handler(event.data);
