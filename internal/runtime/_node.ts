@@ -368,11 +368,36 @@ class NodeFile implements FsFile {
   }
 }
 
+// A byte stream, as Deno's are (callers read them with BYOB readers), over a
+// Node stream; the chunks are copied out of Node's shared buffer pool.
+function byteStream(stream: Readable): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    type: "bytes",
+    start(controller) {
+      stream.on("data", (chunk: Uint8Array) => {
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 1) <= 0) stream.pause();
+      });
+      stream.once("end", () => {
+        controller.close();
+        controller.byobRequest?.respond(0);
+      });
+      stream.once("error", (error) => controller.error(classify(error)));
+    },
+    pull() {
+      stream.resume();
+    },
+    cancel() {
+      stream.destroy();
+    },
+  });
+}
+
 function stdin(): Stdin {
   let readable: ReadableStream<Uint8Array> | undefined;
   return {
     get readable() {
-      readable ??= Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
+      readable ??= byteStream(process.stdin);
       return readable;
     },
     isTerminal: () => process.stdin.isTTY === true,
@@ -504,10 +529,8 @@ function spawnChild(
     }
     return value;
   };
-  const stdoutStream = child.stdout &&
-    (Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
-  const stderrStream = child.stderr &&
-    (Readable.toWeb(child.stderr) as ReadableStream<Uint8Array>);
+  const stdoutStream = child.stdout && byteStream(child.stdout);
+  const stderrStream = child.stderr && byteStream(child.stderr);
   const stdinStream = child.stdin &&
     (Writable.toWeb(child.stdin) as WritableStream<Uint8Array>);
   return {

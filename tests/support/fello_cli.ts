@@ -1,5 +1,6 @@
-// Runs the CLI as a subprocess (deno run -A mod.ts ...), in a clean
-// environment so the machine's FELLO_* / OPENAI_* variables do not leak in.
+// Runs the CLI as a subprocess (deno run -A mod.ts ..., or bun run mod.ts
+// ...), in a clean environment so the machine's FELLO_* / OPENAI_* variables
+// do not leak in.
 
 /** The package's entry, as the CLI tests run it. */
 export const MOD: string = new URL("../../mod.ts", import.meta.url).pathname;
@@ -24,8 +25,37 @@ export async function fello(
     flags?: string[];
   },
 ): Promise<CliOutput> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...options.flags ?? ["-A"], MOD, ...args],
+  return await runCli(Deno.execPath(), [
+    "run",
+    ...options.flags ?? ["-A"],
+    MOD,
+    ...args,
+  ], options);
+}
+
+/**
+ * Runs the CLI on Bun (`bun run mod.ts ...`) to its end, as {@linkcode fello}
+ * does on Deno; `script` runs another file instead of mod.ts.
+ */
+export async function bunFello(
+  args: string[],
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    stdin?: string;
+    script?: string;
+  },
+): Promise<CliOutput> {
+  return await runCli("bun", ["run", options.script ?? MOD, ...args], options);
+}
+
+async function runCli(
+  program: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+): Promise<CliOutput> {
+  const child = new Deno.Command(program, {
+    args,
     cwd: options.cwd,
     env: { ...baseEnv(), ...options.env },
     clearEnv: true,
@@ -54,7 +84,7 @@ export function decoded(output: Deno.CommandOutput): CliOutput {
 /** The environment the CLI runs with: no color, and what Deno needs to run. */
 export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = { NO_COLOR: "1" };
-  for (const name of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
+  for (const name of ["HOME", "PATH", "DENO_DIR", "TMPDIR", "BUN_INSTALL"]) {
     const value = Deno.env.get(name);
     if (value !== undefined) env[name] = value;
   }
