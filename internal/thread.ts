@@ -17,6 +17,7 @@
 // starts slower; tests/thread_test.ts checks both, and that the process
 // exits.
 import { Worker as NodeWorker } from "node:worker_threads";
+import { NODE_THREAD_DATA } from "./thread_port.ts";
 
 /** What a thread reports to its owner. */
 export interface ThreadEvents {
@@ -106,7 +107,7 @@ function _webThread(
 function _nodeThread(url: URL, events: ThreadEvents): Thread {
   // An empty env: copying the process's makes Deno ask for env access, and
   // the worker reads none.
-  const worker = new NodeWorker(url, { env: {} });
+  const worker = new NodeWorker(url, { env: {}, workerData: NODE_THREAD_DATA });
   worker.unref();
   let stopped = false;
   worker.on("message", (data: unknown) => {

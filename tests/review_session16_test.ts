@@ -28,6 +28,7 @@ import { runDeno } from "./support/run_deno.ts";
 import { contentText, startScriptedServer } from "./support/scripted_server.ts";
 import { utf16WithBom } from "./support/utf16.ts";
 import { withWorkspace } from "./support/workspace.ts";
+import { ignoreWithout } from "./support/has.ts";
 
 function writeCall(path: string, content: string) {
   return { name: "WriteFile", arguments: { path, content } };
@@ -476,36 +477,40 @@ Deno.test("Shell: 'always' for `git status` still covers `git status --short` an
   });
 });
 
-Deno.test("fello mcp's rg reads a workspace given through a symlink under --allow-read=<that path>: relative paths, spaces, '..'", async () => {
-  await withLinkedWorkspace(async ({ link, ws }) => {
-    const repo = new URL("..", import.meta.url).pathname;
-    const client = await connectMcp({
-      workspace: ws,
-      denoFlags: [
-        `--allow-read=${link},${repo}`,
-        "--allow-env",
-        "--allow-run=rg",
-      ],
+Deno.test(
+  "fello mcp's rg reads a workspace given through a symlink under --allow-read=<that path>: relative paths, spaces, '..'",
+  { ignore: ignoreWithout("rg") },
+  async () => {
+    await withLinkedWorkspace(async ({ link, ws }) => {
+      const repo = new URL("..", import.meta.url).pathname;
+      const client = await connectMcp({
+        workspace: ws,
+        denoFlags: [
+          `--allow-read=${link},${repo}`,
+          "--allow-env",
+          "--allow-run=rg",
+        ],
+      });
+      try {
+        const rg = async (...args: string[]) => {
+          const r = await callText(client, "rg", { args });
+          assert.ok(!r.isError, r.text);
+          return r.text;
+        };
+        const all = await rg("needle");
+        assert.match(all, /sub dir\/a b\.txt:1:needle one/);
+        assert.match(all, /f\.ts:1:/);
+        assert.match(await rg("needle", "sub dir"), /a b\.txt:1:needle one/);
+        assert.match(
+          await rg("needle", "./sub dir/../sub dir/a b.txt"),
+          /1:needle one/,
+        );
+      } finally {
+        await client.close();
+      }
     });
-    try {
-      const rg = async (...args: string[]) => {
-        const r = await callText(client, "rg", { args });
-        assert.ok(!r.isError, r.text);
-        return r.text;
-      };
-      const all = await rg("needle");
-      assert.match(all, /sub dir\/a b\.txt:1:needle one/);
-      assert.match(all, /f\.ts:1:/);
-      assert.match(await rg("needle", "sub dir"), /a b\.txt:1:needle one/);
-      assert.match(
-        await rg("needle", "./sub dir/../sub dir/a b.txt"),
-        /1:needle one/,
-      );
-    } finally {
-      await client.close();
-    }
-  });
-});
+  },
+);
 
 Deno.test("outline: empty, BOM-only, UTF-16 odd-length and lone-surrogate files outline without a crash; CJK UTF-16 names and docs read", async () => {
   await withWorkspace(async (dir) => {

@@ -5,11 +5,11 @@ import { join, normalize } from "node:path";
 
 const ROOT = normalize(join(import.meta.dirname!, ".."));
 
-/** What ships or runs as a task: all but tests, benches and dot folders. */
+/** What ships or runs as a task: all but tests, benches, dev scripts and dot folders. */
 function isShipped(path: string): boolean {
   return /\.(ts|js)$/.test(path) && !path.endsWith("_test.ts") &&
     !path.startsWith("tests/") && !path.startsWith("bench/") &&
-    !path.startsWith("internal/runtime/");
+    !path.startsWith("scripts/") && !path.startsWith("internal/runtime/");
 }
 
 async function* walk(folder: string): AsyncGenerator<string> {

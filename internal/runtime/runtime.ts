@@ -14,8 +14,17 @@ export { SeekMode } from "./types.ts";
 /** The runtime the package runs on, picked as this module loads. */
 export const runtime: Runtime = "Deno" in globalThis
   ? denoRuntime()
-  // Loaded only off Deno: node: modules take a Deno worker milliseconds.
-  : (await import("./_node.ts")).nodeRuntime();
+  : await _nodeRuntime();
+
+// Loaded only off Deno: node: modules take a Deno worker milliseconds. Bun
+// loads it synchronously: a Bun web Worker drops the messages that arrive
+// while its module waits on an import, before it sets its handler.
+async function _nodeRuntime(): Promise<Runtime> {
+  type NodeModule = typeof import("./_node.ts");
+  const { require } = import.meta as { require?: (id: string) => NodeModule };
+  const module = require ? require("./_node.ts") : await import("./_node.ts");
+  return module.nodeRuntime();
+}
 
 /** Whether `error` is of `kind`, whichever runtime raised it. */
 export function isError(error: unknown, kind: ErrorKind): boolean {

@@ -20,3 +20,18 @@ export function has(program: string): boolean {
   }
   return answer;
 }
+
+const told = new Set<string>();
+
+/**
+ * A test's `ignore` for one that runs `program`: true when it is not on PATH,
+ * printing once why the tests that need it are ignored.
+ */
+export function ignoreWithout(program: string): boolean {
+  if (has(program)) return false;
+  if (!told.has(program)) {
+    told.add(program);
+    console.log(`${program} is not on PATH: the tests that run it are ignored`);
+  }
+  return true;
+}
