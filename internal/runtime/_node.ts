@@ -6,7 +6,7 @@ import * as fsp from "node:fs/promises";
 import { spawn, spawnSync } from "node:child_process";
 import { constants, tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
-import { Readable, Writable } from "node:stream";
+import { type Readable, Writable } from "node:stream";
 import process from "node:process";
 import type {
   ChildProcess,
