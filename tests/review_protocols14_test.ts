@@ -22,6 +22,7 @@ import {
   toolMessages,
 } from "./support/scripted_server.ts";
 import { withDirs, withWorkspace } from "./support/workspace.ts";
+import { ignoreWithout } from "./support/has.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const MOD = join(REPO, "mod.ts");
@@ -521,6 +522,7 @@ Deno.test({
 Deno.test({
   name:
     "fello mcp --workspace-only: rg searches for a pattern that names a path outside",
+  ignore: ignoreWithout("rg"),
   fn: async () => {
     await withWorkspace(async (ws) => {
       await Deno.writeTextFile(
