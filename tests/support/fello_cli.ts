@@ -60,3 +60,28 @@ export function baseEnv(): Record<string, string> {
   }
   return env;
 }
+
+/**
+ * Starts the CLI as a long-running child with piped stdin and stdout (a
+ * protocol server such as `fello acp`), in the same clean environment as
+ * {@linkcode fello}; stderr is dropped unless `stderr` says otherwise.
+ */
+export function spawnFello(
+  args: string[],
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    stderr?: "inherit" | "null" | "piped";
+    flags?: string[];
+  },
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...options.flags ?? ["-A"], MOD, ...args],
+    cwd: options.cwd,
+    env: { ...baseEnv(), ...options.env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: options.stderr ?? "null",
+  }).spawn();
+}

@@ -337,3 +337,17 @@ function hang(signal: AbortSignal): Promise<Response> {
     );
   });
 }
+
+/** The text the model saw as the result of tool call `toolCallId` ("" if none). */
+export function toolResultText(
+  server: ScriptedServer,
+  toolCallId: string,
+): string {
+  for (const request of server.requests) {
+    const message = toolMessages(request).find((m) =>
+      m.tool_call_id === toolCallId
+    );
+    if (message) return contentText(message.content);
+  }
+  return "";
+}
