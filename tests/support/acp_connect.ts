@@ -94,3 +94,39 @@ export async function connect(
   });
   return { client, connection, init, ...sessionRequests(connection) };
 }
+
+/** A connection as {@linkcode connect} makes it, with one session open. */
+export interface AcpTestSession extends AcpTestConnection {
+  sessionId: string;
+  /** session/new's whole answer (modes included). */
+  created: acp.NewSessionResponse;
+  /** Prompts the open session. */
+  ask(prompt: string | acp.ContentBlock[]): Promise<acp.PromptResponse>;
+}
+
+/**
+ * {@linkcode connect}, then session/new in `cwd` with `mcpServers` (none by
+ * default); no sessions are saved unless `sessionsDir` is given.
+ */
+export async function connectSession(
+  server: ScriptedServer,
+  cwd: string,
+  options: Parameters<typeof connect>[2] & {
+    sessionsDir?: string;
+    mcpServers?: acp.McpServer[];
+  } = {},
+): Promise<AcpTestSession> {
+  const { sessionsDir, mcpServers = [], ...rest } = options;
+  const agent = await connect(server, sessionsDir, rest);
+  const created = await agent.connection.agent.request(
+    acp.methods.agent.session.new,
+    { cwd, mcpServers },
+  );
+  const { sessionId } = created;
+  return {
+    ...agent,
+    sessionId,
+    created,
+    ask: (prompt) => agent.prompt(sessionId, prompt),
+  };
+}
