@@ -7,7 +7,13 @@ import {
   createAcpAgent,
 } from "../../protocols/acp_agent.ts";
 import { TestClient, type TestClientOptions } from "./acp_test_client.ts";
-import type { ScriptedServer } from "./scripted_server.ts";
+import { join } from "node:path";
+import {
+  type ScriptedConversation,
+  type ScriptedServer,
+  startScriptedServer,
+} from "./scripted_server.ts";
+import { withWorkspace } from "./workspace.ts";
 
 /** Shorthands for the session requests of one client connection. */
 export interface AcpRequests {
@@ -129,4 +135,34 @@ export async function connectSession(
     created,
     ask: (prompt) => agent.prompt(sessionId, prompt),
   };
+}
+
+/** Where {@linkcode withSavingAgent}'s agent works and saves. */
+export interface SavingAgentDirs {
+  /** The workspace. */
+  dir: string;
+  /** The sessions folder, `.sessions` inside the workspace. */
+  saved: string;
+  server: ScriptedServer;
+}
+
+/**
+ * Runs `fn` with a fresh workspace, a scripted server playing `script` and
+ * a connected agent that saves sessions in the workspace's `.sessions`;
+ * closes and removes them all after.
+ */
+export function withSavingAgent(
+  script: ScriptedConversation[],
+  fn: (agent: AcpTestConnection, dirs: SavingAgentDirs) => Promise<void>,
+): Promise<void> {
+  return withWorkspace(async (dir) => {
+    const saved = join(dir, ".sessions");
+    await using server = startScriptedServer(script);
+    const agent = await connect(server, saved);
+    try {
+      await fn(agent, { dir, saved, server });
+    } finally {
+      await agent.connection.close();
+    }
+  });
 }

@@ -1,54 +1,60 @@
-// session/load: the ACP agent saves each session's conversation and an editor
-// opens it again in a new connection, seeing it replayed before the answer.
-// The official ACP client app in process, the scripted server over HTTP.
+// createAcpAgent()'s saved sessions opened again: session/load replays a
+// conversation and goes on with it, session/close saves and frees one, and
+// the folder keeps the newest 200; over real session files.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import * as acp from "@agentclientprotocol/sdk";
-import { connect } from "./support/acp_connect.ts";
+import { loadSession, saveSession } from "../agent/session_file.ts";
+import {
+  type AcpTestConnection,
+  connect,
+  withSavingAgent,
+} from "../tests/support/acp_connect.ts";
 import {
   contentText,
   type ScriptedServer,
   startScriptedServer,
-} from "./support/scripted_server.ts";
-import { withWorkspace } from "./support/workspace.ts";
+} from "../tests/support/scripted_server.ts";
+import { withWorkspace } from "../tests/support/workspace.ts";
 
-Deno.test("acp agent saves each session and session/load replays it, then goes on with it", async () => {
-  await withWorkspace(async (dir) => {
-    const saved = join(dir, ".sessions");
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A first editor window with one session that said "Hello" (saved). */
+async function helloSession(
+  server: ScriptedServer,
+  saved: string,
+  dir: string,
+): Promise<{ first: AcpTestConnection; sessionId: string }> {
+  const first = await connect(server, saved);
+  const sessionId = await first.newSession(dir);
+  await first.prompt(sessionId, "Hello");
+  return { first, sessionId };
+}
+
+Deno.test("session/load replays a saved session, then goes on with it", async () => {
+  await withSavingAgent([{
+    match: "Read the notes",
+    replies: [
+      {
+        text: "Reading.",
+        toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }],
+      },
+      { text: "They say 42." },
+      { text: "You asked about the notes." },
+    ],
+  }], async (first, { dir, saved, server }) => {
     await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
-    await using server = startScriptedServer([{
-      match: "Read the notes",
-      replies: [
-        {
-          text: "Reading.",
-          toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }],
-        },
-        { text: "They say 42." },
-        { text: "You asked about the notes." },
-      ],
-    }]);
-    const first = await connect(server, saved);
     assert.equal(first.init.agentCapabilities?.loadSession, true);
-    const { sessionId } = await first.connection.agent.request(
-      acp.methods.agent.session.new,
-      { cwd: dir, mcpServers: [] },
-    );
-    await first.connection.agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text: "Read the notes" }],
-    });
+    const sessionId = await first.newSession(dir);
+    await first.prompt(sessionId, "Read the notes");
     // Closed by the editor (which also frees it for another agent).
-    await first.connection.agent.request(acp.methods.agent.session.close, {
-      sessionId,
-    });
+    await first.close(sessionId);
     await first.connection.close();
 
     // The editor restarts: a new connection to a new agent loads the session.
     const second = await connect(server, saved);
-    const loaded = await second.connection.agent.request(
-      acp.methods.agent.session.load,
-      { sessionId, cwd: dir, mcpServers: [] },
-    );
+    const loaded = await second.load(sessionId, dir);
     assert.equal(loaded.modes?.currentModeId, "ask");
     const replay = second.client.updates.map((n) => n.update);
     assert.ok(second.client.updates.every((n) => n.sessionId === sessionId));
@@ -74,10 +80,7 @@ Deno.test("acp agent saves each session and session/load replays it, then goes o
     assert.deepEqual(answer.content, { type: "text", text: "They say 42." });
 
     // The conversation goes on where it was.
-    await second.connection.agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text: "What did I ask?" }],
-    });
+    await second.prompt(sessionId, "What did I ask?");
     const sent = server.requests.at(-1)!.body.messages;
     assert.deepEqual(sent.map((m) => m.role), [
       "system",
@@ -95,85 +98,51 @@ Deno.test("acp agent saves each session and session/load replays it, then goes o
   });
 });
 
-Deno.test("acp agent refuses to load a session it never saved, and offers no loading without a folder", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([]);
-    const withFolder = await connect(server, join(dir, ".sessions"));
+Deno.test("session/load refuses a session it never saved, and is not offered without a folder", async () => {
+  await withSavingAgent([], async (withFolder, { dir, saved, server }) => {
     for (const sessionId of ["never-saved", "../../etc/passwd"]) {
       await assert.rejects(
-        withFolder.connection.agent.request(acp.methods.agent.session.load, {
-          sessionId,
-          cwd: dir,
-          mcpServers: [],
-        }),
+        withFolder.load(sessionId, dir),
         /cannot load session .*(no such session|no such session was saved); start a new session/,
       );
     }
     // Nothing is left behind, in the folder or outside it.
-    await Deno.mkdir(join(dir, ".sessions"), { recursive: true });
-    assert.deepEqual([...Deno.readDirSync(join(dir, ".sessions"))], []);
+    await Deno.mkdir(saved, { recursive: true });
+    assert.deepEqual([...Deno.readDirSync(saved)], []);
     await assert.rejects(
-      Deno.stat(join(dir, ".sessions", "../../etc")),
+      Deno.stat(join(saved, "../../etc")),
       Deno.errors.NotFound,
     );
-    await Deno.writeTextFile(join(dir, ".sessions", "broken.json"), "{");
+    await Deno.writeTextFile(join(saved, "broken.json"), "{");
     await assert.rejects(
-      withFolder.connection.agent.request(acp.methods.agent.session.load, {
-        sessionId: "broken",
-        cwd: dir,
-        mcpServers: [],
-      }),
+      withFolder.load("broken", dir),
       /Cannot go on with ".*broken\.json": it is not JSON.*; start a new session/,
     );
-    await withFolder.connection.close();
 
     const without = await connect(server);
     assert.equal(without.init.agentCapabilities?.loadSession, false);
-    await assert.rejects(
-      without.connection.agent.request(acp.methods.agent.session.load, {
-        sessionId: "x",
-        cwd: dir,
-        mcpServers: [],
-      }),
-      /sessions are not saved/,
-    );
+    await assert.rejects(without.load("x", dir), /sessions are not saved/);
     await without.connection.close();
   });
 });
 
-Deno.test("acp agent answers session/close after the prompt it cancelled is saved, and loads each session once", async () => {
-  await withWorkspace(async (dir) => {
-    const saved = join(dir, ".sessions");
+Deno.test("session/close answers after the prompt it cancelled is saved, and session/load opens each session once", async () => {
+  await withSavingAgent([{
+    match: "Read, then wait",
+    replies: [
+      { toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }] },
+      { hang: true },
+    ],
+  }], async (first, { dir, saved, server }) => {
     await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
-    await using server = startScriptedServer([{
-      match: "Read, then wait",
-      replies: [
-        { toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }] },
-        { hang: true },
-      ],
-    }]);
-    const first = await connect(server, saved);
-    const { sessionId } = await first.connection.agent.request(
-      acp.methods.agent.session.new,
-      { cwd: dir, mcpServers: [] },
-    );
-    const prompt = first.connection.agent.request(
-      acp.methods.agent.session.prompt,
-      { sessionId, prompt: [{ type: "text", text: "Read, then wait" }] },
-    );
+    const sessionId = await first.newSession(dir);
+    const prompt = first.prompt(sessionId, "Read, then wait");
     // Close while the second model call hangs: the read step is saved first.
-    while (server.requests.length < 2) await delay(10);
-    await first.connection.agent.request(acp.methods.agent.session.close, {
-      sessionId,
-    });
+    await first.client.waitFor(() => server.requests.length >= 2);
+    await first.close(sessionId);
     assert.equal((await prompt).stopReason, "cancelled");
     const second = await connect(server, saved);
-    const load = () =>
-      second.connection.agent.request(acp.methods.agent.session.load, {
-        sessionId,
-        cwd: dir,
-        mcpServers: [],
-      });
+    const load = () => second.load(sessionId, dir);
     // Two loads at once: one opens the session, the other is refused.
     const outcomes = await Promise.allSettled([load(), load()]);
     assert.deepEqual(outcomes.map((o) => o.status).sort(), [
@@ -189,34 +158,11 @@ Deno.test("acp agent answers session/close after the prompt it cancelled is save
     // Loading the open, idle session again replays it from memory.
     await load();
     assert.equal(second.client.updates.length, 6);
-    await first.connection.close();
     await second.connection.close();
   });
 });
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** A first editor window with one session that said "Hello" (saved). */
-async function helloSession(
-  server: ScriptedServer,
-  saved: string,
-  dir: string,
-) {
-  const first = await connect(server, saved);
-  const { sessionId } = await first.connection.agent.request(
-    acp.methods.agent.session.new,
-    { cwd: dir, mcpServers: [] },
-  );
-  await first.connection.agent.request(acp.methods.agent.session.prompt, {
-    sessionId,
-    prompt: [{ type: "text", text: "Hello" }],
-  });
-  return { first, sessionId };
-}
-
-Deno.test("acp agent refuses to load a session another connection has open, until it is closed", async () => {
+Deno.test("session/load refuses a session another connection has open, until it is closed", async () => {
   await withWorkspace(async (dir) => {
     const saved = join(dir, ".sessions");
     await using server = startScriptedServer([{
@@ -226,20 +172,12 @@ Deno.test("acp agent refuses to load a session another connection has open, unti
     const { first, sessionId } = await helloSession(server, saved, dir);
     // A second editor window (its own agent, as another fello acp would be).
     const second = await connect(server, saved);
-    const load = () =>
-      second.connection.agent.request(acp.methods.agent.session.load, {
-        sessionId,
-        cwd: dir,
-        mcpServers: [],
-      });
     await assert.rejects(
-      load(),
+      second.load(sessionId, dir),
       /another fello agent is using it; close it there first/,
     );
-    await first.connection.agent.request(acp.methods.agent.session.close, {
-      sessionId,
-    });
-    await load();
+    await first.close(sessionId);
+    await second.load(sessionId, dir);
     assert.deepEqual(
       second.client.updates.map((n) => n.update.sessionUpdate),
       ["user_message_chunk", "agent_message_chunk"],
@@ -249,7 +187,7 @@ Deno.test("acp agent refuses to load a session another connection has open, unti
   });
 });
 
-Deno.test("acp agent closes a session whose load ends after the connection closed", async () => {
+Deno.test("session/load that ends after its connection closed lets go of the session", async () => {
   await withWorkspace(async (dir) => {
     const saved = join(dir, ".sessions");
     await using server = startScriptedServer([{
@@ -265,9 +203,7 @@ Deno.test("acp agent closes a session whose load ends after the connection close
       model: undefined,
       chooseModel: () => (asked.resolve(), model.promise),
     });
-    const params = { sessionId, cwd: dir, mcpServers: [] };
-    closing.connection.agent.request(acp.methods.agent.session.load, params)
-      .catch(() => {});
+    closing.load(sessionId, dir).catch(() => {});
     await asked.promise;
     await closing.connection.close();
     await delay(200);
@@ -276,10 +212,7 @@ Deno.test("acp agent closes a session whose load ends after the connection close
     const next = await connect(server, saved);
     for (let attempt = 1;; attempt++) {
       try {
-        await next.connection.agent.request(
-          acp.methods.agent.session.load,
-          params,
-        );
+        await next.load(sessionId, dir);
         break;
       } catch (error) {
         if (attempt === 20) throw error;
@@ -290,7 +223,53 @@ Deno.test("acp agent closes a session whose load ends after the connection close
   });
 });
 
-Deno.test("acp agent keeps the newest 200 saved sessions as new ones start", async () => {
+// A load that starts while a delete runs must not open the session the delete
+// removes. Timing-dependent: about half the rounds met the race, so five run.
+Deno.test("session/load racing session/delete never leaves an open session whose file is gone", async () => {
+  await withSavingAgent([
+    { match: "Hello", replies: [{ text: "Hi." }, { text: "Again." }] },
+  ], async (agent, { dir, saved }) => {
+    const id = await agent.newSession(dir);
+    await agent.prompt(id, "Hello");
+    await agent.close(id);
+    const file = join(saved, `${id}.json`);
+    const history = await loadSession(file);
+    for (let round = 0; round < 5; round++) {
+      await saveSession(file, history!);
+      const [deleted, loaded] = await Promise.allSettled([
+        agent.remove(id),
+        agent.load(id, dir),
+      ]);
+      const open = await agent.setMode(id, "ask").then(() => true, () => false);
+      const exists = await Deno.stat(file).then(() => true, () => false);
+      const state = { round, deleted: deleted.status, loaded: loaded.status };
+      // Deleted means gone: neither open nor on disk.
+      if (deleted.status === "fulfilled") {
+        assert.deepEqual(
+          { open, exists },
+          { open: false, exists: false },
+          JSON.stringify(state),
+        );
+      } else {
+        assert.deepEqual(
+          { open, exists },
+          { open: true, exists: true },
+          JSON.stringify(state),
+        );
+      }
+      if (open) await agent.close(id);
+    }
+  });
+});
+
+Deno.test("session/close of a session that never saved leaves no file behind", async () => {
+  await withSavingAgent([], async (agent, { dir, saved }) => {
+    for (let i = 0; i < 3; i++) await agent.close(await agent.newSession(dir));
+    assert.deepEqual([...Deno.readDirSync(saved)].map((e) => e.name), []);
+  });
+});
+
+Deno.test("session/new keeps the newest 200 saved sessions", async () => {
   await withWorkspace(async (dir) => {
     const saved = join(dir, ".sessions");
     await Deno.mkdir(saved);
@@ -308,10 +287,7 @@ Deno.test("acp agent keeps the newest 200 saved sessions as new ones start", asy
     }
     await using server = startScriptedServer([]);
     const editor = await connect(server, saved);
-    await editor.connection.agent.request(acp.methods.agent.session.new, {
-      cwd: dir,
-      mcpServers: [],
-    });
+    await editor.newSession(dir);
     const left = [...Deno.readDirSync(saved)]
       .map((e) => e.name).filter((name) => name.endsWith(".json"));
     assert.equal(left.length, 200);
