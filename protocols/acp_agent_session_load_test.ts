@@ -11,7 +11,6 @@ import {
 } from "../tests/support/acp_connect.ts";
 import {
   contentText,
-  type ScriptedServer,
   startScriptedServer,
 } from "../tests/support/scripted_server.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
@@ -20,16 +19,17 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A first editor window with one session that said "Hello" (saved). */
-async function helloSession(
-  server: ScriptedServer,
-  saved: string,
+/** A conversation that says hello once. */
+const HELLO = [{ match: "Hello", replies: [{ text: "Hi." }] }];
+
+/** Opens a session in `dir` that says "Hello" (and is saved); its id. */
+async function sayHello(
+  agent: AcpTestConnection,
   dir: string,
-): Promise<{ first: AcpTestConnection; sessionId: string }> {
-  const first = await connect(server, saved);
-  const sessionId = await first.newSession(dir);
-  await first.prompt(sessionId, "Hello");
-  return { first, sessionId };
+): Promise<string> {
+  const sessionId = await agent.newSession(dir);
+  await agent.prompt(sessionId, "Hello");
+  return sessionId;
 }
 
 Deno.test("session/load replays a saved session, then goes on with it", async () => {
@@ -163,13 +163,8 @@ Deno.test("session/close answers after the prompt it cancelled is saved, and ses
 });
 
 Deno.test("session/load refuses a session another connection has open, until it is closed", async () => {
-  await withWorkspace(async (dir) => {
-    const saved = join(dir, ".sessions");
-    await using server = startScriptedServer([{
-      match: "Hello",
-      replies: [{ text: "Hi." }],
-    }]);
-    const { first, sessionId } = await helloSession(server, saved, dir);
+  await withSavingAgent(HELLO, async (first, { dir, saved, server }) => {
+    const sessionId = await sayHello(first, dir);
     // A second editor window (its own agent, as another fello acp would be).
     const second = await connect(server, saved);
     await assert.rejects(
@@ -182,19 +177,13 @@ Deno.test("session/load refuses a session another connection has open, until it 
       second.client.updates.map((n) => n.update.sessionUpdate),
       ["user_message_chunk", "agent_message_chunk"],
     );
-    await first.connection.close();
     await second.connection.close();
   });
 });
 
 Deno.test("session/load that ends after its connection closed lets go of the session", async () => {
-  await withWorkspace(async (dir) => {
-    const saved = join(dir, ".sessions");
-    await using server = startScriptedServer([{
-      match: "Hello",
-      replies: [{ text: "Hi." }],
-    }]);
-    const { first, sessionId } = await helloSession(server, saved, dir);
+  await withSavingAgent(HELLO, async (first, { dir, saved, server }) => {
+    const sessionId = await sayHello(first, dir);
     await first.connection.close();
     // An editor window that closes while its load waits for the model.
     const model = Promise.withResolvers<string>();

@@ -10,6 +10,7 @@ import { createSearchMcpServer } from "./mcp_server.ts";
 import { connect, connectSession } from "../tests/support/acp_connect.ts";
 import { isAlive, waitUntilGone } from "../tests/support/processes.ts";
 import {
+  callThen,
   startScriptedServer,
   toolResultText,
 } from "../tests/support/scripted_server.ts";
@@ -127,16 +128,11 @@ Deno.test("createAcpAgent() maps a rejected permission onto a refused tool call"
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([{
       match: "write a file",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_write",
-            name: "WriteFile",
-            arguments: { path: "new.txt", content: "hello" },
-          }],
-        },
-        { text: "I was not allowed to." },
-      ],
+      replies: callThen({
+        id: "call_write",
+        name: "WriteFile",
+        arguments: { path: "new.txt", content: "hello" },
+      }, "I was not allowed to."),
     }]);
     const { client, connection, ask } = await connectSession(server, dir, {
       client: { permission: () => "reject" },
@@ -164,16 +160,11 @@ Deno.test("createAcpAgent() stops a long Shell on session/cancel and answers can
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([{
       match: "run something long",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_sleep",
-            name: "Shell",
-            arguments: { command: "echo $$ > shell.pid; exec sleep 60" },
-          }],
-        },
-        { text: "never reached" },
-      ],
+      replies: callThen({
+        id: "call_sleep",
+        name: "Shell",
+        arguments: { command: "echo $$ > shell.pid; exec sleep 60" },
+      }, "never reached"),
     }]);
     const { client, connection, sessionId, ask, cancel } = await connectSession(
       server,
@@ -279,16 +270,11 @@ Deno.test("createAcpAgent() ends a prompt waiting on a permission answer on sess
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([{
       match: "write while I think",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_write",
-            name: "WriteFile",
-            arguments: { path: "late.txt", content: "x" },
-          }],
-        },
-        { text: "never reached" },
-      ],
+      replies: callThen({
+        id: "call_write",
+        name: "WriteFile",
+        arguments: { path: "late.txt", content: "x" },
+      }, "never reached"),
     }]);
     let answer: (optionId: string) => void = () => {};
     const { client, connection, sessionId, ask, cancel } = await connectSession(
@@ -323,16 +309,11 @@ Deno.test("createAcpAgent() kills a command running in the client's terminal on 
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([{
       match: "sleep in the terminal",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_sleep",
-            name: "Shell",
-            arguments: { command: "sleep", args: ["60"] },
-          }],
-        },
-        { text: "never reached" },
-      ],
+      replies: callThen({
+        id: "call_sleep",
+        name: "Shell",
+        arguments: { command: "sleep", args: ["60"] },
+      }, "never reached"),
     }]);
     const { client, connection, sessionId, ask, cancel } = await connectSession(
       server,
@@ -361,19 +342,14 @@ Deno.test("createAcpAgent() shows a local Shell as in_progress and streams its o
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([{
       match: "run the slow build",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_build",
-            name: "Shell",
-            arguments: {
-              command:
-                "echo build started; while [ ! -e go ]; do sleep 0.05; done; echo build finished",
-            },
-          }],
+      replies: callThen({
+        id: "call_build",
+        name: "Shell",
+        arguments: {
+          command:
+            "echo build started; while [ ! -e go ]; do sleep 0.05; done; echo build finished",
         },
-        { text: "Built." },
-      ],
+      }, "Built."),
     }]);
     const { client, connection, ask } = await connectSession(server, dir, {
       permissionMode: "allow",
@@ -498,22 +474,16 @@ Deno.test("createAcpAgent() offers the permission modes as session modes and swi
     await using server = startScriptedServer([{
       match: "first write",
       replies: [
-        {
-          toolCalls: [{
-            id: "call_refused",
-            name: "WriteFile",
-            arguments: { path: "a.txt", content: "a" },
-          }],
-        },
-        { text: "Refused." },
-        {
-          toolCalls: [{
-            id: "call_allowed",
-            name: "WriteFile",
-            arguments: { path: "b.txt", content: "b" },
-          }],
-        },
-        { text: "Written." },
+        ...callThen({
+          id: "call_refused",
+          name: "WriteFile",
+          arguments: { path: "a.txt", content: "a" },
+        }, "Refused."),
+        ...callThen({
+          id: "call_allowed",
+          name: "WriteFile",
+          arguments: { path: "b.txt", content: "b" },
+        }, "Written."),
       ],
     }]);
     const { client, connection, created, sessionId, ask, setMode } =
@@ -579,34 +549,24 @@ Deno.test("createAcpAgent() shows a Subagent child's edit to the editor as a dif
     await using server = startScriptedServer([
       {
         match: "delegate the edit",
-        replies: [
-          {
-            toolCalls: [{
-              id: "call_sub",
-              name: "Subagent",
-              arguments: {
-                tasks: [{
-                  description: "write c.txt",
-                  prompt: "child: write c.txt",
-                }],
-              },
+        replies: callThen({
+          id: "call_sub",
+          name: "Subagent",
+          arguments: {
+            tasks: [{
+              description: "write c.txt",
+              prompt: "child: write c.txt",
             }],
           },
-          { text: "Delegated." },
-        ],
+        }, "Delegated."),
       },
       {
         match: "child: write c.txt",
-        replies: [
-          {
-            toolCalls: [{
-              id: "call_child_write",
-              name: "WriteFile",
-              arguments: { path: "c.txt", content: "from the child\n" },
-            }],
-          },
-          { text: "Written." },
-        ],
+        replies: callThen({
+          id: "call_child_write",
+          name: "WriteFile",
+          arguments: { path: "c.txt", content: "from the child\n" },
+        }, "Written."),
       },
     ]);
     const { client, connection, ask } = await connectSession(server, dir, {
@@ -645,20 +605,15 @@ Deno.test("createAcpAgent() reports an edit of a file over 1 MiB as an edit, not
     );
     await using server = startScriptedServer([{
       match: "bump the marker",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_edit",
-            name: "EditFile",
-            arguments: {
-              path: "big.ts",
-              oldText: "const marker = 1;",
-              newText: "const marker = 2;",
-            },
-          }],
+      replies: callThen({
+        id: "call_edit",
+        name: "EditFile",
+        arguments: {
+          path: "big.ts",
+          oldText: "const marker = 1;",
+          newText: "const marker = 2;",
         },
-        { text: "Bumped." },
-      ],
+      }, "Bumped."),
     }]);
     const { client, connection, ask } = await connectSession(server, dir, {
       permissionMode: "allow",

@@ -5,28 +5,22 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { connect, connectSession } from "./support/acp_connect.ts";
-import { connectStdio, spawnAcp } from "./support/acp_process.ts";
+import {
+  type AcpProcess,
+  type AcpStdioConnection,
+  connectStdio,
+  spawnAcp,
+} from "./support/acp_process.ts";
 import { TestClient } from "./support/acp_test_client.ts";
 import { MOD } from "./support/fello_cli.ts";
 import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
 import {
-  type ScriptedConversation,
+  callThen,
+  type ScriptedServer,
   startScriptedServer,
   toolResultText,
 } from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
-
-/** A Shell call that records its pid in pid.txt and sleeps for a minute. */
-const SHELL_SLEEP: ScriptedConversation["replies"] = [
-  {
-    toolCalls: [{
-      id: "call_sleep",
-      name: "Shell",
-      arguments: { command: "echo $$ > pid.txt; exec sleep 60" },
-    }],
-  },
-  { text: "never reached" },
-];
 
 /** The shell command that runs `fello mcp` for `dir`. */
 function mcpCommand(dir: string): string {
@@ -119,73 +113,69 @@ Deno.test("fello acp over stdio: plan updates and Shell in the client's terminal
   });
 });
 
-Deno.test("fello acp whose editor closes stdin mid-Shell exits 0 and kills the command", async () => {
-  await withWorkspace(async (dir) => {
+/** The flags of a `fello acp` for `server` that allows every tool. */
+function allowAll(server: ScriptedServer): string[] {
+  return [
+    ...["--model", "m", "--base-url", server.baseURL],
+    ...["--permission-mode", "allow"],
+  ];
+}
+
+/**
+ * Runs `fn` once a prompt's Shell command (pid `pid`) sleeps in a `fello acp`
+ * that allows every tool; kills the command should it outlive the test.
+ */
+function whileShellSleeps(
+  fn: (
+    agent: AcpProcess,
+    editor: AcpStdioConnection,
+    pid: number,
+  ) => Promise<void>,
+): Promise<void> {
+  return withWorkspace(async (dir) => {
     await using server = startScriptedServer([{
-      match: "sleep then hang up",
-      replies: SHELL_SLEEP,
+      match: "sleep",
+      replies: callThen({
+        id: "call_sleep",
+        name: "Shell",
+        arguments: { command: "echo $$ > pid.txt; exec sleep 60" },
+      }, "never reached"),
     }]);
-    await using agent = spawnAcp(
-      [
-        "--model",
-        "m",
-        "--base-url",
-        server.baseURL,
-        "--permission-mode",
-        "allow",
-      ],
-      { cwd: dir, env: { FELLO_STATE_DIR: dir } },
-    );
+    await using agent = spawnAcp(allowAll(server), {
+      cwd: dir,
+      env: { FELLO_STATE_DIR: dir },
+    });
     let pid = 0;
     try {
       const editor = await connectStdio(new TestClient().app, agent);
       const sessionId = await editor.newSession(dir);
-      const turn = editor.prompt(sessionId, "sleep then hang up");
-      turn.catch(() => {}); // the connection closes under it
+      // The connection closes under it.
+      editor.prompt(sessionId, "sleep a minute").catch(() => {});
       pid = await waitForPid(join(dir, "pid.txt"));
-      editor.connection.close();
-      assert.equal((await agent.stop()).code, 0);
-      assert.ok(await waitUntilGone(pid), `"sleep 60" (pid ${pid}) survived`);
+      await fn(agent, editor, pid);
     } finally {
       if (pid > 0 && isAlive(pid)) Deno.kill(pid, "SIGKILL");
     }
   });
+}
+
+Deno.test("fello acp whose editor closes stdin mid-Shell exits 0 and kills the command", async () => {
+  await whileShellSleeps(async (agent, editor, pid) => {
+    editor.connection.close();
+    assert.equal((await agent.stop()).code, 0);
+    assert.ok(await waitUntilGone(pid), `"sleep 60" (pid ${pid}) survived`);
+  });
 });
 
 Deno.test("fello acp stopped with SIGTERM kills the Shell command it is running", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "sleep then term",
-      replies: SHELL_SLEEP,
-    }]);
-    await using agent = spawnAcp(
-      [
-        "--model",
-        "m",
-        "--base-url",
-        server.baseURL,
-        "--permission-mode",
-        "allow",
-      ],
-      { cwd: dir, env: { FELLO_STATE_DIR: dir } },
+  await whileShellSleeps(async (agent, editor, pid) => {
+    agent.child.kill("SIGTERM");
+    await agent.child.status;
+    assert.ok(
+      await waitUntilGone(pid),
+      `the Shell's "sleep 60" (pid ${pid}) outlived the agent`,
     );
-    let pid = 0;
-    try {
-      const editor = await connectStdio(new TestClient().app, agent);
-      const sessionId = await editor.newSession(dir);
-      const turn = editor.prompt(sessionId, "sleep then term");
-      turn.catch(() => {}); // the connection closes under it
-      pid = await waitForPid(join(dir, "pid.txt"));
-      agent.child.kill("SIGTERM");
-      await agent.child.status;
-      assert.ok(
-        await waitUntilGone(pid),
-        `the Shell's "sleep 60" (pid ${pid}) outlived the agent`,
-      );
-      editor.connection.close();
-    } finally {
-      if (pid > 0 && isAlive(pid)) Deno.kill(pid, "SIGKILL");
-    }
+    editor.connection.close();
   });
 });
 
@@ -201,16 +191,11 @@ Deno.test("fello acp reads 3 lines of a 33 MiB file through an editor's fs witho
     await Deno.writeTextFile(path, text);
     await using server = startScriptedServer([{
       match: "read the head of big.log",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_head",
-            name: "ReadFile",
-            arguments: { path: "big.log", line: 1, limit: 3 },
-          }],
-        },
-        { text: "Read it." },
-      ],
+      replies: callThen({
+        id: "call_head",
+        name: "ReadFile",
+        arguments: { path: "big.log", line: 1, limit: 3 },
+      }, "Read it."),
     }]);
     // An editor that serves `line`/`limit` the way ACP defines them.
     const asked: acp.ReadTextFileRequest[] = [];
@@ -228,17 +213,10 @@ Deno.test("fello acp reads 3 lines of a 33 MiB file through an editor's fs witho
         const end = params.limit == null ? undefined : start + params.limit;
         return { content: lines.slice(start, end).join("\n") + "\n" };
       });
-    await using agent = spawnAcp(
-      [
-        "--model",
-        "m",
-        "--base-url",
-        server.baseURL,
-        "--permission-mode",
-        "allow",
-      ],
-      { cwd: dir, env: { FELLO_STATE_DIR: dir } },
-    );
+    await using agent = spawnAcp(allowAll(server), {
+      cwd: dir,
+      env: { FELLO_STATE_DIR: dir },
+    });
     const editor = await connectStdio(app, agent, {
       fs: { readTextFile: true, writeTextFile: true },
     });
@@ -261,16 +239,11 @@ Deno.test("createAcpAgent() starts the MCP servers of session/new and the model 
     await Deno.writeTextFile(join(dir, "notes.txt"), "a needle here\n");
     await using server = startScriptedServer([{
       match: "find the needle",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_mcp",
-            name: "files__search",
-            arguments: { pattern: "needle" },
-          }],
-        },
-        { text: "Found it." },
-      ],
+      replies: callThen({
+        id: "call_mcp",
+        name: "files__search",
+        arguments: { pattern: "needle" },
+      }, "Found it."),
     }]);
     const { client, connection, ask } = await connectSession(server, dir, {
       mcpServers: [{

@@ -11,6 +11,7 @@ import { callText, connectMcp } from "./support/mcp_client.ts";
 import { waitUntilGone } from "./support/processes.ts";
 import { hasRipgrep } from "./support/ripgrep.ts";
 import {
+  callThen,
   contentText,
   type RecordedRequest,
   startScriptedServer,
@@ -154,15 +155,10 @@ Deno.test("fello acp over stdio: initialize, session/new, tool calls, permission
       },
       {
         match: "contract-acp-refuse",
-        replies: [
-          {
-            toolCalls: [{
-              name: "WriteFile",
-              arguments: { path: "new.txt", content: "x" },
-            }],
-          },
-          { text: "ok, not writing" },
-        ],
+        replies: callThen({
+          name: "WriteFile",
+          arguments: { path: "new.txt", content: "x" },
+        }, "ok, not writing"),
       },
       {
         match: "contract-acp-bad",
@@ -179,15 +175,10 @@ Deno.test("fello acp over stdio: initialize, session/new, tool calls, permission
       },
       {
         match: "contract-acp-cancel",
-        replies: [
-          {
-            toolCalls: [{
-              name: "Shell",
-              arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
-            }],
-          },
-          { text: "never" },
-        ],
+        replies: callThen({
+          name: "Shell",
+          arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
+        }, "never"),
       },
     ]);
     await using agent = spawnAcp(

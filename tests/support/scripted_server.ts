@@ -351,3 +351,11 @@ export function toolResultText(
   }
   return "";
 }
+
+/** The replies of a model that makes one tool call, then answers `text`. */
+export function callThen(
+  call: ScriptedToolCall,
+  text: string,
+): ScriptedReply[] {
+  return [{ toolCalls: [call] }, { text }];
+}
