@@ -7,7 +7,11 @@ import * as acp from "@agentclientprotocol/sdk";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { createSearchMcpServer } from "./mcp_server.ts";
-import { connect, connectSession } from "../tests/support/acp_connect.ts";
+import {
+  connect,
+  connectSession,
+  withAcpSession,
+} from "../tests/support/acp_connect.ts";
 import { isAlive, waitUntilGone } from "../tests/support/processes.ts";
 import {
   callThen,
@@ -17,188 +21,161 @@ import {
 import { withWorkspace } from "../tests/support/workspace.ts";
 
 Deno.test("createAcpAgent() reads through the client's buffers and reports an approved edit as a diff", async () => {
-  await withWorkspace(async (dir) => {
+  await withAcpSession([{
+    match: "read then edit",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_read",
+          name: "ReadFile",
+          arguments: { path: "a.ts" },
+        }],
+      },
+      {
+        toolCalls: [{
+          id: "call_edit",
+          name: "EditFile",
+          arguments: {
+            path: "a.ts",
+            oldText: "'buffer'",
+            newText: "'edited'",
+          },
+        }],
+      },
+      {
+        toolCalls: [{
+          id: "call_edit_again",
+          name: "EditFile",
+          arguments: { path: "a.ts", oldText: "const", newText: "let" },
+        }],
+      },
+      { text: "Edited." },
+    ],
+  }], async ({ client, init, ask }, { dir, server }) => {
     const file = join(dir, "a.ts");
     await Deno.writeTextFile(file, "const x = 'disk';\n");
-    await using server = startScriptedServer([{
-      match: "read then edit",
-      replies: [
-        {
-          toolCalls: [{
-            id: "call_read",
-            name: "ReadFile",
-            arguments: { path: "a.ts" },
-          }],
-        },
-        {
-          toolCalls: [{
-            id: "call_edit",
-            name: "EditFile",
-            arguments: {
-              path: "a.ts",
-              oldText: "'buffer'",
-              newText: "'edited'",
-            },
-          }],
-        },
-        {
-          toolCalls: [{
-            id: "call_edit_again",
-            name: "EditFile",
-            arguments: { path: "a.ts", oldText: "const", newText: "let" },
-          }],
-        },
-        { text: "Edited." },
-      ],
-    }]);
-    const { client, connection, init, ask } = await connectSession(
-      server,
-      dir,
-      {
-        client: {
-          buffers: new Map([[file, "const x = 'buffer';\n"]]),
-          permission: () => "allow_always",
-        },
-      },
+    assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
+    assert.equal(
+      init.agentCapabilities?.promptCapabilities?.embeddedContext,
+      true,
     );
-    try {
-      assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
-      assert.equal(
-        init.agentCapabilities?.promptCapabilities?.embeddedContext,
-        true,
-      );
-      const response = await ask("read then edit a.ts");
-      assert.equal(response.stopReason, "end_turn");
+    const response = await ask("read then edit a.ts");
+    assert.equal(response.stopReason, "end_turn");
 
-      // The model saw the unsaved buffer, not the disk.
-      assert.match(
-        toolResultText(server, "call_read"),
-        /const x = 'buffer';/,
-      );
-      assert.ok(client.reads.includes(file));
-      // The edit went to the editor; the disk is untouched.
-      assert.deepEqual(client.writes, [
-        { path: file, content: "const x = 'edited';\n" },
-        { path: file, content: "let x = 'edited';\n" },
-      ]);
-      assert.equal(await Deno.readTextFile(file), "const x = 'disk';\n");
+    // The model saw the unsaved buffer, not the disk.
+    assert.match(
+      toolResultText(server, "call_read"),
+      /const x = 'buffer';/,
+    );
+    assert.ok(client.reads.includes(file));
+    // The edit went to the editor; the disk is untouched.
+    assert.deepEqual(client.writes, [
+      { path: file, content: "const x = 'edited';\n" },
+      { path: file, content: "let x = 'edited';\n" },
+    ]);
+    assert.equal(await Deno.readTextFile(file), "const x = 'disk';\n");
 
-      // Asked once, for the first edit, with the options in order; "allow
-      // always" covered the second.
-      assert.equal(client.permissionRequests.length, 1);
-      const asked = client.permissionRequests[0];
-      assert.equal(asked.toolCall.toolCallId, "call_edit");
-      assert.deepEqual(asked.options.map((o) => o.kind), [
-        "allow_once",
-        "allow_always",
-        "reject_once",
-      ]);
+    // Asked once, for the first edit, with the options in order; "allow
+    // always" covered the second.
+    assert.equal(client.permissionRequests.length, 1);
+    const asked = client.permissionRequests[0];
+    assert.equal(asked.toolCall.toolCallId, "call_edit");
+    assert.deepEqual(asked.options.map((o) => o.kind), [
+      "allow_once",
+      "allow_always",
+      "reject_once",
+    ]);
 
-      const calls = client.updatesOf("tool_call");
-      assert.deepEqual(
-        calls.map((c) => [c.toolCallId, c.kind, c.status]),
-        [
-          ["call_read", "read", "pending"],
-          ["call_edit", "edit", "pending"],
-          ["call_edit_again", "edit", "pending"],
-        ],
-      );
-      assert.deepEqual(calls[0].locations, [{ path: file }]);
-      const done = client.updatesOf("tool_call_update");
-      const read = done.find((u) => u.toolCallId === "call_read")!;
-      assert.equal(read.status, "completed");
-      assert.equal(read.kind, "read");
-      const edit = done.find((u) => u.toolCallId === "call_edit")!;
-      assert.equal(edit.status, "completed");
-      assert.equal(edit.kind, "edit");
-      assert.deepEqual(edit.content, [{
-        type: "diff",
-        path: file,
-        oldText: "const x = 'buffer';\n",
-        newText: "const x = 'edited';\n",
-      }]);
-      assert.equal(client.text, "Edited.");
-    } finally {
-      connection.close();
-    }
-  });
+    const calls = client.updatesOf("tool_call");
+    assert.deepEqual(
+      calls.map((c) => [c.toolCallId, c.kind, c.status]),
+      [
+        ["call_read", "read", "pending"],
+        ["call_edit", "edit", "pending"],
+        ["call_edit_again", "edit", "pending"],
+      ],
+    );
+    assert.deepEqual(calls[0].locations, [{ path: file }]);
+    const done = client.updatesOf("tool_call_update");
+    const read = done.find((u) => u.toolCallId === "call_read")!;
+    assert.equal(read.status, "completed");
+    assert.equal(read.kind, "read");
+    const edit = done.find((u) => u.toolCallId === "call_edit")!;
+    assert.equal(edit.status, "completed");
+    assert.equal(edit.kind, "edit");
+    assert.deepEqual(edit.content, [{
+      type: "diff",
+      path: file,
+      oldText: "const x = 'buffer';\n",
+      newText: "const x = 'edited';\n",
+    }]);
+    assert.equal(client.text, "Edited.");
+  }, (dir) => ({
+    client: {
+      buffers: new Map([[join(dir, "a.ts"), "const x = 'buffer';\n"]]),
+      permission: () => "allow_always",
+    },
+  }));
 });
 
 Deno.test("createAcpAgent() maps a rejected permission onto a refused tool call", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "write a file",
-      replies: callThen({
-        id: "call_write",
-        name: "WriteFile",
-        arguments: { path: "new.txt", content: "hello" },
-      }, "I was not allowed to."),
-    }]);
-    const { client, connection, ask } = await connectSession(server, dir, {
-      client: { permission: () => "reject" },
-    });
-    try {
-      const response = await ask("write a file please");
-      assert.equal(response.stopReason, "end_turn");
-      assert.equal(client.permissionRequests.length, 1);
-      assert.match(toolResultText(server, "call_write"), /Refused by the user/);
-      await assert.rejects(
-        () => Deno.stat(join(dir, "new.txt")),
-        Deno.errors.NotFound,
-      );
-      const update = client.updatesOf("tool_call_update")
-        .find((u) => u.toolCallId === "call_write")!;
-      assert.equal(update.status, "failed");
-      assert.equal(client.text, "I was not allowed to.");
-    } finally {
-      connection.close();
-    }
-  });
+  await withAcpSession([{
+    match: "write a file",
+    replies: callThen({
+      id: "call_write",
+      name: "WriteFile",
+      arguments: { path: "new.txt", content: "hello" },
+    }, "I was not allowed to."),
+  }], async ({ client, ask }, { dir, server }) => {
+    const response = await ask("write a file please");
+    assert.equal(response.stopReason, "end_turn");
+    assert.equal(client.permissionRequests.length, 1);
+    assert.match(toolResultText(server, "call_write"), /Refused by the user/);
+    await assert.rejects(
+      () => Deno.stat(join(dir, "new.txt")),
+      Deno.errors.NotFound,
+    );
+    const update = client.updatesOf("tool_call_update")
+      .find((u) => u.toolCallId === "call_write")!;
+    assert.equal(update.status, "failed");
+    assert.equal(client.text, "I was not allowed to.");
+  }, { client: { permission: () => "reject" } });
 });
 
 Deno.test("createAcpAgent() stops a long Shell on session/cancel and answers cancelled", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "run something long",
-      replies: callThen({
-        id: "call_sleep",
-        name: "Shell",
-        arguments: { command: "echo $$ > shell.pid; exec sleep 60" },
-      }, "never reached"),
-    }]);
-    const { client, connection, sessionId, ask, cancel } = await connectSession(
-      server,
-      dir,
+  await withAcpSession([{
+    match: "run something long",
+    replies: callThen({
+      id: "call_sleep",
+      name: "Shell",
+      arguments: { command: "echo $$ > shell.pid; exec sleep 60" },
+    }, "never reached"),
+  }], async ({ client, sessionId, ask, cancel }, { dir, server }) => {
+    const started = Date.now();
+    const answer = ask("run something long");
+    const pidFile = join(dir, "shell.pid");
+    await client.waitFor(() => {
+      try {
+        return Deno.readTextFileSync(pidFile).trim() !== "";
+      } catch {
+        return false;
+      }
+    });
+    const pid = Number(Deno.readTextFileSync(pidFile).trim());
+    assert.ok(isAlive(pid));
+    await cancel(sessionId);
+    const response = await answer;
+    assert.equal(response.stopReason, "cancelled");
+    assert.ok(await waitUntilGone(pid), `"sleep 60" (pid ${pid}) survived`);
+    assert.ok(
+      Date.now() - started < 30_000,
+      "the cancel did not wait for sleep",
     );
-    try {
-      const started = Date.now();
-      const answer = ask("run something long");
-      const pidFile = join(dir, "shell.pid");
-      await client.waitFor(() => {
-        try {
-          return Deno.readTextFileSync(pidFile).trim() !== "";
-        } catch {
-          return false;
-        }
-      });
-      const pid = Number(Deno.readTextFileSync(pidFile).trim());
-      assert.ok(isAlive(pid));
-      await cancel(sessionId);
-      const response = await answer;
-      assert.equal(response.stopReason, "cancelled");
-      assert.ok(await waitUntilGone(pid), `"sleep 60" (pid ${pid}) survived`);
-      assert.ok(
-        Date.now() - started < 30_000,
-        "the cancel did not wait for sleep",
-      );
-      const update = client.updatesOf("tool_call_update")
-        .find((u) => u.toolCallId === "call_sleep");
-      assert.equal(update?.status, "failed");
-      // The model was asked once: the run stopped instead of going on.
-      assert.equal(server.requests.length, 1);
-    } finally {
-      connection.close();
-    }
+    const update = client.updatesOf("tool_call_update")
+      .find((u) => u.toolCallId === "call_sleep");
+    assert.equal(update?.status, "failed");
+    // The model was asked once: the run stopped instead of going on.
+    assert.equal(server.requests.length, 1);
   });
 });
 
@@ -248,112 +225,80 @@ Deno.test("createAcpAgent() answers bad requests with errors and keeps serving",
 });
 
 Deno.test("createAcpAgent() answers an empty prompt with invalid params or an empty turn", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([]);
-    const { connection, ask } = await connectSession(server, dir);
+  await withAcpSession([], async ({ ask }) => {
+    let answer: acp.PromptResponse | undefined;
     try {
-      let answer: acp.PromptResponse | undefined;
-      try {
-        answer = await ask([]);
-      } catch (error) {
-        const { code, message } = error as Error & { code?: number };
-        assert.equal(code, -32602, message);
-      }
-      if (answer) assert.equal(answer.stopReason, "end_turn");
-    } finally {
-      connection.close();
+      answer = await ask([]);
+    } catch (error) {
+      const { code, message } = error as Error & { code?: number };
+      assert.equal(code, -32602, message);
     }
+    if (answer) assert.equal(answer.stopReason, "end_turn");
   });
 });
 
 Deno.test("createAcpAgent() ends a prompt waiting on a permission answer on session/cancel", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "write while I think",
-      replies: callThen({
-        id: "call_write",
-        name: "WriteFile",
-        arguments: { path: "late.txt", content: "x" },
-      }, "never reached"),
-    }]);
-    let answer: (optionId: string) => void = () => {};
-    const { client, connection, sessionId, ask, cancel } = await connectSession(
-      server,
-      dir,
-      {
-        // The person has not decided yet.
-        client: {
-          permission: () =>
-            new Promise<string>((resolve) => (answer = resolve)),
-        },
-      },
+  let answer: (optionId: string) => void = () => {};
+  await withAcpSession([{
+    match: "write while I think",
+    replies: callThen({
+      id: "call_write",
+      name: "WriteFile",
+      arguments: { path: "late.txt", content: "x" },
+    }, "never reached"),
+  }], async ({ client, sessionId, ask, cancel }, { dir }) => {
+    const response = ask("write while I think");
+    await client.waitFor(() => client.permissionRequests.length === 1);
+    await cancel(sessionId);
+    assert.equal((await response).stopReason, "cancelled");
+    answer("allow_once"); // too late: the run is over
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await assert.rejects(
+      () => Deno.stat(join(dir, "late.txt")),
+      Deno.errors.NotFound,
     );
-    try {
-      const response = ask("write while I think");
-      await client.waitFor(() => client.permissionRequests.length === 1);
-      await cancel(sessionId);
-      assert.equal((await response).stopReason, "cancelled");
-      answer("allow_once"); // too late: the run is over
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      await assert.rejects(
-        () => Deno.stat(join(dir, "late.txt")),
-        Deno.errors.NotFound,
-      );
-    } finally {
-      connection.close();
-    }
+  }, {
+    // The person has not decided yet.
+    client: {
+      permission: () => new Promise<string>((resolve) => (answer = resolve)),
+    },
   });
 });
 
 Deno.test("createAcpAgent() kills a command running in the client's terminal on session/cancel", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "sleep in the terminal",
-      replies: callThen({
-        id: "call_sleep",
-        name: "Shell",
-        arguments: { command: "sleep", args: ["60"] },
-      }, "never reached"),
-    }]);
-    const { client, connection, sessionId, ask, cancel } = await connectSession(
-      server,
-      dir,
-      { client: { terminal: true } },
-    );
-    try {
-      const response = ask("sleep in the terminal");
-      await client.waitFor(() => client.terminals.size === 1);
-      const [terminal] = [...client.terminals.values()];
-      assert.equal(terminal.request.command, "sleep");
-      assert.deepEqual(terminal.request.args, ["60"]);
-      await cancel(sessionId);
-      assert.equal((await response).stopReason, "cancelled");
-      await client.waitFor(() => terminal.killed, 5_000);
-      const status = await terminal.exit;
-      assert.equal(status.signal, "SIGKILL");
-    } finally {
-      connection.close();
-      client.dispose();
-    }
-  });
+  await withAcpSession([{
+    match: "sleep in the terminal",
+    replies: callThen({
+      id: "call_sleep",
+      name: "Shell",
+      arguments: { command: "sleep", args: ["60"] },
+    }, "never reached"),
+  }], async ({ client, sessionId, ask, cancel }) => {
+    const response = ask("sleep in the terminal");
+    await client.waitFor(() => client.terminals.size === 1);
+    const [terminal] = [...client.terminals.values()];
+    assert.equal(terminal.request.command, "sleep");
+    assert.deepEqual(terminal.request.args, ["60"]);
+    await cancel(sessionId);
+    assert.equal((await response).stopReason, "cancelled");
+    await client.waitFor(() => terminal.killed, 5_000);
+    const status = await terminal.exit;
+    assert.equal(status.signal, "SIGKILL");
+  }, { client: { terminal: true } });
 });
 
 Deno.test("createAcpAgent() shows a local Shell as in_progress and streams its output while it runs", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "run the slow build",
-      replies: callThen({
-        id: "call_build",
-        name: "Shell",
-        arguments: {
-          command:
-            "echo build started; while [ ! -e go ]; do sleep 0.05; done; echo build finished",
-        },
-      }, "Built."),
-    }]);
-    const { client, connection, ask } = await connectSession(server, dir, {
-      permissionMode: "allow",
-    });
+  await withAcpSession([{
+    match: "run the slow build",
+    replies: callThen({
+      id: "call_build",
+      name: "Shell",
+      arguments: {
+        command:
+          "echo build started; while [ ! -e go ]; do sleep 0.05; done; echo build finished",
+      },
+    }, "Built."),
+  }], async ({ client, ask }, { dir }) => {
     const turn = ask("run the slow build");
     turn.catch(() => {}); // awaited in finally
     const buildUpdates = () =>
@@ -381,10 +326,9 @@ Deno.test("createAcpAgent() shows a local Shell as in_progress and streams its o
     } finally {
       await Deno.writeTextFile(join(dir, "go"), "");
       await turn.catch(() => {});
-      connection.close();
     }
     assert.equal((await turn).stopReason, "end_turn");
-  });
+  }, { permissionMode: "allow" });
 });
 
 Deno.test("createAcpAgent() reaches an HTTP MCP server and asks before its tools that are not read-only", async () => {
@@ -468,172 +412,140 @@ Deno.test("createAcpAgent() reaches an HTTP MCP server and asks before its tools
 });
 
 Deno.test("createAcpAgent() offers the permission modes as session modes and switches them", async () => {
-  await withWorkspace(async (dir) => {
+  await withAcpSession([{
+    match: "first write",
+    replies: [
+      ...callThen({
+        id: "call_refused",
+        name: "WriteFile",
+        arguments: { path: "a.txt", content: "a" },
+      }, "Refused."),
+      ...callThen({
+        id: "call_allowed",
+        name: "WriteFile",
+        arguments: { path: "b.txt", content: "b" },
+      }, "Written."),
+    ],
+  }], async ({ client, created, sessionId, ask, setMode }, { dir, server }) => {
     // One conversation: the session keeps it, tool steps included, across the
     // two prompts, so the second prompt's first request is turn 2.
-    await using server = startScriptedServer([{
-      match: "first write",
-      replies: [
-        ...callThen({
-          id: "call_refused",
-          name: "WriteFile",
-          arguments: { path: "a.txt", content: "a" },
-        }, "Refused."),
-        ...callThen({
-          id: "call_allowed",
-          name: "WriteFile",
-          arguments: { path: "b.txt", content: "b" },
-        }, "Written."),
-      ],
-    }]);
-    const { client, connection, created, sessionId, ask, setMode } =
-      await connectSession(server, dir);
-    try {
-      assert.equal(created.modes?.currentModeId, "ask");
-      assert.deepEqual(created.modes?.availableModes.map((m) => m.id), [
-        "ask",
-        "acceptEdits",
-        "allow",
-        "readOnly",
-      ]);
+    assert.equal(created.modes?.currentModeId, "ask");
+    assert.deepEqual(created.modes?.availableModes.map((m) => m.id), [
+      "ask",
+      "acceptEdits",
+      "allow",
+      "readOnly",
+    ]);
 
-      await setMode(sessionId, "readOnly");
-      await ask("first write");
-      assert.match(
-        toolResultText(server, "call_refused"),
-        /mode "readOnly" allows no writes/,
-      );
-      await assert.rejects(
-        () => Deno.stat(join(dir, "a.txt")),
-        Deno.errors.NotFound,
-      );
+    await setMode(sessionId, "readOnly");
+    await ask("first write");
+    assert.match(
+      toolResultText(server, "call_refused"),
+      /mode "readOnly" allows no writes/,
+    );
+    await assert.rejects(
+      () => Deno.stat(join(dir, "a.txt")),
+      Deno.errors.NotFound,
+    );
 
-      await setMode(sessionId, "acceptEdits");
-      await ask("second write");
-      assert.equal(await Deno.readTextFile(join(dir, "b.txt")), "b");
-      // Neither mode asked the editor.
-      assert.equal(client.permissionRequests.length, 0);
+    await setMode(sessionId, "acceptEdits");
+    await ask("second write");
+    assert.equal(await Deno.readTextFile(join(dir, "b.txt")), "b");
+    // Neither mode asked the editor.
+    assert.equal(client.permissionRequests.length, 0);
 
-      await assert.rejects(
-        () => setMode(sessionId, "yolo"),
-        /unknown mode "yolo"/,
-      );
-    } finally {
-      connection.close();
-    }
+    await assert.rejects(
+      () => setMode(sessionId, "yolo"),
+      /unknown mode "yolo"/,
+    );
   });
 });
 
 Deno.test("createAcpAgent() advertises session/close, which it implements", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([]);
-    const { connection, init, sessionId, close } = await connectSession(
-      server,
-      dir,
+  await withAcpSession([], async ({ init, sessionId, close }) => {
+    await close(sessionId);
+    assert.deepEqual(
+      init.agentCapabilities?.sessionCapabilities?.close,
+      {},
+      JSON.stringify(init.agentCapabilities),
     );
-    try {
-      await close(sessionId);
-      assert.deepEqual(
-        init.agentCapabilities?.sessionCapabilities?.close,
-        {},
-        JSON.stringify(init.agentCapabilities),
-      );
-    } finally {
-      connection.close();
-    }
   });
 });
 
 Deno.test("createAcpAgent() shows a Subagent child's edit to the editor as a diff", async () => {
-  await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([
-      {
-        match: "delegate the edit",
-        replies: callThen({
-          id: "call_sub",
-          name: "Subagent",
-          arguments: {
-            tasks: [{
-              description: "write c.txt",
-              prompt: "child: write c.txt",
-            }],
-          },
-        }, "Delegated."),
-      },
-      {
-        match: "child: write c.txt",
-        replies: callThen({
-          id: "call_child_write",
-          name: "WriteFile",
-          arguments: { path: "c.txt", content: "from the child\n" },
-        }, "Written."),
-      },
-    ]);
-    const { client, connection, ask } = await connectSession(server, dir, {
-      permissionMode: "acceptEdits",
-    });
-    try {
-      const response = await ask("delegate the edit");
-      assert.equal(response.stopReason, "end_turn");
-      // The child did write the file.
-      assert.equal(
-        await Deno.readTextFile(join(dir, "c.txt")),
-        "from the child\n",
-      );
-      const shown = [
-        ...client.updatesOf("tool_call"),
-        ...client.updatesOf("tool_call_update"),
-      ].flatMap((u) => u.content ?? []);
-      assert.ok(
-        shown.some((c) =>
-          c.type === "diff" && c.path === join(dir, "c.txt") &&
-          c.newText === "from the child\n"
-        ),
-        `no diff for the child's write among ${JSON.stringify(shown)}`,
-      );
-    } finally {
-      connection.close();
-    }
-  });
+  await withAcpSession([
+    {
+      match: "delegate the edit",
+      replies: callThen({
+        id: "call_sub",
+        name: "Subagent",
+        arguments: {
+          tasks: [{
+            description: "write c.txt",
+            prompt: "child: write c.txt",
+          }],
+        },
+      }, "Delegated."),
+    },
+    {
+      match: "child: write c.txt",
+      replies: callThen({
+        id: "call_child_write",
+        name: "WriteFile",
+        arguments: { path: "c.txt", content: "from the child\n" },
+      }, "Written."),
+    },
+  ], async ({ client, ask }, { dir }) => {
+    const response = await ask("delegate the edit");
+    assert.equal(response.stopReason, "end_turn");
+    // The child did write the file.
+    assert.equal(
+      await Deno.readTextFile(join(dir, "c.txt")),
+      "from the child\n",
+    );
+    const shown = [
+      ...client.updatesOf("tool_call"),
+      ...client.updatesOf("tool_call_update"),
+    ].flatMap((u) => u.content ?? []);
+    assert.ok(
+      shown.some((c) =>
+        c.type === "diff" && c.path === join(dir, "c.txt") &&
+        c.newText === "from the child\n"
+      ),
+      `no diff for the child's write among ${JSON.stringify(shown)}`,
+    );
+  }, { permissionMode: "acceptEdits" });
 });
 
 Deno.test("createAcpAgent() reports an edit of a file over 1 MiB as an edit, not a new file", async () => {
-  await withWorkspace(async (dir) => {
+  await withAcpSession([{
+    match: "bump the marker",
+    replies: callThen({
+      id: "call_edit",
+      name: "EditFile",
+      arguments: {
+        path: "big.ts",
+        oldText: "const marker = 1;",
+        newText: "const marker = 2;",
+      },
+    }, "Bumped."),
+  }], async ({ client, ask }, { dir }) => {
     await Deno.writeTextFile(
       join(dir, "big.ts"),
       "const marker = 1;\n" + "// filler line of text here\n".repeat(40_000),
     );
-    await using server = startScriptedServer([{
-      match: "bump the marker",
-      replies: callThen({
-        id: "call_edit",
-        name: "EditFile",
-        arguments: {
-          path: "big.ts",
-          oldText: "const marker = 1;",
-          newText: "const marker = 2;",
-        },
-      }, "Bumped."),
-    }]);
-    const { client, connection, ask } = await connectSession(server, dir, {
-      permissionMode: "allow",
-    });
-    try {
-      const response = await ask("bump the marker");
-      assert.equal(response.stopReason, "end_turn");
-      const done = client.updatesOf("tool_call_update").filter((u) =>
-        u.toolCallId === "call_edit" && u.status === "completed"
-      );
-      assert.equal(done.length, 1);
-      const diff = done[0].content?.find((c) => c.type === "diff");
-      assert.ok(diff?.type === "diff", JSON.stringify(done[0]).slice(0, 300));
-      assert.notEqual(
-        diff.oldText,
-        null,
-        `an edit of an existing file shown as a new file (newText: ${diff.newText.length} chars)`,
-      );
-    } finally {
-      connection.close();
-    }
-  });
+    const response = await ask("bump the marker");
+    assert.equal(response.stopReason, "end_turn");
+    const done = client.updatesOf("tool_call_update").filter((u) =>
+      u.toolCallId === "call_edit" && u.status === "completed"
+    );
+    assert.equal(done.length, 1);
+    const diff = done[0].content?.find((c) => c.type === "diff");
+    assert.ok(diff?.type === "diff", JSON.stringify(done[0]).slice(0, 300));
+    assert.notEqual(
+      diff.oldText,
+      null,
+      `an edit of an existing file shown as a new file (newText: ${diff.newText.length} chars)`,
+    );
+  }, { permissionMode: "allow" });
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { connect, connectSession } from "./support/acp_connect.ts";
+import { connect, withAcpSession } from "./support/acp_connect.ts";
 import {
   type AcpProcess,
   type AcpStdioConnection,
@@ -235,56 +235,48 @@ Deno.test("fello acp reads 3 lines of a 33 MiB file through an editor's fs witho
 });
 
 Deno.test("createAcpAgent() starts the MCP servers of session/new and the model calls their tools", async () => {
-  await withWorkspace(async (dir) => {
+  await withAcpSession([{
+    match: "find the needle",
+    replies: callThen({
+      id: "call_mcp",
+      name: "files__search",
+      arguments: { pattern: "needle" },
+    }, "Found it."),
+  }], async ({ client, connection, ask }, { dir, server }) => {
     await Deno.writeTextFile(join(dir, "notes.txt"), "a needle here\n");
-    await using server = startScriptedServer([{
-      match: "find the needle",
-      replies: callThen({
-        id: "call_mcp",
-        name: "files__search",
-        arguments: { pattern: "needle" },
-      }, "Found it."),
-    }]);
-    const { client, connection, ask } = await connectSession(server, dir, {
-      mcpServers: [{
-        name: "files",
-        command: "sh",
-        // Records the server's pid (exec keeps it) to check it is stopped later.
-        args: ["-c", `echo $$ > mcp.pid; ${mcpCommand(dir)}`],
-        env: [{ name: "NO_COLOR", value: "1" }],
-      }],
-    });
-    try {
-      const response = await ask("find the needle");
-      assert.equal(response.stopReason, "end_turn");
-      const offered = server.requests[0].body.tools?.map((t) =>
-        t.function.name
-      );
-      assert.ok(offered?.includes("files__search"), `offered: ${offered}`);
-      assert.ok(offered?.includes("files__file_outline"));
-      // A name no built-in tool takes stays as the server gave it.
-      assert.ok(offered?.includes("rg"));
-      assert.equal(
-        toolResultText(server, "call_mcp"),
-        "notes.txt:1: a needle here",
-      );
-      const call = client.updatesOf("tool_call").find((c) =>
-        c.toolCallId === "call_mcp"
-      )!;
-      assert.equal(call.kind, "read");
-      // A read-only MCP tool needs no permission.
-      assert.equal(client.permissionRequests.length, 0);
-      // The built-in tools are offered too, search among them.
-      assert.ok(offered?.includes("search"));
-      // Closing the connection stops the session's MCP server.
-      const pid = await waitForPid(join(dir, "mcp.pid"));
-      assert.ok(isAlive(pid));
-      connection.close();
-      await client.waitFor(() => !isAlive(pid), 10_000);
-    } finally {
-      connection.close();
-    }
-  });
+    const response = await ask("find the needle");
+    assert.equal(response.stopReason, "end_turn");
+    const offered = server.requests[0].body.tools?.map((t) => t.function.name);
+    assert.ok(offered?.includes("files__search"), `offered: ${offered}`);
+    assert.ok(offered?.includes("files__file_outline"));
+    // A name no built-in tool takes stays as the server gave it.
+    assert.ok(offered?.includes("rg"));
+    assert.equal(
+      toolResultText(server, "call_mcp"),
+      "notes.txt:1: a needle here",
+    );
+    const call = client.updatesOf("tool_call").find((c) =>
+      c.toolCallId === "call_mcp"
+    )!;
+    assert.equal(call.kind, "read");
+    // A read-only MCP tool needs no permission.
+    assert.equal(client.permissionRequests.length, 0);
+    // The built-in tools are offered too, search among them.
+    assert.ok(offered?.includes("search"));
+    // Closing the connection stops the session's MCP server.
+    const pid = await waitForPid(join(dir, "mcp.pid"));
+    assert.ok(isAlive(pid));
+    connection.close();
+    await client.waitFor(() => !isAlive(pid), 10_000);
+  }, (dir) => ({
+    mcpServers: [{
+      name: "files",
+      command: "sh",
+      // Records the server's pid (exec keeps it) to check it is stopped later.
+      args: ["-c", `echo $$ > mcp.pid; ${mcpCommand(dir)}`],
+      env: [{ name: "NO_COLOR", value: "1" }],
+    }],
+  }));
 });
 
 Deno.test("createAcpAgent() starts the MCP servers session/new lists at the same time", async () => {

@@ -166,3 +166,39 @@ export function withSavingAgent(
     }
   });
 }
+
+/** Where {@linkcode withAcpSession}'s session works, and its model. */
+export interface AcpSessionDirs {
+  /** The workspace, the session's cwd. */
+  dir: string;
+  server: ScriptedServer;
+}
+
+/**
+ * Runs `fn` with a fresh workspace, a scripted server playing `script` and
+ * a session opened in the workspace by {@linkcode connectSession} with
+ * `options` (made from the workspace's path if a function); closes the
+ * connection and removes the workspace after.
+ */
+export function withAcpSession(
+  script: ScriptedConversation[],
+  fn: (session: AcpTestSession, dirs: AcpSessionDirs) => Promise<void>,
+  options:
+    | Parameters<typeof connectSession>[2]
+    | ((dir: string) => Parameters<typeof connectSession>[2]) = {},
+): Promise<void> {
+  return withWorkspace(async (dir) => {
+    await using server = startScriptedServer(script);
+    const session = await connectSession(
+      server,
+      dir,
+      typeof options === "function" ? options(dir) : options,
+    );
+    try {
+      await fn(session, { dir, server });
+    } finally {
+      session.connection.close();
+      session.client.dispose();
+    }
+  });
+}
