@@ -365,23 +365,23 @@ Deno.test("session/delete of an open session that never saved leaves no lock fil
 });
 
 // Both requests may pass the first check before either removes the file; the
-// second must not leave `<id>.json.lock` behind. Timing-dependent: six rounds
+// second must not leave `<id>.json.lock` behind. Timing-dependent: six trials
 // met the race nearly always.
 Deno.test("session/delete twice at once removes the session once and leaves nothing", async () => {
   await withSavingAgent([], async (agent, { dir, saved, server }) => {
     const other = await connect(server, saved);
     try {
-      for (let round = 0; round < 6; round++) {
-        const id = `twice-${round}`;
+      for (let trial = 0; trial < 6; trial++) {
+        const id = `twice-${trial}`;
         await saveEmpty(saved, id, dir);
         const outcomes = await Promise.allSettled([
           agent.remove(id),
-          round % 2 ? other.remove(id) : agent.remove(id),
+          trial % 2 ? other.remove(id) : agent.remove(id),
         ]);
         assert.deepEqual(
           outcomes.map((o) => o.status).sort(),
           ["fulfilled", "rejected"],
-          `round ${round}`,
+          `trial ${trial}`,
         );
         const [failed] = outcomes.flatMap((o) =>
           o.status === "rejected" ? [o.reason] : []
@@ -399,7 +399,7 @@ Deno.test("session/delete twice at once removes the session once and leaves noth
 // must not re-create the lock file after the first removed it.
 Deno.test("session/delete twice at once of a session open here closes and removes it once", async () => {
   await withSavingAgent([], async (agent, { dir, saved }) => {
-    for (let round = 0; round < 5; round++) {
+    for (let trial = 0; trial < 5; trial++) {
       const id = await agent.newSession(dir);
       await saveEmpty(saved, id, dir);
       const outcomes = await Promise.allSettled([
@@ -412,9 +412,9 @@ Deno.test("session/delete twice at once of a session open here closes and remove
       // The second may be told there is nothing left, never that another
       // process holds it.
       for (const failure of failures) {
-        assert.match(failure, /no such session was saved/, `round ${round}`);
+        assert.match(failure, /no such session was saved/, `trial ${trial}`);
       }
-      assert.ok(failures.length < 2, `round ${round}`);
+      assert.ok(failures.length < 2, `trial ${trial}`);
       assert.deepEqual(names(saved), []);
     }
   });

@@ -213,7 +213,7 @@ Deno.test("session/load that ends after its connection closed lets go of the ses
 });
 
 // A load that starts while a delete runs must not open the session the delete
-// removes. Timing-dependent: about half the rounds met the race, so five run.
+// removes. Timing-dependent: about half the trials met the race, so five run.
 Deno.test("session/load racing session/delete never leaves an open session whose file is gone", async () => {
   await withSavingAgent([
     { match: "Hello", replies: [{ text: "Hi." }, { text: "Again." }] },
@@ -223,7 +223,7 @@ Deno.test("session/load racing session/delete never leaves an open session whose
     await agent.close(id);
     const file = join(saved, `${id}.json`);
     const history = await loadSession(file);
-    for (let round = 0; round < 5; round++) {
+    for (let trial = 0; trial < 5; trial++) {
       await saveSession(file, history!);
       const [deleted, loaded] = await Promise.allSettled([
         agent.remove(id),
@@ -231,7 +231,7 @@ Deno.test("session/load racing session/delete never leaves an open session whose
       ]);
       const open = await agent.setMode(id, "ask").then(() => true, () => false);
       const exists = await Deno.stat(file).then(() => true, () => false);
-      const state = { round, deleted: deleted.status, loaded: loaded.status };
+      const state = { trial, deleted: deleted.status, loaded: loaded.status };
       // Deleted means gone: neither open nor on disk.
       if (deleted.status === "fulfilled") {
         assert.deepEqual(
