@@ -29,6 +29,10 @@ function mcpCommand(dir: string): string {
 
 Deno.test("fello acp over stdio: plan updates and Shell in the client's terminal", async () => {
   await withWorkspace(async (dir) => {
+    const entries = [
+      { content: "Say hi", priority: "high", status: "in_progress" },
+      { content: "Report", priority: "low", status: "pending" },
+    ];
     await using server = startScriptedServer([{
       match: "plan and run",
       replies: [
@@ -36,22 +40,14 @@ Deno.test("fello acp over stdio: plan updates and Shell in the client's terminal
           toolCalls: [{
             id: "call_plan",
             name: "Plan",
-            arguments: {
-              entries: [
-                { content: "Say hi", priority: "high", status: "in_progress" },
-                { content: "Report", priority: "low", status: "pending" },
-              ],
-            },
+            arguments: { entries },
           }],
         },
-        {
-          toolCalls: [{
-            id: "call_shell",
-            name: "Shell",
-            arguments: { command: "echo hi from the terminal" },
-          }],
-        },
-        { text: "All done." },
+        ...callThen({
+          id: "call_shell",
+          name: "Shell",
+          arguments: { command: "echo hi from the terminal" },
+        }, "All done."),
       ],
     }]);
     // The endpoint from the environment, as for the run command.
