@@ -98,8 +98,8 @@ export interface SpawnOptions {
   flags?: string[];
   /** Piped for the test to write to, or empty (the default). */
   stdin?: "piped" | "null";
-  /** stderr piped (the default) or dropped. */
-  stderr?: "piped" | "null";
+  /** stderr piped (the default), dropped, or passed through. */
+  stderr?: "piped" | "null" | "inherit";
 }
 
 /**
