@@ -5,7 +5,12 @@
 import { join } from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../../grammars/grammars.ts";
-import { outlineSymbols } from "../../mod.ts";
+import {
+  fileOutline,
+  type OutlineResult,
+  outlineSymbols,
+  type OutlineSymbolsOptions,
+} from "../../mod.ts";
 import type { LanguageSpec } from "../../outline/languages/_language.ts";
 import type { OutlineSymbol } from "../../outline/types.ts";
 
@@ -90,10 +95,41 @@ export async function outlineFileLines(
   name: string,
   text: string,
 ): Promise<string[]> {
+  return outlineLines((await outlineFile(name, text)).symbols);
+}
+
+/**
+ * The whole outlineSymbols() result of `text` saved as `name` in a fresh
+ * folder; `options` go to outlineSymbols() (the folder is the `cwd`).
+ */
+export async function outlineFile(
+  name: string,
+  text: string,
+  options: Omit<OutlineSymbolsOptions, "cwd"> = {},
+): Promise<OutlineResult> {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(join(dir, name), text);
-    return outlineLines((await outlineSymbols(name, { cwd: dir })).symbols);
+    return await outlineSymbols(name, { ...options, cwd: dir });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * The symbol lines of fileOutline()'s text for `text` saved as `name` in a
+ * fresh folder (the header and blank lines left out), e.g.
+ * `def split (lines 1-2)  // Split it.`.
+ */
+export async function fileOutlineLines(
+  name: string,
+  text: string,
+): Promise<string[]> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(dir, name), text);
+    const outline = await fileOutline(name, { cwd: dir });
+    return outline.split("\n").slice(4).filter((line) => line !== "");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
