@@ -1,4 +1,7 @@
-import { equal } from "node:assert/strict";
+// blankCMacros(), C++'s declaration-macro pass: which macro words it blanks,
+// and that it ends on long lines and long continued directives.
+import assert, { equal } from "node:assert/strict";
+import { elapsedMs } from "../../tests/support/elapsed.ts";
 import { blankCMacros } from "./_c_macros.ts";
 
 // The text with every blanked character shown as `.` (line breaks kept).
@@ -187,4 +190,18 @@ Deno.test("blankCMacros() blanks an export macro before a type and a pointer-ret
     "struct foo * f(void);\n",
   ];
   for (const text of kept) equal(blankCMacros(text), text, text);
+});
+
+Deno.test("blankCMacros() takes linear time on one long line of macro calls", () => {
+  const text = "static const uint64_t t[] = {" +
+    "UINT64_C(12345), ".repeat(40_000) + "};\n";
+  const ms = elapsedMs(() => blankCMacros(text));
+  assert.ok(ms < 3_000, `blankCMacros() took ${Math.round(ms)} ms`);
+});
+
+Deno.test("blankCMacros() takes linear time on a long continued #define", () => {
+  const text = "#define LIST(X) \\\n" + "  X(A_B, 1) \\\n".repeat(20_000) +
+    "\nint y;\n";
+  const ms = elapsedMs(() => blankCMacros(text));
+  assert.ok(ms < 3_000, `blankCMacros() took ${Math.round(ms)} ms`);
 });

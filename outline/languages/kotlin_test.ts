@@ -1,8 +1,12 @@
-import { deepStrictEqual, ok } from "node:assert/strict";
+// The Kotlin outline: kotlin.extract() on fixtures and snippets and Kotlin
+// files through outlineSymbols(): annotations, soft keywords, backticked
+// names, nested classes and the repairs for what the grammar misreads.
+import assert, { deepStrictEqual, ok } from "node:assert/strict";
 import { createParser } from "../../grammars/grammars.ts";
 import {
   extractText,
   fixtureLines,
+  outlineFileLines,
   outlineLines,
 } from "../../tests/support/outline_languages.ts";
 import {
@@ -12,6 +16,8 @@ import {
   standInForDynamic,
   terminateOneLineBodies,
 } from "./kotlin.ts";
+
+const lines = (...text: string[]) => text.join("\n") + "\n";
 
 Deno.test("kotlin.extract() lists classes, objects, functions, properties and typealiases", async () => {
   deepStrictEqual(await fixtureLines(kotlin, "sample.kt"), [
@@ -237,4 +243,357 @@ Deno.test("standInForDynamic() keeps the length and touches only the word dynami
     stood,
     `val ${stand}: ${stand} = dynamicity + _dynamic`,
   );
+});
+
+Deno.test("kotlin.extract() keeps a top-level declaration under two annotation lines", async () => {
+  const stripe = lines(
+    '@SuppressLint("RestrictedApi")',
+    "@OptIn(CheckoutSessionPreview::class)",
+    "internal object CheckoutConfigurationMapper {",
+    "  fun map(params: ReadableMap): Int = 1",
+    "}",
+    "",
+    "private const val HEX_COLOR_LENGTH_RGB = 6",
+  );
+  assert.deepEqual(outlineLines(await extractText(kotlin, stripe)), [
+    "object CheckoutConfigurationMapper 1-5",
+    "    fun map 4-4",
+    "val HEX_COLOR_LENGTH_RGB 7-7",
+  ]);
+  const compose = lines(
+    "@Preview",
+    "@Composable",
+    "private fun GreetingPreview() {",
+    '  Greeting("Android")',
+    "}",
+    "",
+    "@Singleton",
+    "@Keep",
+    "class Repo {",
+    "}",
+    "",
+    "@Composable",
+    "fun Greeting(name: String) {}",
+  );
+  assert.deepEqual(outlineLines(await extractText(kotlin, compose)), [
+    "fun GreetingPreview 1-5",
+    "class Repo 7-10",
+    "fun Greeting 12-13",
+  ]);
+});
+
+Deno.test("kotlin.extract() lists an annotated marker annotation class", async () => {
+  const text = lines(
+    "package expo.modules.kotlin.records",
+    "",
+    "/** Marks a required field. */",
+    "@Target(AnnotationTarget.PROPERTY)",
+    "@Retention(AnnotationRetention.RUNTIME)",
+    "annotation class Required",
+    "",
+    "@Keep",
+    "enum class Mode { ON }",
+    "",
+    "class After",
+  );
+  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+    "annotation class Required 4-6 // Marks a required field.",
+    "enum class Mode 8-9",
+    "    constant ON 9-9",
+    "class After 11-11",
+  ]);
+});
+
+Deno.test("kotlin.extract() keeps the KDoc and annotations of a Hilt module", async () => {
+  const text = lines(
+    "/** Provides the app's singletons. */",
+    "@Module",
+    "@InstallIn(SingletonComponent::class)",
+    "object AppModule {",
+    "  @Provides fun clock(): Clock = Clock.systemUTC()",
+    "}",
+    "",
+    "class After",
+  );
+  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+    "object AppModule 2-6 // Provides the app's singletons.",
+    "    fun clock 5-5",
+    "class After 8-8",
+  ]);
+});
+
+Deno.test("kotlin.extract() lists the body of a delegating class that ends the file", async () => {
+  const text = lines(
+    "class FilteredReadableMap(",
+    "  private val backingMap: ReadableMap,",
+    ") : ReadableMap by backingMap {",
+    "  override val entryIterator = backingMap.entryIterator",
+    "",
+    "  /** Iterates the keys left. */",
+    "  override fun keySetIterator(): Iterator = backingMap.keySetIterator()",
+    "}",
+  );
+  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+    "class FilteredReadableMap 1-8",
+    "    val backingMap 2-2",
+    "    val entryIterator 4-4",
+    "    fun keySetIterator 7-7 // Iterates the keys left.",
+  ]);
+});
+
+Deno.test("kotlin.extract() labels a data object as one", async () => {
+  const text = lines(
+    "sealed interface UiState {",
+    "    data object Loading : UiState",
+    "    data class Success(val items: List<String>) : UiState",
+    "}",
+  );
+  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+    "sealed interface UiState 1-4",
+    "    data object Loading 2-2",
+    "    data class Success 3-3",
+    "        val items 3-3",
+  ]);
+});
+
+Deno.test("kotlin.extract() reads past a call named override( in a lambda", async () => {
+  const text = lines(
+    "data class SourceMap(",
+    "  val uri: String? = null,",
+    ") : Source {",
+    "  override fun createGlideOptions(context: Context): RequestOptions {",
+    "    return RequestOptions().customize(width != 0) {",
+    "      override(width, height)",
+    "    }",
+    "  }",
+    "",
+    "  private fun getCustomHeaders(): Headers = headers",
+    "}",
+  );
+  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+    "data class SourceMap 1-11",
+    "    val uri 2-2",
+    "    fun createGlideOptions 4-8",
+    "    fun getCustomHeaders 10-10",
+  ]);
+});
+
+Deno.test("kotlin.extract() keeps the rest of a file with a when guard", async () => {
+  const text = lines(
+    "class Parser {",
+    "  fun sign(x: Any) = when (x) {",
+    "    is Int if x > 0 -> 1",
+    "    else -> 0",
+    "  }",
+    "  fun reset() {}",
+    "}",
+    "",
+    "class Lexer {",
+    "  fun next() {}",
+    "}",
+  );
+  const listed = outlineLines(await extractText(kotlin, text));
+  assert.ok(
+    listed.includes("class Lexer 9-11") &&
+      listed.includes("    fun next 10-10"),
+    `Lexer is missing: ${JSON.stringify(listed)}`,
+  );
+});
+
+Deno.test("kotlin.extract() finds declarations under annotation lines in a CRLF file", async () => {
+  const text = [
+    "@Preview",
+    "@Composable",
+    "private fun P() {",
+    "}",
+    "",
+    "fun q() {}",
+    "",
+  ].join("\r\n");
+  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+    "fun P 1-4",
+    "fun q 6-6",
+  ]);
+});
+
+Deno.test("kotlin.extract() names a typed property called dynamic", async () => {
+  assert.deepEqual(
+    outlineLines(
+      await extractText(
+        kotlin,
+        "object O {\n    var dynamic: Int = 0\n    fun g() {}\n}\n",
+      ),
+    ),
+    ["object O 1-4", "    var dynamic 2-2", "    fun g 3-3"],
+  );
+});
+
+Deno.test("kotlin.extract() restores dynamic in class names, receivers, parameters and docs", async () => {
+  assert.deepEqual(
+    outlineLines(
+      await extractText(
+        kotlin,
+        [
+          'val s = "dynamic"',
+          "/** The dynamic thing. */",
+          "val dynamic = 1",
+          "fun dynamic(x: dynamic) {}",
+          "class K(val dynamic: Int) {",
+          "    fun h() {}",
+          "}",
+          "fun last() {}",
+        ].join("\n"),
+      ),
+    ),
+    [
+      "val s 1-1",
+      "val dynamic 3-3 // The dynamic thing.",
+      "fun dynamic 4-4",
+      "class K 5-7",
+      "    val dynamic 5-5",
+      "    fun h 6-6",
+      "fun last 8-8",
+    ],
+  );
+});
+
+Deno.test("kotlin.extract() names var dynamic without changing a backticked name holding braces", async () => {
+  const lines = outlineLines(
+    await extractText(
+      kotlin,
+      [
+        "class T {",
+        "    var dynamic: Int = 0",
+        "    fun `reads {a} as a`() {}",
+        "}",
+        "",
+      ].join("\n"),
+    ),
+  );
+  assert.deepEqual(lines, [
+    "class T 1-4",
+    "    var dynamic 2-2",
+    "    fun `reads {a} as a` 3-3",
+  ]);
+});
+
+Deno.test("kotlin.extract() leaves a clean outline alone and names var dynamic", async () => {
+  const lines = outlineLines(
+    await extractText(
+      kotlin,
+      [
+        "class T {",
+        "    companion object {",
+        "        fun make() = T()",
+        "    }",
+        '    val x: dynamic = js("{}")',
+        "}",
+        "object O { fun f() {} }",
+        "class U {",
+        "    var dynamic: Int = 0",
+        "}",
+        "",
+      ].join("\n"),
+    ),
+  );
+  assert.deepEqual(lines, [
+    "class T 1-6",
+    "    companion object Companion 2-4",
+    "        fun make 3-3",
+    "    val x 5-5",
+    "object O 7-7",
+    "    fun f 7-7",
+    "class U 8-10",
+    "    var dynamic 9-9",
+  ]);
+});
+
+Deno.test("kotlin.extract() keeps backticked names with braces in files with errors and in templates", async () => {
+  const lines = async (text: string) =>
+    outlineLines(await extractText(kotlin, text));
+  assert.deepEqual(
+    await lines(
+      "class T { val a = 1 }\nclass U {\n    fun `x {y}`() { val q: dynamic = 1 }\n}\n",
+    ),
+    ["class T 1-1", "    val a 1-1", "class U 2-4", "    fun `x {y}` 3-3"],
+  );
+  assert.deepEqual(
+    await lines(
+      "class T { fun a() { val c = '`'; val d = 2 } }\nfun `b }`() {}\n",
+    ),
+    ["class T 1-1", "    fun a 1-1", "fun `b }` 2-2"],
+  );
+  assert.deepEqual(
+    await lines('val s = "${`a b`}"\nclass X { fun y() = 1 }\n'),
+    ["val s 1-1", "class X 2-2", "    fun y 2-2"],
+  );
+});
+
+Deno.test("outlineSymbols() keeps a nested class whose primary constructor starts the next line (Kotlin)", async () => {
+  const text = lines(
+    "class Outer {",
+    "  class Page",
+    "  private constructor(private val id: Int) {",
+    "    fun a() {}",
+    "  }",
+    "",
+    "  class Config",
+    "  internal constructor(val min: Int) {",
+    "    fun b() {}",
+    "  }",
+    "",
+    "  fun after() {}",
+    "}",
+  );
+  assert.deepEqual(await outlineFileLines("Outer.kt", text), [
+    "class Outer 1-13",
+    "    class Page 2-5",
+    "        val id 3-3",
+    "        fun a 4-4",
+    "    class Config 7-10",
+    "        val min 8-8",
+    "        fun b 9-9",
+    "    fun after 12-12",
+  ]);
+});
+
+Deno.test("outlineSymbols() matches ctags' Kotlin names and lines, starting a symbol at its annotations", async () => {
+  const text = lines(
+    "package a.b",
+    "",
+    "/** A point. */",
+    "@Keep",
+    "data class Point(val x: Int, var y: Int) {",
+    "  /** Length. */",
+    "  @JvmStatic",
+    "  fun String.shout(): String = this",
+    "  val size: Int",
+    "    get() = 1",
+    "  companion object {",
+    "    const val ZERO = 0",
+    "  }",
+    "}",
+    "",
+    "class Inspector",
+    "private constructor(private val id: Int) {",
+    "  enum class E { A, B }",
+    "}",
+    "",
+    "typealias Points = List<Point>",
+  );
+  assert.deepEqual(await outlineFileLines("Point.kt", text), [
+    "data class Point 4-14 // A point.",
+    "    val x 5-5",
+    "    var y 5-5",
+    "    fun String.shout 7-8 // Length.",
+    "    val size 9-10",
+    "    companion object Companion 11-13",
+    "        val ZERO 12-12",
+    "class Inspector 16-19",
+    "    val id 17-17",
+    "    enum class E 18-18",
+    "        constant A 18-18",
+    "        constant B 18-18",
+    "typealias Points 21-21",
+  ]);
 });

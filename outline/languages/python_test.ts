@@ -1,6 +1,11 @@
-import { deepStrictEqual } from "node:assert/strict";
+// The Python outline: python.extract() on snippets and Python files through
+// fileOutline() / outlineSymbols(): docstrings as Python reads them, class
+// members, new syntax, ranges, and what parses around a spot that does not.
+import assert, { deepStrictEqual } from "node:assert/strict";
 import {
   extractText,
+  fileOutlineLines,
+  outlineFile,
   outlineLines,
 } from "../../tests/support/outline_languages.ts";
 import { python } from "./python.ts";
@@ -77,27 +82,243 @@ Deno.test("python.extract() lists __future__ imports, type aliases and every nam
   );
 });
 
+// `(a.\n    b)` with a dedent is valid Python that tree-sitter cannot read
+// here: it wraps the whole module in an ERROR node.
+const UNREADABLE_METHOD = [
+  "    def weird(self):",
+  "        (a.",
+  "    b)",
+  "        (a.",
+  "    b(",
+  "    ))",
+  "",
+  "    def after(self):",
+  "        pass",
+  "",
+];
+
 Deno.test("python.extract() lists what parsed around a spot the grammar cannot read", async () => {
-  // `(a.\n    b)` with a dedent is valid Python that tree-sitter cannot
-  // read here: it wraps the whole module in an ERROR node.
-  const source = [
-    "import os",
-    "class T:",
-    "    def weird(self):",
-    "        (a.",
-    "    b)",
-    "        (a.",
-    "    b(",
-    "    ))",
-    "",
-    "    def after(self):",
-    "        pass",
-    "",
-  ].join("\n");
+  const source = ["import os", "class T:", ...UNREADABLE_METHOD].join("\n");
   deepStrictEqual(await lines(source), [
     "import os 1-1",
     "class T 2-6",
     // Cut from its class by the error: what parsed, not what was meant.
     "def after 10-11",
+  ]);
+});
+
+Deno.test("outlineSymbols() still lists Python symbols when the grammar fails on one spot", async () => {
+  const source = [
+    "import os",
+    "",
+    "",
+    "class T:",
+    ...UNREADABLE_METHOD,
+    "",
+    "def last():",
+    "    pass",
+    "",
+  ].join("\n");
+  const { symbols } = await outlineFile("m.py", source);
+  const names = symbols.map((s) => `${s.kind} ${s.name} ${s.startLine}`);
+  assert.ok(names.includes("import os 1"), names.join("; "));
+  assert.ok(names.includes("class T 4"), names.join("; "));
+});
+
+Deno.test("fileOutline() decodes escape sequences in a Python docstring", async () => {
+  const source = String.raw`def split():
+    """Split at "\\n" marks."""
+
+
+def pilcrow():
+    """\u00b6 marks a paragraph."""
+
+
+def joined():
+    """Joins a line ending in \
+a backslash."""
+`;
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    'def split (lines 1-2)  // Split at "\\n" marks.',
+    "def pilcrow (lines 5-6)  // ¶ marks a paragraph.",
+    "def joined (lines 9-11)  // Joins a line ending in a backslash.",
+  ]);
+});
+
+Deno.test("fileOutline() keeps a Python docstring's leading * and # text", async () => {
+  const source = [
+    "def load_module():",
+    '    """**DEPRECATED**"""',
+    "",
+    "",
+    "def retries():",
+    '    """# of retries before giving up."""',
+    "",
+  ].join("\n");
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "def load_module (lines 1-2)  // **DEPRECATED**",
+    "def retries (lines 5-6)  // # of retries before giving up.",
+  ]);
+});
+
+Deno.test("fileOutline() shows a Python docstring that starts with a decorator's name", async () => {
+  const source = [
+    "def contextmanager(func):",
+    '    """@contextmanager decorator.',
+    "",
+    "    Typical usage:",
+    '    """',
+    "",
+  ].join("\n");
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "def contextmanager (lines 1-5)  // @contextmanager decorator.",
+  ]);
+});
+
+Deno.test("fileOutline() reads concatenated and parenthesised Python docstrings", async () => {
+  const source = [
+    "def concat():",
+    '    "Test a venv " "made from a zip."',
+    "",
+    "",
+    "def paren():",
+    '    ("Long docs are often "',
+    '     "written this way.")',
+    "",
+  ].join("\n");
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "def concat (lines 1-2)  // Test a venv made from a zip.",
+    "def paren (lines 5-7)  // Long docs are often written this way.",
+  ]);
+});
+
+Deno.test("fileOutline() lists a Python __future__ import", async () => {
+  const source = "from __future__ import annotations\nimport os\n";
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "import __future__ (line 1)",
+    "import os (line 2)",
+  ]);
+});
+
+Deno.test("fileOutline() lists every name of a chained class attribute", async () => {
+  const source = "class Pdb:\n    do_c = do_cont = do_continue = None\n";
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "class Pdb (lines 1-2)",
+    "    field do_c (line 2)",
+    "    field do_cont (line 2)",
+    "    field do_continue (line 2)",
+  ]);
+});
+
+Deno.test("fileOutline() lists a Python 3.12 type alias", async () => {
+  const source = "type Vector = list[float]\ntype Pair[T] = tuple[T, T]\n";
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "type Vector (line 1)",
+    "type Pair (line 2)",
+  ]);
+});
+
+Deno.test("fileOutline() outlines Python 3.10-3.12 syntax: match, walrus, nested f-strings, PEP 695 generics, PEP 614 decorators", async () => {
+  const source = [
+    "import os", // 1
+    "", // 2
+    "", // 3
+    "def first[T](xs: list[T]) -> T:", // 4
+    '    """First item."""', // 5
+    "    match xs:", // 6
+    "        case [x, *_]:", // 7
+    "            return x", // 8
+    "", // 9
+    "", // 10
+    "class Box[T: (int, str), *Ts, **P]:", // 11
+    "    # a comment before the docstring", // 12
+    '    """A box."""', // 13
+    "    item: T", // 14
+    "", // 15
+    "    @buttons[0].clicked.connect", // 16
+    "    async def get[U](self, u: U) -> T:", // 17
+    "        return self.item", // 18
+    "", // 19
+    "", // 20
+    "if (n := len(os.sep)) > 0:", // 21
+    "    s = f\"{f\"{'\\n'.join(['a'])}\"}\"", // 22
+    "    def walrus():", // 23
+    "        '''", // 24
+    "        Doc on its second line.", // 25
+    "        '''", // 26
+    "", // 27
+    "", // 28
+    "match = 1", // 29
+    "", // 30
+    "", // 31
+    "def after():", // 32
+    "    pass", // 33
+    "",
+  ].join("\n");
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "import os (line 1)",
+    "def first (lines 4-8)  // First item.",
+    "class Box (lines 11-18)  // A box.",
+    "    field item (line 14)",
+    "    method get (lines 16-18)",
+    "def walrus (lines 23-26)  // Doc on its second line.",
+    "def after (lines 32-33)",
+  ]);
+});
+
+Deno.test("fileOutline() ends a Python range at the last statement or a comment indented inside the body", async () => {
+  const source = [
+    "class A:", // 1
+    "    def f(self):", // 2
+    "        pass", // 3
+    "        # inside f", // 4
+    "", // 5
+    "    # class level, after f", // 6
+    "", // 7
+    "# column zero", // 8
+    "def g():", // 9
+    "    pass", // 10
+    "    # inside g", // 11
+    "# column zero, after g", // 12
+    "",
+  ].join("\n");
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "class A (lines 1-6)",
+    "    method f (lines 2-4)",
+    "def g (lines 9-11)",
+  ]);
+});
+
+Deno.test("fileOutline() keeps Python lines and docs right with CRLF, a BOM, tabs and astral characters", async () => {
+  const source = "\uFEFF# 😀😀 注释\r\nclass Naïve:\r\n" +
+    '\t"""Ünïcode doc 😀."""\r\n\tß = "😀"\r\n\r\n' +
+    '\tdef größe(self):\r\n\t\t"""Größe 😀."""\r\n\x0c\r\ndef 函数():\r\n' +
+    '\t"""函数 doc."""\r\n';
+  assert.deepEqual(await fileOutlineLines("m.py", source), [
+    "class Naïve (lines 2-7)  // Ünïcode doc 😀.",
+    "    field ß (line 4)",
+    "    method größe (lines 6-7)  // Größe 😀.",
+    "def 函数 (lines 9-10)  // 函数 doc.",
+  ]);
+});
+
+Deno.test("python.extract() lists methods defined under if/else in a class body", async () => {
+  const text = [
+    "class Popen:",
+    "    def poll(self):",
+    "        pass",
+    "",
+    "    if _mswindows:",
+    "        def terminate(self):",
+    '            """Terminates the process."""',
+    "    else:",
+    "        def kill(self):",
+    "            pass",
+  ].join("\n") + "\n";
+  assert.deepEqual(await lines(text), [
+    "class Popen 1-10",
+    "    method poll 2-3",
+    "    method terminate 6-7 // Terminates the process.",
+    "    method kill 9-10",
   ]);
 });

@@ -1,3 +1,6 @@
+// The Swift outline: swift.extract() on fixtures and snippets: types by their
+// keyword, members, #if blocks, try/await and nonisolated(unsafe), doc
+// comments.
 import assert, { deepStrictEqual } from "node:assert/strict";
 import {
   extractText,
@@ -5,6 +8,8 @@ import {
   outlineLines,
 } from "../../tests/support/outline_languages.ts";
 import { swift } from "./swift.ts";
+
+const lines = (...text: string[]) => text.join("\n") + "\n";
 
 Deno.test("swift.extract() lists types by their keyword, with members", async () => {
   deepStrictEqual(await fixtureLines(swift, "sample.swift"), [
@@ -158,5 +163,124 @@ Deno.test("swift.extract() keeps the first branch of an #if block whose branches
     "    let debug 12-12",
     "    let release 14-14",
     "struct After 17-17",
+  ]);
+});
+
+Deno.test("swift.extract() reads past `if let x = try? a.b {` in a method", async () => {
+  const member = lines(
+    "/// The registry of all shared objects.",
+    "public final class SharedObjectRegistry {",
+    "  var size = 0",
+    "",
+    "  func add(_ id: Int) {",
+    "    if let runtime = try? appContext?.runtime {",
+    "      setUp(runtime)",
+    "    }",
+    "  }",
+    "",
+    "  func delete(_ id: Int) {}",
+    "}",
+  );
+  assert.deepEqual(outlineLines(await extractText(swift, member)), [
+    "class SharedObjectRegistry 2-12 // The registry of all shared objects.",
+    "    var size 3-3",
+    "    func add 5-9",
+    "    func delete 11-11",
+  ]);
+  const topLevel = lines(
+    "func load() {",
+    "  while let data = await stream.next {",
+    "    use(data)",
+    "  }",
+    "}",
+    "func save() {}",
+  );
+  assert.deepEqual(outlineLines(await extractText(swift, topLevel)), [
+    "func load 1-5",
+    "func save 6-6",
+  ]);
+});
+
+Deno.test("swift.extract() reads a nonisolated(unsafe) property", async () => {
+  const text = lines(
+    "final class ImageLoader {",
+    "  nonisolated(unsafe) static let shared = ImageLoader()",
+    "  nonisolated(unsafe) var cache = [String: Int]()",
+    "  func load() {}",
+    "}",
+  );
+  assert.deepEqual(outlineLines(await extractText(swift, text)), [
+    "class ImageLoader 1-5",
+    "    let shared 2-2",
+    "    var cache 3-3",
+    "    func load 4-4",
+  ]);
+});
+
+Deno.test("swift.extract() reads a /** */ doc above swiftlint directive lines", async () => {
+  const text = lines(
+    "/**",
+    " An internal class adopting a public protocol.",
+    " */",
+    "// swiftlint:disable lower_acl_than_parent",
+    "// swiftlint:disable file_length",
+    "open class CapacitorBridge: NSObject {",
+    "}",
+    "",
+    "/// A list.",
+    "// swiftlint:disable:next type_name",
+    "struct RegistrationList {}",
+  );
+  assert.deepEqual(outlineLines(await extractText(swift, text)), [
+    "class CapacitorBridge 6-7 // An internal class adopting a public protocol.",
+    "struct RegistrationList 11-11 // A list.",
+  ]);
+});
+
+Deno.test("swift.extract() reads one header of a type split by #if/#else", async () => {
+  const text = lines(
+    "#if os(iOS)",
+    "extension ChartView: UIViewRepresentable {",
+    "#else",
+    "extension ChartView: NSViewRepresentable {",
+    "#endif",
+    "  func update() {}",
+    "}",
+    "",
+    "struct After {}",
+  );
+  assert.deepEqual(outlineLines(await extractText(swift, text)), [
+    "extension ChartView 2-7",
+    "    func update 6-6",
+    "struct After 9-9",
+  ]);
+});
+
+Deno.test("swift.extract() keeps a type whose body has #if canImport(...)", async () => {
+  const text = lines(
+    "class S {",
+    "    func a() {}",
+    "    #if canImport(Combine)",
+    "    func p() {}",
+    "    #endif",
+    "}",
+  );
+  assert.deepEqual(outlineLines(await extractText(swift, text)), [
+    "class S 1-6",
+    "    func a 2-2",
+    "    func p 4-4",
+  ]);
+});
+
+Deno.test("swift.extract() keeps try, await and (unsafe) in doc comments", async () => {
+  const text = lines(
+    "/// let x = try foo()",
+    "func f() {}",
+    "/// Use nonisolated(unsafe) for globals.",
+    "func g() {}",
+  );
+  assert.deepEqual(outlineLines(await extractText(swift, text)), [
+    "func f 2-2 // let x = try foo()",
+    "func g 4-4 // Use nonisolated(unsafe) for globals.",
   ]);
 });
