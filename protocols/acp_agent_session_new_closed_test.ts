@@ -20,7 +20,7 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-Deno.test("acp agent closes a new session that finishes starting after the connection closed", async () => {
+Deno.test("createAcpAgent() closes a new session that finishes starting after the connection closed", async () => {
   await withWorkspace(async (dir) => {
     const saved = join(dir, ".sessions");
     await using server = startScriptedServer([]);

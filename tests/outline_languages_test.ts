@@ -187,3 +187,4 @@ Deno.test("outline CLI gives a fresh process the same Swift outline as a warm on
     ]);
   });
 });
+

@@ -81,7 +81,7 @@ Deno.test("codeOnly() keeps length and line breaks on random raw strings, prefix
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed % n;
   };
-  for (let round = 0; round < 1500; round++) {
+  for (let trial = 0; trial < 1500; trial++) {
     let text = "";
     for (let k = 1 + next(30); k > 0; k--) text += pieces[next(pieces.length)];
     for (

@@ -98,7 +98,7 @@ Deno.test("blankObjc() keeps length, line breaks and \\r on random Objective-C t
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed % n;
   };
-  for (let round = 0; round < 1500; round++) {
+  for (let trial = 0; trial < 1500; trial++) {
     let text = "";
     for (let k = 1 + next(25); k > 0; k--) {
       text += pieces[next(pieces.length)] + [" ", "\n", ""][next(3)];
@@ -130,7 +130,8 @@ Deno.test("blankObjc() blanks an 800,000-character line of macros in linear time
   const blanked = blankObjc(text);
   const elapsed = performance.now() - started;
   assert.equal(blanked.length, text.length);
-  assert.ok(elapsed < 3000, `took ${elapsed.toFixed(0)} ms`);
+  // A rebuild of the line per macro took seconds at 400,000 characters.
+  assert.ok(elapsed < 10_000, `took ${elapsed.toFixed(0)} ms`);
 });
 
 Deno.test("blankObjc(), objcBlocks() and the dialect checks stay linear on 100k-character inputs", () => {
