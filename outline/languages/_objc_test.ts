@@ -2,6 +2,10 @@
 // line break, objcBlocks() reads blocks and members, overAttributes() widens
 // over attribute lines, each in linear time.
 import assert from "node:assert/strict";
+import {
+  assertBlankedOnly,
+  seededRandom,
+} from "../../tests/support/blanked_text.ts";
 import { isCppHeader, isObjcHeader } from "../_dialect.ts";
 import type { OutlineSymbol } from "../types.ts";
 import { elapsedMs } from "../../tests/support/elapsed.ts";
@@ -93,27 +97,15 @@ Deno.test("blankObjc() keeps length, line breaks and \\r on random Objective-C t
     "@class X;",
     "@interface A () @end",
   ];
-  let seed = 7;
-  const next = (n: number) => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed % n;
-  };
+  const next = seededRandom(7);
   for (let trial = 0; trial < 1500; trial++) {
     let text = "";
     for (let k = 1 + next(25); k > 0; k--) {
       text += pieces[next(pieces.length)] + [" ", "\n", ""][next(3)];
     }
-    for (
-      const out of [blankObjc(text), codeOnly(text)]
-    ) {
-      assert.equal(out.length, text.length, JSON.stringify(text));
-      for (let i = 0; i < text.length; i++) {
-        // Every character stays or becomes a space; line breaks stay.
-        if (out[i] !== text[i]) {
-          assert.equal(out[i], " ", JSON.stringify(text));
-          assert.notEqual(text[i], "\n", JSON.stringify(text));
-        }
-      }
+    // Every character stays or becomes a space; line breaks stay.
+    for (const out of [blankObjc(text), codeOnly(text)]) {
+      assertBlankedOnly(out, text);
     }
     objcBlocks(text);
   }

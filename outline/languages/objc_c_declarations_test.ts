@@ -315,27 +315,6 @@ Deno.test("objc.extract() keeps the doc of an xpc / os function over its attribu
   ]);
 });
 
-Deno.test("objc.extract() names a function pointer with a _Nullable return before (*name)", async () => {
-  const text = [
-    "@class A;",
-    "/** Implementations. */",
-    "typedef id _Nullable (*IMP)(id _Nonnull, SEL _Nonnull, ...);",
-    "/** Allocates. */",
-    "typedef void * _Nullable (*CFAllocatorAllocateCallBack)(CFIndex size);",
-    "/** Hooks. */",
-    "CF_EXPORT void * __nullable (*CFGetHook(void))(int);",
-    "int next(void);",
-    "",
-  ].join("\n");
-  // CFGetHook returns a function pointer, a shape C lists too.
-  assert.deepEqual(await objcLines(text), [
-    "typedef IMP 3-3 // Implementations.",
-    "typedef CFAllocatorAllocateCallBack 5-5 // Allocates.",
-    "function CFGetHook 7-7 // Hooks.",
-    "function next 8-8",
-  ]);
-});
-
 testOutlines(({ text }) => objcLines(text), [
   {
     name:
@@ -692,6 +671,28 @@ testOutlines(({ text }) => objcLines(text), [
       "interface OldThing 6-8 // Old thing.",
       "    method run 7-7",
       "function after 11-11 // After.",
+    ],
+  },
+  // CFGetHook returns a function pointer, a shape C lists too.
+  {
+    name:
+      "objc.extract() names a function pointer with a _Nullable return before (*name)",
+    text: [
+      "@class A;",
+      "/** Implementations. */",
+      "typedef id _Nullable (*IMP)(id _Nonnull, SEL _Nonnull, ...);",
+      "/** Allocates. */",
+      "typedef void * _Nullable (*CFAllocatorAllocateCallBack)(CFIndex size);",
+      "/** Hooks. */",
+      "CF_EXPORT void * __nullable (*CFGetHook(void))(int);",
+      "int next(void);",
+      "",
+    ].join("\n"),
+    outline: [
+      "typedef IMP 3-3 // Implementations.",
+      "typedef CFAllocatorAllocateCallBack 5-5 // Allocates.",
+      "function CFGetHook 7-7 // Hooks.",
+      "function next 8-8",
     ],
   },
 ]);
