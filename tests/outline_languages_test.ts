@@ -187,4 +187,3 @@ Deno.test("outline CLI gives a fresh process the same Swift outline as a warm on
     ]);
   });
 });
-
