@@ -8,7 +8,7 @@
 // Every fault it found is fixed; each test under a "Fixed fault" note failed
 // before its fix.
 import assert from "node:assert/strict";
-import { blankObjc } from "../outline/languages/_objc.ts";
+import { blankObjc } from "../outline/languages/c_family/_objc.ts";
 import { cLines, objcLines } from "./support/objc_lines.ts";
 
 // ---------------------------------------------------------------- faults

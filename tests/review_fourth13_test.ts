@@ -6,7 +6,7 @@
 // faults it found are fixed; each test under a "Fixed fault" note failed
 // before its fix. The others pin what works.
 import assert from "node:assert/strict";
-import { overAttributes } from "../outline/languages/_objc.ts";
+import { overAttributes } from "../outline/languages/c_family/_objc.ts";
 import type { OutlineSymbol } from "../outline/types.ts";
 import { cLines, objcLines } from "./support/objc_lines.ts";
 

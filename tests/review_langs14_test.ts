@@ -13,10 +13,10 @@
 // by decision (see their notes).
 import assert from "node:assert/strict";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
-import { dart } from "../outline/languages/dart.ts";
-import { go } from "../outline/languages/go.ts";
-import { kotlin } from "../outline/languages/kotlin.ts";
-import { swift } from "../outline/languages/swift.ts";
+import { dart } from "../outline/languages/dart/dart.ts";
+import { go } from "../outline/languages/go/go.ts";
+import { kotlin } from "../outline/languages/kotlin/kotlin.ts";
+import { swift } from "../outline/languages/swift/swift.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";
 

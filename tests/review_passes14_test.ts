@@ -9,12 +9,12 @@
 // milliseconds.
 import assert from "node:assert/strict";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
-import { c } from "../outline/languages/c.ts";
-import { cpp } from "../outline/languages/cpp.ts";
-import { kotlin } from "../outline/languages/kotlin.ts";
-import { swift } from "../outline/languages/swift.ts";
-import { blankCMacros } from "../outline/languages/_c_macros.ts";
-import { blankTopLevelAnnotations } from "../outline/languages/_kotlin_annotations.ts";
+import { c } from "../outline/languages/c_family/c.ts";
+import { cpp } from "../outline/languages/c_family/cpp.ts";
+import { kotlin } from "../outline/languages/kotlin/kotlin.ts";
+import { swift } from "../outline/languages/swift/swift.ts";
+import { blankCMacros } from "../outline/languages/c_family/_c_macros.ts";
+import { blankTopLevelAnnotations } from "../outline/languages/kotlin/_kotlin_annotations.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";
 

@@ -10,9 +10,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
-import { c } from "../outline/languages/c.ts";
-import { javascript } from "../outline/languages/javascript.ts";
-import { typescript } from "../outline/languages/typescript.ts";
+import { c } from "../outline/languages/c_family/c.ts";
+import { javascript } from "../outline/languages/ecmascript/javascript.ts";
+import { typescript } from "../outline/languages/ecmascript/typescript.ts";
 import { outlineSymbols } from "../mod.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";

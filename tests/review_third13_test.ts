@@ -6,9 +6,9 @@
 // others pin edge cases that work.
 import assert from "node:assert/strict";
 import { isCppHeader, isObjcHeader } from "../outline/_dialect.ts";
-import { codeOnly } from "../outline/languages/_c_code.ts";
-import { blankObjc, objcBlocks } from "../outline/languages/_objc.ts";
-import { kotlin } from "../outline/languages/kotlin.ts";
+import { codeOnly } from "../outline/languages/c_family/c_code.ts";
+import { blankObjc, objcBlocks } from "../outline/languages/c_family/_objc.ts";
+import { kotlin } from "../outline/languages/kotlin/kotlin.ts";
 import { extractText, outlineLines } from "./support/outline_languages.ts";
 import { objcLines } from "./support/objc_lines.ts";
 
