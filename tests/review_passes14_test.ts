@@ -14,7 +14,7 @@ import { cpp } from "../outline/languages/c_family/cpp.ts";
 import { kotlin } from "../outline/languages/kotlin/kotlin.ts";
 import { swift } from "../outline/languages/swift/swift.ts";
 import { blankCMacros } from "../outline/languages/c_family/_c_macros.ts";
-import { blankTopLevelAnnotations } from "../outline/languages/kotlin/_kotlin_annotations.ts";
+import { blankTopLevelAnnotations } from "../outline/languages/kotlin/repairs/top_level_annotations_kotlin_1_1_0.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";
 

@@ -5,13 +5,7 @@ import {
   fixtureLines,
   outlineLines,
 } from "../../../tests/support/outline_languages.ts";
-import {
-  blankConstructorAnnotations,
-  joinConstructorLines,
-  kotlin,
-  standInForDynamic,
-  terminateOneLineBodies,
-} from "./kotlin.ts";
+import { kotlin } from "./kotlin.ts";
 
 Deno.test("kotlin.extract() lists classes, objects, functions, properties and typealiases", async () => {
   deepStrictEqual(await fixtureLines(kotlin, "sample.kt"), [
@@ -79,29 +73,6 @@ Deno.test("kotlin.extract() recovers the declarations the grammar loses after on
   ]);
 });
 
-Deno.test("terminateOneLineBodies() adds ';' only where code ends a one-line body", () => {
-  deepStrictEqual(
-    terminateOneLineBodies("class A { fun g() {} }\nclass B {\n}\n"),
-    "class A { fun g() {} ;}\nclass B {\n}\n",
-  );
-  // Braces in strings, templates, chars and comments are left alone.
-  deepStrictEqual(
-    terminateOneLineBodies('val s = "a}b ${x.y} }" }'),
-    'val s = "a}b ${x.y} }" ;}',
-  );
-  deepStrictEqual(
-    terminateOneLineBodies('val s = """raw } ${ f { 1 } } x""" }'),
-    'val s = """raw } ${ f { 1 ;} } x""" ;}',
-  );
-  deepStrictEqual(terminateOneLineBodies("c = '}' }"), "c = '}' ;}");
-  deepStrictEqual(
-    terminateOneLineBodies("/* } */ x }\n// }\n}"),
-    "/* } */ x ;}\n// }\n}",
-  );
-  // After `{`, `,` or `->` a `;` is not needed.
-  deepStrictEqual(terminateOneLineBodies("f { x -> }"), "f { x -> }");
-});
-
 // An annotation that starts the line after a class's name, before its primary
 // constructor, makes the grammar (1.1.0) lose the rest of the file.
 const ANNOTATED_CONSTRUCTOR = [
@@ -161,47 +132,6 @@ Deno.test("kotlin.extract() keeps a nested class whose internal constructor star
   ]);
 });
 
-Deno.test("blankConstructorAnnotations() blanks only annotations before a primary constructor", () => {
-  deepStrictEqual(
-    blankConstructorAnnotations(
-      'class A\n@Inject @Named("a(b)")\ninternal constructor(x: Int)',
-    ),
-    `class A\n${" ".repeat(22)}\ninternal constructor(x: Int)`,
-  );
-  // Elsewhere annotations stay: on a function, on a secondary constructor.
-  const untouched =
-    "class A {\n  @Inject\n  fun f() {}\n  @Inject constructor()\n}";
-  deepStrictEqual(blankConstructorAnnotations(untouched), untouched);
-});
-
-Deno.test("joinConstructorLines() moves the line break after a primary constructor's (", () => {
-  deepStrictEqual(
-    joinConstructorLines(
-      "class O {\n  class Page\n  private constructor(val id: Int) {}\n}",
-    ),
-    "class O {\n  class Page private constructor(\nval id: Int) {}\n}",
-  );
-  // Blank lines (annotations blanked before) and CRLF move along, kept.
-  deepStrictEqual(
-    joinConstructorLines("class A<T>\r\n   \r\n constructor()"),
-    "class A<T> constructor(\r\n\r\n)",
-  );
-  // A comment that mentions a class, above a secondary constructor, stays.
-  const untouched = "  // makes a class\n  constructor(x: Int) : this()";
-  deepStrictEqual(joinConstructorLines(untouched), untouched);
-});
-
-Deno.test("blankConstructorAnnotations() takes linear time on a run of annotations that fails", () => {
-  const started = performance.now();
-  // No constructor follows: the match fails after every annotation.
-  blankConstructorAnnotations(`fun f( {\nclass A\n${"@a ".repeat(40)}x`);
-  blankConstructorAnnotations(
-    `class A\n${"    @A\n".repeat(40)}    fun f() {}`,
-  );
-  // Exponential backtracking took minutes here; a generous bound.
-  ok(performance.now() - started < 5_000);
-});
-
 Deno.test("kotlin.extract() goes on past the soft keyword dynamic used as a name", async () => {
   const text = [
     "class A {",
@@ -226,15 +156,4 @@ Deno.test("kotlin.extract() goes on past the soft keyword dynamic used as a name
     "fun dynamic 11-11 // Returns a dynamic value.",
     "val dynamicity 13-13",
   ]);
-});
-
-Deno.test("standInForDynamic() keeps the length and touches only the word dynamic", () => {
-  const text = "val dynamic: dynamic = dynamicity + _dynamic";
-  const stand = "dynam\u0456c";
-  const stood = standInForDynamic(text);
-  deepStrictEqual(stood.length, text.length);
-  deepStrictEqual(
-    stood,
-    `val ${stand}: ${stand} = dynamicity + _dynamic`,
-  );
 });

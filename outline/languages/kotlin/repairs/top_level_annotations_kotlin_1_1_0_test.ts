@@ -1,8 +1,9 @@
+// blankTopLevelAnnotations(): which annotation lines it blanks.
 import assert from "node:assert/strict";
 import {
   blankTopLevelAnnotations,
   restoreAnnotations,
-} from "./_kotlin_annotations.ts";
+} from "./top_level_annotations_kotlin_1_1_0.ts";
 
 Deno.test("blankTopLevelAnnotations() blanks top-level annotation lines only, keeping every line", () => {
   const text = [

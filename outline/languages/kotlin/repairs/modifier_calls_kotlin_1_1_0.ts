@@ -1,11 +1,15 @@
 // A call of a function named like a modifier at the start of a statement,
 // `override(width, height)` (Glide's RequestOptions.override in a builder
-// lambda), `open(file)`, `inline(x)`: grammar 1.1.0 takes the word for a
+// lambda), `open(file)`, `inline(x)`: grammar
+// @tree-sitter-grammars/tree-sitter-kotlin@1.1.0 takes the word for a
 // modifier and gives up on the whole class around it. A modifier is never
 // directly followed by `(`, so such a word is a name: a stand-in as long (one
 // Latin letter swapped for its Cyrillic look-alike) parses as a call, and the
 // symbols get the word back after.
-import type { OutlineSymbol } from "../../types.ts";
+// It can go when "the Kotlin grammar still misreads a call named override"
+// fails.
+import type { OutlineSymbol } from "../../../types.ts";
+import type { KotlinRepair } from "./_repair.ts";
 
 // The modifiers the grammar misreads before `(` (probed one by one).
 // `suspend` is left out: `suspend(Int) -> Unit` is a function type, read well.
@@ -66,3 +70,9 @@ function _restore(text: string): string {
     ? text.replace(STAND_IN, (standIn) => WORDS.get(standIn) ?? standIn)
     : text;
 }
+
+/** Stands in for calls named like modifiers, and puts the words back after. */
+export const modifierCalls: KotlinRepair = (text) => ({
+  text: standInForModifierCalls(text),
+  restore: restoreModifierCalls,
+});

@@ -2,9 +2,9 @@
 // undoes can turn the whole file into one ERROR node. Cut before each
 // top-level declaration and parsed one by one, such a construct costs its
 // own declaration only.
-import type { OutlineSymbol } from "../../types.ts";
-import { nestedCommentEnd } from "../_nested_comment.ts";
-import { stringEnd } from "./_kotlin_text.ts";
+import type { OutlineSymbol } from "../../../types.ts";
+import { nestedCommentEnd } from "../../_nested_comment.ts";
+import { stringEnd } from "../_kotlin_text.ts";
 
 /** A run of whole lines of a file: its 0-based first line and its text. */
 export interface Chunk {

@@ -1,7 +1,8 @@
-// Kotlin 2.2 syntax that grammar 1.1.0 does not know, rewritten (same
-// length, line breaks kept) into syntax it reads the same way for an
-// outline: a guard in a `when` entry is blanked, a context parameter list is
-// read as an annotation. Each pass is one scan, linear in the text.
+// Kotlin 2.2's guard in a `when` entry (`is Int if x > 0 -> 1`): grammar
+// @tree-sitter-grammars/tree-sitter-kotlin@1.1.0 does not know it and loses
+// the class around it. The guard is blanked (same length, one scan). It can
+// go when "the Kotlin grammar still misreads a when guard" fails.
+import type { KotlinRepair } from "./_repair.ts";
 
 // Words that start a statement, never a `when` condition.
 const STATEMENT =
@@ -82,26 +83,7 @@ function _balanced(text: string): boolean {
   return depth === 0;
 }
 
-// `context(` starting a line, its list on that line, then a declaration on
-// the same line or the next: `context(logger: Logger)` `fun f()`.
-const CONTEXT =
-  /^([ \t]*)context\(([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)(?=[ \t]*(?:\r?\n[ \t]*)?[@\w])/gm;
-
-/**
- * Rewrites a context parameter list that starts a line (`context(a: A)`,
- * Kotlin 2.2) as an annotation with blank arguments (`@ontext(    )`), so
- * the declaration below is read with it, as with an annotation.
- *
- * @example
- * ```ts
- * contextAsAnnotation("context(a: A)\nfun f() {}\n"); // "@ontext(    )\nfun f() {}\n"
- * ```
- */
-export function contextAsAnnotation(text: string): string {
-  if (!text.includes("context(")) return text;
-  return text.replace(
-    CONTEXT,
-    (_list, indent: string, parameters: string) =>
-      `${indent}@ontext(${" ".repeat(parameters.length)})`,
-  );
-}
+/** Blanks `when` guards before the parse. */
+export const whenGuards: KotlinRepair = (text) => ({
+  text: blankWhenGuards(text),
+});

@@ -1,10 +1,12 @@
+// declarationChunks(), and kotlin.extract() parsing what stays an error one
+// declaration at a time.
 import assert from "node:assert/strict";
 import {
   extractText,
   outlineLines,
-} from "../../../tests/support/outline_languages.ts";
-import { kotlin } from "./kotlin.ts";
-import { declarationChunks } from "./_kotlin_chunks.ts";
+} from "../../../../tests/support/outline_languages.ts";
+import { kotlin } from "../kotlin.ts";
+import { declarationChunks } from "./declaration_chunks_kotlin_1_1_0.ts";
 
 Deno.test("declarationChunks() cuts before top-level declarations with their docs and annotations", () => {
   const text = [

@@ -1,11 +1,15 @@
-// Top-level annotation lines, which grammar 1.1.0 misreads: two of them above
+// Top-level annotation lines, which grammar
+// @tree-sitter-grammars/tree-sitter-kotlin@1.1.0 misreads: two of them above
 // a declaration (`@Preview` `@Composable` `private fun P() {`), or one above
 // `annotation class X` or a one-line `enum class`, read as an annotated
 // expression, with no syntax error, and the declaration is lost. Blanked (the
 // same lines, spaces for their text) the declarations parse; the symbols then
-// get their annotation lines and the KDoc above them back.
-import type { OutlineSymbol } from "../../types.ts";
-import { commentEndingAt } from "../_nodes.ts";
+// get their annotation lines and the KDoc above them back. It can go when
+// the Kotlin outline tests pass with it left out of REPAIRS (kotlin.ts).
+import type { Node } from "web-tree-sitter";
+import type { OutlineSymbol } from "../../../types.ts";
+import { commentEndingAt } from "../../_nodes.ts";
+import type { KotlinRepair } from "./_repair.ts";
 
 // A line of annotations only, at column 0: `@Module`, `@InstallIn(X::class)`,
 // `@Target(AnnotationTarget.PROPERTY) @Keep`. Not `@file:` annotations,
@@ -60,3 +64,23 @@ export function restoreAnnotations(
   }
   return symbols;
 }
+
+/**
+ * Blanks top-level annotation lines, and gives them back after; needed when
+ * the first parse read annotations as an expression of their own.
+ */
+export const topLevelAnnotations: KotlinRepair = Object.assign(
+  (text: string) => {
+    const { text: blanked, runs } = blankTopLevelAnnotations(text);
+    return {
+      text: blanked,
+      restore: (symbols: OutlineSymbol[], original: string) =>
+        restoreAnnotations(symbols, { text: original, runs }),
+    };
+  },
+  {
+    needed: (root: Node) =>
+      root.namedChildren.some((child) => child.type === "annotated_expression"),
+    evenOnTie: true,
+  },
+);
