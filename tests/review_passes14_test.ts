@@ -13,7 +13,7 @@ import { c } from "../outline/languages/c_family/c.ts";
 import { cpp } from "../outline/languages/c_family/cpp.ts";
 import { kotlin } from "../outline/languages/kotlin/kotlin.ts";
 import { swift } from "../outline/languages/swift/swift.ts";
-import { blankCMacros } from "../outline/languages/c_family/_c_macros.ts";
+import { blankCMacros } from "../outline/languages/c_family/repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts";
 import { blankTopLevelAnnotations } from "../outline/languages/kotlin/repairs/top_level_annotations_kotlin_1_1_0.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";

@@ -11,7 +11,7 @@
 // text, so a scan takes linear time whatever the header holds.
 import type { OutlineSymbol } from "../../types.ts";
 import { codeOnly } from "./c_code.ts";
-import { declarationMacros } from "./_objc_macros.ts";
+import { declarationMacros } from "./repairs/apple_macros_c_0_24_1.ts";
 import { firstMeaningfulLine } from "../_nodes.ts";
 
 /** A macro, maybe called, with up to three levels of parentheses. */

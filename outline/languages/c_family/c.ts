@@ -6,11 +6,15 @@ import type { OutlineSymbol } from "../../types.ts";
 import type { ExtractOptions, LanguageSpec } from "../_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
 import { blankRanges, codeOnly } from "./c_code.ts";
-import { macroRanges } from "./_c_macros.ts";
-import { enumIncludeRanges } from "./_c_enum_includes.ts";
-import { liftOverMacroLines } from "./_c_macro_lines.ts";
-import { trailingAttributeRanges, wrapperRanges } from "./_c_wrappers.ts";
+import { macroRanges } from "./repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts";
+import { enumIncludeRanges } from "./repairs/enum_includes_c_0_24_1_cpp_0_23_4.ts";
+import { liftOverMacroLines } from "./repairs/macro_lines_c_0_24_1_cpp_0_23_4.ts";
+import {
+  trailingAttributeRanges,
+  wrapperRanges,
+} from "./repairs/portability_wrappers_c_0_24_1.ts";
 import { append } from "../_nodes.ts";
+import { nullabilityRanges } from "./repairs/nullability_c_0_24_1.ts";
 
 /** C (`.c`, `.h`): functions, structs, unions, enums and typedefs. */
 export const c: LanguageSpec = {
@@ -24,51 +28,33 @@ export const c: LanguageSpec = {
   preprocessor: true,
 };
 
+// What the grammar cannot read, blanked before the parse, in stages: each
+// stage's repairs read the code as the stages before it left it (the
+// portability wrappers wrap what the macros pass then reads as C). One
+// repair per line, each in its file of repairs/.
+const REPAIR_STAGES: readonly ((code: string) => [number, number][])[][] = [
+  [nullabilityRanges, trailingAttributeRanges, enumIncludeRanges],
+  [wrapperRanges],
+  [macroRanges],
+];
+
 /**
- * The text with what the grammar cannot read blanked: nullability
- * qualifiers and lower-case attributes after a parameter list, then the
- * wrappers of portability headers (_c_wrappers.ts), then the declaration
- * macros around them (_c_macros.ts), each pass reading the code as the
- * compiler sees it.
+ * The text with what the grammar cannot read blanked (see REPAIR_STAGES),
+ * each stage reading the code as the compiler sees it.
  */
 export function blankCDeclarationMacros(source: string): string {
   let code = codeOnly(source);
   const ranges: [number, number][] = [];
-  // Each pass reads the code the passes before it left.
-  const passes = [
-    (
-      code: string,
-    ) => [
-      ...nullabilityRanges(code),
-      ...trailingAttributeRanges(code),
-      ...enumIncludeRanges(code),
-    ],
-    wrapperRanges,
-    macroRanges,
-  ];
-  for (let i = 0; i < passes.length; i++) {
-    const found = passes[i](code);
-    // The last pass's ranges are read by no pass after it.
-    if (i < passes.length - 1) {
+  for (let i = 0; i < REPAIR_STAGES.length; i++) {
+    const found: [number, number][] = [];
+    for (const repair of REPAIR_STAGES[i]) append(found, repair(code));
+    // The last stage's ranges are read by no stage after it.
+    if (i < REPAIR_STAGES.length - 1) {
       code = blankRanges(code, found.sort((a, b) => a[0] - b[0]));
     }
     append(ranges, found);
   }
   return blankRanges(source, ranges.sort((a, b) => a[0] - b[0]));
-}
-
-/**
- * Clang's nullability qualifiers (Apple's C headers), unknown to the grammar;
- * not glibc's `__nonnull ((1))` attribute.
- */
-const NULLABILITY =
-  /\b(?:_Nullable(?:_result)?|_Nonnull|_Null_unspecified|__nullable|__nonnull(?!\s*\()|__null_unspecified)\b/g;
-
-function nullabilityRanges(code: string): [number, number][] {
-  return Array.from(
-    code.matchAll(NULLABILITY),
-    (match): [number, number] => [match.index, match.index + match[0].length],
-  );
 }
 
 function extractC(

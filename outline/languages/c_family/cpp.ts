@@ -5,10 +5,13 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../../types.ts";
 import type { ExtractOptions, LanguageSpec } from "../_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
-import { blankCMacros, macroRanges } from "./_c_macros.ts";
-import { enumIncludeRanges } from "./_c_enum_includes.ts";
+import {
+  blankCMacros,
+  macroRanges,
+} from "./repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts";
+import { enumIncludeRanges } from "./repairs/enum_includes_c_0_24_1_cpp_0_23_4.ts";
 import { blankRanges, codeOnly } from "./c_code.ts";
-import { liftOverMacroLines } from "./_c_macro_lines.ts";
+import { liftOverMacroLines } from "./repairs/macro_lines_c_0_24_1_cpp_0_23_4.ts";
 
 /** C++ (`.cpp`, `.cc`, `.cxx`, `.hpp`, `.hxx`, `.hh`). */
 export const cpp: LanguageSpec = {

@@ -1,11 +1,15 @@
+// The other half of declaration_macros_c_0_24_1_cpp_0_23_4.ts (tree-sitter-c
+// @0.24.1, tree-sitter-cpp@0.23.4): a macro line it blanked above a
+// declaration is given back to it, with its doc. It goes with that repair.
+//
 // A macro alone on the line above a declaration (`_GLIBCXX20_CONSTEXPR`,
 // `V8_WARN_UNUSED_RESULT`, `MY_API_EXPORT`) is blanked before the parse (see
-// _c_macros.ts), which leaves a blank line between the declaration and its
+// declaration_macros_c_0_24_1_cpp_0_23_4.ts), which leaves a blank line between the declaration and its
 // doc comment. Read from the original text, such lines are given back to the
 // declaration below them, with the comment above them as its doc.
-import type { OutlineSymbol } from "../../types.ts";
-import { MACRO_SPELLING } from "./_c_macros.ts";
-import { commentEndingAt } from "../_nodes.ts";
+import type { OutlineSymbol } from "../../../types.ts";
+import { MACRO_SPELLING } from "./declaration_macros_c_0_24_1_cpp_0_23_4.ts";
+import { commentEndingAt } from "../../_nodes.ts";
 
 /** A line holding only macro words (with their arguments). */
 const MACRO_LINE = new RegExp(

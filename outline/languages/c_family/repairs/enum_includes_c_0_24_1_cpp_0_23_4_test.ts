@@ -1,6 +1,7 @@
+// enumIncludeRanges(): the X-macro lines it blanks in an enum, and the enums it leaves.
 import { deepStrictEqual } from "node:assert/strict";
-import { blankRanges, codeOnly } from "./c_code.ts";
-import { enumIncludeRanges } from "./_c_enum_includes.ts";
+import { blankRanges, codeOnly } from "../c_code.ts";
+import { enumIncludeRanges } from "./enum_includes_c_0_24_1_cpp_0_23_4.ts";
 
 // What the C and C++ text passes do with the ranges.
 function blankEnumIncludes(source: string): string {

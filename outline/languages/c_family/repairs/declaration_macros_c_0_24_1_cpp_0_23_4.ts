@@ -1,3 +1,9 @@
+// Declaration macros (`SQLITE_API int f(void);`, `class V8_EXPORT Isolate {`):
+// tree-sitter-c@0.24.1 and tree-sitter-cpp@0.23.4 read them as types or names
+// and lose the declaration. Blanked before the parse. It can go when the C and
+// C++ macro tests (c_test.ts, cpp_test.ts) pass with macroRanges out of c.ts's
+// REPAIR_STAGES and cpp.ts's prepare.
+//
 // The declaration macros of C and C++ code that the grammars cannot read,
 // found so that prepare() can blank them (spaces, line breaks kept): export
 // and attribute macros before a declaration (`SQLITE_API`,
@@ -12,8 +18,8 @@
 // (calling conventions: `(PR_CALLBACK *fn)(`, `char * XMLCALL name(`; a
 // word before a type, `*` and a name: `FcPublic FcBlanks *f(`), a word
 // spelled otherwise is blanked too. Runs inside the outline worker only.
-import { blankRanges, codeOnly, openingParen } from "./c_code.ts";
-import { lastAtOrBefore } from "../../../internal/last_at_or_before.ts";
+import { blankRanges, codeOnly, openingParen } from "../c_code.ts";
+import { lastAtOrBefore } from "../../../../internal/last_at_or_before.ts";
 
 /**
  * How a macro is spelled: capitals, digits and at least one underscore

@@ -1,5 +1,6 @@
+// blankCMacros(): which declaration macros it blanks, and which words it leaves.
 import { equal } from "node:assert/strict";
-import { blankCMacros } from "./_c_macros.ts";
+import { blankCMacros } from "./declaration_macros_c_0_24_1_cpp_0_23_4.ts";
 
 // The text with every blanked character shown as `.` (line breaks kept).
 function marked(text: string): string {

@@ -1,6 +1,10 @@
+// wrapperRanges() and trailingAttributeRanges(): the wrappers and attributes they blank.
 import { equal } from "node:assert/strict";
-import { blankRanges, codeOnly } from "./c_code.ts";
-import { trailingAttributeRanges, wrapperRanges } from "./_c_wrappers.ts";
+import { blankRanges, codeOnly } from "../c_code.ts";
+import {
+  trailingAttributeRanges,
+  wrapperRanges,
+} from "./portability_wrappers_c_0_24_1.ts";
 
 function unwrapped(text: string): string {
   return blankRanges(text, wrapperRanges(codeOnly(text)));
