@@ -5,7 +5,8 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../../types.ts";
 import type { LanguageSpec } from "../_language.ts";
 import { documentedSymbols, makeSymbol, nested } from "../_nodes.ts";
-import { type Directive, laterBranches } from "./_swift_branches.ts";
+import { blankDirectives } from "./repairs/directives_swift_repomix_0_1_17.ts";
+import { blankMisreadWords } from "./repairs/misread_words_swift_repomix_0_1_17.ts";
 
 /** Swift (`.swift`): declarations labelled with Swift's own keywords. */
 export const swift: LanguageSpec = {
@@ -13,7 +14,7 @@ export const swift: LanguageSpec = {
   grammar: "swift",
   extensions: [".swift"],
   extract: extractSwift,
-  prepare: (source) => blankMisreadWords(blankDirectives(source)),
+  prepare: (source) => REPAIRS.reduce((text, repair) => repair(text), source),
   // The scanner takes these words after a newline as going on with the line
   // above unless a letter or digit follows (`as_string` reads as `as`).
   continuation: /^(?:as|async|throws|rethrows|where|default)(?![A-Za-z0-9])/,
@@ -21,112 +22,15 @@ export const swift: LanguageSpec = {
   preprocessor: true,
 };
 
+// What the grammar (@repomix/tree-sitter-wasms@0.1.17's Swift) cannot read,
+// blanked before the parse in this order, each in its file of repairs/.
+const REPAIRS: readonly ((source: string) => string)[] = [
+  blankDirectives,
+  blankMisreadWords,
+];
+
 function extractSwift(root: Node): OutlineSymbol[] {
   return _declarations(root);
-}
-
-// A conditional compilation line: `#if`, `#elseif`, `#else`, `#endif`.
-const DIRECTIVE = /^[ \t]*#(if|elseif|else|endif)(?![A-Za-z0-9_])/gm;
-// A condition goes on over the next line while a parenthesis is open or the
-// line ends with `&&` or `||`; never past this many lines.
-const MAX_CONDITION_LINES = 20;
-const OPEN_CONDITION = /(?:&&|\|\|)\s*$/;
-
-/**
- * The text with its `#if`/`#elseif`/`#else`/`#endif` lines blanked (spaces,
- * same length, line breaks kept), so every branch parses as plain code. The
- * grammar reads a directive only between statements: inside a type body it
- * drops the type and lists its members at the top level (`#if DEBUG` merely
- * leaves an ERROR, `#if os(iOS)` or `#if canImport(X)` after a member loses
- * the type). The outline wants the members of every branch anyway, unless
- * the branches do not balance their braces (see _swift_branches.ts).
- */
-function blankDirectives(source: string): string {
-  const directives: Directive[] = [];
-  DIRECTIVE.lastIndex = 0;
-  for (let match; (match = DIRECTIVE.exec(source)) !== null;) {
-    const end = _directiveEnd(source, match.index + match[0].length);
-    directives.push({ start: match.index, end, word: match[1] });
-    DIRECTIVE.lastIndex = end;
-  }
-  if (directives.length === 0) return source;
-  // A block whose branches each open (or close) a body keeps its first.
-  const branches = laterBranches(source, directives)
-    .sort((a, b) => a[0] - b[0]);
-  const parts: string[] = [];
-  let from = 0;
-  // Ranges come in order of their starts; a later branch holds directives.
-  const blank = (start: number, end: number) => {
-    if (end <= from) return;
-    const at = Math.max(start, from);
-    parts.push(source.slice(from, at));
-    parts.push(source.slice(at, end).replace(/[^\r\n]/g, " "));
-    from = end;
-  };
-  let next = 0;
-  for (const directive of directives) {
-    while (next < branches.length && branches[next][0] <= directive.start) {
-      blank(...branches[next++]);
-    }
-    blank(directive.start, directive.end);
-  }
-  while (next < branches.length) blank(...branches[next++]);
-  parts.push(source.slice(from));
-  return parts.join("");
-}
-
-// Words the grammar misreads, blanked (same length) where they stand:
-// - `try?`, `try!`, `try`, `await` after `let x =` (`if let r = try? a.b {`
-//   read `a.b { ... }` as a call with a trailing closure to the end of the
-//   file); dropped, the binding parses as Swift means it;
-// - `(unsafe)` after `nonisolated`, Swift 6's `nonisolated(unsafe) var`,
-//   read as a tuple pattern that lost the property.
-const MISREAD_WORDS =
-  /(?<=\b(?:let|var)[ \t]+\w+[ \t]*=[ \t]*)(?:(?:try[?!]?|await)[ \t]+)+|(?<=\bnonisolated)\(unsafe\)/g;
-
-function blankMisreadWords(source: string): string {
-  // Not in comments: a doc is read from this text too. What the current
-  // line holds is found once per line (the matches come in order).
-  let lineEnd = -1;
-  let commentFrom = 0;
-  return source.replace(MISREAD_WORDS, (words, offset: number) => {
-    if (offset > lineEnd) {
-      const lineStart = source.lastIndexOf("\n", offset - 1) + 1;
-      lineEnd = source.indexOf("\n", offset);
-      if (lineEnd < 0) lineEnd = source.length;
-      const line = source.slice(lineStart, lineEnd);
-      const first = line.trimStart();
-      const slashes = line.indexOf("//");
-      commentFrom = first.startsWith("*") || first.startsWith("/*")
-        ? lineStart
-        : slashes >= 0
-        ? lineStart + slashes
-        : lineEnd;
-    }
-    return offset >= commentFrom ? words : " ".repeat(words.length);
-  });
-}
-
-// Where a directive that starts before `at` ends: at its line break, or at
-// that of the line its condition ends on.
-function _directiveEnd(source: string, at: number): number {
-  let depth = 0;
-  for (let lines = 1;; lines++) {
-    let end = source.indexOf("\n", at);
-    if (end === -1) end = source.length;
-    let line = source.slice(at, end);
-    const comment = line.indexOf("//");
-    if (comment !== -1) line = line.slice(0, comment);
-    for (const char of line) {
-      if (char === "(") depth++;
-      else if (char === ")") depth--;
-    }
-    const open = depth > 0 || OPEN_CONDITION.test(line);
-    if (!open || end === source.length || lines >= MAX_CONDITION_LINES) {
-      return end;
-    }
-    at = end + 1;
-  }
 }
 
 function _declarations(container: Node): OutlineSymbol[] {

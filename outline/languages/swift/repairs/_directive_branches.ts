@@ -1,11 +1,11 @@
-// Swift's prepare() blanks the `#if`/`#elseif`/`#else`/`#endif` lines so
-// every branch parses as plain code. A declaration whose header differs per
+// The directives repair (directives_swift_repomix_0_1_17.ts) blanks the
+// `#if`/`#elseif`/`#else`/`#endif` lines so every branch parses as plain code. A declaration whose header differs per
 // platform opens its body in each branch (`#if os(iOS)` `extension V:
 // UIViewRepresentable {` `#else` `extension V: NSViewRepresentable {`
 // `#endif`): all branches read together open two bodies for one `}`, and the
 // rest of the file nests in the first. When a branch does not balance its
 // braces, only the first branch of its block is kept; the others are blanked.
-import { nestedCommentEnd } from "../_nested_comment.ts";
+import { nestedCommentEnd } from "../../_nested_comment.ts";
 
 /** A directive line: where it starts and ends, and which it is. */
 export interface Directive {
