@@ -1,5 +1,8 @@
+// prepareTypeScript() and restoreKeywordNames(): the text repairs for
+// TypeScript and TSX, and the names they put back.
 import assert from "node:assert/strict";
-import { prepareTypeScript, restoreKeywordNames } from "./_ts_text.ts";
+import { prepareTypeScript } from "./_ts_text.ts";
+import { restoreKeywordNames } from "./repairs/keyword_names_typescript_0_23_2.ts";
 import type { OutlineSymbol } from "../../types.ts";
 
 const lines = (...text: string[]) => text.join("\n") + "\n";

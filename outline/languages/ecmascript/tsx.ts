@@ -4,7 +4,8 @@ import {
   extractEcmascript,
   joinEcmascript,
 } from "./_ecmascript.ts";
-import { prepareTypeScript, restoreKeywordNames } from "./_ts_text.ts";
+import { prepareTypeScript } from "./_ts_text.ts";
+import { restoreKeywordNames } from "./repairs/keyword_names_typescript_0_23_2.ts";
 
 /** TSX (".tsx"): the specification's TS/JS symbol table. */
 export const tsx: LanguageSpec = {
