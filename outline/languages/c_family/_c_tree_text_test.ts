@@ -1,3 +1,4 @@
+// CTreeText: reading a C or C++ tree's text by offset, as the tree answers.
 import assert from "node:assert/strict";
 import { CTreeText } from "./_c_tree_text.ts";
 import {

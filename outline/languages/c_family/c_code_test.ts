@@ -1,3 +1,4 @@
+// codeOnly(): C-family text with comments and literal contents blanked.
 import assert from "node:assert/strict";
 import { codeOnly } from "./c_code.ts";
 

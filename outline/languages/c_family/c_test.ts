@@ -1,3 +1,4 @@
+// c.extract(): the symbols of C files, through the real grammar.
 import { deepStrictEqual } from "node:assert/strict";
 import {
   extractText,

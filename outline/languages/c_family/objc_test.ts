@@ -1,3 +1,5 @@
+// objc.extract() and blankObjc(): Objective-C headers read by the line
+// scanner and the C grammar together.
 import assert from "node:assert/strict";
 import {
   extractText,

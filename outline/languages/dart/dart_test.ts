@@ -1,3 +1,4 @@
+// dart.extract(): the symbols of Dart files, through the real grammar.
 import { deepStrictEqual } from "node:assert/strict";
 import {
   extractText,

@@ -1,3 +1,4 @@
+// extractEcmascript(): where declarations end and which docs they take.
 import assert from "node:assert/strict";
 import {
   extractText,

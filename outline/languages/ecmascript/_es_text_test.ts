@@ -1,3 +1,4 @@
+// treeText(): reading a TS/JS tree's text by offset, as the tree answers.
 import assert from "node:assert/strict";
 import { treeText } from "./_es_text.ts";
 import {

@@ -1,3 +1,4 @@
+// go.extract(): the symbols of Go files, through the real grammar.
 import { deepStrictEqual } from "node:assert/strict";
 import {
   extractText,

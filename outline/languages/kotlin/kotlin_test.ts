@@ -1,3 +1,5 @@
+// kotlin.extract(): the symbols of Kotlin files, through the real grammar and
+// the repairs of its gaps (each repair's own tests sit in repairs/).
 import { deepStrictEqual, ok } from "node:assert/strict";
 import { createParser } from "../../../grammars/grammars.ts";
 import {

@@ -1,3 +1,4 @@
+// outlineMarkdown(): headings as nested symbols, and how they are named.
 import assert from "node:assert/strict";
 import { outlineMarkdown, outlineMarkdownUpTo } from "./markdown.ts";
 import type { OutlineSymbol } from "../../types.ts";

@@ -1,3 +1,4 @@
+// docstringSummary(): the summary line of a Python docstring.
 import { equal } from "node:assert/strict";
 import { docstringSummary } from "./_python_docstring.ts";
 

@@ -1,3 +1,4 @@
+// pythonStringValue(): a Python string literal's value, as Python decodes it.
 import { equal } from "node:assert/strict";
 import { pythonStringValue } from "./_python_string.ts";
 

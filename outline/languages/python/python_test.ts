@@ -1,3 +1,4 @@
+// python.extract(): the symbols of Python files, through the real grammar.
 import { deepStrictEqual } from "node:assert/strict";
 import {
   extractText,

@@ -1,3 +1,5 @@
+// swift.extract(): the symbols of Swift files, through the real grammar and
+// its repairs.
 import assert, { deepStrictEqual } from "node:assert/strict";
 import {
   extractText,

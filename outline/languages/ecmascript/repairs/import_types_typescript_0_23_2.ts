@@ -2,7 +2,7 @@
 // tree-sitter-typescript@0.23.2 (TypeScript and TSX) gives a syntax error.
 // Written as a name of the same length. It can go when the TypeScript outline
 // tests pass with blankImportTypes out of _ts_text.ts's REPAIRS.
-import { commentTest } from "./_comment_test.ts";
+import { commentTest } from "./_comments.ts";
 
 /**
  * An import type, `import("./types.js")`, where type arguments or `[]`

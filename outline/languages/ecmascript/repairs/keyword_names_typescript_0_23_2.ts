@@ -3,7 +3,7 @@
 // syntax error. Renamed before the parse and put back after. It can go when the
 // keyword tests of _ts_text_test.ts pass with renameKeywords out of REPAIRS.
 import type { OutlineSymbol } from "../../../types.ts";
-import { commentTest } from "./_comment_test.ts";
+import { commentTest } from "./_comments.ts";
 
 /**
  * Keywords the grammar takes for a declaration where TypeScript reads a name:
