@@ -3,8 +3,9 @@
 // after it too. `objcBlocks()` finds the `@interface`, `@protocol` and
 // `@implementation` blocks with their methods and properties, and
 // Foundation's enum macros; `blankObjc()` turns them, the other `@` lines
-// and the Apple macros C cannot read (see _objc_macros.ts) into spaces for
-// the C parse, keeping every line and every offset where it was.
+// and the Apple macros C cannot read (see repairs/apple_macros_c_0_24_1.ts)
+// into spaces for the C parse, keeping every line and every offset where it
+// was.
 //
 // Lines are read without their comments and the insides of their string
 // literals (codeOnly()). Every pattern here has one way to match a given

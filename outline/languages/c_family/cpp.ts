@@ -26,8 +26,9 @@ export const cpp: LanguageSpec = {
 };
 
 /**
- * The text with the X-macro lines of enums blanked (_c_enum_includes.ts),
- * then the declaration macros (_c_macros.ts). Most files have no such enum:
+ * The text with the X-macro lines of enums blanked
+ * (repairs/enum_includes_c_0_24_1_cpp_0_23_4.ts), then the declaration macros
+ * (repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts). Most files have no such enum:
  * then both passes read the same code, found once.
  */
 export function blankCppDeclarationMacros(source: string): string {

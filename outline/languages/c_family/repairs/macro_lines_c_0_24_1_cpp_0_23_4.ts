@@ -3,9 +3,8 @@
 // declaration is given back to it, with its doc. It goes with that repair.
 //
 // A macro alone on the line above a declaration (`_GLIBCXX20_CONSTEXPR`,
-// `V8_WARN_UNUSED_RESULT`, `MY_API_EXPORT`) is blanked before the parse (see
-// declaration_macros_c_0_24_1_cpp_0_23_4.ts), which leaves a blank line between the declaration and its
-// doc comment. Read from the original text, such lines are given back to the
+// `V8_WARN_UNUSED_RESULT`, `MY_API_EXPORT`) is blanked before the parse,
+// which leaves a blank line between the declaration and its doc comment. Read from the original text, such lines are given back to the
 // declaration below them, with the comment above them as its doc.
 import type { OutlineSymbol } from "../../../types.ts";
 import { MACRO_SPELLING } from "./declaration_macros_c_0_24_1_cpp_0_23_4.ts";

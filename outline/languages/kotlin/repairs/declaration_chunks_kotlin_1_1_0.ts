@@ -1,7 +1,7 @@
-// A construct of Kotlin that grammar 1.1.0 does not know and no repair
-// undoes can turn the whole file into one ERROR node. Cut before each
-// top-level declaration and parsed one by one, such a construct costs its
-// own declaration only.
+// What grammar @tree-sitter-grammars/tree-sitter-kotlin@1.1.0 does not know
+// and no other repair undoes can turn a whole file into one ERROR node. Cut
+// before each top-level declaration and parsed one by one, it costs its own
+// declaration only. The last resort of kotlin.ts, after REPAIRS.
 import type { OutlineSymbol } from "../../../types.ts";
 import { nestedCommentEnd } from "../../_nested_comment.ts";
 import { stringEnd } from "../_kotlin_text.ts";

@@ -1,13 +1,11 @@
-// A call of a function named like a modifier at the start of a statement,
-// `override(width, height)` (Glide's RequestOptions.override in a builder
-// lambda), `open(file)`, `inline(x)`: grammar
-// @tree-sitter-grammars/tree-sitter-kotlin@1.1.0 takes the word for a
-// modifier and gives up on the whole class around it. A modifier is never
-// directly followed by `(`, so such a word is a name: a stand-in as long (one
-// Latin letter swapped for its Cyrillic look-alike) parses as a call, and the
-// symbols get the word back after.
-// It can go when "the Kotlin grammar still misreads a call named override"
-// fails.
+// A call named like a modifier (`override(w, h)`, `open(file)`): grammar
+// @tree-sitter-grammars/tree-sitter-kotlin@1.1.0 takes the word for a modifier
+// and loses the class around it. It can go when "the Kotlin grammar still
+// misreads a call named override" fails.
+//
+// A modifier is never directly followed by `(`, so such a word is a name: a
+// stand-in as long (one Latin letter swapped for its Cyrillic look-alike)
+// parses as a call, and the symbols get the word back after.
 import type { OutlineSymbol } from "../../../types.ts";
 import type { KotlinRepair } from "./_repair.ts";
 

@@ -1,11 +1,12 @@
-// Top-level annotation lines, which grammar
-// @tree-sitter-grammars/tree-sitter-kotlin@1.1.0 misreads: two of them above
-// a declaration (`@Preview` `@Composable` `private fun P() {`), or one above
-// `annotation class X` or a one-line `enum class`, read as an annotated
-// expression, with no syntax error, and the declaration is lost. Blanked (the
-// same lines, spaces for their text) the declarations parse; the symbols then
-// get their annotation lines and the KDoc above them back. It can go when
-// the Kotlin outline tests pass with it left out of REPAIRS (kotlin.ts).
+// Two top-level annotation lines above a declaration (`@Preview` `@Composable`
+// `private fun P() {}`): grammar @tree-sitter-grammars/tree-sitter-kotlin@1.1.0
+// may read an annotated expression and lose it. It can go when the Kotlin
+// outline tests pass with it left out of REPAIRS (kotlin.ts).
+//
+// Misread too: one annotation above `annotation class X` or a one-line `enum
+// class`, with no syntax error. Blanked (the same lines, spaces for their
+// text) the declarations parse; the symbols then get their annotation lines
+// and the KDoc above them back.
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../../../types.ts";
 import { commentEndingAt } from "../../_nodes.ts";
