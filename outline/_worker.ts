@@ -127,7 +127,7 @@ async function _outlineMarkdown(
   bytes: Uint8Array,
   hash: string | undefined,
 ): Promise<Outlined> {
-  const markdown = await import("./_markdown.ts");
+  const markdown = await import("./languages/markdown/markdown.ts");
   if (!markdown.MARKDOWN_EXTENSIONS.includes(request.extension)) {
     throw new Failure("parse", `no language for "${request.extension}"`);
   }
