@@ -42,6 +42,7 @@ Deno.test("dart.extract() lists types with members and functions spanning their 
     "function main 68-70 // Entry point.",
     "function legacy 72-73",
     "getter greeting 75-75",
+    "final version 76-76",
   ]);
 });
 
