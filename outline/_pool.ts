@@ -10,7 +10,11 @@ import {
   type ThreadKind,
 } from "../internal/thread.ts";
 import { workerUrl } from "../internal/worker_url.ts";
-import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
+import type {
+  OutlineRequest,
+  WorkerMessage,
+  WorkerReply,
+} from "./_protocol.ts";
 
 const WORKER_URL = workerUrl(new URL("./_worker.ts", import.meta.url));
 /** How many paths the pool remembers the worker of. */
@@ -45,7 +49,7 @@ interface Slot {
   jobs: Pending[];
   /** The compiled modules this worker already has. */
   modules: WeakSet<WebAssembly.Module>;
-  /** Ends the running job if the worker never answers it. */
+  /** Ends the running job if the worker stops showing progress on it. */
   watchdog?: ReturnType<typeof setTimeout>;
 }
 
@@ -54,8 +58,9 @@ export interface OutlinePoolOptions {
   /** How many workers at most; defaults to the number of cores. */
   size?: number;
   /**
-   * How long past its parse budget a job may run before its worker is taken
-   * for stuck (a read that never returns) and replaced; default 10 s.
+   * How long past its parse budget a job may go without a sign of progress
+   * (see WorkerProgress) before its worker is taken for stuck (a read that
+   * never returns) and replaced; default 10 s.
    */
   stallMs?: number;
   /** Which kind of worker thread to start (tools/_thread.ts); a test seam. */
@@ -186,8 +191,11 @@ export class OutlinePool {
     }
   }
 
-  // Times the job a worker is running: a worker that never answers (stuck
-  // in a read of a pipe, say) is replaced, and its job fails.
+  // Times the job a worker is running, from its start or its last sign of
+  // progress: a worker that shows none for the job's budget and the stall
+  // allowance (stuck in a read of a pipe, say) is replaced, and its job
+  // fails. A parse that goes on reports progress every second, however slow
+  // a busy machine makes it.
   #watch(slot: Slot): void {
     clearTimeout(slot.watchdog);
     const running = slot.jobs[0];
@@ -241,7 +249,7 @@ export class OutlinePool {
   #spawn(): Slot {
     const slot: Slot = {
       worker: startThread(WORKER_URL, {
-        message: (reply) => this.#settle(slot, reply as WorkerReply),
+        message: (data) => this.#receive(slot, data as WorkerMessage),
         error: (error) => this.#lose(slot, error),
       }, this.#threads),
       jobs: [],
@@ -250,6 +258,11 @@ export class OutlinePool {
     this.#started++;
     this.#slots.push(slot);
     return slot;
+  }
+
+  #receive(slot: Slot, message: WorkerMessage): void {
+    if (message.type !== "progress") this.#settle(slot, message);
+    else if (slot.jobs[0]?.request.id === message.id) this.#watch(slot);
   }
 
   #settle(slot: Slot, reply: WorkerReply): void {
