@@ -72,6 +72,24 @@ const STALL_MS = 10_000;
 /** The longest delay setTimeout takes; a longer one fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/**
+ * The share of one core the process must have used over a window without
+ * progress for the pool to take its worker for busy, not stuck: a stalled
+ * read uses none, a text pass on a machine shared by 20 busy threads still
+ * gets 5-10%.
+ */
+const BUSY_SHARE = 0.02;
+
+// The CPU time of the whole process in ms (Deno's `process` global, no
+// permission needed); 0 where the runtime has none, so only progress counts.
+function _processCpuMs(): number {
+  const node = (globalThis as {
+    process?: { cpuUsage?(): { user: number; system: number } };
+  }).process;
+  const usage = node?.cpuUsage?.();
+  return usage === undefined ? 0 : (usage.user + usage.system) / 1000;
+}
+
 /** A pool of outline workers. Idle workers never keep the process alive. */
 export class OutlinePool {
   readonly size: number;
@@ -194,8 +212,12 @@ export class OutlinePool {
   // Times the job a worker is running, from its start or its last sign of
   // progress: a worker that shows none for the job's budget and the stall
   // allowance (stuck in a read of a pipe, say) is replaced, and its job
-  // fails. A parse that goes on reports progress every second, however slow
-  // a busy machine makes it.
+  // fails. A parse reports progress every second, however slow a busy
+  // machine makes it; a text pass or an extraction cannot, so a window
+  // without progress in which the process kept computing (at least
+  // BUSY_SHARE of a core) is taken for a worker at work, until the process
+  // has spent the whole window in CPU time since the last sign (a worker
+  // spinning for good).
   #watch(slot: Slot): void {
     clearTimeout(slot.watchdog);
     const running = slot.jobs[0];
@@ -203,8 +225,17 @@ export class OutlinePool {
     const limit = running.request.budgetMs + this.#stallMs;
     // A budget past what a timer can count (about 24.8 days) has no watchdog.
     if (!(limit <= MAX_TIMER_MS)) return;
-    const watchdog = setTimeout(() => {
+    const since = _processCpuMs();
+    let checked = since;
+    const check = (): void => {
       if (slot.jobs[0] !== running) return;
+      const cpu = _processCpuMs();
+      const computing = cpu - checked >= limit * BUSY_SHARE;
+      checked = cpu;
+      if (computing && cpu - since < limit) {
+        arm();
+        return;
+      }
       slot.jobs.shift();
       this.#retire(slot);
       const wait = limit < 1000
@@ -216,10 +247,14 @@ export class OutlinePool {
         ),
       );
       this.#dispatch();
-    }, limit);
-    // A busy worker keeps the process alive already; the timer must not.
-    Deno.unrefTimer(watchdog);
-    slot.watchdog = watchdog;
+    };
+    const arm = (): void => {
+      const watchdog = setTimeout(check, limit);
+      // A busy worker keeps the process alive already; the timer must not.
+      Deno.unrefTimer(watchdog);
+      slot.watchdog = watchdog;
+    };
+    arm();
   }
 
   // The worker that last outlined `path` keeps its tree for an incremental
