@@ -1,7 +1,8 @@
-// Dart: classes, enums, mixins, extensions (with their members), functions
-// and typedefs; `///` and `/** */` doc comments. A signature and its body are
-// sibling nodes, so a function's range runs from the signature (or its first
-// annotation) to the end of the body. Runs inside the outline worker only.
+// Dart: classes, enums, mixins, extensions (with their members), functions,
+// typedefs and top-level variables; `///` and `/** */` doc comments. A
+// signature and its body are sibling nodes, so a function's range runs from
+// the signature (or its first annotation) to the end of the body. Runs inside
+// the outline worker only.
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../../types.ts";
 import type { LanguageSpec } from "../_language.ts";
@@ -74,8 +75,39 @@ function _declaration(node: Node, place: _Place): OutlineSymbol | undefined {
       return _signature(node, node, place);
     case "declaration":
       return _memberDeclaration(node, place);
+    case "initialized_identifier_list":
+    case "static_final_declaration_list":
+      return _topLevelVariable(node, place);
   }
   return undefined;
+}
+
+// The grammar leaves a top-level variable flat in `program`: its keyword and
+// type nodes (`final`, `List`, `<int>`), then the list of names, then `;`.
+const VARIABLE_PARTS: Record<string, string> = {
+  inferred_type: "var",
+  final_builtin: "final",
+  const_builtin: "const",
+  type_identifier: "",
+  type_arguments: "",
+  nullable_type: "",
+  function_type: "",
+  record_type: "",
+  void_type: "",
+};
+
+// `final a = 1, b = 2;`: one symbol from its first keyword or type, labelled
+// with the keyword as written (`var` for a bare type).
+function _topLevelVariable(list: Node, place: _Place): OutlineSymbol {
+  const { items } = place;
+  let first = place.index;
+  while (first > 0 && items[first - 1].type in VARIABLE_PARTS) first--;
+  const kind = items.slice(first, place.index)
+    .map((part) => VARIABLE_PARTS[part.type]).find((word) => word !== "");
+  return _symbol(kind ?? "var", _fieldNames(list).join(", "), list, {
+    ...place,
+    index: first,
+  });
 }
 
 // The symbol starts at the first annotation before `node` and takes the doc
@@ -193,7 +225,8 @@ function _memberDeclaration(
 
 function _fieldNames(node: Node): string[] {
   const names: string[] = [];
-  for (const list of node.namedChildren) {
+  const lists = node.type === "declaration" ? node.namedChildren : [node];
+  for (const list of lists) {
     if (
       list.type !== "initialized_identifier_list" &&
       list.type !== "static_final_declaration_list"

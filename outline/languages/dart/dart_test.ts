@@ -46,6 +46,7 @@ testFixture(dart, {
     "function main 68-70 // Entry point.",
     "function legacy 72-73",
     "getter greeting 75-75",
+    "final version 76-76",
   ],
 });
 

@@ -1,4 +1,4 @@
-// Go: package, imports, consts, types (struct fields and interface methods as
+// Go: package, imports, consts, vars, types (struct fields and interface methods as
 // members), functions and methods. Doc is the `//` block right above, as godoc
 // reads it. Runs inside the outline worker only.
 import type { Node } from "web-tree-sitter";
@@ -62,6 +62,15 @@ function _declaration(
       return [_symbol("method", _methodName(node), node, doc())];
     case "const_declaration":
       return _specs(node, ["const_spec"], doc, _constSymbol);
+    // `var (...)` puts its specs in a var_spec_list, unlike const and type.
+    case "var_declaration":
+      return _specs(
+        node.namedChildren.find((child) => child.type === "var_spec_list") ??
+          node,
+        ["var_spec"],
+        doc,
+        _varSymbol,
+      );
     case "type_declaration":
       return _specs(node, ["type_spec", "type_alias"], doc, _typeSymbol);
     default:
@@ -138,13 +147,18 @@ function _constSymbol(spec: Node, doc: string | undefined): OutlineSymbol {
   return _symbol("const", _names(spec) ?? "?", spec, doc);
 }
 
+function _varSymbol(spec: Node, doc: string | undefined): OutlineSymbol {
+  return _symbol("var", _names(spec) ?? "?", spec, doc);
+}
+
 function _typeSymbol(spec: Node, doc: string | undefined): OutlineSymbol {
   const type = spec.childForFieldName("type");
   const children = type === null ? [] : _members(type);
   return _symbol("type", fieldText(spec) ?? "?", spec, doc, children);
 }
 
-// Struct fields and interface methods.
+// Struct fields, interface methods and the types an interface embeds
+// (`io.Closer`, `~int | ~string`), named as written.
 function _members(type: Node): OutlineSymbol[] {
   if (type.type === "struct_type") {
     const list = type.namedChildren.find((child) =>
@@ -156,9 +170,18 @@ function _members(type: Node): OutlineSymbol[] {
   }
   if (type.type === "interface_type") {
     return type.namedChildren
-      .filter((child) => child.type === "method_elem")
-      .map((method) =>
-        _symbol("method", fieldText(method) ?? "?", method, _doc(method))
+      .filter((child) =>
+        child.type === "method_elem" || child.type === "type_elem"
+      )
+      .map((element) =>
+        element.type === "type_elem"
+          ? _symbol(
+            "embed",
+            element.text.replace(/\s+/g, " "),
+            element,
+            _doc(element),
+          )
+          : _symbol("method", fieldText(element) ?? "?", element, _doc(element))
       );
   }
   return [];
