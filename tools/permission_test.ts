@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
+import { rejectsTool } from "../tests/support/tool_asserts.ts";
 import { PermissionGate } from "./permission.ts";
 import { withDirs } from "../tests/support/workspace.ts";
 import type {
@@ -92,7 +93,10 @@ for (const mode of Object.keys(TABLE) as PermissionMode[]) {
             const allowed = cell === "yes" ||
               (cell === "ask" && answer === true);
             if (allowed) assert.equal(result, "ok", label);
-            else assert.match(result, /Refused/, label);
+            else {
+              assert.match(result, /Refused/, label);
+              assert.ok(result.includes("f.txt"), `${label}: ${result}`);
+            }
             assert.equal(
               requests.length,
               cell === "ask" && answer !== undefined ? 1 : 0,
@@ -362,4 +366,142 @@ Deno.test("PermissionGate hands the approver description and command with contro
     outsideWorkspace: false,
     description: 'Run "rm -rf ~ #\\r\\x1b[2Kls"',
   }]);
+});
+
+Deno.test("createTools() decides outside on real paths: .., absolute, file and folder links, nearest existing parent", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.writeTextFile(join(out, "o.txt"), "outside\n");
+    await Deno.symlink(out, join(ws, "link"));
+    await Deno.symlink(join(out, "o.txt"), join(ws, "file_link.txt"));
+    await Deno.mkdir(join(ws, "real"));
+    for (
+      const path of [
+        "../out/o.txt",
+        join(out, "o.txt"),
+        "link/o.txt",
+        "file_link.txt",
+      ]
+    ) {
+      const rec = recorder(false);
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "acceptEdits",
+        approve: rec.approve,
+      });
+      await rejectsTool(tools.ReadFile.execute({ path }));
+      assert.equal(rec.requests.length, 1, path);
+      assert.equal(rec.requests[0].outsideWorkspace, true, path);
+    }
+    for (const path of ["link/new.txt", "link/deeper/newer/x.txt"]) {
+      const rec = recorder(false);
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "acceptEdits",
+        approve: rec.approve,
+      });
+      await rejectsTool(tools.WriteFile.execute({ path, content: "x" }));
+      assert.equal(rec.requests.length, 1, path);
+      assert.equal(rec.requests[0].outsideWorkspace, true, path);
+    }
+    assert.deepEqual(
+      [...Deno.readDirSync(out)].map((e) => e.name),
+      ["o.txt"],
+      "nothing written outside",
+    );
+    // A new file under a real folder inside is inside.
+    const rec = recorder(false);
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: rec.approve,
+    });
+    await rejectsTool(
+      tools.WriteFile.execute({ path: "real/sub/new.txt", content: "x" }),
+    );
+    assert.equal(rec.requests[0].outsideWorkspace, false);
+  });
+});
+
+Deno.test('createTools() "always" inside covers writes and edits inside; outside it covers that path only', async () => {
+  await withDirs(async ({ ws, out }) => {
+    const rec = recorder("always");
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: rec.approve,
+    });
+    await tools.WriteFile.execute({ path: "a.txt", content: "a\n" });
+    await tools.WriteFile.execute({ path: "dir/b.txt", content: "b\n" });
+    await tools.EditFile.execute({ path: "a.txt", oldText: "a", newText: "A" });
+    assert.equal(rec.requests.length, 1, "one question for the workspace");
+    await tools.WriteFile.execute({ path: join(out, "x.txt"), content: "x\n" });
+    assert.equal(rec.requests.length, 2, "outside asks again");
+    assert.equal(rec.requests[1].outsideWorkspace, true);
+    await tools.WriteFile.execute({
+      path: join(out, "x.txt"),
+      content: "x2\n",
+    });
+    assert.equal(rec.requests.length, 2, "the same outside path is remembered");
+    await tools.WriteFile.execute({ path: join(out, "y.txt"), content: "y\n" });
+    assert.equal(rec.requests.length, 3, "another outside path asks again");
+    // A fresh tools instance does not inherit the approval.
+    const rec2 = recorder(false);
+    const fresh = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: rec2.approve,
+    });
+    await rejectsTool(
+      fresh.WriteFile.execute({ path: "a.txt", content: "z" }),
+      "a.txt",
+    );
+    assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "A\n");
+  });
+});
+
+Deno.test("createTools() a per-call cwd resolves paths for all three file tools, outside still asked", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.mkdir(join(ws, "sub"));
+    await Deno.writeTextFile(join(ws, "sub/a.txt"), "in sub\n");
+    await Deno.writeTextFile(join(out, "o.txt"), "outside\n");
+    const rec = recorder(false);
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "acceptEdits",
+      approve: rec.approve,
+    });
+    assert.equal(
+      (await tools.ReadFile.execute({ path: "a.txt", cwd: "sub" })).content,
+      "in sub\n",
+    );
+    await tools.WriteFile.execute({
+      path: "b.txt",
+      content: "b\n",
+      cwd: "sub",
+    });
+    assert.equal(await Deno.readTextFile(join(ws, "sub/b.txt")), "b\n");
+    await tools.EditFile.execute({
+      path: "b.txt",
+      oldText: "b",
+      newText: "B",
+      cwd: "sub",
+    });
+    assert.equal(await Deno.readTextFile(join(ws, "sub/b.txt")), "B\n");
+    assert.equal(rec.requests.length, 0);
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "o.txt", cwd: out }),
+      "o.txt",
+    );
+    await rejectsTool(
+      tools.WriteFile.execute({ path: "o.txt", content: "x", cwd: out }),
+      "o.txt",
+    );
+    assert.equal(rec.requests.length, 2);
+    assert.ok(
+      rec.requests.every((c) =>
+        c.outsideWorkspace && c.path === join(out, "o.txt")
+      ),
+    );
+    assert.equal(await Deno.readTextFile(join(out, "o.txt")), "outside\n");
+  });
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { applyPatch } from "diff";
 import { createTools, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
+import { rejectsTool } from "../../tests/support/tool_asserts.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });
@@ -425,5 +426,233 @@ Deno.test("editFile() neither reads nor writes a file swapped for a symlink whil
       /^Did not edit "a\.txt": it changed while the call waited and now leads to ".*o\.txt" \(outside the workspace\)/,
     );
     assert.equal(await Deno.readTextFile(outside), "ORIGINAL\n");
+  });
+});
+
+Deno.test("editFile() matches literally: $&, $1, $$, $' and $` inserted as typed, a.c no regex", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.writeTextFile(join(ws, "p.txt"), "price: X\npattern a.c abc\n");
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    const r = await tools.EditFile.execute({
+      path: "p.txt",
+      oldText: "X",
+      newText: "$& $1 $$ $' $`",
+    });
+    assert.equal(r.replacements, 1);
+    assert.equal(typeof r.path, "string");
+    const dot = await tools.EditFile.execute({
+      path: "p.txt",
+      oldText: "a.c",
+      newText: "A.C",
+      replaceAll: true,
+    });
+    assert.equal(dot.replacements, 1, "a.c is not a regex");
+    assert.equal(
+      await Deno.readTextFile(join(ws, "p.txt")),
+      "price: $& $1 $$ $' $`\npattern A.C abc\n",
+    );
+  });
+});
+
+Deno.test("editFile() without replaceAll names every matching line and leaves the file; with it replaces all three", async () => {
+  await withDirs(async ({ ws }) => {
+    const lines = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`);
+    lines[1] = lines[6] = lines[10] = "TODO fix";
+    const text = lines.join("\n") + "\n";
+    await Deno.writeTextFile(join(ws, "t.txt"), text);
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    const error = await rejectsTool(
+      tools.EditFile.execute({
+        path: "t.txt",
+        oldText: "TODO fix",
+        newText: "done",
+      }),
+      "t.txt",
+      /\b3\b/,
+      /\b2\b/,
+      /\b7\b/,
+      /\b11\b/,
+    );
+    assert.ok(error.message.includes("replaceAll"), error.message);
+    assert.equal(
+      await Deno.readTextFile(join(ws, "t.txt")),
+      text,
+      "untouched after the error",
+    );
+    const r = await tools.EditFile.execute({
+      path: "t.txt",
+      oldText: "TODO fix",
+      newText: "done",
+      replaceAll: true,
+    });
+    assert.equal(r.replacements, 3);
+    assert.equal(
+      await Deno.readTextFile(join(ws, "t.txt")),
+      text.replaceAll("TODO fix", "done"),
+    );
+  });
+});
+
+Deno.test("editFile() no match shows the closest region's line and names a whitespace difference", async () => {
+  await withDirs(async ({ ws }) => {
+    const text =
+      "function a() {\n  return 1;\n}\n\nfunction b() {\n    const total = 2;\n  return total;\n}\n";
+    await Deno.writeTextFile(join(ws, "c.ts"), text);
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    const ws1 = await rejectsTool(
+      tools.EditFile.execute({
+        path: "c.ts",
+        oldText: "const total = 2;\n    return total;",
+        newText: "x",
+      }),
+      "c.ts",
+      /\b6\b/,
+      "const total",
+    );
+    assert.match(ws1.message, /whitespace|indent/i);
+    const near = await rejectsTool(
+      tools.EditFile.execute({
+        path: "c.ts",
+        oldText: "const totl = 2;",
+        newText: "x",
+      }),
+      "c.ts",
+      /\b6\b/,
+    );
+    assert.ok(near.message.includes("const total = 2;"), near.message);
+    assert.equal(await Deno.readTextFile(join(ws, "c.ts")), text);
+  });
+});
+
+Deno.test("editFile() names the file for oldText equal to newText, empty oldText and a missing file", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.writeTextFile(join(ws, "s.txt"), "same\n");
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    await rejectsTool(
+      tools.EditFile.execute({
+        path: "s.txt",
+        oldText: "same",
+        newText: "same",
+      }),
+      "s.txt",
+    );
+    await rejectsTool(
+      tools.EditFile.execute({ path: "s.txt", oldText: "", newText: "x" }),
+      "s.txt",
+    );
+    await rejectsTool(
+      tools.EditFile.execute({ path: "nope.txt", oldText: "a", newText: "b" }),
+      "nope.txt",
+    );
+    assert.equal(await Deno.readTextFile(join(ws, "s.txt")), "same\n");
+  });
+});
+
+Deno.test("editFile() writes CRLF into a CRLF file from LF text, and keeps a BOM and the final newline or its absence", async () => {
+  await withDirs(async ({ ws }) => {
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    await Deno.writeTextFile(join(ws, "crlf.txt"), "one\r\ntwo\r\nthree\r\n");
+    await tools.EditFile.execute({
+      path: "crlf.txt",
+      oldText: "one\ntwo",
+      newText: "uno\ndos\nplus",
+    });
+    assert.equal(
+      await Deno.readTextFile(join(ws, "crlf.txt")),
+      "uno\r\ndos\r\nplus\r\nthree\r\n",
+    );
+
+    const bom = [0xef, 0xbb, 0xbf];
+    await Deno.writeFile(
+      join(ws, "bom.txt"),
+      new Uint8Array([...bom, ...new TextEncoder().encode("hello world\n")]),
+    );
+    await tools.EditFile.execute({
+      path: "bom.txt",
+      oldText: "world",
+      newText: "there",
+    });
+    assert.deepEqual(
+      await Deno.readFile(join(ws, "bom.txt")),
+      new Uint8Array([...bom, ...new TextEncoder().encode("hello there\n")]),
+    );
+
+    await Deno.writeTextFile(join(ws, "nofinal.txt"), "a\nb");
+    await tools.EditFile.execute({
+      path: "nofinal.txt",
+      oldText: "b",
+      newText: "c",
+    });
+    assert.equal(await Deno.readTextFile(join(ws, "nofinal.txt")), "a\nc");
+    await Deno.writeTextFile(join(ws, "final.txt"), "a\nb\n");
+    await tools.EditFile.execute({
+      path: "final.txt",
+      oldText: "b",
+      newText: "c",
+    });
+    assert.equal(await Deno.readTextFile(join(ws, "final.txt")), "a\nc\n");
+  });
+});
+
+Deno.test("editFile() leaves mixed line endings and whitespace outside the edit unchanged", async () => {
+  await withDirs(async ({ ws }) => {
+    const before = "head\t  \nmixed\r\nlf only\nTARGET here\n\ttail  \r\n\n";
+    await Deno.writeTextFile(join(ws, "b.txt"), before);
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    await tools.EditFile.execute({
+      path: "b.txt",
+      oldText: "TARGET",
+      newText: "goal",
+    });
+    assert.equal(
+      await Deno.readTextFile(join(ws, "b.txt")),
+      before.replace("TARGET", "goal"),
+    );
+  });
+});
+
+Deno.test("editFile() returns a unified diff with context lines", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.writeTextFile(
+      join(ws, "d.ts"),
+      "const a = 0;\nconst x = 1;\nconst b = 2;\n",
+    );
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    const r = await tools.EditFile.execute({
+      path: "d.ts",
+      oldText: "x = 1",
+      newText: "x = 42",
+    });
+    assert.match(r.diff, /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m);
+    assert.match(r.diff, /^-const x = 1;$/m);
+    assert.match(r.diff, /^\+const x = 42;$/m);
+    assert.match(r.diff, /^ const a = 0;$/m);
+    assert.match(r.diff, /^ const b = 2;$/m);
+    assert.equal(typeof tools.EditFile.toModelText(r), "string");
+  });
+});
+
+Deno.test("editFile() lands 20 concurrent edits on distinct markers of one file", async () => {
+  await withDirs(async ({ ws }) => {
+    const text = Array.from({ length: 20 }, (_, i) =>
+      `marker-${i}-end`).join("\n") + "\n";
+    await Deno.writeTextFile(join(ws, "many.txt"), text);
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    const results = await Promise.all(
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          tools.EditFile.execute({
+            path: "many.txt",
+            oldText: `marker-${i}-end`,
+            newText: `done-${i}`,
+          }),
+      ),
+    );
+    assert.ok(results.every((r) => r.replacements === 1));
+    assert.equal(
+      await Deno.readTextFile(join(ws, "many.txt")),
+      Array.from({ length: 20 }, (_, i) => `done-${i}`).join("\n") + "\n",
+    );
   });
 });

@@ -4,6 +4,7 @@ import { createTools, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
 import type { FileBackend, PermissionRequest } from "../../mod.ts";
 import { createLocalFiles } from "../local_files.ts";
+import { rejectsTool } from "../../tests/support/tool_asserts.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });
@@ -439,5 +440,269 @@ Deno.test("readFile() refuses a file swapped for a symlink while its approval wa
     const message = await readError(t.ReadFile.execute({ path: asked }));
     assert.match(message, /^Did not read ".*notes\.txt": it changed/);
     assert.doesNotMatch(message, /SECRET/);
+  });
+});
+
+Deno.test("readFile() returns the selected lines with 1-based startLine, endLine and totalLines", async () => {
+  await withDirs(async ({ ws }) => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    await Deno.mkdir(join(ws, "src"));
+    await Deno.writeTextFile(join(ws, "src/a.ts"), lines.join("\n") + "\n");
+    const tools = createTools({ cwd: ws, permissionMode: "ask" });
+    const r = await tools.ReadFile.execute({
+      path: "src/a.ts",
+      line: 10,
+      limit: 5,
+    });
+    assert.equal(r.content.replace(/\n$/, ""), lines.slice(9, 14).join("\n"));
+    assert.equal(r.startLine, 10);
+    assert.equal(r.endLine, 14);
+    assert.equal(r.totalLines, 20);
+  });
+});
+
+Deno.test("readFile() keeps CRLF in a full read and in a range from a middle line", async () => {
+  await withDirs(async ({ ws }) => {
+    const text = "alpha\r\nbeta\r\ngamma\r\n";
+    await Deno.writeTextFile(join(ws, "crlf.txt"), text);
+    const tools = createTools({ cwd: ws });
+    const full = await tools.ReadFile.execute({ path: "crlf.txt" });
+    assert.equal(full.content, text);
+    assert.equal(full.startLine, 1);
+    assert.equal(full.endLine, 3);
+    assert.equal(full.totalLines, 3);
+    const part = await tools.ReadFile.execute({
+      path: "crlf.txt",
+      line: 2,
+      limit: 2,
+    });
+    assert.ok(
+      part.content.startsWith("beta\r\ngamma"),
+      JSON.stringify(part.content),
+    );
+    assert.equal(part.startLine, 2);
+    assert.equal(part.endLine, 3);
+  });
+});
+
+Deno.test("readFile() names the size, file_outline, line, limit and force when it refuses a full read over 100 KB", async () => {
+  await withDirs(async ({ ws }) => {
+    const line = "x".repeat(99) + "\n"; // 100 bytes
+    await Deno.writeTextFile(join(ws, "big.txt"), line.repeat(1500)); // 150,000 bytes
+    await Deno.writeTextFile(join(ws, "edge.txt"), line.repeat(1024)); // exactly 102,400 bytes
+    const tools = createTools({ cwd: ws });
+    const error = await rejectsTool(
+      tools.ReadFile.execute({ path: "big.txt" }),
+      "big.txt",
+      "file_outline",
+      "force",
+    );
+    assert.match(
+      error.message,
+      /150[,. ]?000|146(\.\d+)? ?Ki?B/i,
+      "names the size",
+    );
+    assert.match(error.message, /\bline\b/);
+    assert.match(error.message, /\blimit\b/);
+    const forced = await tools.ReadFile.execute({
+      path: "big.txt",
+      force: true,
+    });
+    assert.equal(forced.content.length, 150_000);
+    assert.equal(forced.totalLines, 1500);
+    const partial = await tools.ReadFile.execute({
+      path: "big.txt",
+      line: 1400,
+      limit: 2,
+    });
+    assert.equal(partial.content.replace(/\n$/, ""), line + line.trimEnd());
+    assert.equal(partial.startLine, 1400);
+    const edge = await tools.ReadFile.execute({ path: "edge.txt" });
+    assert.equal(edge.content.length, 102_400);
+  });
+});
+
+Deno.test("readFile() model text numbers lines, shortens a 5,000-character line and gives the next line=", async () => {
+  await withDirs(async ({ ws }) => {
+    const long = "y".repeat(5000);
+    const text = ["alpha", "beta", long, "delta", "epsilon"].join("\n") + "\n";
+    await Deno.writeTextFile(join(ws, "m.txt"), text);
+    const tools = createTools({ cwd: ws });
+    const r = await tools.ReadFile.execute({
+      path: "m.txt",
+      line: 1,
+      limit: 3,
+    });
+    assert.ok(r.content.includes(long), "content keeps the long line exactly");
+    const shown = tools.ReadFile.toModelText(r);
+    assert.match(shown, /^\s*1[^\d\n]*alpha/m);
+    assert.match(shown, /^\s*2[^\d\n]*beta/m);
+    assert.match(shown, /^\s*3[^\d\n]*yyyy/m);
+    assert.ok(
+      !shown.includes("y".repeat(2001)),
+      "a line over 2,000 characters is shortened",
+    );
+    assert.ok(shown.length < 4000);
+    assert.match(shown, /line=4\b/);
+    const all = tools.ReadFile.toModelText(
+      await tools.ReadFile.execute({ path: "m.txt", line: 4 }),
+    );
+    assert.match(all, /^\s*5[^\d\n]*epsilon/m);
+    assert.doesNotMatch(all, /line=\d/, "no footer when nothing remains");
+  });
+});
+
+Deno.test("readFile() with line and no limit stops at 2,000 lines; a full read returns them all", async () => {
+  await withDirs(async ({ ws }) => {
+    const text = Array.from({ length: 2500 }, (_, i) =>
+      `l${i + 1}`).join("\n") + "\n";
+    await Deno.writeTextFile(join(ws, "many.txt"), text);
+    const tools = createTools({ cwd: ws });
+    const r = await tools.ReadFile.execute({ path: "many.txt", line: 1 });
+    assert.equal(r.startLine, 1);
+    assert.equal(r.endLine, 2000);
+    assert.equal(r.totalLines, 2500);
+    assert.equal(r.content.split("\n").filter((l) => l !== "").length, 2000);
+    assert.match(tools.ReadFile.toModelText(r), /line=2001\b/);
+    const full = await tools.ReadFile.execute({ path: "many.txt" });
+    assert.equal(full.content, text);
+    assert.equal(full.endLine, 2500);
+  });
+});
+
+Deno.test("readFile() names the file for a line past the end and for line or limit below 1", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.writeTextFile(join(ws, "three.txt"), "a\nb\nc\n");
+    const tools = createTools({ cwd: ws });
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "three.txt", line: 10 }),
+      "three.txt",
+      /\b3\b/,
+    );
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "three.txt", line: 0 }),
+      "three.txt",
+    );
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "three.txt", line: -2 }),
+      "three.txt",
+    );
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "three.txt", limit: 0 }),
+      "three.txt",
+    );
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "three.txt", line: 1, limit: -1 }),
+      "three.txt",
+    );
+  });
+});
+
+Deno.test("readFile() drops a UTF-8 BOM and decodes UTF-16 LE and BE with a BOM", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.writeFile(
+      join(ws, "bom.txt"),
+      new Uint8Array([
+        0xef,
+        0xbb,
+        0xbf,
+        ...new TextEncoder().encode("héllo\n"),
+      ]),
+    );
+    const le = [0xff, 0xfe];
+    const be = [0xfe, 0xff];
+    for (const ch of "hi ü\n") {
+      const code = ch.charCodeAt(0);
+      le.push(code & 0xff, code >> 8);
+      be.push(code >> 8, code & 0xff);
+    }
+    await Deno.writeFile(join(ws, "le.txt"), new Uint8Array(le));
+    await Deno.writeFile(join(ws, "be.txt"), new Uint8Array(be));
+    const tools = createTools({ cwd: ws });
+    assert.equal(
+      (await tools.ReadFile.execute({ path: "bom.txt" })).content,
+      "héllo\n",
+    );
+    assert.equal(
+      (await tools.ReadFile.execute({ path: "le.txt" })).content,
+      "hi ü\n",
+    );
+    assert.equal(
+      (await tools.ReadFile.execute({ path: "be.txt" })).content,
+      "hi ü\n",
+    );
+  });
+});
+
+Deno.test("readFile() names the file when it refuses a NUL-byte file as binary and a PNG for ImageAnalysis", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.writeFile(
+      join(ws, "blob.dat"),
+      new Uint8Array([0x41, 0x42, 0x00, 0x43, 0x0a, 0x44]),
+    );
+    const png = [
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      0,
+      0,
+      0,
+      0x0d,
+      0x49,
+      0x48,
+      0x44,
+      0x52,
+    ];
+    await Deno.writeFile(
+      join(ws, "shot.png"),
+      new Uint8Array([...png, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]),
+    );
+    const tools = createTools({ cwd: ws });
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "blob.dat" }),
+      "blob.dat",
+      /binary/i,
+    );
+    await rejectsTool(
+      tools.ReadFile.execute({ path: "shot.png" }),
+      "shot.png",
+      "ImageAnalysis",
+    );
+  });
+});
+
+Deno.test("readFile() of a missing file lists only similar names; a directory is not called missing", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.mkdir(join(ws, "src"));
+    await Deno.writeTextFile(join(ws, "src/config.json"), "{}\n");
+    await Deno.writeTextFile(join(ws, "src/unrelated_zzz.md"), "x\n");
+    const tools = createTools({ cwd: ws });
+    const error = await rejectsTool(
+      tools.ReadFile.execute({ path: "src/confg.json" }),
+      "src/confg.json",
+      "config.json",
+    );
+    assert.ok(!error.message.includes("unrelated_zzz"), error.message);
+    const dir = await rejectsTool(
+      tools.ReadFile.execute({ path: "src" }),
+      "src",
+      /director|folder/i,
+    );
+    assert.doesNotMatch(dir.message, /not found|no such/i);
+  });
+});
+
+Deno.test("readFile() of an empty file returns empty content and its model text says empty", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.writeTextFile(join(ws, "empty.txt"), "");
+    const tools = createTools({ cwd: ws });
+    const r = await tools.ReadFile.execute({ path: "empty.txt" });
+    assert.equal(r.content, "");
+    assert.match(tools.ReadFile.toModelText(r), /empty/i);
   });
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, type PermissionRequest, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
+import { rejectsTool } from "../../tests/support/tool_asserts.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });
@@ -179,5 +180,49 @@ Deno.test("writeFile() asks about a path through a symlinked folder out of the w
       }")`,
     }]);
     assert.equal(await Deno.readTextFile(join(out, "new.txt")), "x");
+  });
+});
+
+Deno.test("writeFile() reports created, overwritten and bytes, keeps the mode and leaves no temp file", async () => {
+  await withDirs(async ({ ws }) => {
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    const first = await tools.WriteFile.execute({
+      path: "a/b/c/d.txt",
+      content: "héllo\n",
+    });
+    assert.equal(first.created, true);
+    assert.equal(first.bytes, 7);
+    assert.equal(typeof first.path, "string");
+    assert.ok(first.path.endsWith("d.txt"));
+    assert.equal(await Deno.readTextFile(join(ws, "a/b/c/d.txt")), "héllo\n");
+    await Deno.chmod(join(ws, "a/b/c/d.txt"), 0o750);
+    const second = await tools.WriteFile.execute({
+      path: "a/b/c/d.txt",
+      content: "bye",
+    });
+    assert.equal(second.created, false);
+    assert.equal(second.bytes, 3);
+    assert.equal(await Deno.readTextFile(join(ws, "a/b/c/d.txt")), "bye");
+    assert.equal(
+      (await Deno.stat(join(ws, "a/b/c/d.txt"))).mode! & 0o777,
+      0o750,
+    );
+    assert.deepEqual(
+      [...Deno.readDirSync(join(ws, "a/b/c"))].map((e) => e.name),
+      ["d.txt"],
+      "no temp left",
+    );
+  });
+});
+
+Deno.test("writeFile() leaves a directory in place when refusing its path", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.mkdir(join(ws, "folder"));
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    await rejectsTool(
+      tools.WriteFile.execute({ path: "folder", content: "x" }),
+      "folder",
+    );
+    assert.ok((await Deno.stat(join(ws, "folder"))).isDirectory);
   });
 });

@@ -1,0 +1,122 @@
+// Deno's permissions as the second gate, and the workspace boundary as an
+// attacker probes it: child processes with narrow --allow-* grants use the
+// tools in permissionMode "allow", and the MCP server runs as a subprocess.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runDeno } from "./support/run_deno.ts";
+import { withDirs } from "./support/workspace.ts";
+
+const MOD_URL = new URL("../mod.ts", import.meta.url).href;
+
+Deno.test("writeFile() under a write grant limited to a subfolder fails outside it with a ToolError naming --allow-write", async () => {
+  await withDirs(async ({ root, ws }) => {
+    await Deno.mkdir(join(ws, "sub"));
+    const script = join(root, "child.ts");
+    await Deno.writeTextFile(
+      script,
+      `import { createTools, ToolError } from ${JSON.stringify(MOD_URL)};
+const ws = Deno.args[0];
+const tools = createTools({ cwd: ws, permissionMode: "allow" });
+const inside = await tools.WriteFile.execute({ path: "sub/ok.txt", content: "ok" });
+let outcome;
+try {
+  await tools.WriteFile.execute({ path: "outside_sub.txt", content: "nope" });
+  outcome = { wrote: true };
+} catch (error) {
+  outcome = { toolError: error instanceof ToolError, message: String(error?.message) };
+}
+console.log(JSON.stringify({ inside: inside.created, outcome }));
+`,
+    );
+    const r = await runDeno(
+      [
+        `--allow-read=${ws}`,
+        `--allow-write=${join(ws, "sub")}`,
+      ],
+      script,
+      [ws],
+    );
+    const { inside, outcome } = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    assert.equal(inside, true);
+    assert.equal(outcome.toolError, true, JSON.stringify(outcome));
+    const firstLine = outcome.message.split("\n")[0];
+    assert.ok(firstLine.includes("outside_sub.txt"), firstLine);
+    assert.ok(firstLine.includes("--allow-write"), firstLine);
+    await assert.rejects(
+      Deno.stat(join(ws, "outside_sub.txt")),
+      Deno.errors.NotFound,
+    );
+    assert.equal(await Deno.readTextFile(join(ws, "sub/ok.txt")), "ok");
+  });
+});
+
+Deno.test("createTools() under narrow Deno grants follows no symlink out of them for a write, an edit or a read", async () => {
+  await withDirs(async ({ root, ws, out }) => {
+    await Deno.mkdir(join(ws, "sub"));
+    await Deno.writeTextFile(join(out, "target.txt"), "target\n");
+    await Deno.writeTextFile(join(root, "secret.txt"), "secret\n");
+    await Deno.symlink(out, join(ws, "sub/link")); // a folder link out of the write grant
+    await Deno.symlink(join(root, "secret.txt"), join(ws, "peek.txt")); // a file link out of the read grant
+    await Deno.writeTextFile(join(ws, "own.txt"), "own\n");
+    // The grants name the workspace through a link (like macOS's /tmp): legit use still works.
+    const wsLink = join(root, "ws_link");
+    await Deno.symlink(ws, wsLink);
+    const script = join(root, "child.ts");
+    await Deno.writeTextFile(
+      script,
+      `import { createTools, ToolError } from ${JSON.stringify(MOD_URL)};
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+async function attempt(call) {
+  try {
+    return { resolved: JSON.stringify(await call()) };
+  } catch (error) {
+    return { toolError: error instanceof ToolError, message: String(error?.message) };
+  }
+}
+console.log(JSON.stringify({
+  ownRead: await attempt(() => tools.ReadFile.execute({ path: "own.txt" })),
+  ownWrite: await attempt(() => tools.WriteFile.execute({ path: "sub/ok.txt", content: "ok" })),
+  write: await attempt(() => tools.WriteFile.execute({ path: "sub/link/new.txt", content: "escaped" })),
+  edit: await attempt(() => tools.EditFile.execute({ path: "sub/link/target.txt", oldText: "target", newText: "escaped" })),
+  read: await attempt(() => tools.ReadFile.execute({ path: "peek.txt" })),
+}));
+`,
+    );
+    const r = await runDeno(
+      [
+        `--allow-read=${wsLink},${out}`,
+        `--allow-write=${join(wsLink, "sub")}`,
+      ],
+      script,
+      [wsLink],
+    );
+    const report = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    assert.ok(
+      report.ownRead.resolved?.includes("own"),
+      JSON.stringify(report.ownRead),
+    );
+    assert.ok(report.ownWrite.resolved, JSON.stringify(report.ownWrite));
+    assert.equal(await Deno.readTextFile(join(ws, "sub/ok.txt")), "ok");
+    for (
+      const [key, flag] of [["write", "--allow-write"], [
+        "edit",
+        "--allow-write",
+      ], ["read", "--allow-read"]]
+    ) {
+      assert.equal(
+        report[key].toolError,
+        true,
+        `${key}: ${JSON.stringify(report[key])}`,
+      );
+      assert.ok(
+        report[key].message.split("\n")[0].includes(flag),
+        report[key].message,
+      );
+    }
+    assert.ok(!report.read.message.includes("secret\n"));
+    assert.deepEqual([...Deno.readDirSync(out)].map((e) => e.name), [
+      "target.txt",
+    ], "nothing written outside");
+    assert.equal(await Deno.readTextFile(join(out, "target.txt")), "target\n");
+  });
+});
