@@ -120,3 +120,35 @@ console.log(JSON.stringify({
     assert.equal(await Deno.readTextFile(join(out, "target.txt")), "target\n");
   });
 });
+
+Deno.test("Shell under --allow-run=printf refuses sh before spawning, and runs printf", async () => {
+  await withDirs(async ({ root, ws }) => {
+    const script = join(root, "child.ts");
+    await Deno.writeTextFile(
+      script,
+      `import { createTools, ToolError } from ${JSON.stringify(MOD_URL)};
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const report = {};
+try {
+  await tools.Shell.execute({ command: "echo via-sh > made.txt" });
+  report.sh = "ran";
+} catch (error) {
+  report.sh = { toolError: error instanceof ToolError, message: String(error?.message) };
+}
+report.printf = (await tools.Shell.execute({ command: "printf", args: ["%s", "direct"] })).output;
+console.log(JSON.stringify(report));
+`,
+    );
+    const { stdout } = await runDeno(
+      ["--allow-read", "--allow-write", "--allow-env", "--allow-run=printf"],
+      script,
+      [ws],
+    );
+    const report = JSON.parse(stdout.trim().split("\n").at(-1)!);
+    assert.equal(report.sh.toolError, true, JSON.stringify(report));
+    assert.match(report.sh.message, /--allow-run/);
+    assert.match(report.sh.message, /\bsh\b/);
+    assert.equal(report.printf, "direct");
+    await assert.rejects(Deno.stat(join(ws, "made.txt")), Deno.errors.NotFound);
+  });
+});
