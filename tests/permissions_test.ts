@@ -3,10 +3,12 @@
 // tools in permissionMode "allow", and the MCP server runs as a subprocess.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { runDeno } from "./support/run_deno.ts";
-import { withDirs } from "./support/workspace.ts";
+import { withDirs, withWorkspace } from "./support/workspace.ts";
 
 const MOD_URL = new URL("../mod.ts", import.meta.url).href;
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 Deno.test("writeFile() under a write grant limited to a subfolder fails outside it with a ToolError naming --allow-write", async () => {
   await withDirs(async ({ root, ws }) => {
@@ -150,5 +152,77 @@ console.log(JSON.stringify(report));
     assert.match(report.sh.message, /\bsh\b/);
     assert.equal(report.printf, "direct");
     await assert.rejects(Deno.stat(join(ws, "made.txt")), Deno.errors.NotFound);
+  });
+});
+
+const DENIALS_CHILD = `
+import { createTools, ToolError } from ${JSON.stringify(MOD_URL)};
+const [ws] = Deno.args;
+const tools = createTools({ cwd: ws, permissionMode: "allow" });
+const results = {};
+async function run(name, fn) {
+  try {
+    results[name] = { ok: await fn() };
+  } catch (error) {
+    results[name] = { error: error.message, toolError: error instanceof ToolError };
+  }
+}
+await run("writeInside", () => tools.WriteFile.execute({ path: "sub/ok.txt", content: "fine" }));
+await run("writeOutside", () => tools.WriteFile.execute({ path: "outside.txt", content: "nope" }));
+await run("editOutside", () => tools.EditFile.execute({ path: "existing.txt", oldText: "old", newText: "new" }));
+await run("readOutside", () => tools.ReadFile.execute({ path: ${
+  JSON.stringify(ROOT + "deno.json")
+} }));
+await run("readInside", () => tools.ReadFile.execute({ path: "existing.txt" }));
+// The regex worker's own module is not readable here: it scans in-process.
+await run("regexSearch", async () => (await tools.search.execute({ pattern: "^o+ld$", regex: true })).matches);
+await run("writeExactFile", () => tools.WriteFile.execute({ path: "exact.txt", content: "x" }));
+console.log(JSON.stringify(results));
+`;
+
+Deno.test("createTools() under narrow --allow-read/--allow-write turns each denial into a ToolError naming the flag, writing nothing", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.mkdir(join(ws, "sub"));
+    await Deno.writeTextFile(join(ws, "existing.txt"), "old\n");
+    const script = join(ws, "child.js");
+    await Deno.writeTextFile(script, DENIALS_CHILD);
+    const { stdout } = await runDeno(
+      [
+        "--no-prompt",
+        `--allow-read=${ws}`,
+        `--allow-write=${join(ws, "sub")},${join(ws, "exact.txt")}`,
+      ],
+      script,
+      [ws],
+    );
+    const results = JSON.parse(stdout);
+    assert.deepEqual(results.writeInside, {
+      ok: { path: join("sub", "ok.txt"), created: true, bytes: 4 },
+    });
+    const outside = join(ws, "outside.txt");
+    assert.equal(results.writeOutside.toolError, true);
+    const firstLine = results.writeOutside.error.split("\n")[0];
+    assert.ok(firstLine.includes(outside), firstLine);
+    // The folder: the atomic write's temp file needs it, not the file alone.
+    assert.ok(firstLine.includes(`--allow-write=${ws} `), firstLine);
+    await assert.rejects(Deno.stat(outside), Deno.errors.NotFound);
+    assert.equal(results.editOutside.toolError, true);
+    assert.match(results.editOutside.error, /--allow-write=/);
+    assert.equal(await Deno.readTextFile(join(ws, "existing.txt")), "old\n");
+    assert.equal(results.readOutside.toolError, true);
+    assert.match(results.readOutside.error, /--allow-read=/);
+    assert.equal(results.readInside.ok.content, "old\n");
+    assert.deepEqual(results.regexSearch, {
+      ok: [{ path: "existing.txt", line: 1, text: "old" }],
+    });
+    // A grant for the file alone cannot hold the atomic write's temp file.
+    assert.equal(results.writeExactFile.toolError, true);
+    assert.ok(
+      results.writeExactFile.error.includes(`--allow-write=${ws} `),
+      results.writeExactFile.error,
+    );
+    const left = [];
+    for await (const entry of Deno.readDir(ws)) left.push(entry.name);
+    assert.deepEqual(left.sort(), ["child.js", "existing.txt", "sub"]);
   });
 });

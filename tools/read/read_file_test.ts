@@ -4,6 +4,12 @@ import { createTools, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
 import type { FileBackend, PermissionRequest } from "../../mod.ts";
 import { createLocalFiles } from "../local_files.ts";
+import { runDeno } from "../../tests/support/run_deno.ts";
+
+const READ_TAIL_RSS = new URL(
+  "../../tests/support/read_tail_rss.ts",
+  import.meta.url,
+).pathname;
 import { rejectsTool } from "../../tests/support/tool_asserts.ts";
 
 function tools(ws: string) {
@@ -704,5 +710,54 @@ Deno.test("readFile() of an empty file returns empty content and its model text 
     const r = await tools.ReadFile.execute({ path: "empty.txt" });
     assert.equal(r.content, "");
     assert.match(tools.ReadFile.toModelText(r), /empty/i);
+  });
+});
+
+Deno.test("readFile() reads the tail of a 256 MB sparse file with bounded memory", async () => {
+  await withWorkspace(async (ws) => {
+    const path = join(ws, "huge.txt");
+    let head = "";
+    for (let i = 1; i <= 1000; i++) head += `head line ${i}\n`;
+    const tail = "tail line A\ntail line B\n";
+    const file = await Deno.open(path, { write: true, create: true });
+    await file.write(new TextEncoder().encode(head));
+    await file.truncate(256 * 1024 ** 2 - tail.length); // a hole of NUL bytes, no disk blocks
+    await file.seek(256 * 1024 ** 2 - tail.length, Deno.SeekMode.Start);
+    await file.write(new TextEncoder().encode(tail));
+    file.close();
+    // Memory is measured in a process of its own: the test process runs
+    // other test files in parallel, and RSS counts them all.
+    const { stdout } = await runDeno(["--allow-read"], READ_TAIL_RSS, [
+      ws,
+      "huge.txt",
+      "1002",
+    ]);
+    const { content, grown } = JSON.parse(stdout);
+    assert.equal(content, "tail line B\n");
+    assert.ok(grown < 64 * 1024 ** 2, `RSS grew by ${grown} bytes`);
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    // Line 1001 is the hole plus "tail line A"; 1002 is the last line.
+    const last = await tools.ReadFile.execute({ path: "huge.txt", line: 1002 });
+    assert.equal(last.content, "tail line B\n");
+    assert.equal(last.totalLines, 1002);
+    const first = await tools.ReadFile.execute({
+      path: "huge.txt",
+      line: 999,
+      limit: 2,
+    });
+    assert.equal(first.content, "head line 999\nhead line 1000\n");
+    assert.match(
+      tools.ReadFile.toModelText(first),
+      /use line=1001 to continue/,
+    );
+    const again = await tools.ReadFile.execute({
+      path: "huge.txt",
+      line: 1002,
+    });
+    assert.equal(again.content, "tail line B\n");
+    await assert.rejects(
+      tools.ReadFile.execute({ path: "huge.txt" }),
+      /over the 100 KB limit/,
+    );
   });
 });
