@@ -2,13 +2,31 @@
 // attacker probes it: child processes with narrow --allow-* grants use the
 // tools in permissionMode "allow", and the MCP server runs as a subprocess.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Client } from "@modelcontextprotocol/client";
+import { callText, connectMcp } from "./support/mcp_client.ts";
+import { plantLink, SECRET } from "./support/planted_secret.ts";
 import { runDeno } from "./support/run_deno.ts";
 import { withDirs, withWorkspace } from "./support/workspace.ts";
 
 const MOD_URL = new URL("../mod.ts", import.meta.url).href;
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const REPO = dirname(fileURLToPath(new URL("../mod.ts", import.meta.url)));
+
+/** `fello mcp` over stdio, with the given deno flags and server flags. */
+function mcp(
+  ws: string,
+  denoFlags: string[],
+  serverFlags: string[] = [],
+): Promise<Client> {
+  return connectMcp({
+    workspace: ws,
+    denoFlags,
+    serverFlags,
+    name: "permissions-test",
+  });
+}
 
 Deno.test("writeFile() under a write grant limited to a subfolder fails outside it with a ToolError naming --allow-write", async () => {
   await withDirs(async ({ root, ws }) => {
@@ -224,5 +242,98 @@ Deno.test("createTools() under narrow --allow-read/--allow-write turns each deni
     const left = [];
     for await (const entry of Deno.readDir(ws)) left.push(entry.name);
     assert.deepEqual(left.sort(), ["child.js", "existing.txt", "sub"]);
+  });
+});
+
+// rg checks the path it will really open: `..` after a symlink is outside.
+Deno.test({
+  name:
+    "fello mcp --workspace-only: rg 'link/..' through a symlink out of the workspace reads nothing outside",
+  fn: async () => {
+    await withDirs(async ({ ws, out }) => {
+      await plantLink(ws, out);
+      const client = await mcp(ws, ["-A"], ["--workspace-only"]);
+      try {
+        const r = await callText(client, "rg", { args: [SECRET, "link/.."] });
+        assert.ok(!r.text.includes(SECRET), `rg read outside: ${r.text}`);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "fello mcp under --allow-read=<ws>: rg on a symlink to an ungranted folder is refused, not run",
+  fn: async () => {
+    await withDirs(async ({ ws, out }) => {
+      await plantLink(ws, out);
+      const client = await mcp(ws, [
+        `--allow-read=${ws},${REPO}`,
+        "--allow-env",
+        "--allow-run=rg",
+      ]);
+      try {
+        const r = await callText(client, "rg", { args: [SECRET, "link"] });
+        assert.ok(!r.text.includes(SECRET), `rg crossed the grant: ${r.text}`);
+        assert.ok(r.isError && r.text.includes("--allow-read"), r.text);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "fello mcp under --allow-read=<ws>: search on a symlink out of the grant is a clear Deno denial, not 'No matches'",
+  fn: async () => {
+    await withDirs(async ({ ws, out }) => {
+      await plantLink(ws, out);
+      await Deno.symlink(join(out, "secret.txt"), join(ws, "peek.txt"));
+      const client = await mcp(ws, [
+        `--allow-read=${ws},${REPO}`,
+        "--allow-env",
+        "--allow-run=rg",
+      ]);
+      try {
+        const r = await callText(client, "search", {
+          pattern: SECRET,
+          path: "peek.txt",
+        });
+        assert.ok(r.isError, `not an error: ${r.text}`);
+        assert.match(r.text, /--allow-read/);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+});
+
+Deno.test("fello mcp --workspace-only: search, file_outline and rg refuse a symlinked folder, an absolute path and a -f file outside", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    await Deno.writeTextFile(join(out, "dir/x.ts"), "export function f() {}\n");
+    const client = await mcp(ws, ["-A"], ["--workspace-only"]);
+    try {
+      const calls: [string, Record<string, unknown>][] = [
+        ["search", { pattern: "TOPSECRET", path: "link" }],
+        ["search", { pattern: "TOPSECRET", path: join(out, "secret.txt") }],
+        ["file_outline", { path: "link/x.ts" }],
+        ["rg", { args: ["TOPSECRET", "link"] }],
+        ["rg", { args: ["TOPSECRET", join(out, "secret.txt")] }],
+        ["rg", { args: ["-f", join(out, "secret.txt"), "a.txt"] }],
+        ["rg", { args: ["--pre", "cat", "TOPSECRET"] }],
+      ];
+      for (const [name, args] of calls) {
+        const r = await callText(client, name, args);
+        const label = `${name} ${JSON.stringify(args)}: ${r.text}`;
+        assert.ok(r.isError, label);
+        assert.ok(!r.text.includes("outside-42"), label);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -4,7 +4,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
-import { rejectsTool } from "../tests/support/tool_asserts.ts";
+import { answering, rejectsTool } from "../tests/support/tool_asserts.ts";
+import { exists } from "../internal/exists.ts";
+import { plantLink, SECRET } from "../tests/support/planted_secret.ts";
 import { PermissionGate } from "./permission.ts";
 import { withDirs } from "../tests/support/workspace.ts";
 import type {
@@ -503,5 +505,183 @@ Deno.test("createTools() a per-call cwd resolves paths for all three file tools,
       ),
     );
     assert.equal(await Deno.readTextFile(join(out, "o.txt")), "outside\n");
+  });
+});
+
+Deno.test({
+  name:
+    "createTools() approval descriptions show a command's or path's control characters escaped",
+  fn: async () => {
+    await withDirs(async ({ ws }) => {
+      const rec = answering();
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "ask",
+        approve: rec.approve,
+      });
+      await assert.rejects(
+        tools.Shell.execute({ command: "rm -rf ~/x #\r\x1b[2Kgit status" }),
+        ToolError,
+      );
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "a\x1b[2K\rb.txt", content: "x" }),
+        ToolError,
+      );
+      assert.equal(rec.calls.length, 2);
+      for (const { description } of rec.calls) {
+        // deno-lint-ignore no-control-regex
+        assert.doesNotMatch(description, /[\x00-\x08\x0b-\x1f\x7f]/);
+      }
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "createTools() approval of a path through a symlink out of the workspace shows where it really leads",
+  fn: async () => {
+    await withDirs(async ({ ws, out }) => {
+      await plantLink(ws, out);
+      const rec = answering();
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "acceptEdits",
+        approve: rec.approve,
+      });
+      const real = join(out, "dir/inner.txt");
+      await assert.rejects(
+        tools.ReadFile.execute({ path: "link/inner.txt" }),
+        ToolError,
+      );
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "link/inner.txt", content: "x" }),
+        ToolError,
+      );
+      assert.equal(rec.calls.length, 2);
+      for (const call of rec.calls) {
+        assert.equal(call.outsideWorkspace, true);
+        assert.ok(
+          call.description.includes(real) || call.path === real,
+          `the request hides the real target: ${JSON.stringify(call)}`,
+        );
+      }
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "createTools() does not write through a file swapped for an outside symlink while its approval is pending",
+  fn: async () => {
+    await withDirs(async ({ ws, out }) => {
+      const target = join(out, "target.txt");
+      await Deno.writeTextFile(target, "ORIGINAL\n");
+      for (const tool of ["WriteFile", "EditFile"] as const) {
+        const file = join(ws, "a.txt");
+        await Deno.writeTextFile(file, "ORIGINAL\n");
+        const tools = createTools({
+          cwd: ws,
+          permissionMode: "ask",
+          approve: async (request) => {
+            if (!request.outsideWorkspace) {
+              await Deno.remove(file);
+              await Deno.symlink(target, file);
+            }
+            return !request.outsideWorkspace;
+          },
+        });
+        const call = tool === "WriteFile"
+          ? tools.WriteFile.execute({ path: "a.txt", content: "PWNED\n" })
+          : tools.EditFile.execute({
+            path: "a.txt",
+            oldText: "ORIGINAL",
+            newText: "PWNED",
+          });
+        await call.catch(() => {});
+        assert.equal(await Deno.readTextFile(target), "ORIGINAL\n", tool);
+        await Deno.remove(file);
+      }
+    });
+  },
+});
+
+Deno.test("createTools() asks as outside for file:// with %2e%2e, ~/.., //..// and a symlinked folder, in every file tool", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    await Deno.writeTextFile(join(out, "s.ts"), "export const s = 1;\n");
+    const home = Deno.env.get("HOME");
+    const disguises = [
+      `file://${ws}/%2e%2e/out/s.ts`,
+      `file://localhost${out}/s.ts`,
+      `${ws}//..//out/s.ts`,
+      "link/inner.ts",
+      "link/../../out/s.ts",
+    ];
+    if (home?.startsWith("/")) {
+      disguises.push(`~/${"../".repeat(20)}${out.slice(1)}/s.ts`);
+    }
+    for (const path of disguises) {
+      const rec = answering();
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "acceptEdits",
+        approve: rec.approve,
+      });
+      const calls = [
+        () => tools.ReadFile.execute({ path }),
+        () => tools.WriteFile.execute({ path, content: "x" }),
+        () => tools.EditFile.execute({ path, oldText: "s", newText: "t" }),
+        () => tools.search.execute({ pattern: "s", path }),
+        () => tools.file_outline.execute({ path }),
+      ];
+      for (const call of calls) await assert.rejects(call, ToolError);
+      assert.deepEqual(
+        rec.calls.map((c) => [c.tool, c.outsideWorkspace]),
+        [
+          ["ReadFile", true],
+          ["WriteFile", true],
+          ["EditFile", true],
+          ["search", true],
+          ["file_outline", true],
+        ],
+        path,
+      );
+    }
+    assert.equal(
+      await Deno.readTextFile(join(out, "s.ts")),
+      "export const s = 1;\n",
+    );
+  });
+});
+
+Deno.test("createTools() readOnly refuses writes, edits and Shell without asking, even after an earlier 'always'", async () => {
+  await withDirs(async ({ ws }) => {
+    const rec = answering("always", "always");
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: rec.approve,
+    });
+    await tools.WriteFile.execute({ path: "a.txt", content: "a\n" });
+    await tools.Shell.execute({ command: "echo ok" });
+    tools.permissionMode = "readOnly";
+    const attempts = [
+      () => tools.WriteFile.execute({ path: "b.txt", content: "b\n" }),
+      () =>
+        tools.EditFile.execute({ path: "a.txt", oldText: "a", newText: "z" }),
+      () => tools.Shell.execute({ command: "echo ok" }),
+      () => tools.Shell.execute({ command: "touch", args: ["c.txt"] }),
+    ];
+    for (const attempt of attempts) {
+      await assert.rejects(attempt, (e) => {
+        assert.ok(e instanceof ToolError);
+        assert.match(e.message, /readOnly/);
+        return true;
+      });
+    }
+    assert.equal(rec.calls.length, 2, "readOnly asked");
+    assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "a\n");
+    assert.equal(await exists(join(ws, "b.txt")), false);
+    assert.equal(await exists(join(ws, "c.txt")), false);
   });
 });

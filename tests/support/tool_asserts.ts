@@ -43,3 +43,21 @@ export async function rejectsTool(
   }
   return error;
 }
+
+/**
+ * An approver that records every request and gives `answers` in turn, then
+ * `false` to every later request.
+ */
+export function answering(...answers: PermissionAnswer[]): {
+  calls: PermissionRequest[];
+  approve: (request: PermissionRequest) => PermissionAnswer;
+} {
+  const calls: PermissionRequest[] = [];
+  return {
+    calls,
+    approve: (request) => {
+      calls.push(request);
+      return answers[calls.length - 1] ?? false;
+    },
+  };
+}

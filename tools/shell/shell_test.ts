@@ -10,7 +10,12 @@ import {
   readPids,
   waitForPids,
 } from "../../tests/support/processes.ts";
-import { recorder, rejectsTool } from "../../tests/support/tool_asserts.ts";
+import {
+  answering,
+  recorder,
+  rejectsTool,
+} from "../../tests/support/tool_asserts.ts";
+import { exists } from "../../internal/exists.ts";
 
 // A tree: the shell, a background sleep, a nested shell and its two sleeps; every pid recorded.
 const TREE = `echo $$ >> pids; sleep 100 & echo $! >> pids; ` +
@@ -971,5 +976,93 @@ Deno.test("Shell asks about a cwd outside the workspace as outside", async () =>
         c.outsideWorkspace === true && c.action === "execute"
       ),
     );
+  });
+});
+
+Deno.test({
+  name:
+    "Shell 'always' for a command does not cover it with a new env, and the approval shows the env",
+  fn: async () => {
+    await withDirs(async ({ ws, out }) => {
+      await Deno.mkdir(join(out, "bin"));
+      const fake = join(out, "bin/ls");
+      await Deno.writeTextFile(fake, `#!/bin/sh\ntouch "${out}/PWNED"\n`);
+      await Deno.chmod(fake, 0o755);
+      const rec = answering("always", false);
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "ask",
+        approve: rec.approve,
+      });
+      await tools.Shell.execute({ command: "ls ." });
+      const env = { PATH: `${join(out, "bin")}:/usr/bin:/bin` };
+      await tools.Shell.execute({ command: "ls .", env }).catch(() => {});
+      assert.equal(
+        rec.calls.length,
+        2,
+        "the call with a new env was not asked",
+      );
+      assert.match(rec.calls[1].description, /PATH/);
+      assert.equal(await exists(join(out, "PWNED")), false, "ran unasked");
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "Shell 'always' for an odd command never approves a different launcher line (sh x.sh)",
+  fn: async () => {
+    await withDirs(async ({ ws }) => {
+      await Deno.writeTextFile(join(ws, "x.sh"), "touch collided\n");
+      const rec = answering("always", false);
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "ask",
+        approve: rec.approve,
+      });
+      await assert.rejects(
+        tools.Shell.execute({ command: "exact:sh", args: ["x.sh"] }),
+        ToolError,
+      );
+      await tools.Shell.execute({ command: "sh x.sh" }).catch(() => {});
+      assert.equal(rec.calls.length, 2, "sh x.sh was not asked");
+      assert.equal(await exists(join(ws, "collided")), false);
+    });
+  },
+});
+
+Deno.test("Shell 'always' for `echo ok` covers no chained, substituted, multi-line, launcher or outside-cwd variant", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.symlink(out, join(ws, "link"));
+    const rec = answering("always");
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: rec.approve,
+    });
+    await tools.Shell.execute({ command: "echo ok" });
+    const variants = [
+      { command: "echo ok; touch p1" },
+      { command: "echo ok && touch p2" },
+      { command: "echo ok\ntouch p3" },
+      { command: "echo ok $(touch p4)" },
+      { command: "echo ok `touch p5`" },
+      { command: "echo ok > p6" },
+      { command: "sh -c 'echo ok; touch p7'" },
+      { command: "P=1 echo ok" },
+      { command: "echo ok", cwd: out },
+      { command: "echo ok", cwd: "link" }, // a symlinked folder leading out
+      { command: "sh", args: ["-c", "touch p8"] },
+    ];
+    for (const input of variants) {
+      await assert.rejects(tools.Shell.execute(input), ToolError);
+    }
+    assert.equal(rec.calls.length, 1 + variants.length);
+    assert.deepEqual(
+      [...Deno.readDirSync(ws)].map((e) => e.name),
+      ["link"],
+      "nothing ran",
+    );
+    assert.deepEqual([...Deno.readDirSync(out)], []);
   });
 });

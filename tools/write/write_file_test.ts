@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { createTools, type PermissionRequest, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
 import { rejectsTool } from "../../tests/support/tool_asserts.ts";
+import { exists } from "../../internal/exists.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });
@@ -224,5 +225,29 @@ Deno.test("writeFile() leaves a directory in place when refusing its path", asyn
       "folder",
     );
     assert.ok((await Deno.stat(join(ws, "folder"))).isDirectory);
+  });
+});
+
+Deno.test("writeFile() replaces a dangling symlink or a hard link to an outside file, not the outside file", async () => {
+  await withDirs(async ({ ws, out }) => {
+    const outside = join(out, "o.txt");
+    await Deno.writeTextFile(outside, "ORIGINAL\n");
+    await Deno.link(outside, join(ws, "hard.txt"));
+    await Deno.symlink(join(out, "new.txt"), join(ws, "dangling.txt"));
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    await tools.WriteFile.execute({ path: "hard.txt", content: "W\n" });
+    await tools.EditFile.execute({
+      path: "hard.txt",
+      oldText: "W",
+      newText: "E",
+    });
+    await tools.WriteFile.execute({ path: "dangling.txt", content: "W\n" });
+    assert.equal(await Deno.readTextFile(outside), "ORIGINAL\n");
+    assert.equal(await exists(join(out, "new.txt")), false);
+    assert.equal(await Deno.readTextFile(join(ws, "hard.txt")), "E\n");
+    assert.equal(
+      (await Deno.lstat(join(ws, "dangling.txt"))).isSymlink,
+      false,
+    );
   });
 });
