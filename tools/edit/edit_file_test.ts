@@ -656,3 +656,57 @@ Deno.test("editFile() lands 20 concurrent edits on distinct markers of one file"
     );
   });
 });
+
+Deno.test({
+  name:
+    "editFile() refuses an oldText found at two overlapping places without replaceAll",
+  fn: async () => {
+    await withWorkspace(async (ws) => {
+      const before = "  }\n  }\n  }\n";
+      await Deno.writeTextFile(join(ws, "a.ts"), before);
+      const tools = createTools({ cwd: ws, permissionMode: "allow" });
+      await assert.rejects(
+        tools.EditFile.execute({
+          path: "a.ts",
+          oldText: "  }\n  }",
+          newText: "  }\n  };",
+        }),
+        // Refused as several matches, pointing at replaceAll or more context.
+        (error: unknown) =>
+          error instanceof ToolError &&
+          /oldText matches 2 overlapping places \(lines 1, 2\).*replaceAll/
+            .test(error.message),
+      );
+      assert.equal(await Deno.readTextFile(join(ws, "a.ts")), before);
+    });
+  },
+});
+
+Deno.test("editFile() errors for no match and for two matches say what to do, file untouched", async () => {
+  await withWorkspace(async (ws) => {
+    const before = "const a = 1;\nconst b = 1;\n";
+    await Deno.writeTextFile(join(ws, "e.ts"), before);
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    await assert.rejects(
+      tools.EditFile.execute({ path: "e.ts", oldText: "= 1", newText: "= 2" }),
+      /oldText matches 2 places \(lines 1, 2\).*replaceAll: true/,
+    );
+    // Exact, not a regex: "a = ." does not match "a = 1".
+    await assert.rejects(
+      tools.EditFile.execute({ path: "e.ts", oldText: "a = .", newText: "x" }),
+      /oldText was not found/,
+    );
+    assert.equal(await Deno.readTextFile(join(ws, "e.ts")), before);
+    const all = await tools.EditFile.execute({
+      path: "e.ts",
+      oldText: "= 1",
+      newText: "= 2",
+      replaceAll: true,
+    });
+    assert.equal(all.replacements, 2);
+    assert.equal(
+      await Deno.readTextFile(join(ws, "e.ts")),
+      "const a = 2;\nconst b = 2;\n",
+    );
+  });
+});

@@ -197,3 +197,29 @@ Deno.test("Plan refuses two in_progress entries and bad enum values, naming the 
     );
   });
 });
+
+Deno.test("Plan takes the three priorities and statuses and renders a checklist", async () => {
+  const tools = createTools({ permissionMode: "readOnly" });
+  const result = await tools.Plan.execute({
+    entries: [
+      { content: "Read", priority: "high", status: "completed" },
+      { content: "Fix", priority: "medium", status: "in_progress" },
+      { content: "Ship", priority: "low", status: "pending" },
+    ],
+  });
+  assert.deepEqual(result.counts, {
+    pending: 1,
+    in_progress: 1,
+    completed: 1,
+  });
+  assert.equal(
+    tools.Plan.toModelText(result),
+    "Plan updated: 1/3 completed.\n- [x] Read [high]\n- [~] Fix [medium] (in progress)\n- [ ] Ship [low]",
+  );
+  await assert.rejects(
+    tools.Plan.execute({
+      entries: [{ content: "x", priority: "urgent", status: "pending" }],
+    } as never),
+    /"high", "medium", "low"/,
+  );
+});

@@ -4,7 +4,12 @@ import { ToolContext } from "../context.ts";
 import { createLocalFiles } from "../local_files.ts";
 import { createLocalProcesses } from "../shell/local_processes.ts";
 import { createTools } from "../create_tools.ts";
-import { withDirs, writeFiles } from "../../tests/support/workspace.ts";
+import {
+  withDirs,
+  withWorkspace,
+  writeFiles,
+} from "../../tests/support/workspace.ts";
+import { utf16WithBom } from "../../tests/support/utf16.ts";
 import { runDeno } from "../../tests/support/run_deno.ts";
 import { createSearch } from "./search.ts";
 import { ToolError } from "../../internal/tool_error.ts";
@@ -500,3 +505,49 @@ for (const path of JSON.parse(paths)) {
 }
 console.log(JSON.stringify(answers));
 `;
+
+Deno.test({
+  name:
+    "search() finds a match in a UTF-16 file with a BOM, as ReadFile reads it",
+  fn: async () => {
+    await withWorkspace(async (ws) => {
+      await Deno.writeFile(
+        join(ws, "notes.txt"),
+        utf16WithBom("intro\nneedle\n"),
+      );
+      const tools = createTools({ cwd: ws, permissionMode: "allow" });
+      const read = await tools.ReadFile.execute({ path: "notes.txt" });
+      assert.equal(read.content, "intro\nneedle\n");
+      const found = await tools.search.execute({ pattern: "needle" });
+      assert.deepEqual(found.matches, [
+        { path: "notes.txt", line: 2, text: "needle" },
+      ]);
+      assert.equal(found.binaryFiles, 0);
+    });
+  },
+});
+
+Deno.test("search() is literal and case-sensitive by default, answers path:line: text and notes a cut", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.mkdir(join(ws, "src"));
+    await Deno.writeTextFile(join(ws, "src/a.ts"), "Foo\nfoo\na.b\naXb\n");
+    const tools = createTools({ cwd: ws, permissionMode: "readOnly" });
+    const exact = await tools.search.execute({ pattern: "Foo" });
+    assert.equal(tools.search.toModelText(exact), "src/a.ts:1: Foo");
+    const folded = await tools.search.execute({
+      pattern: "FOO",
+      caseSensitive: false,
+    });
+    assert.deepEqual(folded.matches.map((m) => m.line), [1, 2]);
+    const literal = await tools.search.execute({ pattern: "a.b" });
+    assert.deepEqual(literal.matches.map((m) => m.line), [3]);
+    const regex = await tools.search.execute({ pattern: "a.b", regex: true });
+    assert.deepEqual(regex.matches.map((m) => m.line), [3, 4]);
+    const cut = await tools.search.execute({ pattern: "o", maxResults: 1 });
+    assert.equal(cut.truncated, true);
+    assert.match(
+      tools.search.toModelText(cut),
+      /^src\/a\.ts:1: Foo\n\(Only the first matching line is shown; more exist\./,
+    );
+  });
+});

@@ -1066,3 +1066,52 @@ Deno.test("Shell 'always' for `echo ok` covers no chained, substituted, multi-li
     assert.deepEqual([...Deno.readDirSync(out)], []);
   });
 });
+
+Deno.test("Shell waits without timeoutSeconds; with it, reports timedOut and the output so far", async () => {
+  await withWorkspace(async (ws) => {
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    const waited = await tools.Shell.execute({
+      command: "sleep 1.2; echo done",
+    });
+    assert.equal(waited.timedOut, false);
+    assert.equal(waited.output, "done\n");
+    const cut = await tools.Shell.execute({
+      command: "echo start; sleep 30",
+      timeoutSeconds: 0.5,
+    });
+    assert.equal(cut.timedOut, true);
+    assert.equal(cut.exitCode, null);
+    assert.equal(cut.output, "start\n");
+    assert.match(tools.Shell.toModelText(cut), /longer timeoutSeconds/);
+    await assert.rejects(
+      tools.Shell.execute({ command: "true", timeoutSeconds: 0 }),
+      ToolError,
+    );
+  });
+});
+
+Deno.test("Shell keeps at most outputByteLimit bytes, marker included, and flags truncated", async () => {
+  await withWorkspace(async (ws) => {
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    const exact = await tools.Shell.execute({
+      command: "printf 1234567890",
+      outputByteLimit: 10,
+    });
+    assert.equal(exact.truncated, false);
+    assert.equal(exact.output, "1234567890");
+    const cut = await tools.Shell.execute({
+      command: "seq 1 10000",
+      outputByteLimit: 1000,
+    });
+    assert.equal(cut.truncated, true);
+    assert.ok(new TextEncoder().encode(cut.output).length <= 1000);
+    assert.ok(cut.output.startsWith("1\n2\n"));
+    assert.ok(cut.output.endsWith("9999\n10000\n"));
+    assert.match(
+      cut.output,
+      /\[\.\.\. \d+ bytes \(\d+ lines\) omitted \.\.\.\]/,
+    );
+    assert.ok(cut.logPath !== undefined);
+    await Deno.remove(cut.logPath);
+  });
+});
