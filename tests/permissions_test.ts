@@ -14,6 +14,30 @@ const MOD_URL = new URL("../mod.ts", import.meta.url).href;
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const REPO = dirname(fileURLToPath(new URL("../mod.ts", import.meta.url)));
 
+/** Runs `script` in a child Deno with `flags`; its stdout is one JSON line. */
+async function childReport(
+  script: string,
+  flags: string[],
+  args: string[],
+): Promise<Record<string, { ok?: unknown; error?: string }>> {
+  const { stdout } = await runDeno(["--no-prompt", ...flags], script, args);
+  return JSON.parse(stdout);
+}
+
+const WRITE_CHILD = `
+import { createTools } from ${JSON.stringify(MOD_URL)};
+const [ws] = Deno.args;
+const tools = createTools({ cwd: ws, permissionMode: "allow" });
+const results = {};
+async function run(name, fn) {
+  try { results[name] = { ok: await fn() }; }
+  catch (error) { results[name] = { error: error.message }; }
+}
+await run("write", () => tools.WriteFile.execute({ path: "a.txt", content: "new\\n" }));
+await run("edit", () => tools.EditFile.execute({ path: "b.txt", oldText: "old", newText: "new" }));
+console.log(JSON.stringify(results));
+`;
+
 /** `fello mcp` over stdio, with the given deno flags and server flags. */
 function mcp(
   ws: string,
@@ -336,4 +360,29 @@ Deno.test("fello mcp --workspace-only: search, file_outline and rg refuse a syml
       await client.close();
     }
   });
+});
+
+Deno.test({
+  name:
+    "writeFile() and editFile(): the --allow-write flag a Deno denial names makes the retried call succeed",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "b.txt"), "old\n");
+      const script = join(ws, "child.js");
+      await Deno.writeTextFile(script, WRITE_CHILD);
+      const read = `--allow-read=${ws},${ROOT}`;
+      const denied = await childReport(script, [read], [ws]);
+      const flags = ["write", "edit"].map((name) => {
+        const message = denied[name].error ?? "";
+        const flag = /--allow-write=\S+/.exec(message)?.[0];
+        assert.ok(flag, message);
+        return flag;
+      });
+      const retried = await childReport(script, [read, ...flags], [ws]);
+      assert.deepEqual(retried.write.error, undefined, "write after the grant");
+      assert.deepEqual(retried.edit.error, undefined, "edit after the grant");
+      assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "new\n");
+      assert.equal(await Deno.readTextFile(join(ws, "b.txt")), "new\n");
+    });
+  },
 });

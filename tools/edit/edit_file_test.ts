@@ -710,3 +710,104 @@ Deno.test("editFile() errors for no match and for two matches say what to do, fi
     );
   });
 });
+
+Deno.test({
+  name:
+    "editFile() keeps LF in a literally matched region of a file whose first line is CRLF",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "mixed.txt"), "a\r\nb\nc\nd\n");
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      await tools.EditFile.execute({
+        path: "mixed.txt",
+        oldText: "c\nd",
+        newText: "C\nD",
+      });
+      assert.equal(
+        await Deno.readTextFile(join(ws, "mixed.txt")),
+        "a\r\nb\nC\nD\n",
+      );
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "editFile() lands 20 concurrent edits of one file through a symlinked folder and its real folder",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.mkdir(join(ws, "pkg"));
+      await Deno.symlink(join(ws, "pkg"), join(ws, "link"));
+      const n = 20;
+      const markers = Array.from(
+        { length: n },
+        (_, i) => `m${String(i).padStart(2, "0")}`,
+      );
+      await Deno.writeTextFile(join(ws, "pkg", "a.txt"), markers.join("\n"));
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      const results = await Promise.all(
+        markers.map((marker, i) =>
+          tools.EditFile.execute({
+            path: `${i % 2 === 0 ? "pkg" : "link"}/a.txt`,
+            oldText: marker,
+            newText: marker.toUpperCase(),
+          })
+        ),
+      );
+      assert.equal(results.length, n); // every call reported success
+      assert.equal(
+        await Deno.readTextFile(join(ws, "pkg", "a.txt")),
+        markers.map((marker) => marker.toUpperCase()).join("\n"),
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "editFile() model text stays bounded for a replaceAll on every line",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const lines = Array.from({ length: 20_000 }, (_, i) => `row ${i} foo`);
+      await Deno.writeTextFile(join(ws, "data.txt"), `${lines.join("\n")}\n`);
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      const result = await tools.EditFile.execute({
+        path: "data.txt",
+        oldText: "foo",
+        newText: "bar",
+        replaceAll: true,
+      });
+      assert.equal(result.replacements, 20_000);
+      const text = tools.EditFile.toModelText(result);
+      assert.ok(text.length <= 102_400, `model text: ${text.length} chars`);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "editFile() whose oldText is not in the file fails without asking approve",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "a.txt"), "hello\n");
+      const asked: string[] = [];
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "ask",
+        approve: (request) => {
+          asked.push(request.description);
+          return true;
+        },
+      });
+      await assert.rejects(
+        tools.EditFile.execute({
+          path: "a.txt",
+          oldText: "helo",
+          newText: "bye",
+        }),
+        (error: unknown) =>
+          error instanceof ToolError && /not found/.test(error.message),
+      );
+      assert.deepEqual(asked, []);
+    });
+  },
+});

@@ -761,3 +761,58 @@ Deno.test("readFile() reads the tail of a 256 MB sparse file with bounded memory
     );
   });
 });
+
+Deno.test({
+  name: "readFile() refuses a file with a UTF-8 BOM followed by binary bytes",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0, 1, 2, 3, 0, 0, 0x0a]);
+      await Deno.writeFile(join(ws, "blob.dat"), bytes);
+      const tools = createTools({ cwd: ws });
+      await assert.rejects(
+        tools.ReadFile.execute({ path: "blob.dat" }),
+        (error: unknown) =>
+          error instanceof ToolError && /binary/.test(error.message),
+      );
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "readFile() does not answer from a stale line index after a same-size rewrite with the same mtime",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const path = join(ws, "big.txt");
+      await Deno.writeTextFile(path, `${"a".repeat(299)}\n`.repeat(4000));
+      const { mtime } = await Deno.stat(path);
+      const tools = createTools({ cwd: ws });
+      const first = await tools.ReadFile.execute({
+        path: "big.txt",
+        line: 3000,
+        limit: 1,
+      });
+      assert.equal(first.totalLines, 4000);
+      // Same size (1,200,000 bytes), twice as many lines, same mtime.
+      await Deno.writeTextFile(path, `${"b".repeat(149)}\n`.repeat(8000));
+      await Deno.utime(path, mtime!, mtime!);
+      const second = await tools.ReadFile.execute({
+        path: "big.txt",
+        line: 3000,
+        limit: 1,
+      });
+      assert.equal(second.totalLines, 8000);
+      assert.equal(second.content, `${"b".repeat(149)}\n`);
+    });
+  },
+});
+
+Deno.test({
+  name: "readFile() reads a /proc pseudo-file whose stat size is 0",
+  async fn() {
+    if (Deno.build.os !== "linux") return;
+    const tools = createTools({ permissionMode: "allow" });
+    const result = await tools.ReadFile.execute({ path: "/proc/self/status" });
+    assert.match(result.content, /^Name:/m);
+  },
+});

@@ -1115,3 +1115,46 @@ Deno.test("Shell keeps at most outputByteLimit bytes, marker included, and flags
     await Deno.remove(cut.logPath);
   });
 });
+
+Deno.test({
+  name:
+    'Shell "always" for `git -C <dir> status` still asks for `git -C <dir> push`',
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const asked: string[] = [];
+      const tools = createTools({
+        cwd: ws,
+        permissionMode: "ask",
+        approve: (request) => {
+          asked.push(request.command ?? "");
+          return asked.length === 1 ? "always" : false;
+        },
+      });
+      await tools.Shell.execute({ command: "git", args: ["-C", ws, "status"] });
+      await tools.Shell.execute({ command: "git", args: ["-C", ws, "push"] })
+        .catch(() => {}); // refused is what we want; a run is the fault
+      assert.equal(asked.length, 2, `asked only for: ${asked.join(" | ")}`);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "Shell gives a too-long command line a short error with advice, not the command back",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const tools = createTools({ cwd: ws, permissionMode: "allow" });
+      const body = "line of generated content\n".repeat(8_000); // ~200 KB
+      const command = `cat > big.txt <<'EOF'\n${body}EOF`;
+      await assert.rejects(
+        tools.Shell.execute({ command }),
+        (error: unknown) => {
+          assert.ok(error instanceof ToolError);
+          assert.ok(error.message.length < 2_000, `${error.message.length}`);
+          assert.match(error.message, /WriteFile/);
+          return true;
+        },
+      );
+    });
+  },
+});

@@ -251,3 +251,101 @@ Deno.test("writeFile() replaces a dangling symlink or a hard link to an outside 
     );
   });
 });
+
+Deno.test({
+  name:
+    "writeFile() and editFile() refuse a call whose signal is already aborted",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
+      const tools = createTools({ cwd: ws, permissionMode: "allow" });
+      const signal = AbortSignal.abort();
+      await assert.rejects(
+        tools.Shell.execute({ command: "true" }, { signal }),
+        ToolError,
+      );
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "a.txt", content: "new\n" }, {
+          signal,
+        }),
+        ToolError,
+      );
+      await assert.rejects(
+        tools.EditFile.execute(
+          { path: "a.txt", oldText: "old", newText: "new" },
+          { signal },
+        ),
+        ToolError,
+      );
+      assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "old\n");
+    });
+  },
+});
+
+Deno.test({
+  name: "writeFile() and editFile() handle a file name of 230 bytes",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const name = `${"n".repeat(226)}.txt`;
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      await Deno.writeTextFile(join(ws, name), "old\n"); // a valid name
+      await tools.EditFile.execute({
+        path: name,
+        oldText: "old",
+        newText: "edited",
+      });
+      assert.equal(await Deno.readTextFile(join(ws, name)), "edited\n");
+      await tools.WriteFile.execute({ path: name, content: "new\n" });
+      assert.equal(await Deno.readTextFile(join(ws, name)), "new\n");
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "writeFile() refuses a path ending in a slash instead of writing a file",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "notes/", content: "x" }),
+        ToolError,
+      );
+      await assert.rejects(Deno.stat(join(ws, "notes")), Deno.errors.NotFound);
+    });
+  },
+});
+
+Deno.test({
+  name: 'writeFile() "~/notes.txt" does not create a folder named "~"',
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      // Expanded, the path is outside the workspace: asked, and refused here
+      // (no approver). Nothing may be written in the home folder or in ws.
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "~/notes.txt", content: "x\n" }),
+        ToolError,
+      );
+      await assert.rejects(Deno.stat(join(ws, "~")), Deno.errors.NotFound);
+    });
+  },
+});
+
+Deno.test({
+  name: "writeFile() refuses a named pipe instead of replacing it with a file",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const fifo = join(ws, "pipe");
+      const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+      assert.ok(made.success);
+      const tools = createTools({ cwd: ws, permissionMode: "allow" });
+      await assert.rejects(
+        tools.WriteFile.execute({ path: "pipe", content: "x\n" }),
+        (error: unknown) =>
+          error instanceof ToolError && /regular file/.test(error.message),
+      );
+      assert.equal((await Deno.lstat(fifo)).isFile, false, "still a FIFO");
+    });
+  },
+});
