@@ -2,7 +2,7 @@
 // counts as text, which docstrings count, how deep each TypeScript kind goes.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileOutline } from "./outline.ts";
+import { fileOutline, outlineSymbols } from "./outline.ts";
 import { utf16WithBom } from "../tests/support/utf16.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
@@ -90,4 +90,43 @@ Deno.test("fileOutline() lists TypeScript property signatures one level deep and
       ].join("\n"),
     );
   });
+});
+
+Deno.test({
+  name:
+    "fileOutline() takes a Doxygen @brief that follows @fn as the function's comment",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(
+        join(ws, "add.c"),
+        [
+          "/**",
+          " * @fn int add(int a, int b)",
+          " * @brief Adds two numbers.",
+          " */",
+          "int add(int a, int b) { return a + b; }",
+          "",
+        ].join("\n"),
+      );
+      const text = await fileOutline("add.c", { cwd: ws });
+      assert.match(text, /function add \(line 5\) {2}\/\/ Adds two numbers\./);
+    });
+  },
+});
+
+Deno.test({
+  name: "outlineSymbols() lists no namespace for a bare top-level block",
+  async fn() {
+    await withWorkspace(async (ws) => {
+      await Deno.writeTextFile(
+        join(ws, "script.js"),
+        "{\n  const local = 1;\n}\nfunction g() {}\n",
+      );
+      const { symbols } = await outlineSymbols("script.js", { cwd: ws });
+      assert.deepEqual(
+        symbols.map((s) => `${s.kind} ${s.name}`),
+        ["function g"],
+      );
+    });
+  },
 });

@@ -15,11 +15,13 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const REPO = dirname(fileURLToPath(new URL("../mod.ts", import.meta.url)));
 
 /** Runs `script` in a child Deno with `flags`; its stdout is one JSON line. */
-async function childReport(
+async function childReport<
+  T = Record<string, { ok?: unknown; error?: string }>,
+>(
   script: string,
   flags: string[],
   args: string[],
-): Promise<Record<string, { ok?: unknown; error?: string }>> {
+): Promise<T> {
   const { stdout } = await runDeno(["--no-prompt", ...flags], script, args);
   return JSON.parse(stdout);
 }
@@ -37,6 +39,25 @@ await run("write", () => tools.WriteFile.execute({ path: "a.txt", content: "new\
 await run("edit", () => tools.EditFile.execute({ path: "b.txt", oldText: "old", newText: "new" }));
 console.log(JSON.stringify(results));
 `;
+
+const SYMLINK_WRITE_CHILD = `
+import { createTools } from ${JSON.stringify(MOD_URL)};
+const [ws] = Deno.args;
+const tools = createTools({ cwd: ws, permissionMode: "allow" });
+let result;
+try {
+  result = { ok: await tools.WriteFile.execute({ path: "link.txt", content: "new\\n" }) };
+} catch (error) {
+  result = { error: error.message };
+}
+console.log(JSON.stringify(result));
+`;
+
+/** What a child's one WriteFile call came to. */
+interface WriteOutcome {
+  ok?: unknown;
+  error?: string;
+}
 
 /** `fello mcp` over stdio, with the given deno flags and server flags. */
 function mcp(
@@ -383,6 +404,34 @@ Deno.test({
       assert.deepEqual(retried.edit.error, undefined, "edit after the grant");
       assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "new\n");
       assert.equal(await Deno.readTextFile(join(ws, "b.txt")), "new\n");
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "writeFile() through a symlink to an ungranted folder: the flag its denial names makes the retry succeed",
+  async fn() {
+    await withDirs(async ({ ws, out }) => {
+      const real = join(out, "real.txt");
+      await Deno.writeTextFile(real, "old\n");
+      await Deno.symlink(real, join(ws, "link.txt"));
+      const script = join(ws, "child.js");
+      await Deno.writeTextFile(script, SYMLINK_WRITE_CHILD);
+      const flags = [
+        `--allow-read=${ws},${out},${ROOT}`,
+        `--allow-write=${ws}`,
+      ];
+      const denied = await childReport<WriteOutcome>(script, flags, [ws]);
+      const flag = /--allow-write=\S+/.exec(denied.error ?? "")?.[0];
+      assert.ok(flag, JSON.stringify(denied));
+      const retried = await childReport<WriteOutcome>(
+        script,
+        [...flags, flag],
+        [ws],
+      );
+      assert.equal(retried.error, undefined, `after ${flag}`);
+      assert.equal(await Deno.readTextFile(real), "new\n");
     });
   },
 });

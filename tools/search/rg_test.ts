@@ -252,3 +252,34 @@ for (const args of JSON.parse(calls)) {
 }
 console.log(JSON.stringify(messages));
 `;
+
+// With --files every positional argument is a path, so each is checked.
+Deno.test({
+  name: "rg --files asks before listing a folder outside the workspace",
+  async fn() {
+    await withDirs(async ({ ws, out }) => {
+      await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
+      const asked: PermissionRequest[] = [];
+      const rg = createRg(
+        new ToolContext({
+          workspace: ws,
+          permissionMode: "ask",
+          approve: (request) => {
+            asked.push(request);
+            return false;
+          },
+          files: createLocalFiles(),
+          processes: createLocalProcesses(),
+        }),
+      );
+      const result = await rg.execute({ args: ["--files", out] }).catch((
+        error: Error,
+      ) => error);
+      assert.ok(
+        asked.some((request) => request.path === out),
+        `not asked about ${out}; rg answered ${JSON.stringify(result)}`,
+      );
+      assert.ok(result instanceof Error, "the refused listing still ran");
+    });
+  },
+});
