@@ -551,3 +551,62 @@ Deno.test("search() is literal and case-sensitive by default, answers path:line:
     );
   });
 });
+
+/** A script that searches with a regex that backtracks catastrophically on `stuck.txt`. */
+const STUCK_CHILD = `
+import { ToolContext } from ${
+  JSON.stringify(new URL("../context.ts", import.meta.url).href)
+};
+import { createSearch } from ${
+  JSON.stringify(new URL("./search.ts", import.meta.url).href)
+};
+import { createLocalFiles } from ${
+  JSON.stringify(new URL("../local_files.ts", import.meta.url).href)
+};
+import { createLocalProcesses } from ${
+  JSON.stringify(new URL("../shell/local_processes.ts", import.meta.url).href)
+};
+const context = new ToolContext({
+  workspace: Deno.args[0],
+  permissionMode: "readOnly",
+  files: createLocalFiles(),
+  processes: createLocalProcesses(),
+});
+const search = createSearch(context, { regexBudgetMs: 1_000 });
+const outcome = (input) => search.execute(input).then(
+  (result) => result.matches.map((m) => m.path + ":" + m.line),
+  (error) => "error: " + error.message,
+);
+const out = [];
+out.push(await outcome({ pattern: "(a|a)*b", regex: true }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: true, path: "ok.txt" }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: false }));
+out.push(await outcome({ pattern: "^a+$", regex: true }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: true }));
+console.log(JSON.stringify(out));
+`;
+
+Deno.test("search() in a script whose regex ran past its budget still searches other files and patterns, and the script exits at once", async () => {
+  await withWorkspace(async (dir) => {
+    const ws = join(dir, "ws");
+    await Deno.mkdir(ws);
+    // Forty a's: the match never ends, so only the child's exit ends it.
+    await Deno.writeTextFile(join(ws, "stuck.txt"), `${"a".repeat(40)}\n`);
+    await Deno.writeTextFile(join(ws, "ok.txt"), "aab\n");
+    const script = join(dir, "child.js");
+    await Deno.writeTextFile(script, STUCK_CHILD);
+    const { stdout, ms } = await runDeno(["-A"], script, [ws]);
+    const [first, other, literal, anchored, again] = JSON.parse(stdout);
+    assert.match(
+      first,
+      /^error: Search for "\(a\|a\)\*b" stopped: .*"stuck\.txt"/,
+    );
+    assert.match(first, /leave that file out with "path" or "glob"/);
+    assert.deepEqual(other, ["ok.txt:1"]);
+    assert.deepEqual(literal, []);
+    assert.deepEqual(anchored, ["stuck.txt:1"]);
+    assert.equal(again, first);
+    // Generous: the stuck thread must not keep the script alive for long.
+    assert.ok(ms < 20_000, `exited after ${Math.round(ms)} ms`);
+  });
+});
