@@ -2,6 +2,7 @@
 // stdio, driven by the official client.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { baseEnv } from "../tests/support/fello_cli.ts";
 import { callText, connectMcp } from "../tests/support/mcp_client.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
@@ -42,6 +43,44 @@ Deno.test("fello mcp file_outline takes a file:// URI and answers plain text; rg
       assert.equal(rg.isError, !hasRipgrep());
       if (!rg.isError) {
         assert.equal(rg.text.trim(), "2:export function load() {}");
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+Deno.test("fello mcp answers 50 concurrent file_outline and search calls, each with its own file's answer", async () => {
+  await withWorkspace(async (dir) => {
+    for (let i = 0; i < 25; i++) {
+      await Deno.writeTextFile(
+        join(dir, `f${i}.ts`),
+        `export function fn${i}() {}\nexport class C${i} {}\n// token${i}x\n`,
+      );
+    }
+    const client = await connectMcp({
+      workspace: dir,
+      env: baseEnv(),
+      name: "review-concurrency16",
+    });
+    try {
+      const text = (name: string, args: Record<string, unknown>) =>
+        callText(client, name, args);
+      const calls = Array.from({ length: 25 }, (_, i) => [
+        text("file_outline", { path: `f${i}.ts` }).then((r) => ({ i, r })),
+        text("search", { pattern: `token${i}x` }).then((r) => ({ i, r })),
+      ]);
+      const outlines = await Promise.all(calls.map(([outline]) => outline));
+      const searches = await Promise.all(calls.map(([, search]) => search));
+      for (const { i, r } of outlines) {
+        assert.equal(r.isError, false, r.text);
+        assert.match(r.text, new RegExp(`^File: f${i}\\.ts$`, "m"));
+        assert.match(r.text, new RegExp(`function fn${i}\\b`));
+        assert.match(r.text, new RegExp(`class C${i}\\b`));
+      }
+      for (const { i, r } of searches) {
+        assert.equal(r.isError, false, r.text);
+        assert.equal(r.text.trim(), `f${i}.ts:3: // token${i}x`);
       }
     } finally {
       await client.close();

@@ -60,3 +60,59 @@ export function baseEnv(): Record<string, string> {
   }
   return env;
 }
+
+/** Spawns the CLI (`deno run -A mod.ts ...args`) in a clean environment. */
+export function spawnFello(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: "piped" },
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD, ...args],
+    cwd: options.cwd,
+    env: { ...baseEnv(), ...options.env },
+    clearEnv: true,
+    stdin: options.stdin ?? "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Waits for a child to end, killing it after `ms` so a hang fails the test. */
+export async function outputWithin(
+  child: Deno.ChildProcess,
+  ms: number,
+): Promise<Deno.CommandOutput & { elapsed: number }> {
+  const started = performance.now();
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }, ms);
+  try {
+    const output = await child.output();
+    return { ...output, elapsed: performance.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits for a child whose streams are in use elsewhere, killing it after `ms`. */
+export async function statusWithin(
+  child: Deno.ChildProcess,
+  ms: number,
+): Promise<Deno.CommandStatus> {
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }, ms);
+  try {
+    return await child.status;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -337,3 +337,8 @@ function hang(signal: AbortSignal): Promise<Response> {
     );
   });
 }
+
+/** The text the model saw for each tool call of a request, in order. */
+export function toolTexts(request: RecordedRequest): string[] {
+  return toolMessages(request).map((message) => contentText(message.content));
+}

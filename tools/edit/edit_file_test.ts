@@ -811,3 +811,34 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name:
+    "editFile() of two createTools instances on one workspace lands every concurrent edit of one file reported as done",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const lines = Array.from({ length: 40 }, (_, i) => `line ${i} mark${i}`);
+      await Deno.writeTextFile(join(dir, "a.txt"), `${lines.join("\n")}\n`);
+      const one = createTools({ cwd: dir, permissionMode: "allow" });
+      const two = createTools({ cwd: dir, permissionMode: "allow" });
+      const results = await Promise.allSettled(
+        lines.map((_, i) =>
+          (i % 2 === 0 ? one : two).EditFile.execute({
+            path: "a.txt",
+            oldText: `mark${i}\n`,
+            newText: `EDITED${i}\n`,
+          })
+        ),
+      );
+      const reported = results.filter((r) => r.status === "fulfilled").length;
+      const text = await Deno.readTextFile(join(dir, "a.txt"));
+      const landed = lines.filter((_, i) => text.includes(`EDITED${i}\n`));
+      assert.equal(reported, 40, "every edit can apply");
+      assert.equal(
+        landed.length,
+        reported,
+        `${reported} edits reported done, ${landed.length} in the file`,
+      );
+    });
+  },
+});

@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
-import { createTools, type PermissionRequest } from "../../mod.ts";
+import { join } from "node:path";
+import { createTools, type PermissionRequest, ToolError } from "../../mod.ts";
+import { bigTypeScript } from "../../tests/support/big_source.ts";
+import { withWorkspace } from "../../tests/support/workspace.ts";
 
 const FIXTURES =
-  new URL("../tests/fixtures/outline/", import.meta.url).pathname;
+  new URL("../../tests/fixtures/outline/", import.meta.url).pathname;
 
 Deno.test("file_outline outlines a workspace file, showing the path as given", async () => {
   const tools = createTools({ cwd: FIXTURES, permissionMode: "readOnly" });
@@ -123,4 +126,35 @@ Deno.test("file_outline started after a WriteFile of the same file outlines what
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    "file_outline.execute() rejects when its signal is aborted, before or during the parse",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await Deno.writeTextFile(
+        join(dir, "before.ts"),
+        bigTypeScript(40_000, "b"),
+      );
+      await Deno.writeTextFile(
+        join(dir, "during.ts"),
+        bigTypeScript(40_000, "d"),
+      );
+      const tools = createTools({ cwd: dir, permissionMode: "allow" });
+      await assert.rejects(
+        tools.file_outline.execute({ path: "before.ts" }, {
+          signal: AbortSignal.abort(),
+        }),
+        ToolError,
+        "an already aborted call",
+      );
+      const controller = new AbortController();
+      const during = tools.file_outline.execute({ path: "during.ts" }, {
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(), 100);
+      await assert.rejects(during, ToolError, "a call aborted mid-parse");
+    });
+  },
 });

@@ -6,7 +6,8 @@ import { createLocalProcesses } from "../shell/local_processes.ts";
 import { createRg, renderRg } from "./rg.ts";
 import type { PermissionRequest } from "../types.ts";
 import { runDeno } from "../../tests/support/run_deno.ts";
-import { withDirs } from "../../tests/support/workspace.ts";
+import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
+import { ToolError } from "../../internal/tool_error.ts";
 
 function rgTool(
   workspace: string,
@@ -280,6 +281,42 @@ Deno.test({
         `not asked about ${out}; rg answered ${JSON.stringify(result)}`,
       );
       assert.ok(result instanceof Error, "the refused listing still ran");
+    });
+  },
+});
+
+Deno.test({
+  name: "rg given an already aborted signal does not run ripgrep",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const fifo = join(dir, "fifo");
+      const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+      assert.ok(made.success, "mkfifo");
+      const rg = createRg(
+        new ToolContext({
+          workspace: dir,
+          permissionMode: "allow",
+          files: createLocalFiles(),
+          processes: createLocalProcesses(),
+        }),
+      );
+      const call = rg.execute({ args: ["needle", "fifo"] }, {
+        signal: AbortSignal.abort(),
+      });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const outcome = await Promise.race([
+        call.then(() => "resolved", (error) => error),
+        new Promise<string>((resolve) => {
+          timer = setTimeout(() => resolve("still running"), 5_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (outcome === "still running") {
+        // Let ripgrep's read of the FIFO end so nothing is left running.
+        (await Deno.open(fifo, { write: true })).close();
+        await call.catch(() => {});
+      }
+      assert.ok(outcome instanceof ToolError, `rg: ${outcome}`);
     });
   },
 });
