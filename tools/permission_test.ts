@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createTools, ToolError } from "../mod.ts";
 import { answering, rejectsTool } from "../tests/support/tool_asserts.ts";
 import { exists } from "../internal/exists.ts";
-import { plantLink, SECRET } from "../tests/support/planted_secret.ts";
+import { plantLink } from "../tests/support/planted_secret.ts";
 import { PermissionGate } from "./permission.ts";
 import { withDirs } from "../tests/support/workspace.ts";
 import type {

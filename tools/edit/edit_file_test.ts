@@ -4,6 +4,7 @@ import { applyPatch } from "diff";
 import { createTools, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
 import { rejectsTool } from "../../tests/support/tool_asserts.ts";
+import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });
@@ -839,6 +840,55 @@ Deno.test({
         reported,
         `${reported} edits reported done, ${landed.length} in the file`,
       );
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "editFile() replaceAll on a 5 MB file keeps memory near the file's size",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      let text = "";
+      for (let i = 0; i < 250_000; i++) text += `line ${i} foo here\n`;
+      await Deno.writeTextFile(join(dir, "many.txt"), text);
+      const { result, peak } = await childPeak(
+        `import { createTools } from "${MOD}";
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const r = await tools.EditFile.execute({ path: "many.txt", oldText: "foo", newText: "bar", replaceAll: true });
+(globalThis as Record<string, unknown>).result = { replacements: r.replacements, diff: r.diff.length };`,
+        [dir],
+      );
+      const { replacements } = result as { replacements: number };
+      assert.equal(replacements, 250_000);
+      const edited = await Deno.readTextFile(join(dir, "many.txt"));
+      assert.equal(edited, text.replaceAll("foo", "bar"));
+      assert.ok(
+        peak < 200 * MB,
+        `peak RSS ${Math.round(peak / MB)} MB to edit a 5 MB file`,
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "editFile() refuses an edit whose result passes its 256 MB limit",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const path = join(dir, "big.txt");
+      const text = "a e b e c e\n".repeat(200_000); // 600 000 "e"
+      await Deno.writeTextFile(path, text);
+      const tools = createTools({ cwd: dir, permissionMode: "allow" });
+      await assert.rejects(
+        tools.EditFile.execute({
+          path: "big.txt",
+          oldText: "e",
+          newText: "E".repeat(500),
+          replaceAll: true,
+        }),
+        /Cannot edit "big\.txt".*(MB|bytes)/,
+      );
+      assert.equal((await Deno.stat(path)).size, text.length);
     });
   },
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { createTools, type PermissionRequest, ToolError } from "../../mod.ts";
 import { bigTypeScript } from "../../tests/support/big_source.ts";
 import { withWorkspace } from "../../tests/support/workspace.ts";
+import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
 
 const FIXTURES =
   new URL("../../tests/fixtures/outline/", import.meta.url).pathname;
@@ -155,6 +156,27 @@ Deno.test({
       });
       setTimeout(() => controller.abort(), 100);
       await assert.rejects(during, ToolError, "a call aborted mid-parse");
+    });
+  },
+});
+
+Deno.test({
+  name: "file_outline of a file with 250 000 headings stays near its size",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await Deno.writeTextFile(join(dir, "many.md"), "# a\n".repeat(250_000));
+      const { result, peak } = await childPeak(
+        `import { createTools } from "${MOD}";
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const text = tools.file_outline.toModelText(await tools.file_outline.execute({ path: "many.md" }));
+(globalThis as Record<string, unknown>).result = text.length;`,
+        [dir],
+      );
+      assert.ok((result as number) > 0);
+      assert.ok(
+        peak < 200 * MB,
+        `peak RSS ${Math.round(peak / MB)} MB to show 400 of 250 000 headings`,
+      );
     });
   },
 });

@@ -11,6 +11,7 @@ const READ_TAIL_RSS = new URL(
   import.meta.url,
 ).pathname;
 import { rejectsTool } from "../../tests/support/tool_asserts.ts";
+import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
 
 function tools(ws: string) {
   return createTools({ cwd: ws, permissionMode: "allow" });
@@ -814,5 +815,50 @@ Deno.test({
     const tools = createTools({ permissionMode: "allow" });
     const result = await tools.ReadFile.execute({ path: "/proc/self/status" });
     assert.match(result.content, /^Name:/m);
+  },
+});
+
+Deno.test({
+  name: "readFile() of /proc/self/pagemap answers without reading 256 MB",
+  async fn() {
+    if (Deno.build.os !== "linux") return;
+    const { result, peak } = await childPeak(
+      `import { createTools } from "${MOD}";
+const tools = createTools({ cwd: Deno.cwd(), permissionMode: "allow" });
+let error = "";
+try { await tools.ReadFile.execute({ path: "/proc/self/pagemap" }); } catch (e) { error = String(e); }
+(globalThis as Record<string, unknown>).result = { error };`,
+      [],
+    );
+    const { error } = result as { error: string };
+    assert.match(error, /100 KB|binary/);
+    assert.ok(
+      peak < 200 * MB,
+      `peak RSS ${Math.round(peak / MB)} MB to refuse /proc/self/pagemap`,
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "readFile() model text of a forced 20 MB read of short lines stays near its size",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await Deno.writeTextFile(join(dir, "short.log"), "a\n".repeat(10 * MB));
+      const { result, peak } = await childPeak(
+        `import { createTools } from "${MOD}";
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const r = await tools.ReadFile.execute({ path: "short.log", force: true });
+const text = tools.ReadFile.toModelText(r);
+(globalThis as Record<string, unknown>).result = { lines: r.totalLines, chars: text.length };`,
+        [dir],
+      );
+      const { lines } = result as { lines: number };
+      assert.equal(lines, 10 * MB);
+      assert.ok(
+        peak < 400 * MB,
+        `peak RSS ${Math.round(peak / MB)} MB to render a 20 MB read`,
+      );
+    });
   },
 });

@@ -14,6 +14,7 @@ import { runDeno } from "../../tests/support/run_deno.ts";
 import { createSearch } from "./search.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { PermissionRequest } from "../types.ts";
+import { childPeak, MB } from "../../tests/support/child_peak.ts";
 
 /** Writes `files` (relative path -> content) under a new temp folder. */
 async function workspace(
@@ -609,4 +610,98 @@ Deno.test("search() in a script whose regex ran past its budget still searches o
     // Generous: the stuck thread must not keep the script alive for long.
     assert.ok(ms < 20_000, `exited after ${Math.round(ms)} ms`);
   });
+});
+
+Deno.test({
+  name: "search() ends while a file in the workspace keeps growing",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const path = join(dir, "growing.log");
+      // Text first (the binary check looks at the first 8000 bytes), then a
+      // hole that grows: no disk is used.
+      await Deno.writeTextFile(path, "a text line\n".repeat(2000));
+      let size = 24_000;
+      let growing = true;
+      const grower = (async () => {
+        while (growing) {
+          size += 64 * MB;
+          await Deno.truncate(path, size);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      })();
+      try {
+        const tools = createTools({ cwd: dir, permissionMode: "allow" });
+        const outcome = await tools.search.execute(
+          { pattern: "absent-zzz" },
+          { signal: AbortSignal.timeout(15_000) },
+        ).then((result) => tools.search.toModelText(result), String);
+        assert.match(outcome, /No matches/);
+      } finally {
+        growing = false;
+        await grower;
+      }
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "search() under a 20 000-rule .gitignore takes about as long as without",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await Deno.mkdir(join(dir, "src"));
+      for (let i = 0; i < 1000; i++) {
+        await Deno.writeTextFile(join(dir, "src", `f${i}.txt`), `x ${i}\n`);
+      }
+      await Deno.writeTextFile(join(dir, "src", "n.txt"), "needle\n");
+      const rules = Array.from({ length: 20_000 }, (_, i) => `build${i}/`);
+      await Deno.writeTextFile(join(dir, ".gitignore"), rules.join("\n"));
+      const tools = createTools({ cwd: dir, permissionMode: "allow" });
+      const started = performance.now();
+      const result = await tools.search.execute({ pattern: "needle" });
+      const ms = performance.now() - started;
+      assert.match(tools.search.toModelText(result), /n\.txt:1: needle/);
+      assert.ok(ms < 5_000, `search took ${Math.round(ms)} ms`);
+    });
+  },
+});
+
+Deno.test({
+  name: "search() leaves at most two runaway regular expressions running",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      await Deno.writeTextFile(join(dir, "a.txt"), `${"a".repeat(40)}\n`);
+      const tools = new URL("../", import.meta.url).href;
+      const { result } = await childPeak(
+        `import { ToolContext } from "${tools}context.ts";
+import { createLocalFiles } from "${tools}local_files.ts";
+import { createLocalProcesses } from "${tools}shell/local_processes.ts";
+import { createSearch } from "${tools}search/search.ts";
+const context = new ToolContext({ workspace: Deno.args[0], permissionMode: "allow", files: createLocalFiles(), processes: createLocalProcesses() });
+const search = createSearch(context, { regexBudgetMs: 500 });
+for (const letter of "bcdef") {
+  await search.execute({ pattern: "(a|a)*" + letter, regex: true }).catch(() => {});
+}
+await new Promise((resolve) => setTimeout(resolve, 300));
+// Deno names worker threads "worker-N"; a spinning one is always runnable.
+let running = 0;
+for (const task of Deno.readDirSync("/proc/self/task")) {
+  try {
+    const dir = "/proc/self/task/" + task.name;
+    const stat = Deno.readTextFileSync(dir + "/stat");
+    const name = Deno.readTextFileSync(dir + "/comm");
+    if (name.startsWith("worker-") && stat.slice(stat.lastIndexOf(")") + 2)[0] === "R") running++;
+  } catch { /* ended */ }
+}
+(globalThis as Record<string, unknown>).result = running;
+// The spinning workers would keep the child alive: end it once it printed.
+setTimeout(() => Deno.exit(0), 0);`,
+        [dir],
+      );
+      assert.ok(
+        (result as number) <= 2,
+        `${result} worker threads still running after five runaway patterns`,
+      );
+    });
+  },
 });

@@ -16,6 +16,7 @@ import {
   rejectsTool,
 } from "../../tests/support/tool_asserts.ts";
 import { exists } from "../../internal/exists.ts";
+import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
 
 // A tree: the shell, a background sleep, a nested shell and its two sleeps; every pid recorded.
 const TREE = `echo $$ >> pids; sleep 100 & echo $! >> pids; ` +
@@ -1154,6 +1155,33 @@ Deno.test({
           assert.match(error.message, /WriteFile/);
           return true;
         },
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "Shell caps its output log on disk",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      const { result } = await childPeak(
+        `import { createTools } from "${MOD}";
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const r = await tools.Shell.execute({ command: "yes | head -c 300M" });
+const size = r.logPath ? Deno.statSync(r.logPath).size : -1;
+if (r.logPath) Deno.removeSync(r.logPath);
+(globalThis as Record<string, unknown>).result = { size, truncated: r.truncated };`,
+        [dir],
+      );
+      const { size, truncated } = result as {
+        size: number;
+        truncated: boolean;
+      };
+      assert.equal(truncated, true);
+      assert.ok(size > 0, "a log is written");
+      assert.ok(
+        size <= 256 * MB + 4096,
+        `the log of 300 MB of output is ${size} bytes`,
       );
     });
   },
