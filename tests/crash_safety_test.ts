@@ -164,47 +164,43 @@ Deno.test("editFile() killed mid-edit leaves the old or the new file", async () 
   );
 });
 
-Deno.test({
-  name:
-    "createTools() in a script that dies of an uncaught error or rejection while Shell runs leaves no command running",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      const script = join(dir, "crash.ts");
-      await Deno.writeTextFile(
-        script,
-        `import { createTools } from ${JSON.stringify(MOD)};
+Deno.test("createTools() in a script that dies of an uncaught error or rejection while Shell runs leaves no command running", async () => {
+  await withWorkspace(async (dir) => {
+    const script = join(dir, "crash.ts");
+    await Deno.writeTextFile(
+      script,
+      `import { createTools } from ${JSON.stringify(MOD)};
 const [cwd, how] = Deno.args;
 const tools = createTools({ cwd, permissionMode: "allow" });
 tools.Shell.execute({ command: "echo $$ > " + how + ".pid; exec sleep 100" });
 while (true) {
-  try {
-    if (Deno.readTextFileSync(cwd + "/" + how + ".pid").trim()) break;
-  } catch { /* not yet */ }
-  await new Promise((resolve) => setTimeout(resolve, 20));
+try {
+  if (Deno.readTextFileSync(cwd + "/" + how + ".pid").trim()) break;
+} catch { /* not yet */ }
+await new Promise((resolve) => setTimeout(resolve, 20));
 }
 if (how === "throw") throw new Error("the script crashed");
 Promise.reject(new Error("an unhandled rejection"));
 `,
-      );
-      const ways = ["throw", "reject"];
-      try {
-        for (const how of ways) {
-          const child = new Deno.Command(Deno.execPath(), {
-            args: ["run", `--config=${CONFIG}`, "-A", script, dir, how],
-            stdin: "null",
-            stdout: "piped",
-            stderr: "piped",
-          }).spawn();
-          const output = await outputWithin(child, 30_000);
-          assert.equal(output.code, 1, `${how}: the script failed`);
-          const pid = await waitForPid(join(dir, `${how}.pid`));
-          assert.ok(await waitUntilGone(pid), `${how}: sleep ${pid} survived`);
-        }
-      } finally {
-        killLeftovers(
-          await readPidFiles(ways.map((how) => join(dir, `${how}.pid`))),
-        );
+    );
+    const ways = ["throw", "reject"];
+    try {
+      for (const how of ways) {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: ["run", `--config=${CONFIG}`, "-A", script, dir, how],
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const output = await outputWithin(child, 30_000);
+        assert.equal(output.code, 1, `${how}: the script failed`);
+        const pid = await waitForPid(join(dir, `${how}.pid`));
+        assert.ok(await waitUntilGone(pid), `${how}: sleep ${pid} survived`);
       }
-    });
-  },
+    } finally {
+      killLeftovers(
+        await readPidFiles(ways.map((how) => join(dir, `${how}.pid`))),
+      );
+    }
+  });
 });

@@ -291,69 +291,57 @@ Deno.test("createTools() under narrow --allow-read/--allow-write turns each deni
 });
 
 // rg checks the path it will really open: `..` after a symlink is outside.
-Deno.test({
-  name:
-    "fello mcp --workspace-only: rg 'link/..' through a symlink out of the workspace reads nothing outside",
-  fn: async () => {
-    await withDirs(async ({ ws, out }) => {
-      await plantLink(ws, out);
-      const client = await mcp(ws, ["-A"], ["--workspace-only"]);
-      try {
-        const r = await callText(client, "rg", { args: [SECRET, "link/.."] });
-        assert.ok(!r.text.includes(SECRET), `rg read outside: ${r.text}`);
-      } finally {
-        await client.close();
-      }
-    });
-  },
+Deno.test("fello mcp --workspace-only: rg 'link/..' through a symlink out of the workspace reads nothing outside", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    const client = await mcp(ws, ["-A"], ["--workspace-only"]);
+    try {
+      const r = await callText(client, "rg", { args: [SECRET, "link/.."] });
+      assert.ok(!r.text.includes(SECRET), `rg read outside: ${r.text}`);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
-Deno.test({
-  name:
-    "fello mcp under --allow-read=<ws>: rg on a symlink to an ungranted folder is refused, not run",
-  fn: async () => {
-    await withDirs(async ({ ws, out }) => {
-      await plantLink(ws, out);
-      const client = await mcp(ws, [
-        `--allow-read=${ws},${REPO}`,
-        "--allow-env",
-        "--allow-run=rg",
-      ]);
-      try {
-        const r = await callText(client, "rg", { args: [SECRET, "link"] });
-        assert.ok(!r.text.includes(SECRET), `rg crossed the grant: ${r.text}`);
-        assert.ok(r.isError && r.text.includes("--allow-read"), r.text);
-      } finally {
-        await client.close();
-      }
-    });
-  },
+Deno.test("fello mcp under --allow-read=<ws>: rg on a symlink to an ungranted folder is refused, not run", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    const client = await mcp(ws, [
+      `--allow-read=${ws},${REPO}`,
+      "--allow-env",
+      "--allow-run=rg",
+    ]);
+    try {
+      const r = await callText(client, "rg", { args: [SECRET, "link"] });
+      assert.ok(!r.text.includes(SECRET), `rg crossed the grant: ${r.text}`);
+      assert.ok(r.isError && r.text.includes("--allow-read"), r.text);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
-Deno.test({
-  name:
-    "fello mcp under --allow-read=<ws>: search on a symlink out of the grant is a clear Deno denial, not 'No matches'",
-  fn: async () => {
-    await withDirs(async ({ ws, out }) => {
-      await plantLink(ws, out);
-      await Deno.symlink(join(out, "secret.txt"), join(ws, "peek.txt"));
-      const client = await mcp(ws, [
-        `--allow-read=${ws},${REPO}`,
-        "--allow-env",
-        "--allow-run=rg",
-      ]);
-      try {
-        const r = await callText(client, "search", {
-          pattern: SECRET,
-          path: "peek.txt",
-        });
-        assert.ok(r.isError, `not an error: ${r.text}`);
-        assert.match(r.text, /--allow-read/);
-      } finally {
-        await client.close();
-      }
-    });
-  },
+Deno.test("fello mcp under --allow-read=<ws>: search on a symlink out of the grant is a clear Deno denial, not 'No matches'", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    await Deno.symlink(join(out, "secret.txt"), join(ws, "peek.txt"));
+    const client = await mcp(ws, [
+      `--allow-read=${ws},${REPO}`,
+      "--allow-env",
+      "--allow-run=rg",
+    ]);
+    try {
+      const r = await callText(client, "search", {
+        pattern: SECRET,
+        path: "peek.txt",
+      });
+      assert.ok(r.isError, `not an error: ${r.text}`);
+      assert.match(r.text, /--allow-read/);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 Deno.test("fello mcp --workspace-only: search, file_outline and rg refuse a symlinked folder, an absolute path and a -f file outside", async () => {
@@ -383,55 +371,47 @@ Deno.test("fello mcp --workspace-only: search, file_outline and rg refuse a syml
   });
 });
 
-Deno.test({
-  name:
-    "writeFile() and editFile(): the --allow-write flag a Deno denial names makes the retried call succeed",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      await Deno.writeTextFile(join(ws, "b.txt"), "old\n");
-      const script = join(ws, "child.js");
-      await Deno.writeTextFile(script, WRITE_CHILD);
-      const read = `--allow-read=${ws},${ROOT}`;
-      const denied = await childReport(script, [read], [ws]);
-      const flags = ["write", "edit"].map((name) => {
-        const message = denied[name].error ?? "";
-        const flag = /--allow-write=\S+/.exec(message)?.[0];
-        assert.ok(flag, message);
-        return flag;
-      });
-      const retried = await childReport(script, [read, ...flags], [ws]);
-      assert.deepEqual(retried.write.error, undefined, "write after the grant");
-      assert.deepEqual(retried.edit.error, undefined, "edit after the grant");
-      assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "new\n");
-      assert.equal(await Deno.readTextFile(join(ws, "b.txt")), "new\n");
+Deno.test("writeFile() and editFile(): the --allow-write flag a Deno denial names makes the retried call succeed", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "b.txt"), "old\n");
+    const script = join(ws, "child.js");
+    await Deno.writeTextFile(script, WRITE_CHILD);
+    const read = `--allow-read=${ws},${ROOT}`;
+    const denied = await childReport(script, [read], [ws]);
+    const flags = ["write", "edit"].map((name) => {
+      const message = denied[name].error ?? "";
+      const flag = /--allow-write=\S+/.exec(message)?.[0];
+      assert.ok(flag, message);
+      return flag;
     });
-  },
+    const retried = await childReport(script, [read, ...flags], [ws]);
+    assert.deepEqual(retried.write.error, undefined, "write after the grant");
+    assert.deepEqual(retried.edit.error, undefined, "edit after the grant");
+    assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "new\n");
+    assert.equal(await Deno.readTextFile(join(ws, "b.txt")), "new\n");
+  });
 });
 
-Deno.test({
-  name:
-    "writeFile() through a symlink to an ungranted folder: the flag its denial names makes the retry succeed",
-  async fn() {
-    await withDirs(async ({ ws, out }) => {
-      const real = join(out, "real.txt");
-      await Deno.writeTextFile(real, "old\n");
-      await Deno.symlink(real, join(ws, "link.txt"));
-      const script = join(ws, "child.js");
-      await Deno.writeTextFile(script, SYMLINK_WRITE_CHILD);
-      const flags = [
-        `--allow-read=${ws},${out},${ROOT}`,
-        `--allow-write=${ws}`,
-      ];
-      const denied = await childReport<WriteOutcome>(script, flags, [ws]);
-      const flag = /--allow-write=\S+/.exec(denied.error ?? "")?.[0];
-      assert.ok(flag, JSON.stringify(denied));
-      const retried = await childReport<WriteOutcome>(
-        script,
-        [...flags, flag],
-        [ws],
-      );
-      assert.equal(retried.error, undefined, `after ${flag}`);
-      assert.equal(await Deno.readTextFile(real), "new\n");
-    });
-  },
+Deno.test("writeFile() through a symlink to an ungranted folder: the flag its denial names makes the retry succeed", async () => {
+  await withDirs(async ({ ws, out }) => {
+    const real = join(out, "real.txt");
+    await Deno.writeTextFile(real, "old\n");
+    await Deno.symlink(real, join(ws, "link.txt"));
+    const script = join(ws, "child.js");
+    await Deno.writeTextFile(script, SYMLINK_WRITE_CHILD);
+    const flags = [
+      `--allow-read=${ws},${out},${ROOT}`,
+      `--allow-write=${ws}`,
+    ];
+    const denied = await childReport<WriteOutcome>(script, flags, [ws]);
+    const flag = /--allow-write=\S+/.exec(denied.error ?? "")?.[0];
+    assert.ok(flag, JSON.stringify(denied));
+    const retried = await childReport<WriteOutcome>(
+      script,
+      [...flags, flag],
+      [ws],
+    );
+    assert.equal(retried.error, undefined, `after ${flag}`);
+    assert.equal(await Deno.readTextFile(real), "new\n");
+  });
 });

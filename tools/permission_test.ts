@@ -204,14 +204,11 @@ Deno.test(
       await Deno.symlink(out, join(ws, "linkdir"));
       await Deno.mkdir(join(ws, "sub"));
       await Deno.writeTextFile(join(ws, "inside.txt"), "ok");
-      const requests: PermissionRequest[] = [];
+      const { requests, approve } = recorder(false);
       const tools = createTools({
         cwd: ws,
         permissionMode: "acceptEdits",
-        approve: (request) => {
-          requests.push(request);
-          return false;
-        },
+        approve,
       });
       assert.match(await attempt(tools, "read", "link.txt"), /Refused/);
       assert.match(
@@ -248,14 +245,11 @@ Deno.test("createTools() a per-call cwd changes resolution, not the workspace bo
     await Deno.writeTextFile(join(ws, "sub", "a.txt"), "in sub");
     await Deno.writeTextFile(join(ws, "top.txt"), "top");
     await Deno.writeTextFile(join(out, "a.txt"), "outside");
-    const requests: PermissionRequest[] = [];
+    const { requests, approve } = recorder(false);
     const tools = createTools({
       cwd: ws,
       permissionMode: "acceptEdits",
-      approve: (request) => {
-        requests.push(request);
-        return false;
-      },
+      approve,
     });
     const inSub = await tools.ReadFile.execute({ path: "a.txt", cwd: "sub" });
     assert.equal(inSub.content, "in sub");
@@ -508,101 +502,89 @@ Deno.test("createTools() a per-call cwd resolves paths for all three file tools,
   });
 });
 
-Deno.test({
-  name:
-    "createTools() approval descriptions show a command's or path's control characters escaped",
-  fn: async () => {
-    await withDirs(async ({ ws }) => {
-      const rec = answering();
+Deno.test("createTools() approval descriptions show a command's or path's control characters escaped", async () => {
+  await withDirs(async ({ ws }) => {
+    const rec = answering();
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: rec.approve,
+    });
+    await assert.rejects(
+      tools.Shell.execute({ command: "rm -rf ~/x #\r\x1b[2Kgit status" }),
+      ToolError,
+    );
+    await assert.rejects(
+      tools.WriteFile.execute({ path: "a\x1b[2K\rb.txt", content: "x" }),
+      ToolError,
+    );
+    assert.equal(rec.calls.length, 2);
+    for (const { description } of rec.calls) {
+      // deno-lint-ignore no-control-regex
+      assert.doesNotMatch(description, /[\x00-\x08\x0b-\x1f\x7f]/);
+    }
+  });
+});
+
+Deno.test("createTools() approval of a path through a symlink out of the workspace shows where it really leads", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    const rec = answering();
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "acceptEdits",
+      approve: rec.approve,
+    });
+    const real = join(out, "dir/inner.txt");
+    await assert.rejects(
+      tools.ReadFile.execute({ path: "link/inner.txt" }),
+      ToolError,
+    );
+    await assert.rejects(
+      tools.WriteFile.execute({ path: "link/inner.txt", content: "x" }),
+      ToolError,
+    );
+    assert.equal(rec.calls.length, 2);
+    for (const call of rec.calls) {
+      assert.equal(call.outsideWorkspace, true);
+      assert.ok(
+        call.description.includes(real) || call.path === real,
+        `the request hides the real target: ${JSON.stringify(call)}`,
+      );
+    }
+  });
+});
+
+Deno.test("createTools() does not write through a file swapped for an outside symlink while its approval is pending", async () => {
+  await withDirs(async ({ ws, out }) => {
+    const target = join(out, "target.txt");
+    await Deno.writeTextFile(target, "ORIGINAL\n");
+    for (const tool of ["WriteFile", "EditFile"] as const) {
+      const file = join(ws, "a.txt");
+      await Deno.writeTextFile(file, "ORIGINAL\n");
       const tools = createTools({
         cwd: ws,
         permissionMode: "ask",
-        approve: rec.approve,
+        approve: async (request) => {
+          if (!request.outsideWorkspace) {
+            await Deno.remove(file);
+            await Deno.symlink(target, file);
+          }
+          return !request.outsideWorkspace;
+        },
       });
-      await assert.rejects(
-        tools.Shell.execute({ command: "rm -rf ~/x #\r\x1b[2Kgit status" }),
-        ToolError,
-      );
-      await assert.rejects(
-        tools.WriteFile.execute({ path: "a\x1b[2K\rb.txt", content: "x" }),
-        ToolError,
-      );
-      assert.equal(rec.calls.length, 2);
-      for (const { description } of rec.calls) {
-        // deno-lint-ignore no-control-regex
-        assert.doesNotMatch(description, /[\x00-\x08\x0b-\x1f\x7f]/);
-      }
-    });
-  },
-});
-
-Deno.test({
-  name:
-    "createTools() approval of a path through a symlink out of the workspace shows where it really leads",
-  fn: async () => {
-    await withDirs(async ({ ws, out }) => {
-      await plantLink(ws, out);
-      const rec = answering();
-      const tools = createTools({
-        cwd: ws,
-        permissionMode: "acceptEdits",
-        approve: rec.approve,
-      });
-      const real = join(out, "dir/inner.txt");
-      await assert.rejects(
-        tools.ReadFile.execute({ path: "link/inner.txt" }),
-        ToolError,
-      );
-      await assert.rejects(
-        tools.WriteFile.execute({ path: "link/inner.txt", content: "x" }),
-        ToolError,
-      );
-      assert.equal(rec.calls.length, 2);
-      for (const call of rec.calls) {
-        assert.equal(call.outsideWorkspace, true);
-        assert.ok(
-          call.description.includes(real) || call.path === real,
-          `the request hides the real target: ${JSON.stringify(call)}`,
-        );
-      }
-    });
-  },
-});
-
-Deno.test({
-  name:
-    "createTools() does not write through a file swapped for an outside symlink while its approval is pending",
-  fn: async () => {
-    await withDirs(async ({ ws, out }) => {
-      const target = join(out, "target.txt");
-      await Deno.writeTextFile(target, "ORIGINAL\n");
-      for (const tool of ["WriteFile", "EditFile"] as const) {
-        const file = join(ws, "a.txt");
-        await Deno.writeTextFile(file, "ORIGINAL\n");
-        const tools = createTools({
-          cwd: ws,
-          permissionMode: "ask",
-          approve: async (request) => {
-            if (!request.outsideWorkspace) {
-              await Deno.remove(file);
-              await Deno.symlink(target, file);
-            }
-            return !request.outsideWorkspace;
-          },
+      const call = tool === "WriteFile"
+        ? tools.WriteFile.execute({ path: "a.txt", content: "PWNED\n" })
+        : tools.EditFile.execute({
+          path: "a.txt",
+          oldText: "ORIGINAL",
+          newText: "PWNED",
         });
-        const call = tool === "WriteFile"
-          ? tools.WriteFile.execute({ path: "a.txt", content: "PWNED\n" })
-          : tools.EditFile.execute({
-            path: "a.txt",
-            oldText: "ORIGINAL",
-            newText: "PWNED",
-          });
-        await call.catch(() => {});
-        assert.equal(await Deno.readTextFile(target), "ORIGINAL\n", tool);
-        await Deno.remove(file);
-      }
-    });
-  },
+      await call.catch(() => {});
+      assert.equal(await Deno.readTextFile(target), "ORIGINAL\n", tool);
+      await Deno.remove(file);
+    }
+  });
 });
 
 Deno.test("createTools() asks as outside for file:// with %2e%2e, ~/.., //..// and a symlinked folder, in every file tool", async () => {

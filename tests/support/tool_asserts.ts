@@ -61,3 +61,10 @@ export function answering(...answers: PermissionAnswer[]): {
     },
   };
 }
+
+/** Awaits `promise`, asserting that it rejects with a ToolError; resolves to its message. */
+export async function toolErrorMessage(
+  promise: Promise<unknown>,
+): Promise<string> {
+  return (await rejectsTool(promise)).message;
+}

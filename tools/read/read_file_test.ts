@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
-import type { FileBackend, PermissionRequest } from "../../mod.ts";
+import type { FileBackend } from "../../mod.ts";
 import { createLocalFiles } from "../local_files.ts";
 import { runDeno } from "../../tests/support/run_deno.ts";
 
@@ -10,7 +10,11 @@ const READ_TAIL_RSS = new URL(
   "../../tests/support/read_tail_rss.ts",
   import.meta.url,
 ).pathname;
-import { rejectsTool } from "../../tests/support/tool_asserts.ts";
+import {
+  recorder,
+  rejectsTool,
+  toolErrorMessage,
+} from "../../tests/support/tool_asserts.ts";
 import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
 
 function tools(ws: string) {
@@ -22,17 +26,6 @@ function numbered(n: number): string {
   let text = "";
   for (let i = 1; i <= n; i++) text += `line ${i}\n`;
   return text;
-}
-
-async function readError(
-  promise: Promise<unknown>,
-): Promise<string> {
-  const error = await promise.then(
-    () => assert.fail("expected a ToolError"),
-    (e) => e,
-  );
-  assert.ok(error instanceof ToolError, `not a ToolError: ${error}`);
-  return error.message;
 }
 
 Deno.test("readFile() returns a whole small file exactly, CRLF kept", async () => {
@@ -96,7 +89,9 @@ Deno.test("readFile() refuses a full read over 100 KB without opening it", async
       permissionMode: "allow",
       backend: { files },
     });
-    const message = await readError(t.ReadFile.execute({ path: "big.txt" }));
+    const message = await toolErrorMessage(
+      t.ReadFile.execute({ path: "big.txt" }),
+    );
     assert.equal(opens, 0);
     assert.match(message, /102401 bytes/);
     assert.match(message, /file_outline/);
@@ -121,20 +116,20 @@ Deno.test("readFile() states the line count when line is past the end", async ()
     await Deno.writeTextFile(join(ws, "b.txt"), "a\nb");
     const t = tools(ws);
     assert.match(
-      await readError(t.ReadFile.execute({ path: "a.txt", line: 43 })),
+      await toolErrorMessage(t.ReadFile.execute({ path: "a.txt", line: 43 })),
       /has only 42 lines/,
     );
     assert.match(
-      await readError(t.ReadFile.execute({ path: "b.txt", line: 3 })),
+      await toolErrorMessage(t.ReadFile.execute({ path: "b.txt", line: 3 })),
       /has only 2 lines/,
     );
     assert.equal(
       (await t.ReadFile.execute({ path: "b.txt", line: 2 })).content,
       "b",
     );
-    await readError(t.ReadFile.execute({ path: "a.txt", line: 0 }));
-    await readError(t.ReadFile.execute({ path: "a.txt", limit: 0 }));
-    await readError(t.ReadFile.execute({ path: "a.txt", line: 1.5 }));
+    await toolErrorMessage(t.ReadFile.execute({ path: "a.txt", line: 0 }));
+    await toolErrorMessage(t.ReadFile.execute({ path: "a.txt", limit: 0 }));
+    await toolErrorMessage(t.ReadFile.execute({ path: "a.txt", line: 1.5 }));
   });
 });
 
@@ -176,10 +171,10 @@ Deno.test("readFile() refuses binaries, and images with a hint to ImageAnalysis"
     );
     const t = tools(ws);
     assert.match(
-      await readError(t.ReadFile.execute({ path: "a.bin" })),
+      await toolErrorMessage(t.ReadFile.execute({ path: "a.bin" })),
       /binary/,
     );
-    const image = await readError(
+    const image = await toolErrorMessage(
       t.ReadFile.execute({ path: "pic.png", line: 1 }),
     );
     assert.match(image, /image \(PNG\)/);
@@ -202,7 +197,7 @@ Deno.test("readFile() suggests similar names for a missing file", async () => {
       await Deno.writeTextFile(join(ws, "src", name), "x");
     }
     const t = tools(ws);
-    const message = await readError(
+    const message = await toolErrorMessage(
       t.ReadFile.execute({ path: "src/config.js" }),
     );
     assert.match(message, /^Cannot read "src\/config.js": no such file/);
@@ -210,7 +205,7 @@ Deno.test("readFile() suggests similar names for a missing file", async () => {
     assert.equal(listed.length, 3);
     assert.ok(!message.includes("other.md"));
     assert.match(
-      await readError(t.ReadFile.execute({ path: "nope/a.ts" })),
+      await toolErrorMessage(t.ReadFile.execute({ path: "nope/a.ts" })),
       /neither does its folder/,
     );
   });
@@ -219,7 +214,7 @@ Deno.test("readFile() suggests similar names for a missing file", async () => {
 Deno.test("readFile() gives a directory its own error", async () => {
   await withWorkspace(async (ws) => {
     await Deno.mkdir(join(ws, "src"));
-    const message = await readError(
+    const message = await toolErrorMessage(
       tools(ws).ReadFile.execute({ path: "src" }),
     );
     assert.match(message, /is a directory/);
@@ -310,7 +305,7 @@ Deno.test("readFile() selects exactly the same lines as a split, across chunk an
       }
     }
     assert.match(
-      await readError(
+      await toolErrorMessage(
         t.ReadFile.execute({ path: "big.txt", line: lines.length + 1 }),
       ),
       new RegExp(`has only ${lines.length} lines`),
@@ -381,7 +376,7 @@ Deno.test("readFile() stops when its signal aborts", async () => {
     await Deno.writeTextFile(join(ws, "a.txt"), numbered(10));
     const controller = new AbortController();
     controller.abort();
-    const message = await readError(
+    const message = await toolErrorMessage(
       tools(ws).ReadFile.execute({ path: "a.txt", line: 2 }, {
         signal: controller.signal,
       }),
@@ -394,14 +389,14 @@ Deno.test("readFile() states a size just past the 100 KB limit in bytes, a large
   await withWorkspace(async (ws) => {
     await Deno.writeTextFile(join(ws, "edge.txt"), "x".repeat(102_401));
     await Deno.writeTextFile(join(ws, "big.txt"), "x".repeat(150 * 1024));
-    const edge = await readError(
+    const edge = await toolErrorMessage(
       tools(ws).ReadFile.execute({ path: "edge.txt" }),
     );
     assert.match(
       edge,
       /^Cannot read "edge.txt" whole: it is 102401 bytes, over the 100 KB limit \(102400 bytes\) for a full read; call file_outline/,
     );
-    const big = await readError(
+    const big = await toolErrorMessage(
       tools(ws).ReadFile.execute({ path: "big.txt" }),
     );
     assert.match(big, /it is 150 KB \(153600 bytes\), over the 100 KB limit/);
@@ -412,15 +407,12 @@ Deno.test("readFile() asks about a path through a symlink out of the workspace a
   await withDirs(async ({ ws, out }) => {
     await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
     await Deno.symlink(join(out, "secret.txt"), join(ws, "innocent.txt"));
-    const asked: PermissionRequest[] = [];
+    const { calls: asked, approve } = recorder(false);
     const t = createTools({
       cwd: ws,
-      approve: (request) => {
-        asked.push(request);
-        return false;
-      },
+      approve,
     });
-    await readError(t.ReadFile.execute({ path: "innocent.txt" }));
+    await toolErrorMessage(t.ReadFile.execute({ path: "innocent.txt" }));
     assert.deepEqual(asked, [{
       tool: "ReadFile",
       action: "read",
@@ -444,7 +436,7 @@ Deno.test("readFile() refuses a file swapped for a symlink while its approval wa
         return true;
       },
     });
-    const message = await readError(t.ReadFile.execute({ path: asked }));
+    const message = await toolErrorMessage(t.ReadFile.execute({ path: asked }));
     assert.match(message, /^Did not read ".*notes\.txt": it changed/);
     assert.doesNotMatch(message, /SECRET/);
   });
@@ -763,102 +755,85 @@ Deno.test("readFile() reads the tail of a 256 MB sparse file with bounded memory
   });
 });
 
-Deno.test({
-  name: "readFile() refuses a file with a UTF-8 BOM followed by binary bytes",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0, 1, 2, 3, 0, 0, 0x0a]);
-      await Deno.writeFile(join(ws, "blob.dat"), bytes);
-      const tools = createTools({ cwd: ws });
-      await assert.rejects(
-        tools.ReadFile.execute({ path: "blob.dat" }),
-        (error: unknown) =>
-          error instanceof ToolError && /binary/.test(error.message),
-      );
+Deno.test("readFile() refuses a file with a UTF-8 BOM followed by binary bytes", async () => {
+  await withWorkspace(async (ws) => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0, 1, 2, 3, 0, 0, 0x0a]);
+    await Deno.writeFile(join(ws, "blob.dat"), bytes);
+    const tools = createTools({ cwd: ws });
+    await assert.rejects(
+      tools.ReadFile.execute({ path: "blob.dat" }),
+      (error: unknown) =>
+        error instanceof ToolError && /binary/.test(error.message),
+    );
+  });
+});
+
+Deno.test("readFile() does not answer from a stale line index after a same-size rewrite with the same mtime", async () => {
+  await withWorkspace(async (ws) => {
+    const path = join(ws, "big.txt");
+    await Deno.writeTextFile(path, `${"a".repeat(299)}\n`.repeat(4000));
+    const { mtime } = await Deno.stat(path);
+    const tools = createTools({ cwd: ws });
+    const first = await tools.ReadFile.execute({
+      path: "big.txt",
+      line: 3000,
+      limit: 1,
     });
-  },
-});
-
-Deno.test({
-  name:
-    "readFile() does not answer from a stale line index after a same-size rewrite with the same mtime",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      const path = join(ws, "big.txt");
-      await Deno.writeTextFile(path, `${"a".repeat(299)}\n`.repeat(4000));
-      const { mtime } = await Deno.stat(path);
-      const tools = createTools({ cwd: ws });
-      const first = await tools.ReadFile.execute({
-        path: "big.txt",
-        line: 3000,
-        limit: 1,
-      });
-      assert.equal(first.totalLines, 4000);
-      // Same size (1,200,000 bytes), twice as many lines, same mtime.
-      await Deno.writeTextFile(path, `${"b".repeat(149)}\n`.repeat(8000));
-      await Deno.utime(path, mtime!, mtime!);
-      const second = await tools.ReadFile.execute({
-        path: "big.txt",
-        line: 3000,
-        limit: 1,
-      });
-      assert.equal(second.totalLines, 8000);
-      assert.equal(second.content, `${"b".repeat(149)}\n`);
+    assert.equal(first.totalLines, 4000);
+    // Same size (1,200,000 bytes), twice as many lines, same mtime.
+    await Deno.writeTextFile(path, `${"b".repeat(149)}\n`.repeat(8000));
+    await Deno.utime(path, mtime!, mtime!);
+    const second = await tools.ReadFile.execute({
+      path: "big.txt",
+      line: 3000,
+      limit: 1,
     });
-  },
+    assert.equal(second.totalLines, 8000);
+    assert.equal(second.content, `${"b".repeat(149)}\n`);
+  });
 });
 
-Deno.test({
-  name: "readFile() reads a /proc pseudo-file whose stat size is 0",
-  async fn() {
-    if (Deno.build.os !== "linux") return;
-    const tools = createTools({ permissionMode: "allow" });
-    const result = await tools.ReadFile.execute({ path: "/proc/self/status" });
-    assert.match(result.content, /^Name:/m);
-  },
+Deno.test("readFile() reads a /proc pseudo-file whose stat size is 0", async () => {
+  if (Deno.build.os !== "linux") return;
+  const tools = createTools({ permissionMode: "allow" });
+  const result = await tools.ReadFile.execute({ path: "/proc/self/status" });
+  assert.match(result.content, /^Name:/m);
 });
 
-Deno.test({
-  name: "readFile() of /proc/self/pagemap answers without reading 256 MB",
-  async fn() {
-    if (Deno.build.os !== "linux") return;
-    const { result, peak } = await childPeak(
-      `import { createTools } from "${MOD}";
+Deno.test("readFile() of /proc/self/pagemap answers without reading 256 MB", async () => {
+  if (Deno.build.os !== "linux") return;
+  const { result, peak } = await childPeak(
+    `import { createTools } from "${MOD}";
 const tools = createTools({ cwd: Deno.cwd(), permissionMode: "allow" });
 let error = "";
 try { await tools.ReadFile.execute({ path: "/proc/self/pagemap" }); } catch (e) { error = String(e); }
 (globalThis as Record<string, unknown>).result = { error };`,
-      [],
-    );
-    const { error } = result as { error: string };
-    assert.match(error, /100 KB|binary/);
-    assert.ok(
-      peak < 200 * MB,
-      `peak RSS ${Math.round(peak / MB)} MB to refuse /proc/self/pagemap`,
-    );
-  },
+    [],
+  );
+  const { error } = result as { error: string };
+  assert.match(error, /100 KB|binary/);
+  assert.ok(
+    peak < 200 * MB,
+    `peak RSS ${Math.round(peak / MB)} MB to refuse /proc/self/pagemap`,
+  );
 });
 
-Deno.test({
-  name:
-    "readFile() model text of a forced 20 MB read of short lines stays near its size",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await Deno.writeTextFile(join(dir, "short.log"), "a\n".repeat(10 * MB));
-      const { result, peak } = await childPeak(
-        `import { createTools } from "${MOD}";
+Deno.test("readFile() model text of a forced 20 MB read of short lines stays near its size", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "short.log"), "a\n".repeat(10 * MB));
+    const { result, peak } = await childPeak(
+      `import { createTools } from "${MOD}";
 const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
 const r = await tools.ReadFile.execute({ path: "short.log", force: true });
 const text = tools.ReadFile.toModelText(r);
 (globalThis as Record<string, unknown>).result = { lines: r.totalLines, chars: text.length };`,
-        [dir],
-      );
-      const { lines } = result as { lines: number };
-      assert.equal(lines, 10 * MB);
-      assert.ok(
-        peak < 400 * MB,
-        `peak RSS ${Math.round(peak / MB)} MB to render a 20 MB read`,
-      );
-    });
-  },
+      [dir],
+    );
+    const { lines } = result as { lines: number };
+    assert.equal(lines, 10 * MB);
+    assert.ok(
+      peak < 400 * MB,
+      `peak RSS ${Math.round(peak / MB)} MB to render a 20 MB read`,
+    );
+  });
 });

@@ -255,68 +255,62 @@ console.log(JSON.stringify(messages));
 `;
 
 // With --files every positional argument is a path, so each is checked.
-Deno.test({
-  name: "rg --files asks before listing a folder outside the workspace",
-  async fn() {
-    await withDirs(async ({ ws, out }) => {
-      await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
-      const asked: PermissionRequest[] = [];
-      const rg = createRg(
-        new ToolContext({
-          workspace: ws,
-          permissionMode: "ask",
-          approve: (request) => {
-            asked.push(request);
-            return false;
-          },
-          files: createLocalFiles(),
-          processes: createLocalProcesses(),
-        }),
-      );
-      const result = await rg.execute({ args: ["--files", out] }).catch((
-        error: Error,
-      ) => error);
-      assert.ok(
-        asked.some((request) => request.path === out),
-        `not asked about ${out}; rg answered ${JSON.stringify(result)}`,
-      );
-      assert.ok(result instanceof Error, "the refused listing still ran");
-    });
-  },
+Deno.test("rg --files asks before listing a folder outside the workspace", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
+    const asked: PermissionRequest[] = [];
+    const rg = createRg(
+      new ToolContext({
+        workspace: ws,
+        permissionMode: "ask",
+        approve: (request) => {
+          asked.push(request);
+          return false;
+        },
+        files: createLocalFiles(),
+        processes: createLocalProcesses(),
+      }),
+    );
+    const result = await rg.execute({ args: ["--files", out] }).catch((
+      error: Error,
+    ) => error);
+    assert.ok(
+      asked.some((request) => request.path === out),
+      `not asked about ${out}; rg answered ${JSON.stringify(result)}`,
+    );
+    assert.ok(result instanceof Error, "the refused listing still ran");
+  });
 });
 
-Deno.test({
-  name: "rg given an already aborted signal does not run ripgrep",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      const fifo = join(dir, "fifo");
-      const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
-      assert.ok(made.success, "mkfifo");
-      const rg = createRg(
-        new ToolContext({
-          workspace: dir,
-          permissionMode: "allow",
-          files: createLocalFiles(),
-          processes: createLocalProcesses(),
-        }),
-      );
-      const call = rg.execute({ args: ["needle", "fifo"] }, {
-        signal: AbortSignal.abort(),
-      });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const outcome = await Promise.race([
-        call.then(() => "resolved", (error) => error),
-        new Promise<string>((resolve) => {
-          timer = setTimeout(() => resolve("still running"), 5_000);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (outcome === "still running") {
-        // Let ripgrep's read of the FIFO end so nothing is left running.
-        (await Deno.open(fifo, { write: true })).close();
-        await call.catch(() => {});
-      }
-      assert.ok(outcome instanceof ToolError, `rg: ${outcome}`);
+Deno.test("rg given an already aborted signal does not run ripgrep", async () => {
+  await withWorkspace(async (dir) => {
+    const fifo = join(dir, "fifo");
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert.ok(made.success, "mkfifo");
+    const rg = createRg(
+      new ToolContext({
+        workspace: dir,
+        permissionMode: "allow",
+        files: createLocalFiles(),
+        processes: createLocalProcesses(),
+      }),
+    );
+    const call = rg.execute({ args: ["needle", "fifo"] }, {
+      signal: AbortSignal.abort(),
     });
-  },
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const outcome = await Promise.race([
+      call.then(() => "resolved", (error) => error),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve("still running"), 5_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (outcome === "still running") {
+      // Let ripgrep's read of the FIFO end so nothing is left running.
+      (await Deno.open(fifo, { write: true })).close();
+      await call.catch(() => {});
+    }
+    assert.ok(outcome instanceof ToolError, `rg: ${outcome}`);
+  });
 });

@@ -11,9 +11,9 @@ import {
 } from "../../tests/support/workspace.ts";
 import { utf16WithBom } from "../../tests/support/utf16.ts";
 import { runDeno } from "../../tests/support/run_deno.ts";
+import { recorder } from "../../tests/support/tool_asserts.ts";
 import { createSearch } from "./search.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { PermissionRequest } from "../types.ts";
 import { childPeak, MB } from "../../tests/support/child_peak.ts";
 
 /** Writes `files` (relative path -> content) under a new temp folder. */
@@ -319,14 +319,11 @@ Deno.test("search() names a missing path and asks before reading outside the wor
   const root = await workspace({ "a.txt": "needle\n" });
   const outside = await workspace({ "b.txt": "needle\n" });
   try {
-    const requests: PermissionRequest[] = [];
+    const { calls: requests, approve } = recorder(false);
     const tools = createTools({
       cwd: root,
       permissionMode: "ask",
-      approve: (request) => {
-        requests.push(request);
-        return false;
-      },
+      approve,
     });
     await assert.rejects(
       () => tools.search.execute({ pattern: "needle", path: "nope" }),
@@ -507,25 +504,21 @@ for (const path of JSON.parse(paths)) {
 console.log(JSON.stringify(answers));
 `;
 
-Deno.test({
-  name:
-    "search() finds a match in a UTF-16 file with a BOM, as ReadFile reads it",
-  fn: async () => {
-    await withWorkspace(async (ws) => {
-      await Deno.writeFile(
-        join(ws, "notes.txt"),
-        utf16WithBom("intro\nneedle\n"),
-      );
-      const tools = createTools({ cwd: ws, permissionMode: "allow" });
-      const read = await tools.ReadFile.execute({ path: "notes.txt" });
-      assert.equal(read.content, "intro\nneedle\n");
-      const found = await tools.search.execute({ pattern: "needle" });
-      assert.deepEqual(found.matches, [
-        { path: "notes.txt", line: 2, text: "needle" },
-      ]);
-      assert.equal(found.binaryFiles, 0);
-    });
-  },
+Deno.test("search() finds a match in a UTF-16 file with a BOM, as ReadFile reads it", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeFile(
+      join(ws, "notes.txt"),
+      utf16WithBom("intro\nneedle\n"),
+    );
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    const read = await tools.ReadFile.execute({ path: "notes.txt" });
+    assert.equal(read.content, "intro\nneedle\n");
+    const found = await tools.search.execute({ pattern: "needle" });
+    assert.deepEqual(found.matches, [
+      { path: "notes.txt", line: 2, text: "needle" },
+    ]);
+    assert.equal(found.binaryFiles, 0);
+  });
 });
 
 Deno.test("search() is literal and case-sensitive by default, answers path:line: text and notes a cut", async () => {
@@ -612,96 +605,86 @@ Deno.test("search() in a script whose regex ran past its budget still searches o
   });
 });
 
-Deno.test({
-  name: "search() ends while a file in the workspace keeps growing",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      const path = join(dir, "growing.log");
-      // Text first (the binary check looks at the first 8000 bytes), then a
-      // hole that grows: no disk is used.
-      await Deno.writeTextFile(path, "a text line\n".repeat(2000));
-      let size = 24_000;
-      let growing = true;
-      const grower = (async () => {
-        while (growing) {
-          size += 64 * MB;
-          await Deno.truncate(path, size);
-          await new Promise((resolve) => setTimeout(resolve, 2));
-        }
-      })();
-      try {
-        const tools = createTools({ cwd: dir, permissionMode: "allow" });
-        const outcome = await tools.search.execute(
-          { pattern: "absent-zzz" },
-          { signal: AbortSignal.timeout(15_000) },
-        ).then((result) => tools.search.toModelText(result), String);
-        assert.match(outcome, /No matches/);
-      } finally {
-        growing = false;
-        await grower;
+Deno.test("search() ends while a file in the workspace keeps growing", async () => {
+  await withWorkspace(async (dir) => {
+    const path = join(dir, "growing.log");
+    // Text first (the binary check looks at the first 8000 bytes), then a
+    // hole that grows: no disk is used.
+    await Deno.writeTextFile(path, "a text line\n".repeat(2000));
+    let size = 24_000;
+    let growing = true;
+    const grower = (async () => {
+      while (growing) {
+        size += 64 * MB;
+        await Deno.truncate(path, size);
+        await new Promise((resolve) => setTimeout(resolve, 2));
       }
-    });
-  },
-});
-
-Deno.test({
-  name:
-    "search() under a 20 000-rule .gitignore takes about as long as without",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await Deno.mkdir(join(dir, "src"));
-      for (let i = 0; i < 1000; i++) {
-        await Deno.writeTextFile(join(dir, "src", `f${i}.txt`), `x ${i}\n`);
-      }
-      await Deno.writeTextFile(join(dir, "src", "n.txt"), "needle\n");
-      const rules = Array.from({ length: 20_000 }, (_, i) => `build${i}/`);
-      await Deno.writeTextFile(join(dir, ".gitignore"), rules.join("\n"));
+    })();
+    try {
       const tools = createTools({ cwd: dir, permissionMode: "allow" });
-      const started = performance.now();
-      const result = await tools.search.execute({ pattern: "needle" });
-      const ms = performance.now() - started;
-      assert.match(tools.search.toModelText(result), /n\.txt:1: needle/);
-      assert.ok(ms < 5_000, `search took ${Math.round(ms)} ms`);
-    });
-  },
+      const outcome = await tools.search.execute(
+        { pattern: "absent-zzz" },
+        { signal: AbortSignal.timeout(15_000) },
+      ).then((result) => tools.search.toModelText(result), String);
+      assert.match(outcome, /No matches/);
+    } finally {
+      growing = false;
+      await grower;
+    }
+  });
 });
 
-Deno.test({
-  name: "search() leaves at most two runaway regular expressions running",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      await Deno.writeTextFile(join(dir, "a.txt"), `${"a".repeat(40)}\n`);
-      const tools = new URL("../", import.meta.url).href;
-      const { result } = await childPeak(
-        `import { ToolContext } from "${tools}context.ts";
+Deno.test("search() under a 20 000-rule .gitignore takes about as long as without", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.mkdir(join(dir, "src"));
+    for (let i = 0; i < 1000; i++) {
+      await Deno.writeTextFile(join(dir, "src", `f${i}.txt`), `x ${i}\n`);
+    }
+    await Deno.writeTextFile(join(dir, "src", "n.txt"), "needle\n");
+    const rules = Array.from({ length: 20_000 }, (_, i) => `build${i}/`);
+    await Deno.writeTextFile(join(dir, ".gitignore"), rules.join("\n"));
+    const tools = createTools({ cwd: dir, permissionMode: "allow" });
+    const started = performance.now();
+    const result = await tools.search.execute({ pattern: "needle" });
+    const ms = performance.now() - started;
+    assert.match(tools.search.toModelText(result), /n\.txt:1: needle/);
+    assert.ok(ms < 5_000, `search took ${Math.round(ms)} ms`);
+  });
+});
+
+Deno.test("search() leaves at most two runaway regular expressions running", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "a.txt"), `${"a".repeat(40)}\n`);
+    const tools = new URL("../", import.meta.url).href;
+    const { result } = await childPeak(
+      `import { ToolContext } from "${tools}context.ts";
 import { createLocalFiles } from "${tools}local_files.ts";
 import { createLocalProcesses } from "${tools}shell/local_processes.ts";
 import { createSearch } from "${tools}search/search.ts";
 const context = new ToolContext({ workspace: Deno.args[0], permissionMode: "allow", files: createLocalFiles(), processes: createLocalProcesses() });
 const search = createSearch(context, { regexBudgetMs: 500 });
 for (const letter of "bcdef") {
-  await search.execute({ pattern: "(a|a)*" + letter, regex: true }).catch(() => {});
+await search.execute({ pattern: "(a|a)*" + letter, regex: true }).catch(() => {});
 }
 await new Promise((resolve) => setTimeout(resolve, 300));
 // Deno names worker threads "worker-N"; a spinning one is always runnable.
 let running = 0;
 for (const task of Deno.readDirSync("/proc/self/task")) {
-  try {
-    const dir = "/proc/self/task/" + task.name;
-    const stat = Deno.readTextFileSync(dir + "/stat");
-    const name = Deno.readTextFileSync(dir + "/comm");
-    if (name.startsWith("worker-") && stat.slice(stat.lastIndexOf(")") + 2)[0] === "R") running++;
-  } catch { /* ended */ }
+try {
+  const dir = "/proc/self/task/" + task.name;
+  const stat = Deno.readTextFileSync(dir + "/stat");
+  const name = Deno.readTextFileSync(dir + "/comm");
+  if (name.startsWith("worker-") && stat.slice(stat.lastIndexOf(")") + 2)[0] === "R") running++;
+} catch { /* ended */ }
 }
 (globalThis as Record<string, unknown>).result = running;
 // The spinning workers would keep the child alive: end it once it printed.
 setTimeout(() => Deno.exit(0), 0);`,
-        [dir],
-      );
-      assert.ok(
-        (result as number) <= 2,
-        `${result} worker threads still running after five runaway patterns`,
-      );
-    });
-  },
+      [dir],
+    );
+    assert.ok(
+      (result as number) <= 2,
+      `${result} worker threads still running after five runaway patterns`,
+    );
+  });
 });

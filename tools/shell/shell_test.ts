@@ -980,56 +980,48 @@ Deno.test("Shell asks about a cwd outside the workspace as outside", async () =>
   });
 });
 
-Deno.test({
-  name:
-    "Shell 'always' for a command does not cover it with a new env, and the approval shows the env",
-  fn: async () => {
-    await withDirs(async ({ ws, out }) => {
-      await Deno.mkdir(join(out, "bin"));
-      const fake = join(out, "bin/ls");
-      await Deno.writeTextFile(fake, `#!/bin/sh\ntouch "${out}/PWNED"\n`);
-      await Deno.chmod(fake, 0o755);
-      const rec = answering("always", false);
-      const tools = createTools({
-        cwd: ws,
-        permissionMode: "ask",
-        approve: rec.approve,
-      });
-      await tools.Shell.execute({ command: "ls ." });
-      const env = { PATH: `${join(out, "bin")}:/usr/bin:/bin` };
-      await tools.Shell.execute({ command: "ls .", env }).catch(() => {});
-      assert.equal(
-        rec.calls.length,
-        2,
-        "the call with a new env was not asked",
-      );
-      assert.match(rec.calls[1].description, /PATH/);
-      assert.equal(await exists(join(out, "PWNED")), false, "ran unasked");
+Deno.test("Shell 'always' for a command does not cover it with a new env, and the approval shows the env", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.mkdir(join(out, "bin"));
+    const fake = join(out, "bin/ls");
+    await Deno.writeTextFile(fake, `#!/bin/sh\ntouch "${out}/PWNED"\n`);
+    await Deno.chmod(fake, 0o755);
+    const rec = answering("always", false);
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: rec.approve,
     });
-  },
+    await tools.Shell.execute({ command: "ls ." });
+    const env = { PATH: `${join(out, "bin")}:/usr/bin:/bin` };
+    await tools.Shell.execute({ command: "ls .", env }).catch(() => {});
+    assert.equal(
+      rec.calls.length,
+      2,
+      "the call with a new env was not asked",
+    );
+    assert.match(rec.calls[1].description, /PATH/);
+    assert.equal(await exists(join(out, "PWNED")), false, "ran unasked");
+  });
 });
 
-Deno.test({
-  name:
-    "Shell 'always' for an odd command never approves a different launcher line (sh x.sh)",
-  fn: async () => {
-    await withDirs(async ({ ws }) => {
-      await Deno.writeTextFile(join(ws, "x.sh"), "touch collided\n");
-      const rec = answering("always", false);
-      const tools = createTools({
-        cwd: ws,
-        permissionMode: "ask",
-        approve: rec.approve,
-      });
-      await assert.rejects(
-        tools.Shell.execute({ command: "exact:sh", args: ["x.sh"] }),
-        ToolError,
-      );
-      await tools.Shell.execute({ command: "sh x.sh" }).catch(() => {});
-      assert.equal(rec.calls.length, 2, "sh x.sh was not asked");
-      assert.equal(await exists(join(ws, "collided")), false);
+Deno.test("Shell 'always' for an odd command never approves a different launcher line (sh x.sh)", async () => {
+  await withDirs(async ({ ws }) => {
+    await Deno.writeTextFile(join(ws, "x.sh"), "touch collided\n");
+    const rec = answering("always", false);
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: rec.approve,
     });
-  },
+    await assert.rejects(
+      tools.Shell.execute({ command: "exact:sh", args: ["x.sh"] }),
+      ToolError,
+    );
+    await tools.Shell.execute({ command: "sh x.sh" }).catch(() => {});
+    assert.equal(rec.calls.length, 2, "sh x.sh was not asked");
+    assert.equal(await exists(join(ws, "collided")), false);
+  });
 });
 
 Deno.test("Shell 'always' for `echo ok` covers no chained, substituted, multi-line, launcher or outside-cwd variant", async () => {
@@ -1117,72 +1109,61 @@ Deno.test("Shell keeps at most outputByteLimit bytes, marker included, and flags
   });
 });
 
-Deno.test({
-  name:
-    'Shell "always" for `git -C <dir> status` still asks for `git -C <dir> push`',
-  async fn() {
-    await withWorkspace(async (ws) => {
-      const asked: string[] = [];
-      const tools = createTools({
-        cwd: ws,
-        permissionMode: "ask",
-        approve: (request) => {
-          asked.push(request.command ?? "");
-          return asked.length === 1 ? "always" : false;
-        },
-      });
-      await tools.Shell.execute({ command: "git", args: ["-C", ws, "status"] });
-      await tools.Shell.execute({ command: "git", args: ["-C", ws, "push"] })
-        .catch(() => {}); // refused is what we want; a run is the fault
-      assert.equal(asked.length, 2, `asked only for: ${asked.join(" | ")}`);
+Deno.test('Shell "always" for `git -C <dir> status` still asks for `git -C <dir> push`', async () => {
+  await withWorkspace(async (ws) => {
+    const asked: string[] = [];
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "ask",
+      approve: (request) => {
+        asked.push(request.command ?? "");
+        return asked.length === 1 ? "always" : false;
+      },
     });
-  },
+    await tools.Shell.execute({ command: "git", args: ["-C", ws, "status"] });
+    await tools.Shell.execute({ command: "git", args: ["-C", ws, "push"] })
+      .catch(() => {}); // refused is what we want; a run is the fault
+    assert.equal(asked.length, 2, `asked only for: ${asked.join(" | ")}`);
+  });
 });
 
-Deno.test({
-  name:
-    "Shell gives a too-long command line a short error with advice, not the command back",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      const tools = createTools({ cwd: ws, permissionMode: "allow" });
-      const body = "line of generated content\n".repeat(8_000); // ~200 KB
-      const command = `cat > big.txt <<'EOF'\n${body}EOF`;
-      await assert.rejects(
-        tools.Shell.execute({ command }),
-        (error: unknown) => {
-          assert.ok(error instanceof ToolError);
-          assert.ok(error.message.length < 2_000, `${error.message.length}`);
-          assert.match(error.message, /WriteFile/);
-          return true;
-        },
-      );
-    });
-  },
+Deno.test("Shell gives a too-long command line a short error with advice, not the command back", async () => {
+  await withWorkspace(async (ws) => {
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    const body = "line of generated content\n".repeat(8_000); // ~200 KB
+    const command = `cat > big.txt <<'EOF'\n${body}EOF`;
+    await assert.rejects(
+      tools.Shell.execute({ command }),
+      (error: unknown) => {
+        assert.ok(error instanceof ToolError);
+        assert.ok(error.message.length < 2_000, `${error.message.length}`);
+        assert.match(error.message, /WriteFile/);
+        return true;
+      },
+    );
+  });
 });
 
-Deno.test({
-  name: "Shell caps its output log on disk",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      const { result } = await childPeak(
-        `import { createTools } from "${MOD}";
+Deno.test("Shell caps its output log on disk", async () => {
+  await withWorkspace(async (dir) => {
+    const { result } = await childPeak(
+      `import { createTools } from "${MOD}";
 const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
 const r = await tools.Shell.execute({ command: "yes | head -c 300M" });
 const size = r.logPath ? Deno.statSync(r.logPath).size : -1;
 if (r.logPath) Deno.removeSync(r.logPath);
 (globalThis as Record<string, unknown>).result = { size, truncated: r.truncated };`,
-        [dir],
-      );
-      const { size, truncated } = result as {
-        size: number;
-        truncated: boolean;
-      };
-      assert.equal(truncated, true);
-      assert.ok(size > 0, "a log is written");
-      assert.ok(
-        size <= 256 * MB + 4096,
-        `the log of 300 MB of output is ${size} bytes`,
-      );
-    });
-  },
+      [dir],
+    );
+    const { size, truncated } = result as {
+      size: number;
+      truncated: boolean;
+    };
+    assert.equal(truncated, true);
+    assert.ok(size > 0, "a log is written");
+    assert.ok(
+      size <= 256 * MB + 4096,
+      `the log of 300 MB of output is ${size} bytes`,
+    );
+  });
 });

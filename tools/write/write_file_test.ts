@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createTools, type PermissionRequest, ToolError } from "../../mod.ts";
+import { createTools, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
-import { rejectsTool } from "../../tests/support/tool_asserts.ts";
+import { recorder, rejectsTool } from "../../tests/support/tool_asserts.ts";
 import { exists } from "../../internal/exists.ts";
 
 function tools(ws: string) {
@@ -161,14 +161,11 @@ Deno.test("writeFile() refuses a file swapped for a symlink while its approval w
 Deno.test("writeFile() asks about a path through a symlinked folder out of the workspace as its real target", async () => {
   await withDirs(async ({ ws, out }) => {
     await Deno.symlink(out, join(ws, "link"));
-    const asked: PermissionRequest[] = [];
+    const { calls: asked, approve } = recorder(true);
     const t = createTools({
       cwd: ws,
       permissionMode: "acceptEdits",
-      approve: (request) => {
-        asked.push(request);
-        return true;
-      },
+      approve,
     });
     await t.WriteFile.execute({ path: "link/new.txt", content: "x" });
     assert.deepEqual(asked, [{
@@ -252,100 +249,83 @@ Deno.test("writeFile() replaces a dangling symlink or a hard link to an outside 
   });
 });
 
-Deno.test({
-  name:
-    "writeFile() and editFile() refuse a call whose signal is already aborted",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
-      const tools = createTools({ cwd: ws, permissionMode: "allow" });
-      const signal = AbortSignal.abort();
-      await assert.rejects(
-        tools.Shell.execute({ command: "true" }, { signal }),
-        ToolError,
-      );
-      await assert.rejects(
-        tools.WriteFile.execute({ path: "a.txt", content: "new\n" }, {
-          signal,
-        }),
-        ToolError,
-      );
-      await assert.rejects(
-        tools.EditFile.execute(
-          { path: "a.txt", oldText: "old", newText: "new" },
-          { signal },
-        ),
-        ToolError,
-      );
-      assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "old\n");
-    });
-  },
+Deno.test("writeFile() and editFile() refuse a call whose signal is already aborted", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    const signal = AbortSignal.abort();
+    await assert.rejects(
+      tools.Shell.execute({ command: "true" }, { signal }),
+      ToolError,
+    );
+    await assert.rejects(
+      tools.WriteFile.execute({ path: "a.txt", content: "new\n" }, {
+        signal,
+      }),
+      ToolError,
+    );
+    await assert.rejects(
+      tools.EditFile.execute(
+        { path: "a.txt", oldText: "old", newText: "new" },
+        { signal },
+      ),
+      ToolError,
+    );
+    assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "old\n");
+  });
 });
 
-Deno.test({
-  name: "writeFile() and editFile() handle a file name of 230 bytes",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      const name = `${"n".repeat(226)}.txt`;
-      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
-      await Deno.writeTextFile(join(ws, name), "old\n"); // a valid name
-      await tools.EditFile.execute({
-        path: name,
-        oldText: "old",
-        newText: "edited",
-      });
-      assert.equal(await Deno.readTextFile(join(ws, name)), "edited\n");
-      await tools.WriteFile.execute({ path: name, content: "new\n" });
-      assert.equal(await Deno.readTextFile(join(ws, name)), "new\n");
+Deno.test("writeFile() and editFile() handle a file name of 230 bytes", async () => {
+  await withWorkspace(async (ws) => {
+    const name = `${"n".repeat(226)}.txt`;
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    await Deno.writeTextFile(join(ws, name), "old\n"); // a valid name
+    await tools.EditFile.execute({
+      path: name,
+      oldText: "old",
+      newText: "edited",
     });
-  },
+    assert.equal(await Deno.readTextFile(join(ws, name)), "edited\n");
+    await tools.WriteFile.execute({ path: name, content: "new\n" });
+    assert.equal(await Deno.readTextFile(join(ws, name)), "new\n");
+  });
 });
 
-Deno.test({
-  name:
-    "writeFile() refuses a path ending in a slash instead of writing a file",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
-      await assert.rejects(
-        tools.WriteFile.execute({ path: "notes/", content: "x" }),
-        ToolError,
-      );
-      await assert.rejects(Deno.stat(join(ws, "notes")), Deno.errors.NotFound);
-    });
-  },
+Deno.test("writeFile() refuses a path ending in a slash instead of writing a file", async () => {
+  await withWorkspace(async (ws) => {
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    await assert.rejects(
+      tools.WriteFile.execute({ path: "notes/", content: "x" }),
+      ToolError,
+    );
+    await assert.rejects(Deno.stat(join(ws, "notes")), Deno.errors.NotFound);
+  });
 });
 
-Deno.test({
-  name: 'writeFile() "~/notes.txt" does not create a folder named "~"',
-  async fn() {
-    await withWorkspace(async (ws) => {
-      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
-      // Expanded, the path is outside the workspace: asked, and refused here
-      // (no approver). Nothing may be written in the home folder or in ws.
-      await assert.rejects(
-        tools.WriteFile.execute({ path: "~/notes.txt", content: "x\n" }),
-        ToolError,
-      );
-      await assert.rejects(Deno.stat(join(ws, "~")), Deno.errors.NotFound);
-    });
-  },
+Deno.test('writeFile() "~/notes.txt" does not create a folder named "~"', async () => {
+  await withWorkspace(async (ws) => {
+    const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+    // Expanded, the path is outside the workspace: asked, and refused here
+    // (no approver). Nothing may be written in the home folder or in ws.
+    await assert.rejects(
+      tools.WriteFile.execute({ path: "~/notes.txt", content: "x\n" }),
+      ToolError,
+    );
+    await assert.rejects(Deno.stat(join(ws, "~")), Deno.errors.NotFound);
+  });
 });
 
-Deno.test({
-  name: "writeFile() refuses a named pipe instead of replacing it with a file",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      const fifo = join(ws, "pipe");
-      const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
-      assert.ok(made.success);
-      const tools = createTools({ cwd: ws, permissionMode: "allow" });
-      await assert.rejects(
-        tools.WriteFile.execute({ path: "pipe", content: "x\n" }),
-        (error: unknown) =>
-          error instanceof ToolError && /regular file/.test(error.message),
-      );
-      assert.equal((await Deno.lstat(fifo)).isFile, false, "still a FIFO");
-    });
-  },
+Deno.test("writeFile() refuses a named pipe instead of replacing it with a file", async () => {
+  await withWorkspace(async (ws) => {
+    const fifo = join(ws, "pipe");
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert.ok(made.success);
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    await assert.rejects(
+      tools.WriteFile.execute({ path: "pipe", content: "x\n" }),
+      (error: unknown) =>
+        error instanceof ToolError && /regular file/.test(error.message),
+    );
+    assert.equal((await Deno.lstat(fifo)).isFile, false, "still a FIFO");
+  });
 });
