@@ -4,16 +4,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { baseEnv } from "../tests/support/fello_cli.ts";
 import { callText, connectMcp } from "../tests/support/mcp_client.ts";
+import { HAS_RIPGREP } from "../tests/support/ripgrep.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
-
-function hasRipgrep(): boolean {
-  try {
-    return new Deno.Command("rg", { args: ["--version"], stdout: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("fello mcp file_outline takes a file:// URI and answers plain text; rg numbers lines without colour", async () => {
   await withWorkspace(async (ws) => {
@@ -40,7 +32,7 @@ Deno.test("fello mcp file_outline takes a file:// URI and answers plain text; rg
       const bad = await call("search", { pattern: "x", maxResults: 1001 });
       assert.equal(bad.isError, true);
       const rg = await call("rg", { args: ["load", "a.ts"] });
-      assert.equal(rg.isError, !hasRipgrep());
+      assert.equal(rg.isError, !HAS_RIPGREP);
       if (!rg.isError) {
         assert.equal(rg.text.trim(), "2:export function load() {}");
       }

@@ -83,26 +83,24 @@ export async function outputWithin(
   ms: number,
 ): Promise<Deno.CommandOutput & { elapsed: number }> {
   const started = performance.now();
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }, ms);
-  try {
-    const output = await child.output();
-    return { ...output, elapsed: performance.now() - started };
-  } finally {
-    clearTimeout(timer);
-  }
+  const output = await killedAfter(child, ms, child.output());
+  return { ...output, elapsed: performance.now() - started };
 }
 
 /** Waits for a child whose streams are in use elsewhere, killing it after `ms`. */
-export async function statusWithin(
+export function statusWithin(
   child: Deno.ChildProcess,
   ms: number,
 ): Promise<Deno.CommandStatus> {
+  return killedAfter(child, ms, child.status);
+}
+
+/** Awaits `ending`, killing `child` (SIGKILL) if it takes more than `ms`. */
+async function killedAfter<T>(
+  child: Deno.ChildProcess,
+  ms: number,
+  ending: Promise<T>,
+): Promise<T> {
   const timer = setTimeout(() => {
     try {
       child.kill("SIGKILL");
@@ -111,7 +109,7 @@ export async function statusWithin(
     }
   }, ms);
   try {
-    return await child.status;
+    return await ending;
   } finally {
     clearTimeout(timer);
   }

@@ -6,6 +6,7 @@ import { createLocalProcesses } from "../shell/local_processes.ts";
 import { createRg, renderRg } from "./rg.ts";
 import type { PermissionRequest } from "../types.ts";
 import { runDeno } from "../../tests/support/run_deno.ts";
+import { HAS_RIPGREP } from "../../tests/support/ripgrep.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 
@@ -23,15 +24,6 @@ function rgTool(
     }),
   );
 }
-
-const hasRipgrep = (() => {
-  try {
-    return new Deno.Command("rg", { args: ["--version"], stdout: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-})();
 
 Deno.test("rg refuses --pre and asks before reading an existing path outside the workspace", async () => {
   const root = await Deno.makeTempDir({ prefix: "rg_test_" });
@@ -72,7 +64,7 @@ Deno.test("rg refuses --pre and asks before reading an existing path outside the
 
 Deno.test({
   name: "rg cuts big output at its limit and stops ripgrep",
-  ignore: !hasRipgrep,
+  ignore: !HAS_RIPGREP,
   fn: async () => {
     const root = await Deno.makeTempDir({ prefix: "rg_big_" });
     try {
@@ -98,7 +90,7 @@ Deno.test({
 Deno.test({
   name:
     "rg keeps the start of a match line longer than its limit, cut on a character",
-  ignore: !hasRipgrep,
+  ignore: !HAS_RIPGREP,
   fn: async () => {
     const root = await Deno.makeTempDir({ prefix: "rg_line_" });
     try {
@@ -223,7 +215,7 @@ Deno.test("rg under a narrow --allow-read refuses a path whose real path is out 
     assert.ok(up.includes(`--allow-read=${out} `), up);
     assert.ok(patterns.includes(`--allow-read=${out}/secret.txt `), patterns);
     // Inside the grant, rg runs (or is missing from PATH): no Deno denial.
-    if (hasRipgrep) assert.equal(inside, "ran");
+    if (HAS_RIPGREP) assert.equal(inside, "ran");
     assert.doesNotMatch(inside, /Deno denies/);
   });
 });

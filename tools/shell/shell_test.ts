@@ -534,8 +534,8 @@ Deno.test("Shell's model text says when the output log was cut", () => {
 });
 
 Deno.test("Shell through sh -c returns output, exitCode, signal, timedOut and truncated with their types", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const r = await tools.Shell.execute({
       command: "echo hello | tr a-z A-Z && echo ok",
     });
@@ -549,8 +549,8 @@ Deno.test("Shell through sh -c returns output, exitCode, signal, timedOut and tr
 });
 
 Deno.test("Shell with args leaves $HOME, backquotes and * uninterpreted", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const r = await tools.Shell.execute({
       command: "printf",
       args: ["%s", "a b;c"],
@@ -566,8 +566,8 @@ Deno.test("Shell with args leaves $HOME, backquotes and * uninterpreted", async 
 });
 
 Deno.test("Shell returns exit code 3 and the stderr text as a result, signal null", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const r = await tools.Shell.execute({
       command: "echo failing >&2; exit 3",
     });
@@ -578,8 +578,8 @@ Deno.test("Shell returns exit code 3 and the stderr text as a result, signal nul
 });
 
 Deno.test("Shell names the command and the field for invalid timeoutSeconds, outputByteLimit, args and env", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     await rejectsTool(
       tools.Shell.execute({ command: "echo hi", timeoutSeconds: -1 }),
       "echo hi",
@@ -604,8 +604,8 @@ Deno.test("Shell names the command and the field for invalid timeoutSeconds, out
 });
 
 Deno.test("Shell names a missing executable given with args", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     await rejectsTool(
       tools.Shell.execute({ command: "no-such-command-zq9", args: ["x"] }),
       "no-such-command-zq9",
@@ -634,8 +634,8 @@ Deno.test("Shell resolves cwd in the workspace and merges env over HOME and PATH
 });
 
 Deno.test("Shell sets GIT_TERMINAL_PROMPT, PAGER and GIT_PAGER under the caller's env", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const show = 'echo "$GIT_TERMINAL_PROMPT $PAGER $GIT_PAGER"';
     assert.equal(
       (await tools.Shell.execute({ command: show })).output,
@@ -650,8 +650,8 @@ Deno.test("Shell sets GIT_TERMINAL_PROMPT, PAGER and GIT_PAGER under the caller'
 });
 
 Deno.test("Shell keeps the order of stdout and stderr lines written apart in time", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const r = await tools.Shell.execute({
       command: "echo out1; sleep 0.2; echo err1 >&2; sleep 0.2; echo out2",
     });
@@ -660,8 +660,8 @@ Deno.test("Shell keeps the order of stdout and stderr lines written apart in tim
 });
 
 Deno.test("Shell gives read end of input with an empty value", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     // The timeout only bounds a hang; the read must end long before it.
     const r = await tools.Shell.execute({
       command: 'read x; echo "read-exit=$? [$x]"',
@@ -673,8 +673,8 @@ Deno.test("Shell gives read end of input with an empty value", async () => {
 });
 
 Deno.test("Shell ends while a background sleep holds the pipes (sleep 60 & echo done)", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const started = Date.now();
     const r = await tools.Shell.execute({
       command: "sleep 60 & echo $! > bg.pid; echo done",
@@ -698,8 +698,8 @@ Deno.test("Shell ends while a background sleep holds the pipes (sleep 60 & echo 
 });
 
 Deno.test("Shell timeout kills a nested tree, keeps the first output and says to raise timeoutSeconds", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const r = await tools.Shell.execute({
       command: `echo started; ${TREE}`,
       timeoutSeconds: 2,
@@ -718,8 +718,8 @@ Deno.test("Shell timeout kills a nested tree, keeps the first output and says to
 });
 
 Deno.test("Shell SIGKILLs a nested tree that ignores SIGTERM after the grace", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const started = Date.now();
     const r = await tools.Shell.execute({
       command: `trap '' TERM; ${TREE}`,
@@ -739,8 +739,8 @@ Deno.test("Shell SIGKILLs a nested tree that ignores SIGTERM after the grace", a
 });
 
 Deno.test("Shell abort kills a nested tree and lets only a ToolError escape", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const controller = new AbortController();
     const running = tools.Shell.execute({ command: TREE }, {
       signal: controller.signal,
@@ -767,8 +767,8 @@ Deno.test("Shell abort kills a nested tree and lets only a ToolError escape", as
 });
 
 Deno.test("Shell bounds seq 1 100000 to head, one marker line and tail, the log holding all of it", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const full = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join(
       "",
     );
@@ -814,8 +814,8 @@ Deno.test("Shell bounds seq 1 100000 to head, one marker line and tail, the log 
 });
 
 Deno.test("Shell starts even a tiny outputByteLimit's output with the command's first bytes", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     for (
       const [command, limit, first] of [["seq 1 1000", 10, "1"], [
         "printf abcd",
@@ -837,8 +837,8 @@ Deno.test("Shell starts even a tiny outputByteLimit's output with the command's 
 });
 
 Deno.test("Shell cuts output between UTF-8 characters, replaces invalid UTF-8 and strips ANSI for the model", async () => {
-  await withDirs(async ({ ws }) => {
-    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+  await withWorkspace(async (ws) => {
+    const tools = toolsIn(ws);
     const cut = await tools.Shell.execute({
       command: "yes 'é€' | head -n 20000",
       outputByteLimit: 1001,
