@@ -15,7 +15,7 @@ Deno.test({
       await Deno.writeTextFile(join(dir, "a.txt"), "needle here\n");
       const client = await connectMcp({
         workspace: dir,
-        name: "review-memory15",
+        name: "mcp-server-memory",
       });
       try {
         let first: string;
@@ -49,7 +49,7 @@ Deno.test({
       await Deno.writeTextFile(join(dir, "line.txt"), "abcd".repeat(50_000));
       const client = await connectMcp({
         workspace: dir,
-        name: "review-memory15",
+        name: "mcp-server-memory",
       });
       try {
         const result = await client.callTool({

@@ -53,7 +53,7 @@ Deno.test("fello mcp answers 50 concurrent file_outline and search calls, each w
     const client = await connectMcp({
       workspace: dir,
       env: baseEnv(),
-      name: "review-concurrency16",
+      name: "mcp-server-tools",
     });
     try {
       const text = (name: string, args: Record<string, unknown>) =>

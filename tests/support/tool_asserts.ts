@@ -68,3 +68,18 @@ export async function toolErrorMessage(
 ): Promise<string> {
   return (await rejectsTool(promise)).message;
 }
+
+/**
+ * An approver that replaces `file` with a symlink to `target` and then
+ * answers yes: the swap an attacker makes while the user reads the question.
+ */
+export function swapThenApprove(
+  file: string,
+  target: string,
+): () => Promise<boolean> {
+  return async () => {
+    await Deno.remove(file);
+    await Deno.symlink(target, file);
+    return true;
+  };
+}

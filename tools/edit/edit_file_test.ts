@@ -5,6 +5,7 @@ import { createTools, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
 import {
   rejectsTool,
+  swapThenApprove,
   toolErrorMessage,
 } from "../../tests/support/tool_asserts.ts";
 import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
@@ -413,11 +414,7 @@ Deno.test("editFile() neither reads nor writes a file swapped for a symlink whil
     const t = createTools({
       cwd: ws,
       permissionMode: "ask",
-      approve: async () => {
-        await Deno.remove(file);
-        await Deno.symlink(outside, file);
-        return true;
-      },
+      approve: swapThenApprove(file, outside),
     });
     const message = await toolErrorMessage(
       t.EditFile.execute({ path: "a.txt", oldText: "ORIG", newText: "X" }),

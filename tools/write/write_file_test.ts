@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../../mod.ts";
 import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
-import { recorder, rejectsTool } from "../../tests/support/tool_asserts.ts";
+import {
+  recorder,
+  rejectsTool,
+  swapThenApprove,
+} from "../../tests/support/tool_asserts.ts";
 import { exists } from "../../internal/exists.ts";
 
 function tools(ws: string) {
@@ -137,11 +141,7 @@ Deno.test("writeFile() refuses a file swapped for a symlink while its approval w
     const t = createTools({
       cwd: ws,
       permissionMode: "ask",
-      approve: async () => {
-        await Deno.remove(file);
-        await Deno.symlink(outside, file);
-        return true;
-      },
+      approve: swapThenApprove(file, outside),
     });
     await assert.rejects(
       t.WriteFile.execute({ path: "a.txt", content: "W\n" }),
