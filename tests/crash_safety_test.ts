@@ -1,11 +1,23 @@
 // Kills (SIGKILL) a child process in the middle of big WriteFile and EditFile
 // calls, many times: the file must always hold the old or the new content,
 // never a mix, and a temp file orphaned by a kill must be recognizable by its
-// name and removed by a later write in that folder.
+// name and removed by a later write in that folder. A script that dies of an
+// uncaught error while Shell runs must take its commands with it.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTools } from "../mod.ts";
+import { outputWithin } from "./support/fello_cli.ts";
+import {
+  killLeftovers,
+  readPidFiles,
+  waitForPid,
+  waitUntilGone,
+} from "./support/processes.ts";
+import { withWorkspace } from "./support/workspace.ts";
+
+const MOD = new URL("../mod.ts", import.meta.url).pathname;
+const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const KILLS = 10;
@@ -150,4 +162,45 @@ Deno.test("editFile() killed mid-edit leaves the old or the new file", async () 
     (text) =>
       text === `${head}<<A>>${tail}` || text === `${head}<<BBBB>>${tail}`,
   );
+});
+
+Deno.test("createTools() in a script that dies of an uncaught error or rejection while Shell runs leaves no command running", async () => {
+  await withWorkspace(async (dir) => {
+    const script = join(dir, "crash.ts");
+    await Deno.writeTextFile(
+      script,
+      `import { createTools } from ${JSON.stringify(MOD)};
+const [cwd, how] = Deno.args;
+const tools = createTools({ cwd, permissionMode: "allow" });
+tools.Shell.execute({ command: "echo $$ > " + how + ".pid; exec sleep 100" });
+while (true) {
+try {
+  if (Deno.readTextFileSync(cwd + "/" + how + ".pid").trim()) break;
+} catch { /* not yet */ }
+await new Promise((resolve) => setTimeout(resolve, 20));
+}
+if (how === "throw") throw new Error("the script crashed");
+Promise.reject(new Error("an unhandled rejection"));
+`,
+    );
+    const ways = ["throw", "reject"];
+    try {
+      for (const how of ways) {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: ["run", `--config=${CONFIG}`, "-A", script, dir, how],
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const output = await outputWithin(child, 30_000);
+        assert.equal(output.code, 1, `${how}: the script failed`);
+        const pid = await waitForPid(join(dir, `${how}.pid`));
+        assert.ok(await waitUntilGone(pid), `${how}: sleep ${pid} survived`);
+      }
+    } finally {
+      killLeftovers(
+        await readPidFiles(ways.map((how) => join(dir, `${how}.pid`))),
+      );
+    }
+  });
 });

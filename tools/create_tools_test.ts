@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools } from "./create_tools.ts";
 import { ToolError } from "../internal/tool_error.ts";
+import { rejectsTool } from "../tests/support/tool_asserts.ts";
+import { withDirs } from "../tests/support/workspace.ts";
 
 Deno.test("createTools() rejects an unknown permission mode, naming the valid ones", () => {
   assert.throws(
@@ -139,4 +141,52 @@ Deno.test("createTools() takes the exported local disk backend wrapped, for Writ
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }
+});
+
+Deno.test("createTools() tools have a name, description, schema and execute, and reject bad input with a ToolError", async () => {
+  await withDirs(async ({ ws }) => {
+    const tools = createTools({ cwd: ws });
+    for (
+      const name of [
+        "ReadFile",
+        "WriteFile",
+        "EditFile",
+        "Shell",
+        "Plan",
+      ] as const
+    ) {
+      const tool = tools[name];
+      assert.equal(tool.name, name);
+      assert.equal(typeof tool.description, "string");
+      assert.ok(tool.description.length > 0);
+      assert.equal(typeof tool.inputSchema, "object");
+      assert.equal(typeof tool.execute, "function");
+      assert.equal(typeof tool.toModelText, "function");
+    }
+    const props = (tool: { inputSchema: unknown }): string[] =>
+      Object.keys(
+        (tool.inputSchema as { properties: Record<string, unknown> })
+          .properties,
+      );
+    assert.deepEqual(props(tools.ReadFile).sort(), [
+      "cwd",
+      "force",
+      "limit",
+      "line",
+      "path",
+    ]);
+    for (const key of ["path", "content", "cwd"]) {
+      assert.ok(props(tools.WriteFile).includes(key), key);
+    }
+    for (const key of ["path", "oldText", "newText", "replaceAll", "cwd"]) {
+      assert.ok(props(tools.EditFile).includes(key), key);
+    }
+    await rejectsTool(tools.ReadFile.execute({ path: 5 } as never));
+    await rejectsTool(tools.WriteFile.execute({ path: "a.txt" } as never));
+    await rejectsTool(
+      tools.EditFile.execute(
+        { path: "a.txt", oldText: 1, newText: "x" } as never,
+      ),
+    );
+  });
 });

@@ -135,3 +135,41 @@ export function felloAt(
 ): Promise<CliOutput> {
   return fello(["--base-url", baseURL, "--model", "m", ...args], options);
 }
+
+/** Waits for a child to end, killing it after `ms` so a hang fails the test. */
+export async function outputWithin(
+  child: Deno.ChildProcess,
+  ms: number,
+): Promise<Deno.CommandOutput & { elapsed: number }> {
+  const started = performance.now();
+  const output = await killedAfter(child, ms, child.output());
+  return { ...output, elapsed: performance.now() - started };
+}
+
+/** Waits for a child whose streams are in use elsewhere, killing it after `ms`. */
+export function statusWithin(
+  child: Deno.ChildProcess,
+  ms: number,
+): Promise<Deno.CommandStatus> {
+  return killedAfter(child, ms, child.status);
+}
+
+/** Awaits `ending`, killing `child` (SIGKILL) if it takes more than `ms`. */
+async function killedAfter<T>(
+  child: Deno.ChildProcess,
+  ms: number,
+  ending: Promise<T>,
+): Promise<T> {
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }, ms);
+  try {
+    return await ending;
+  } finally {
+    clearTimeout(timer);
+  }
+}

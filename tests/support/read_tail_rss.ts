@@ -1,4 +1,4 @@
-// Run as its own process by tests/read_file_big_test.ts: reads one line of a
+// Run as its own process by tools/read/read_file_test.ts: reads one line of a
 // huge file with ReadFile and prints how much the RSS grew, so that no other
 // test running in parallel in the test process counts towards it.
 // Usage: deno run --allow-read read_tail_rss.ts <folder> <file> <line>

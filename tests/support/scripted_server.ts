@@ -377,3 +377,8 @@ export function callThen(
 ): ScriptedReply[] {
   return [{ toolCalls: [call] }, { text }];
 }
+
+/** The text the model saw for each tool call of a request, in order. */
+export function toolTexts(request: RecordedRequest): string[] {
+  return toolMessages(request).map((message) => contentText(message.content));
+}

@@ -43,3 +43,43 @@ export async function rejectsTool(
   }
   return error;
 }
+
+/**
+ * An approver that records every request and gives `answers` in turn, then
+ * `false` to every later request.
+ */
+export function answering(...answers: PermissionAnswer[]): {
+  calls: PermissionRequest[];
+  approve: (request: PermissionRequest) => PermissionAnswer;
+} {
+  const calls: PermissionRequest[] = [];
+  return {
+    calls,
+    approve: (request) => {
+      calls.push(request);
+      return answers[calls.length - 1] ?? false;
+    },
+  };
+}
+
+/** Awaits `promise`, asserting that it rejects with a ToolError; resolves to its message. */
+export async function toolErrorMessage(
+  promise: Promise<unknown>,
+): Promise<string> {
+  return (await rejectsTool(promise)).message;
+}
+
+/**
+ * An approver that replaces `file` with a symlink to `target` and then
+ * answers yes: the swap an attacker makes while the user reads the question.
+ */
+export function swapThenApprove(
+  file: string,
+  target: string,
+): () => Promise<boolean> {
+  return async () => {
+    await Deno.remove(file);
+    await Deno.symlink(target, file);
+    return true;
+  };
+}

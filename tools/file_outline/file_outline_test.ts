@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
-import { createTools, type PermissionRequest } from "../../mod.ts";
+import { join } from "node:path";
+import { createTools, ToolError } from "../../mod.ts";
+import { bigTypeScript } from "../../tests/support/big_source.ts";
+import { withWorkspace } from "../../tests/support/workspace.ts";
+import { recorder } from "../../tests/support/tool_asserts.ts";
+import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
 
 const FIXTURES =
-  new URL("../tests/fixtures/outline/", import.meta.url).pathname;
+  new URL("../../tests/fixtures/outline/", import.meta.url).pathname;
 
 Deno.test("file_outline outlines a workspace file, showing the path as given", async () => {
   const tools = createTools({ cwd: FIXTURES, permissionMode: "readOnly" });
@@ -28,13 +33,10 @@ Deno.test("file_outline outlines a workspace file, showing the path as given", a
 Deno.test("file_outline asks before reading outside the workspace", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const asked: PermissionRequest[] = [];
+    const { calls: asked, approve } = recorder(false);
     const tools = createTools({
       cwd: dir,
-      approve: (request) => {
-        asked.push(request);
-        return false;
-      },
+      approve,
     });
     await assert.rejects(
       tools.file_outline.execute({ path: `${FIXTURES}sample.py` }),
@@ -123,4 +125,49 @@ Deno.test("file_outline started after a WriteFile of the same file outlines what
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("file_outline.execute() rejects when its signal is aborted, before or during the parse", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(
+      join(dir, "before.ts"),
+      bigTypeScript(40_000, "b"),
+    );
+    await Deno.writeTextFile(
+      join(dir, "during.ts"),
+      bigTypeScript(40_000, "d"),
+    );
+    const tools = createTools({ cwd: dir, permissionMode: "allow" });
+    await assert.rejects(
+      tools.file_outline.execute({ path: "before.ts" }, {
+        signal: AbortSignal.abort(),
+      }),
+      ToolError,
+      "an already aborted call",
+    );
+    const controller = new AbortController();
+    const during = tools.file_outline.execute({ path: "during.ts" }, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 100);
+    await assert.rejects(during, ToolError, "a call aborted mid-parse");
+  });
+});
+
+Deno.test("file_outline of a file with 250 000 headings stays near its size", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "many.md"), "# a\n".repeat(250_000));
+    const { result, peak } = await childPeak(
+      `import { createTools } from "${MOD}";
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const text = tools.file_outline.toModelText(await tools.file_outline.execute({ path: "many.md" }));
+(globalThis as Record<string, unknown>).result = text.length;`,
+      [dir],
+    );
+    assert.ok((result as number) > 0);
+    assert.ok(
+      peak < 200 * MB,
+      `peak RSS ${Math.round(peak / MB)} MB to show 400 of 250 000 headings`,
+    );
+  });
 });

@@ -1,4 +1,4 @@
-// Review tests for regex searches in the worker (tools/_regex_scanner.ts): the
+// Regex searches in the worker (tools/search/_regex_scanner.ts): the
 // worker must answer exactly what an in-process scan answers, in walk order,
 // under concurrency, and must not keep a script from exiting. No test here
 // makes a regex backtrack catastrophically: in Deno 2.9.6 a terminated worker
@@ -12,7 +12,7 @@ import { createTools } from "../create_tools.ts";
 import { RegexScanner } from "./_regex_scanner.ts";
 import { MAX_LINE_CHARS, scanFile } from "./_search_file.ts";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Files whose lines are easy to get wrong: line ends, chunk edges, long lines. */
 async function writeTrickyFiles(dir: string): Promise<string[]> {

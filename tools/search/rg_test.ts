@@ -6,8 +6,9 @@ import { createLocalProcesses } from "../shell/local_processes.ts";
 import { createRg, renderRg } from "./rg.ts";
 import type { PermissionRequest } from "../types.ts";
 import { runDeno } from "../../tests/support/run_deno.ts";
-import { withDirs } from "../../tests/support/workspace.ts";
-import { ignoreWithout } from "../../tests/support/has.ts";
+import { HAS_RIPGREP } from "../../tests/support/ripgrep.ts";
+import { withDirs, withWorkspace } from "../../tests/support/workspace.ts";
+import { ToolError } from "../../internal/tool_error.ts";
 
 function rgTool(
   workspace: string,
@@ -23,15 +24,6 @@ function rgTool(
     }),
   );
 }
-
-const hasRipgrep = (() => {
-  try {
-    return new Deno.Command("rg", { args: ["--version"], stdout: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-})();
 
 Deno.test("rg refuses --pre and asks before reading an existing path outside the workspace", async () => {
   const root = await Deno.makeTempDir({ prefix: "rg_test_" });
@@ -72,7 +64,7 @@ Deno.test("rg refuses --pre and asks before reading an existing path outside the
 
 Deno.test({
   name: "rg cuts big output at its limit and stops ripgrep",
-  ignore: !hasRipgrep,
+  ignore: !HAS_RIPGREP,
   fn: async () => {
     const root = await Deno.makeTempDir({ prefix: "rg_big_" });
     try {
@@ -98,7 +90,7 @@ Deno.test({
 Deno.test({
   name:
     "rg keeps the start of a match line longer than its limit, cut on a character",
-  ignore: !hasRipgrep,
+  ignore: !HAS_RIPGREP,
   fn: async () => {
     const root = await Deno.makeTempDir({ prefix: "rg_line_" });
     try {
@@ -196,41 +188,37 @@ Deno.test("rg asks about 'link/..' and -f/--ignore-file values by where they rea
   });
 });
 
-Deno.test(
-  "rg under a narrow --allow-read refuses a path whose real path is out of the grant, naming it",
-  { ignore: ignoreWithout("rg") },
-  async () => {
-    await withDirs(async ({ ws, out }) => {
-      await plantLink(ws, out);
-      const script = join(ws, "child.ts");
-      await Deno.writeTextFile(script, RG_CHILD);
-      const calls = [
-        ["needle", "link"],
-        ["needle", "link/.."],
-        ["-f", "link/../secret.txt", "sub"],
-        ["needle", "sub/.."],
-      ];
-      const { stdout } = await runDeno(
-        [
-          `--allow-read=${ws},${import.meta.dirname}`,
-          "--allow-run=rg",
-        ],
-        script,
-        [ws, JSON.stringify(calls)],
-      );
-      const [link, up, patterns, inside] = JSON.parse(stdout);
-      assert.equal(
-        link,
-        `Deno denies reading "${ws}/link": it leads through a symlink to "${out}/dir", outside the granted "${ws}"; run deno again with --allow-read=${out}/dir (or a parent folder)`,
-      );
-      assert.ok(up.includes(`--allow-read=${out} `), up);
-      assert.ok(patterns.includes(`--allow-read=${out}/secret.txt `), patterns);
-      // Inside the grant, rg runs (or is missing from PATH): no Deno denial.
-      if (hasRipgrep) assert.equal(inside, "ran");
-      assert.doesNotMatch(inside, /Deno denies/);
-    });
-  },
-);
+Deno.test("rg under a narrow --allow-read refuses a path whose real path is out of the grant, naming it", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await plantLink(ws, out);
+    const script = join(ws, "child.ts");
+    await Deno.writeTextFile(script, RG_CHILD);
+    const calls = [
+      ["needle", "link"],
+      ["needle", "link/.."],
+      ["-f", "link/../secret.txt", "sub"],
+      ["needle", "sub/.."],
+    ];
+    const { stdout } = await runDeno(
+      [
+        `--allow-read=${ws},${import.meta.dirname}`,
+        "--allow-run=rg",
+      ],
+      script,
+      [ws, JSON.stringify(calls)],
+    );
+    const [link, up, patterns, inside] = JSON.parse(stdout);
+    assert.equal(
+      link,
+      `Deno denies reading "${ws}/link": it leads through a symlink to "${out}/dir", outside the granted "${ws}"; run deno again with --allow-read=${out}/dir (or a parent folder)`,
+    );
+    assert.ok(up.includes(`--allow-read=${out} `), up);
+    assert.ok(patterns.includes(`--allow-read=${out}/secret.txt `), patterns);
+    // Inside the grant, rg runs (or is missing from PATH): no Deno denial.
+    if (HAS_RIPGREP) assert.equal(inside, "ran");
+    assert.doesNotMatch(inside, /Deno denies/);
+  });
+});
 
 /** Runs rg calls (Deno.args[1], JSON) in the workspace Deno.args[0]; prints each error message or "ran". */
 const RG_CHILD = `
@@ -257,3 +245,64 @@ for (const args of JSON.parse(calls)) {
 }
 console.log(JSON.stringify(messages));
 `;
+
+// With --files every positional argument is a path, so each is checked.
+Deno.test("rg --files asks before listing a folder outside the workspace", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.writeTextFile(join(out, "secret.txt"), "s\n");
+    const asked: PermissionRequest[] = [];
+    const rg = createRg(
+      new ToolContext({
+        workspace: ws,
+        permissionMode: "ask",
+        approve: (request) => {
+          asked.push(request);
+          return false;
+        },
+        files: createLocalFiles(),
+        processes: createLocalProcesses(),
+      }),
+    );
+    const result = await rg.execute({ args: ["--files", out] }).catch((
+      error: Error,
+    ) => error);
+    assert.ok(
+      asked.some((request) => request.path === out),
+      `not asked about ${out}; rg answered ${JSON.stringify(result)}`,
+    );
+    assert.ok(result instanceof Error, "the refused listing still ran");
+  });
+});
+
+Deno.test("rg given an already aborted signal does not run ripgrep", async () => {
+  await withWorkspace(async (dir) => {
+    const fifo = join(dir, "fifo");
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert.ok(made.success, "mkfifo");
+    const rg = createRg(
+      new ToolContext({
+        workspace: dir,
+        permissionMode: "allow",
+        files: createLocalFiles(),
+        processes: createLocalProcesses(),
+      }),
+    );
+    const call = rg.execute({ args: ["needle", "fifo"] }, {
+      signal: AbortSignal.abort(),
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const outcome = await Promise.race([
+      call.then(() => "resolved", (error) => error),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve("still running"), 5_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (outcome === "still running") {
+      // Let ripgrep's read of the FIFO end so nothing is left running.
+      (await Deno.open(fifo, { write: true })).close();
+      await call.catch(() => {});
+    }
+    assert.ok(outcome instanceof ToolError, `rg: ${outcome}`);
+  });
+});

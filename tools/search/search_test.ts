@@ -4,11 +4,17 @@ import { ToolContext } from "../context.ts";
 import { createLocalFiles } from "../local_files.ts";
 import { createLocalProcesses } from "../shell/local_processes.ts";
 import { createTools } from "../create_tools.ts";
-import { withDirs, writeFiles } from "../../tests/support/workspace.ts";
+import {
+  withDirs,
+  withWorkspace,
+  writeFiles,
+} from "../../tests/support/workspace.ts";
+import { utf16WithBom } from "../../tests/support/utf16.ts";
 import { runDeno } from "../../tests/support/run_deno.ts";
+import { recorder } from "../../tests/support/tool_asserts.ts";
 import { createSearch } from "./search.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { PermissionRequest } from "../types.ts";
+import { childPeak, MB } from "../../tests/support/child_peak.ts";
 
 /** Writes `files` (relative path -> content) under a new temp folder. */
 async function workspace(
@@ -184,17 +190,13 @@ Deno.test("search() skips .git, node_modules, binary and gitignored files", asyn
     "dist/out.js": "needle\n",
     "debug.log": "needle\n",
     "keep.log": "needle\n",
+    // A PNG signature's start, two NULs, then "needle".
     "image.png": new Uint8Array([
       0x89,
       0x50,
       0,
       0,
-      0x6e,
-      0x65,
-      0x65,
-      0x64,
-      0x6c,
-      0x65,
+      ...new TextEncoder().encode("needle"),
     ]),
     "sub/.gitignore": "secret.txt\n",
     "sub/secret.txt": "needle\n",
@@ -313,14 +315,11 @@ Deno.test("search() names a missing path and asks before reading outside the wor
   const root = await workspace({ "a.txt": "needle\n" });
   const outside = await workspace({ "b.txt": "needle\n" });
   try {
-    const requests: PermissionRequest[] = [];
+    const { calls: requests, approve } = recorder(false);
     const tools = createTools({
       cwd: root,
       permissionMode: "ask",
-      approve: (request) => {
-        requests.push(request);
-        return false;
-      },
+      approve,
     });
     await assert.rejects(
       () => tools.search.execute({ pattern: "needle", path: "nope" }),
@@ -500,3 +499,188 @@ for (const path of JSON.parse(paths)) {
 }
 console.log(JSON.stringify(answers));
 `;
+
+Deno.test("search() finds a match in a UTF-16 file with a BOM, as ReadFile reads it", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeFile(
+      join(ws, "notes.txt"),
+      utf16WithBom("intro\nneedle\n"),
+    );
+    const tools = createTools({ cwd: ws, permissionMode: "allow" });
+    const read = await tools.ReadFile.execute({ path: "notes.txt" });
+    assert.equal(read.content, "intro\nneedle\n");
+    const found = await tools.search.execute({ pattern: "needle" });
+    assert.deepEqual(found.matches, [
+      { path: "notes.txt", line: 2, text: "needle" },
+    ]);
+    assert.equal(found.binaryFiles, 0);
+  });
+});
+
+Deno.test("search() is literal and case-sensitive by default, answers path:line: text and notes a cut", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.mkdir(join(ws, "src"));
+    await Deno.writeTextFile(join(ws, "src/a.ts"), "Foo\nfoo\na.b\naXb\n");
+    const tools = createTools({ cwd: ws, permissionMode: "readOnly" });
+    const exact = await tools.search.execute({ pattern: "Foo" });
+    assert.equal(tools.search.toModelText(exact), "src/a.ts:1: Foo");
+    const folded = await tools.search.execute({
+      pattern: "FOO",
+      caseSensitive: false,
+    });
+    assert.deepEqual(folded.matches.map((m) => m.line), [1, 2]);
+    const literal = await tools.search.execute({ pattern: "a.b" });
+    assert.deepEqual(literal.matches.map((m) => m.line), [3]);
+    const regex = await tools.search.execute({ pattern: "a.b", regex: true });
+    assert.deepEqual(regex.matches.map((m) => m.line), [3, 4]);
+    const cut = await tools.search.execute({ pattern: "o", maxResults: 1 });
+    assert.equal(cut.truncated, true);
+    assert.match(
+      tools.search.toModelText(cut),
+      /^src\/a\.ts:1: Foo\n\(Only the first matching line is shown; more exist\./,
+    );
+  });
+});
+
+/** A script that searches with a regex that backtracks catastrophically on `stuck.txt`. */
+const STUCK_CHILD = `
+import { ToolContext } from ${
+  JSON.stringify(new URL("../context.ts", import.meta.url).href)
+};
+import { createSearch } from ${
+  JSON.stringify(new URL("./search.ts", import.meta.url).href)
+};
+import { createLocalFiles } from ${
+  JSON.stringify(new URL("../local_files.ts", import.meta.url).href)
+};
+import { createLocalProcesses } from ${
+  JSON.stringify(new URL("../shell/local_processes.ts", import.meta.url).href)
+};
+const context = new ToolContext({
+  workspace: Deno.args[0],
+  permissionMode: "readOnly",
+  files: createLocalFiles(),
+  processes: createLocalProcesses(),
+});
+const search = createSearch(context, { regexBudgetMs: 1_000 });
+const outcome = (input) => search.execute(input).then(
+  (result) => result.matches.map((m) => m.path + ":" + m.line),
+  (error) => "error: " + error.message,
+);
+const out = [];
+out.push(await outcome({ pattern: "(a|a)*b", regex: true }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: true, path: "ok.txt" }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: false }));
+out.push(await outcome({ pattern: "^a+$", regex: true }));
+out.push(await outcome({ pattern: "(a|a)*b", regex: true }));
+console.log(JSON.stringify(out));
+`;
+
+Deno.test("search() in a script whose regex ran past its budget still searches other files and patterns, and the script exits at once", async () => {
+  await withWorkspace(async (dir) => {
+    const ws = join(dir, "ws");
+    await Deno.mkdir(ws);
+    // Forty a's: the match never ends, so only the child's exit ends it.
+    await Deno.writeTextFile(join(ws, "stuck.txt"), `${"a".repeat(40)}\n`);
+    await Deno.writeTextFile(join(ws, "ok.txt"), "aab\n");
+    const script = join(dir, "child.js");
+    await Deno.writeTextFile(script, STUCK_CHILD);
+    const { stdout, ms } = await runDeno(["-A"], script, [ws]);
+    const [first, other, literal, anchored, again] = JSON.parse(stdout);
+    assert.match(
+      first,
+      /^error: Search for "\(a\|a\)\*b" stopped: .*"stuck\.txt"/,
+    );
+    assert.match(first, /leave that file out with "path" or "glob"/);
+    assert.deepEqual(other, ["ok.txt:1"]);
+    assert.deepEqual(literal, []);
+    assert.deepEqual(anchored, ["stuck.txt:1"]);
+    assert.equal(again, first);
+    // Generous: the stuck thread must not keep the script alive for long.
+    assert.ok(ms < 20_000, `exited after ${Math.round(ms)} ms`);
+  });
+});
+
+Deno.test("search() ends while a file in the workspace keeps growing", async () => {
+  await withWorkspace(async (dir) => {
+    const path = join(dir, "growing.log");
+    // Text first (the binary check looks at the first 8000 bytes), then a
+    // hole that grows: no disk is used.
+    await Deno.writeTextFile(path, "a text line\n".repeat(2000));
+    let size = 24_000;
+    let growing = true;
+    const grower = (async () => {
+      while (growing) {
+        size += 64 * MB;
+        await Deno.truncate(path, size);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    try {
+      const tools = createTools({ cwd: dir, permissionMode: "allow" });
+      const outcome = await tools.search.execute(
+        { pattern: "absent-zzz" },
+        { signal: AbortSignal.timeout(15_000) },
+      ).then((result) => tools.search.toModelText(result), String);
+      assert.match(outcome, /No matches/);
+    } finally {
+      growing = false;
+      await grower;
+    }
+  });
+});
+
+Deno.test("search() under a 20 000-rule .gitignore takes about as long as without", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.mkdir(join(dir, "src"));
+    for (let i = 0; i < 1000; i++) {
+      await Deno.writeTextFile(join(dir, "src", `f${i}.txt`), `x ${i}\n`);
+    }
+    await Deno.writeTextFile(join(dir, "src", "n.txt"), "needle\n");
+    const rules = Array.from({ length: 20_000 }, (_, i) => `build${i}/`);
+    await Deno.writeTextFile(join(dir, ".gitignore"), rules.join("\n"));
+    const tools = createTools({ cwd: dir, permissionMode: "allow" });
+    const started = performance.now();
+    const result = await tools.search.execute({ pattern: "needle" });
+    const ms = performance.now() - started;
+    assert.match(tools.search.toModelText(result), /n\.txt:1: needle/);
+    assert.ok(ms < 5_000, `search took ${Math.round(ms)} ms`);
+  });
+});
+
+Deno.test("search() leaves at most two runaway regular expressions running", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "a.txt"), `${"a".repeat(40)}\n`);
+    const tools = new URL("../", import.meta.url).href;
+    const { result } = await childPeak(
+      `import { ToolContext } from "${tools}context.ts";
+import { createLocalFiles } from "${tools}local_files.ts";
+import { createLocalProcesses } from "${tools}shell/local_processes.ts";
+import { createSearch } from "${tools}search/search.ts";
+const context = new ToolContext({ workspace: Deno.args[0], permissionMode: "allow", files: createLocalFiles(), processes: createLocalProcesses() });
+const search = createSearch(context, { regexBudgetMs: 500 });
+for (const letter of "bcdef") {
+await search.execute({ pattern: "(a|a)*" + letter, regex: true }).catch(() => {});
+}
+await new Promise((resolve) => setTimeout(resolve, 300));
+// Deno names worker threads "worker-N"; a spinning one is always runnable.
+let running = 0;
+for (const task of Deno.readDirSync("/proc/self/task")) {
+try {
+  const dir = "/proc/self/task/" + task.name;
+  const stat = Deno.readTextFileSync(dir + "/stat");
+  const name = Deno.readTextFileSync(dir + "/comm");
+  if (name.startsWith("worker-") && stat.slice(stat.lastIndexOf(")") + 2)[0] === "R") running++;
+} catch { /* ended */ }
+}
+(globalThis as Record<string, unknown>).result = running;
+// The spinning workers would keep the child alive: end it once it printed.
+setTimeout(() => Deno.exit(0), 0);`,
+      [dir],
+    );
+    assert.ok(
+      (result as number) <= 2,
+      `${result} worker threads still running after five runaway patterns`,
+    );
+  });
+});

@@ -1,0 +1,100 @@
+// The agent's context budget against outputs and replies far larger than
+// it: what is cut, what is sent. The model is the scripted server.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createAgent } from "./agent.ts";
+import { startScriptedServer } from "../tests/support/scripted_server.ts";
+import { withWorkspace } from "../tests/support/workspace.ts";
+Deno.test({
+  name:
+    "agent cuts a tool output many times contextTokens instead of sending it whole",
+  async fn() {
+    await withWorkspace(async (dir) => {
+      let text = "";
+      for (let i = 0; i < 40_000; i++) {
+        text += `row ${String(i).padStart(7, "0")} of the file\n`;
+      }
+      await Deno.writeTextFile(join(dir, "big.txt"), text);
+      await using server = startScriptedServer([{
+        match: "Read it all",
+        replies: [
+          {
+            toolCalls: [{
+              name: "ReadFile",
+              arguments: { path: "big.txt", force: true },
+            }],
+          },
+          { text: "read" },
+        ],
+      }]);
+      const agent = createAgent({
+        baseURL: server.baseURL,
+        model: "m",
+        cwd: dir,
+        permissionMode: "allow",
+        contextTokens: 10_000,
+      });
+      assert.equal((await agent.run("Read it all")).text, "read");
+      const bytes = JSON.stringify(server.requests[1].body).length;
+      assert.ok(
+        bytes < 160_000,
+        `the request after the read is ${bytes} bytes for a 40 KB budget`,
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "agent cuts a reply that never ends at its context budget",
+  async fn() {
+    let stop = false;
+    const encoder = new TextEncoder();
+    const base = { id: "x", object: "chat.completion.chunk", created: 0 };
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      async (request) => {
+        await request.text();
+        let first = true;
+        return new Response(
+          new ReadableStream({
+            async pull(controller) {
+              await new Promise((resolve) => setTimeout(resolve, 1));
+              if (stop) return controller.close();
+              const delta = first
+                ? { role: "assistant", content: "Again: " }
+                : { content: "all work and no play. ".repeat(40) };
+              first = false;
+              const chunk = {
+                ...base,
+                model: "m",
+                choices: [{ index: 0, delta }],
+              };
+              controller.enqueue(
+                encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`),
+              );
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        );
+      },
+    );
+    try {
+      await withWorkspace(async (dir) => {
+        const { port } = server.addr as Deno.NetAddr;
+        const agent = createAgent({
+          baseURL: `http://127.0.0.1:${port}/v1`,
+          model: "m",
+          cwd: dir,
+          contextTokens: 2_000,
+        });
+        const outcome = await agent.run("hi", {
+          signal: AbortSignal.timeout(10_000),
+        }).then((result) => result.text.length, (error) => String(error));
+        assert.equal(typeof outcome, "number", `the run ended with ${outcome}`);
+      });
+    } finally {
+      stop = true;
+      await server.shutdown();
+    }
+  },
+});
