@@ -37,8 +37,11 @@ export type {
   PermissionRequest,
   ProcessBackend,
   RandomAccessFile,
+  SandboxMode,
+  SandboxSupport,
   ShellRequest,
   ShellResult,
+  ShellSandbox,
   Tool,
   ToolKind,
 } from "./tools/types.ts";

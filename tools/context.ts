@@ -15,6 +15,7 @@ import type {
   PermissionAction,
   PermissionMode,
   ProcessBackend,
+  SandboxMode,
 } from "./types.ts";
 
 /** A permission check as a tool asks for it; `outsideWorkspace` is computed. */
@@ -28,6 +29,8 @@ export interface AuthorizeRequest {
   env?: Record<string, string>;
   description: string;
   alwaysKey?: string;
+  /** For `execute`: whether the command runs in the OS sandbox. */
+  sandboxed?: boolean;
 }
 
 /** What authorize() decided on, to check again right before acting. */
@@ -52,6 +55,10 @@ export class ToolContext {
   readonly files: FileBackend;
   /** Subprocesses (local or an editor's terminals). */
   readonly processes: ProcessBackend;
+  /** When Shell runs commands in the OS sandbox. */
+  readonly sandbox: SandboxMode;
+  /** Whether sandboxed commands may use the network. */
+  readonly sandboxNetwork: boolean;
   #gate: PermissionGate;
   #ownFiles = new Set<string>();
   #realWorkspace: Promise<string> | undefined;
@@ -63,10 +70,14 @@ export class ToolContext {
     approve?: GateApprove;
     files: FileBackend;
     processes: ProcessBackend;
+    sandbox?: SandboxMode;
+    sandboxNetwork?: boolean;
   }) {
     this.workspace = resolve(options.workspace);
     this.files = options.files;
     this.processes = options.processes;
+    this.sandbox = checkedSandbox(options.sandbox ?? "auto");
+    this.sandboxNetwork = options.sandboxNetwork ?? false;
     this.#gate = new PermissionGate(options.permissionMode, options.approve);
   }
 
@@ -129,10 +140,15 @@ export class ToolContext {
     return !(await this.#place(path)).inside;
   }
 
-  async #place(path: string): Promise<{ real: string; inside: boolean }> {
+  /** The workspace's real path (symlinks followed). */
+  realWorkspace(): Promise<string> {
     this.#realWorkspace ??= realPathOrNearest(this.workspace);
+    return this.#realWorkspace;
+  }
+
+  async #place(path: string): Promise<{ real: string; inside: boolean }> {
     const [root, real] = await Promise.all([
-      this.#realWorkspace,
+      this.realWorkspace(),
       realPathOrNearest(path),
     ]);
     return { real, inside: isWithin(root, real) };
@@ -206,3 +222,14 @@ export class ToolContext {
 }
 
 type GateApprove = ConstructorParameters<typeof PermissionGate>[1];
+
+const SANDBOX_MODES: readonly SandboxMode[] = ["auto", "off", "required"];
+
+function checkedSandbox(mode: unknown): SandboxMode {
+  if (SANDBOX_MODES.includes(mode as SandboxMode)) return mode as SandboxMode;
+  throw new TypeError(
+    `Cannot use sandbox ${JSON.stringify(mode)}: use one of ${
+      SANDBOX_MODES.map((m) => `"${m}"`).join(", ")
+    }`,
+  );
+}

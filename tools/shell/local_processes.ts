@@ -8,6 +8,7 @@ import {
 import { OutputBuffer, type OutputSource } from "./_output_buffer.ts";
 import { displayCommand, shownCommand } from "../../internal/command_line.ts";
 import { ToolError } from "../../internal/tool_error.ts";
+import { DEFAULT_BWRAP, sandboxArgs, sandboxSupport } from "./_sandbox.ts";
 import type { ProcessBackend, ShellRequest, ShellResult } from "../types.ts";
 
 /** Options for {@linkcode createLocalProcesses}. */
@@ -22,6 +23,8 @@ export interface LocalProcessesOptions {
   killGraceMs?: number;
   /** Milliseconds to keep reading after the command exits while background children hold its output open. */
   drainMs?: number;
+  /** The bubblewrap executable that sandboxes commands; default `bwrap` on PATH. */
+  bwrap?: string;
 }
 
 /** Variables that stop tools from waiting for a person; the caller's `env` overrides them. */
@@ -65,9 +68,11 @@ export function createLocalProcesses(
       MAX_KILL_GRACE_MS,
     ),
     drainMs: options.drainMs ?? DEFAULT_DRAIN_MS,
+    bwrap: options.bwrap ?? DEFAULT_BWRAP,
   };
   return {
     run: (request, signal) => runLocal(request, signal, settings),
+    sandbox: () => sandboxSupport(settings.bwrap),
   };
 }
 
@@ -81,7 +86,11 @@ async function runLocal(
   settings: Settings,
 ): Promise<ShellResult> {
   const display = shownCommand(displayCommand(request.command, request.args));
-  const executable = request.args === undefined ? "sh" : request.command;
+  const executable = request.sandbox !== undefined
+    ? settings.bwrap
+    : request.args === undefined
+    ? "sh"
+    : request.command;
   await requireDenoPermission({ name: "run", command: executable });
   if (signal?.aborted) {
     throw new ToolError(
@@ -89,7 +98,7 @@ async function runLocal(
     );
   }
   await checkFolder(request.cwd, display);
-  const child = spawn(request, display);
+  const child = spawn(request, display, settings.bwrap);
   track(child);
   try {
     return await supervise(child, request, signal, settings);
@@ -199,11 +208,21 @@ async function checkFolder(cwd: string, display: string): Promise<void> {
   }
 }
 
-function spawn(request: ShellRequest, display: string): Deno.ChildProcess {
+function spawn(
+  request: ShellRequest,
+  display: string,
+  bwrap: string,
+): Deno.ChildProcess {
   const shell = request.args === undefined;
+  let program = shell ? "sh" : request.command;
+  let args = shell ? ["-c", request.command] : request.args ?? [];
+  if (request.sandbox !== undefined) {
+    args = sandboxArgs(request.sandbox, request.cwd, [program, ...args]);
+    program = bwrap;
+  }
   try {
-    return new Deno.Command(shell ? "sh" : request.command, {
-      args: shell ? ["-c", request.command] : request.args,
+    return new Deno.Command(program, {
+      args,
       cwd: request.cwd,
       env: { ...NON_INTERACTIVE_ENV, ...request.env },
       stdin: "null",
@@ -212,7 +231,7 @@ function spawn(request: ShellRequest, display: string): Deno.ChildProcess {
       detached: true, // setsid: the child leads a new process group
     }).spawn();
   } catch (error) {
-    throw spawnError(error, shell ? "sh" : request.command, display);
+    throw spawnError(error, program, display);
   }
 }
 
