@@ -396,12 +396,17 @@ Deno.test("Shell: output never cuts a UTF-8 character, replaces invalid UTF-8 an
   });
 });
 
-Deno.test("Shell permissions: asked in ask and acceptEdits, refused in readOnly, allowed in allow", async () => {
+Deno.test("Shell permissions under sandbox off: asked in ask and acceptEdits, refused in readOnly, allowed in allow", async () => {
   await withDirs(async ({ ws }) => {
     for (const mode of ["ask", "acceptEdits"] as const) {
       const no = recorder(false);
       await rejectsTool(
-        createTools({ cwd: ws, permissionMode: mode, approve: no.approve })
+        createTools({
+          cwd: ws,
+          permissionMode: mode,
+          approve: no.approve,
+          sandbox: "off",
+        })
           .Shell.execute({ command: "echo hi" }),
         "echo hi",
       );
@@ -413,15 +418,17 @@ Deno.test("Shell permissions: asked in ask and acceptEdits, refused in readOnly,
       assert.equal(request.outsideWorkspace, false);
       assert.equal(typeof request.description, "string");
       await rejectsTool(
-        createTools({ cwd: ws, permissionMode: mode }).Shell.execute({
-          command: "echo hi",
-        }),
+        createTools({ cwd: ws, permissionMode: mode, sandbox: "off" }).Shell
+          .execute({
+            command: "echo hi",
+          }),
       );
       const yes = recorder(true);
       const r = await createTools({
         cwd: ws,
         permissionMode: mode,
         approve: yes.approve,
+        sandbox: "off",
       }).Shell.execute({
         command: "echo hi",
       });
@@ -430,7 +437,12 @@ Deno.test("Shell permissions: asked in ask and acceptEdits, refused in readOnly,
     }
     const ro = recorder(true);
     await rejectsTool(
-      createTools({ cwd: ws, permissionMode: "readOnly", approve: ro.approve })
+      createTools({
+        cwd: ws,
+        permissionMode: "readOnly",
+        approve: ro.approve,
+        sandbox: "off",
+      })
         .Shell.execute({ command: "echo hi" }),
       "echo hi",
     );

@@ -379,13 +379,14 @@ Deno.test("outside paths in disguise (file:// with %2e%2e, ~/.., //..//, a symli
   });
 });
 
-Deno.test("readOnly: writes, edits and Shell are refused without asking, even after an earlier 'always'", async () => {
+Deno.test("readOnly: writes, edits and unsandboxed Shell are refused without asking, even after an earlier 'always'", async () => {
   await withDirs(async ({ ws }) => {
     const rec = recorder("always", "always");
     const tools = createTools({
       cwd: ws,
       permissionMode: "ask",
       approve: rec.approve,
+      sandbox: "off",
     });
     await tools.WriteFile.execute({ path: "a.txt", content: "a\n" });
     await tools.Shell.execute({ command: "echo ok" });

@@ -108,6 +108,14 @@ export class ToolContext {
   }
 
   /**
+   * Takes a place in the line of questions, now, before the call's first
+   * await; pass it to authorize() as `turn`, and release it when done (`using`).
+   */
+  queueToAsk(): Turn {
+    return this.#gate.queueToAsk();
+  }
+
+  /**
    * Takes a call's places, now, before its first await: in the line of calls
    * on the file at `path` (shared by every tools instance of the process) and
    * in the line of questions. Wait for `file`, then pass `ask` to authorize():

@@ -89,8 +89,9 @@ export interface PermissionRequest {
   /** The command line, for `execute`; control characters are escaped as in `description`. */
   command?: string;
   /**
-   * For `execute`: whether the command runs in the OS sandbox (see
-   * `createTools`' `sandbox`); false when it would run unconfined.
+   * For `execute` where a sandbox is in force (see `createTools`'
+   * `sandbox`): whether the command runs in it; false when it would run
+   * unconfined (`sandbox: false`).
    */
   sandboxed?: boolean;
   /** The variables a command sets over the inherited environment, when it sets any. */

@@ -100,11 +100,29 @@ async function runLocal(
   await checkFolder(request.cwd, display);
   const child = spawn(request, display, settings.bwrap);
   track(child);
+  let result: ShellResult;
   try {
-    return await supervise(child, request, signal, settings);
+    result = await supervise(child, request, signal, settings);
   } finally {
     untrack(child);
   }
+  const failed = request.sandbox === undefined
+    ? undefined
+    : execFailure(result);
+  if (failed !== undefined) throw spawnError(failed, request.command, display);
+  return result;
+}
+
+// In the sandbox bwrap starts the program: one it cannot start is an exit
+// code and bwrap's message, which become the error a spawn would give.
+function execFailure(result: ShellResult): Error | undefined {
+  const match =
+    /^bwrap: execvp [^\n]*: (No such file or directory|Permission denied)\n?$/
+      .exec(result.output);
+  if (match === null || result.exitCode !== 1) return undefined;
+  return match[1] === "Permission denied"
+    ? new Deno.errors.PermissionDenied(match[1])
+    : new Deno.errors.NotFound(match[1]);
 }
 
 // Commands still running when Deno exits. Their own process groups do not get

@@ -127,10 +127,12 @@ export function createShell(
       const cwd = input.cwd === undefined
         ? context.workspace
         : context.resolve(input.cwd, "Shell");
+      // Before the first await: the call asks in the order it started.
+      using turn = context.queueToAsk();
       const confinement = await chooseConfinement(context, input);
       await context.authorize(
         shellRequest(context, input, cwd, confinement),
-        { signal },
+        { turn, signal },
       );
       const request = toRequest(input, cwd);
       if (confinement === "sandboxed") {
@@ -214,8 +216,9 @@ function shellRequest(
     }${unconfined ? " outside the sandbox (unconfined)" : ""}`,
     // An "always" for a sandboxed command does not cover it unconfined.
     alwaysKey: unconfined ? JSON.stringify(["unconfined", key]) : key,
-    sandboxed: confinement === "sandboxed",
   };
+  // Said only where a sandbox is in force.
+  if (confinement !== "plain") request.sandboxed = confinement === "sandboxed";
   if (env !== undefined) request.env = env;
   return request;
 }

@@ -346,3 +346,18 @@ Deno.test("createTools() refuses an unknown sandbox mode", () => {
     /Cannot use sandbox "sometimes": use one of "auto", "off", "required"/,
   );
 });
+
+Deno.test({
+  name:
+    "Shell in the sandbox reports a missing executable as a ToolError, as outside it",
+  ignore: NO_BWRAP,
+  async fn() {
+    await withWorkspace(async (ws) => {
+      const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
+      await assert.rejects(
+        tools.Shell.execute({ command: "no-such-program-x", args: ["a"] }),
+        /Cannot run "no-such-program-x a": no executable "no-such-program-x" was found on PATH/,
+      );
+    });
+  },
+});

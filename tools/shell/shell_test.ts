@@ -6,8 +6,14 @@ import { ToolError } from "../../internal/tool_error.ts";
 import type { PermissionRequest } from "../types.ts";
 import { withWorkspace } from "../../tests/support/workspace.ts";
 
+// Today's Shell, without the OS sandbox (shell_sandbox_test.ts covers it).
 function toolsIn(dir: string, options: CreateToolsOptions = {}) {
-  return createTools({ cwd: dir, permissionMode: "allow", ...options });
+  return createTools({
+    cwd: dir,
+    permissionMode: "allow",
+    sandbox: "off",
+    ...options,
+  });
 }
 
 async function waitForFile(path: string): Promise<void> {
@@ -69,6 +75,7 @@ Deno.test("Shell returns a non-zero exit as a result", async () => {
       timedOut: false,
       truncated: false,
       output: "failing\n",
+      sandboxed: false,
     });
     assert.match(
       tools.Shell.toModelText(result),
