@@ -44,6 +44,7 @@ export type {
   ShellSandbox,
   Tool,
   ToolKind,
+  WriteOptions,
 } from "./tools/types.ts";
 export type { ReadFileInput, ReadFileResult } from "./tools/read/read_file.ts";
 export type {

@@ -10,7 +10,19 @@ import {
   requireRealGrant as requireGrant,
 } from "../internal/deno_permission.ts";
 import { ToolError } from "../internal/tool_error.ts";
-import type { FileBackend, FileStat, RandomAccessFile } from "./types.ts";
+import {
+  canPin,
+  FileChangedError,
+  openedPath,
+  PinnedFolder,
+  sameVersion,
+} from "./_file_identity.ts";
+import type {
+  FileBackend,
+  FileStat,
+  RandomAccessFile,
+  WriteOptions,
+} from "./types.ts";
 
 /** Marks temp files of an atomic write: `.<name>.fello-tmp-<pid>-<random>`. */
 export const TEMP_MARK = ".fello-tmp-";
@@ -58,13 +70,18 @@ export function createLocalFiles(): FileBackend {
 
 async function stat(path: string): Promise<FileStat> {
   await requireGrant("read", path);
-  const info = await Deno.stat(path);
+  return toStat(await Deno.stat(path));
+}
+
+function toStat(info: Deno.FileInfo): FileStat {
   return {
     kind: info.isFile ? "file" : info.isDirectory ? "directory" : "other",
     size: info.size,
     mtimeMs: info.mtime?.getTime() ?? null,
     mode: info.mode,
     changeMs: info.ctime?.getTime() ?? null,
+    dev: info.dev,
+    ino: info.ino,
   };
 }
 
@@ -106,18 +123,36 @@ class LocalFile implements RandomAccessFile {
     this.#closed = true;
     this.#file.close();
   }
+
+  async stat(): Promise<FileStat> {
+    return toStat(await this.#file.stat());
+  }
+
+  openedPath(): string | undefined {
+    return canPin() ? openedPath(this.#file) : undefined;
+  }
 }
 
-async function writeFile(path: string, data: Uint8Array): Promise<void> {
+async function writeFile(
+  path: string,
+  data: Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> {
   // The folder first: a grant for the file alone cannot hold the temp file,
   // and a denial naming the file would only lead to a second one.
   await requireFolderGrant(path);
-  // A symlink's target is replaced: its folder needs the grant too.
-  const target = await writeTarget(path);
+  // A symlink's target is replaced: its folder needs the grant too. A write
+  // decided on a real path writes exactly that path.
+  const target = options.realPath ?? await writeTarget(path);
   if (target !== path) await requireFolderGrant(target);
   await requireGrant("write", path);
   const folder = dirname(target);
   await ensureFolder(folder);
+  if (options.realPath !== undefined && canPin()) {
+    await writePinned(target, data, { shown: path, expect: options.expect });
+    await removeOrphans(folder);
+    return;
+  }
   const mode = await existingMode(target);
   const temp = join(folder, tempName(basename(target)));
   inFlight.add(temp);
@@ -131,6 +166,96 @@ async function writeFile(path: string, data: Uint8Array): Promise<void> {
     inFlight.delete(temp);
   }
   await removeOrphans(folder);
+}
+
+/**
+ * The write of a file whose real path was decided on, through its folder held
+ * open: a folder swapped for a symlink meanwhile is refused, never followed,
+ * and the rename replaces the entry itself (a symlink put there included).
+ * Under the folder's lock (shared with the other processes of this package),
+ * `expect` is compared with the file right before the rename; lines another
+ * process appends to the old file after that check are carried over.
+ */
+async function writePinned(
+  target: string,
+  data: Uint8Array,
+  options: { shown: string; expect?: FileStat },
+): Promise<void> {
+  using folder = PinnedFolder.open(dirname(target), options.shown);
+  await folder.lock();
+  const entry = folder.at(basename(target));
+  const old = currentFile(entry);
+  if (options.expect !== undefined) checkExpected(old, options.expect, target);
+  const mode = old?.mode ?? null;
+  // Held open across the rename: what lands in it after the check is seen.
+  using kept = options.expect === undefined ? undefined : keepOpen(entry);
+  const temp = folder.at(tempName(basename(target)));
+  inFlight.add(temp);
+  try {
+    await writeTemp(temp, data, mode);
+    // The last check and the rename, with no await between them.
+    if (options.expect !== undefined) {
+      checkExpected(currentFile(entry), options.expect, target);
+    }
+    Deno.renameSync(temp, entry);
+  } catch (error) {
+    Deno.remove(temp).catch(() => {});
+    throw error;
+  } finally {
+    inFlight.delete(temp);
+  }
+  if (kept !== undefined && options.expect !== undefined) {
+    carryOverAppended(kept.file, options.expect.size, entry);
+  }
+}
+
+function currentFile(entry: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(entry);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+function checkExpected(
+  info: Deno.FileInfo | undefined,
+  expect: FileStat,
+  target: string,
+): void {
+  if (info === undefined || !sameVersion(toStat(info), expect)) {
+    throw new FileChangedError(target);
+  }
+}
+
+function keepOpen(entry: string): { file: Deno.FsFile } & Disposable {
+  const file = Deno.openSync(entry, { read: true });
+  return { file, [Symbol.dispose]: () => file.close() };
+}
+
+// A writer that kept the old file open and appended after the last check
+// wrote into the replaced file: its bytes go to the end of the new one.
+function carryOverAppended(
+  old: Deno.FsFile,
+  readSize: number,
+  entry: string,
+): void {
+  const size = old.statSync().size;
+  if (size <= readSize) return;
+  const tail = new Uint8Array(size - readSize);
+  old.seekSync(readSize, Deno.SeekMode.Start);
+  let got = 0;
+  while (got < tail.length) {
+    const n = old.readSync(tail.subarray(got));
+    if (n === null) break;
+    got += n;
+  }
+  const file = Deno.openSync(entry, { append: true });
+  try {
+    file.writeSync(tail.subarray(0, got));
+  } finally {
+    file.close();
+  }
 }
 
 /** Writing through a symlink replaces its target, not the link itself. */

@@ -280,6 +280,10 @@ export interface FileStat {
    * modification time, no one can set it back, so a cache trusts it more.
    */
   changeMs?: number | null;
+  /** The device and inode, when known: which file this is, whatever its name. */
+  dev?: number | null;
+  /** See `dev`. */
+  ino?: number | null;
 }
 
 /**
@@ -312,6 +316,13 @@ export interface RandomAccessFile {
   read(buffer: Uint8Array, position: number): Promise<number>;
   /** Releases the file. */
   close(): void;
+  /** Describes the open file itself (not the path it was opened by). */
+  stat?(): Promise<FileStat>;
+  /**
+   * The absolute path the open file has now, as the system tells it
+   * (undefined when it cannot): tools check they opened what they decided on.
+   */
+  openedPath?(): string | undefined;
 }
 
 /**
@@ -359,7 +370,43 @@ export interface FileBackend {
   /** Lists the entry names of a folder (used to suggest similar names). */
   readDir(path: string): Promise<string[]>;
   /** Replaces a file's content atomically, creating parent folders and keeping its mode. */
-  writeFile(path: string, data: Uint8Array): Promise<void>;
+  writeFile(
+    path: string,
+    data: Uint8Array,
+    options?: WriteOptions,
+  ): Promise<void>;
+}
+
+/**
+ * What a tool decided before a write, for the backend to hold it to.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Replace a file only if it is still the version read
+ * ```ts
+ * import { createLocalFiles, type WriteOptions } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${await Deno.makeTempDir()}/a.txt`;
+ * await Deno.writeTextFile(path, "one\n");
+ * const files = createLocalFiles();
+ * const options: WriteOptions = { realPath: path, expect: await files.stat(path) };
+ * await Deno.writeTextFile(path, "two, written by someone else\n");
+ * await assert.rejects(files.writeFile(path, new TextEncoder().encode("three\n"), options));
+ * ```
+ */
+export interface WriteOptions {
+  /**
+   * The real path the write was decided on: the local backend writes that
+   * file (following no symlink) and refuses when its folder leads elsewhere now.
+   */
+  realPath?: string;
+  /**
+   * The file as it was read: the local backend replaces it only if it is
+   * still that file (device, inode, size and times), else rejects with an
+   * error named `FileChangedError`.
+   */
+  expect?: FileStat;
 }
 
 /**
