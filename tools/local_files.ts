@@ -141,15 +141,16 @@ async function writeFile(
   // The folder first: a grant for the file alone cannot hold the temp file,
   // and a denial naming the file would only lead to a second one.
   await requireFolderGrant(path);
-  // A symlink's target is replaced: its folder needs the grant too. A write
-  // decided on a real path writes exactly that path.
-  const target = options.realPath ?? await writeTarget(path);
+  // A symlink's target is replaced: its folder needs the grant too.
+  const target = await writeTarget(path);
   if (target !== path) await requireFolderGrant(target);
   await requireGrant("write", path);
   const folder = dirname(target);
   await ensureFolder(folder);
+  // A write decided on a real path writes exactly that path.
   if (options.realPath !== undefined && canPin()) {
-    await writePinned(target, data, { shown: path, expect: options.expect });
+    const { realPath, expect } = options;
+    await writePinned(realPath, data, { shown: path, expect });
     await removeOrphans(folder);
     return;
   }
@@ -158,7 +159,11 @@ async function writeFile(
   inFlight.add(temp);
   try {
     await writeTemp(temp, data, mode);
-    await Deno.rename(temp, target);
+    // Without a pinned folder, still no lost update: checked, then renamed.
+    if (options.expect !== undefined) {
+      checkExpected(currentFile(target), options.expect, target);
+    }
+    Deno.renameSync(temp, target);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
     throw error;
