@@ -8,6 +8,7 @@ import { createLocalProcesses } from "./local_processes.ts";
 import type { PermissionRequest, ProcessBackend } from "../types.ts";
 import { withWorkspace } from "../../tests/support/workspace.ts";
 import { has } from "../../tests/support/programs.ts";
+import { exists } from "../../internal/exists.ts";
 
 // Real bubblewrap is needed: without it these tests are ignored.
 const NO_BWRAP = !has("bwrap");
@@ -24,15 +25,6 @@ function recordingTools(
     ...options,
   });
   return { tools, asked };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A local HTTP server answering "reached", stopped when disposed. */
