@@ -37,10 +37,14 @@ export type {
   PermissionRequest,
   ProcessBackend,
   RandomAccessFile,
+  SandboxMode,
+  SandboxSupport,
   ShellRequest,
   ShellResult,
+  ShellSandbox,
   Tool,
   ToolKind,
+  WriteOptions,
 } from "./tools/types.ts";
 import { runtime } from "./internal/runtime/runtime.ts";
 export type { ReadFileInput, ReadFileResult } from "./tools/read/read_file.ts";

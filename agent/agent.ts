@@ -153,6 +153,8 @@ class AgentSession implements Agent {
     const builtins = createTools({
       cwd: options.cwd,
       permissionMode: options.permissionMode,
+      sandbox: options.sandbox,
+      sandboxNetwork: options.sandboxNetwork,
       approve: options.approve && ((request) => this.#approve(request)),
       onPlan: (entries) => {
         options.onPlan?.(entries);

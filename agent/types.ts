@@ -10,6 +10,7 @@ import type {
   PermissionAnswer,
   PermissionMode,
   PermissionRequest,
+  SandboxMode,
   Tool,
   ToolKind,
 } from "../tools/types.ts";
@@ -114,6 +115,10 @@ export interface AgentOptions {
   cwd?: string;
   /** What needs approval; defaults to `"ask"`. */
   permissionMode?: PermissionMode;
+  /** When Shell runs commands in the OS sandbox; defaults to `"auto"` (see `createTools`). */
+  sandbox?: SandboxMode;
+  /** Lets sandboxed commands use the network; default false. */
+  sandboxNetwork?: boolean;
   /** Answers permission requests; without it, asking means refusing. */
   approve?: AgentApprove;
   /** Added to the built-in system prompt. */

@@ -1,7 +1,7 @@
 // The flags the agent commands (run, acp) share besides the endpoint ones:
 // one table for parseArgs and one reader, so both commands accept and word
 // them alike.
-import type { PermissionMode } from "../tools/types.ts";
+import type { PermissionMode, SandboxMode } from "../tools/types.ts";
 import { ENDPOINT_FLAGS, type EndpointFlagValues } from "./_endpoint.ts";
 
 /** The `node:util` parseArgs options shared by run and acp. */
@@ -11,6 +11,8 @@ export const AGENT_FLAGS = {
   "max-steps": { type: "string" },
   "context-tokens": { type: "string" },
   "vision-model": { type: "string" },
+  sandbox: { type: "string" },
+  "sandbox-network": { type: "boolean" },
   cwd: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -20,6 +22,8 @@ export interface AgentFlagValues extends EndpointFlagValues {
   "permission-mode"?: string;
   "max-steps"?: string;
   "context-tokens"?: string;
+  sandbox?: string;
+  "sandbox-network"?: boolean;
 }
 
 /** The checked values of the permission, step and context flags. */
@@ -27,6 +31,8 @@ export interface AgentFlags {
   permissionMode: PermissionMode;
   maxSteps?: number;
   contextTokens?: number;
+  sandbox: SandboxMode;
+  sandboxNetwork: boolean;
 }
 
 // In the order the help text lists them.
@@ -37,9 +43,11 @@ const MODES: readonly PermissionMode[] = [
   "readOnly",
 ];
 
+const SANDBOXES: readonly SandboxMode[] = ["auto", "off", "required"];
+
 /**
- * Checks --permission-mode (default "ask"), --max-steps and --context-tokens;
- * throws a usage message.
+ * Checks --permission-mode (default "ask"), --max-steps, --context-tokens and
+ * --sandbox (default "auto"); throws a usage message.
  */
 export function readAgentFlags(values: AgentFlagValues): AgentFlags {
   const mode = values["permission-mode"] ?? "ask";
@@ -48,10 +56,18 @@ export function readAgentFlags(values: AgentFlagValues): AgentFlags {
       `--permission-mode must be one of ${MODES.join(", ")}, not "${mode}"`,
     );
   }
+  const sandbox = values.sandbox ?? "auto";
+  if (!SANDBOXES.includes(sandbox as SandboxMode)) {
+    throw new TypeError(
+      `--sandbox must be one of ${SANDBOXES.join(", ")}, not "${sandbox}"`,
+    );
+  }
   return {
     permissionMode: mode as PermissionMode,
     maxSteps: wholeNumber(values, "max-steps"),
     contextTokens: wholeNumber(values, "context-tokens"),
+    sandbox: sandbox as SandboxMode,
+    sandboxNetwork: values["sandbox-network"] ?? false,
   };
 }
 

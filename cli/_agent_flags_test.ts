@@ -6,6 +6,8 @@ Deno.test("readAgentFlags() defaults to ask and no step cap", () => {
     permissionMode: "ask",
     maxSteps: undefined,
     contextTokens: undefined,
+    sandbox: "auto",
+    sandboxNetwork: false,
   });
 });
 
@@ -16,7 +18,25 @@ Deno.test("readAgentFlags() reads a mode, a step cap and a context size", () => 
       "max-steps": "3",
       "context-tokens": "32768",
     }),
-    { permissionMode: "readOnly", maxSteps: 3, contextTokens: 32768 },
+    {
+      permissionMode: "readOnly",
+      maxSteps: 3,
+      contextTokens: 32768,
+      sandbox: "auto",
+      sandboxNetwork: false,
+    },
+  );
+});
+
+Deno.test("readAgentFlags() reads --sandbox and --sandbox-network", () => {
+  const flags = readAgentFlags({
+    sandbox: "required",
+    "sandbox-network": true,
+  });
+  assert.deepEqual([flags.sandbox, flags.sandboxNetwork], ["required", true]);
+  assert.throws(
+    () => readAgentFlags({ sandbox: "sometimes" }),
+    /--sandbox must be one of auto, off, required, not "sometimes"/,
   );
 });
 

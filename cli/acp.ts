@@ -35,6 +35,9 @@ acp-sessions in $FELLO_STATE_DIR (else $XDG_STATE_HOME/fello, else
 Options:
 ${ENDPOINT_USAGE}
   --permission-mode MODE  ask (default: the editor asks you), acceptEdits, allow or readOnly
+  --sandbox WHEN          auto (default: Shell commands run in bubblewrap except in
+                          allow mode), required (always; refuse without it) or off
+  --sandbox-network       let sandboxed commands use the network
   --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
   --context-tokens N      the model's context window less room for its answer:
                           past it, the oldest tool calls are cleared, then the
@@ -87,6 +90,8 @@ export async function main(args: string[]): Promise<number> {
     model: endpoint.model,
     chooseModel: () => resolveModel(endpoint),
     permissionMode: flags.permissionMode,
+    sandbox: flags.sandbox,
+    sandboxNetwork: flags.sandboxNetwork,
     maxSteps: flags.maxSteps,
     contextTokens: flags.contextTokens,
     visionModel: values["vision-model"],

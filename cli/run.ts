@@ -11,7 +11,7 @@ import {
 } from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
 import type { Agent, AgentEvent } from "../agent/types.ts";
-import type { PermissionMode } from "../tools/types.ts";
+import type { PermissionMode, SandboxMode } from "../tools/types.ts";
 import { AGENT_FLAGS, readAgentFlags } from "./_agent_flags.ts";
 import { terminalApprover } from "./_ask_permission.ts";
 import { QuestionLine } from "./_question_line.ts";
@@ -49,6 +49,9 @@ also be piped on stdin.
 Options:
 ${ENDPOINT_USAGE}
   --permission-mode MODE  ask (default: asks you on the terminal), acceptEdits, allow or readOnly
+  --sandbox WHEN          auto (default: Shell commands run in bubblewrap except in
+                          allow mode), required (always; refuse without it) or off
+  --sandbox-network       let sandboxed commands use the network
   --cwd DIR               the workspace (default: the current folder)
   --max-steps N           model calls per prompt at most (default ${DEFAULT_MAX_STEPS})
   --context-tokens N      the model's context window less room for its answer:
@@ -76,6 +79,8 @@ const SLASH_HELP =
 interface RunSettings {
   endpoint: EndpointSettings;
   permissionMode: PermissionMode;
+  sandbox: SandboxMode;
+  sandboxNetwork: boolean;
   cwd: string;
   maxSteps?: number;
   contextTokens?: number;
@@ -121,9 +126,8 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     return 0;
   }
   try {
-    const { permissionMode, maxSteps, contextTokens } = readAgentFlags(
-      values,
-    );
+    const { permissionMode, maxSteps, contextTokens, sandbox, sandboxNetwork } =
+      readAgentFlags(values);
     const cwd = await workspaceFolder(values.cwd);
     if (values.session !== undefined && values.continue) {
       throw new TypeError("give --session FILE or --continue, not both");
@@ -136,6 +140,8 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     return {
       endpoint: resolveEndpoint(values),
       permissionMode,
+      sandbox,
+      sandboxNetwork,
       cwd,
       maxSteps,
       contextTokens,
@@ -235,6 +241,8 @@ class CliSession {
       model,
       cwd: settings.cwd,
       permissionMode: settings.permissionMode,
+      sandbox: settings.sandbox,
+      sandboxNetwork: settings.sandboxNetwork,
       approve: terminalApprover({
         write: (text) => writeAll(runtime.stderr, text),
         // A prompt read from stdin used it up; otherwise stdin may carry answers.

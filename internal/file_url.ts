@@ -1,6 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { ToolError } from "./tool_error.ts";
 
+/**
+ * Whether `path` is a `file:` URI: the scheme in any case, then one slash
+ * (`file:/x`), two (`file://host/x`) or three (`file:///x`).
+ */
+export function isFileUrl(path: string): boolean {
+  return /^file:\//i.test(path);
+}
+
 /** Converts a `file://` URI to a path, or explains why it cannot. */
 export function fromFileUrl(url: string, tool: string): string {
   try {

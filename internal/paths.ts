@@ -1,7 +1,7 @@
 // Path resolution and workspace containment, decided on real paths so that
 // `..`, absolute paths and symlinks pointing out of the workspace all count as outside.
 import { dirname, isAbsolute, parse, relative, resolve, sep } from "node:path";
-import { fromFileUrl } from "./file_url.ts";
+import { fromFileUrl, isFileUrl } from "./file_url.ts";
 import { ToolError } from "./tool_error.ts";
 import { isError, runtime } from "./runtime/runtime.ts";
 
@@ -18,7 +18,7 @@ export function resolvePath(base: string, path: string, tool: string): string {
       `${tool} cannot use path ${JSON.stringify(path)}: it contains a NUL byte`,
     );
   }
-  const plain = path.startsWith("file://")
+  const plain = isFileUrl(path)
     ? fromFileUrl(path, tool)
     : expandHome(path, tool);
   return isAbsolute(plain) ? resolve(plain) : resolve(base, plain);

@@ -12,6 +12,22 @@ Deno.test("resolvePath() reads ~ and ~/ as the home folder, other tildes as name
   assert.equal(resolvePath("/w", "a/~/b", "ReadFile"), "/w/a/~/b");
 });
 
+Deno.test("resolvePath() reads file: URIs in any case and with one, two or three slashes", () => {
+  for (
+    const uri of [
+      "file:///x/a.txt",
+      "FILE:///x/a.txt",
+      "File:/x/a.txt",
+      "file:/x/a.txt",
+      "file://localhost/x/a.txt",
+    ]
+  ) {
+    assert.equal(resolvePath("/w", uri, "WriteFile"), "/x/a.txt", uri);
+  }
+  // Not a URI: a name with a colon stays a relative path.
+  assert.equal(resolvePath("/w", "file:a.txt", "WriteFile"), "/w/file:a.txt");
+});
+
 Deno.test("resolvePath() refuses empty paths and NUL bytes", () => {
   assert.throws(() => resolvePath("/w", "", "ReadFile"), ToolError);
   assert.throws(() => resolvePath("/w", "a\0b", "ReadFile"), ToolError);

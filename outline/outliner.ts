@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { requireDenoPermission } from "../internal/deno_permission.ts";
 import { requireWorkerFolders } from "../internal/worker_url.ts";
 import { resolvePath } from "../internal/paths.ts";
+import { isFileUrl } from "../internal/file_url.ts";
 import { ToolError } from "../internal/tool_error.ts";
 import {
   configuredGrammarsDir,
@@ -600,7 +601,7 @@ function _absolute(path: string, cwd: string | undefined): string {
     throw new ToolError("Cannot outline an empty path: pass a file path");
   }
   let plain = path;
-  if (path.startsWith("file://")) {
+  if (isFileUrl(path)) {
     try {
       plain = fileURLToPath(path);
     } catch {

@@ -24,6 +24,7 @@ export function liveLocalProcesses(
 ): ProcessBackend {
   const local = createLocalProcesses();
   return {
+    sandbox: () => local.sandbox!(),
     async run(request, signal) {
       const toolCallId = currentToolCallId();
       if (toolCallId === undefined) return await local.run(request, signal);

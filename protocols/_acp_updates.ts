@@ -2,6 +2,7 @@
 // and the content (text, a diff, a terminal) of ACP tool_call updates.
 import type * as acp from "@agentclientprotocol/sdk";
 import { isAbsolute, resolve } from "node:path";
+import { isFileUrl } from "../internal/file_url.ts";
 
 type Input = { [key: string]: unknown };
 
@@ -14,7 +15,7 @@ function field(input: unknown, name: string): string | undefined {
 export function inputPath(input: unknown, cwd: string): string | undefined {
   const path = field(input, "path");
   if (path === undefined || path === "") return undefined;
-  if (path.startsWith("file://")) {
+  if (isFileUrl(path)) {
     return decodeURIComponent(new URL(path).pathname);
   }
   const base = field(input, "cwd");

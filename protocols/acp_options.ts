@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PermissionMode } from "../tools/types.ts";
+import type { PermissionMode, SandboxMode } from "../tools/types.ts";
 
 /** Options for `createAcpAgent`: the model endpoint and agent settings. */
 export interface AcpAgentOptions {
@@ -24,6 +24,10 @@ export interface AcpAgentOptions {
   apiKey?: string;
   /** What needs approval through `session/request_permission`; defaults to `"ask"`. */
   permissionMode?: PermissionMode;
+  /** When Shell runs commands in the OS sandbox (see `createTools`); defaults to `"auto"`. */
+  sandbox?: SandboxMode;
+  /** Lets sandboxed commands use the network; default false. */
+  sandboxNetwork?: boolean;
   /** Model calls per prompt at most. */
   maxSteps?: number;
   /** The model's context window in tokens (see `AgentOptions.contextTokens`). */

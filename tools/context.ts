@@ -15,6 +15,7 @@ import type {
   PermissionAction,
   PermissionMode,
   ProcessBackend,
+  SandboxMode,
 } from "./types.ts";
 import { isError } from "../internal/runtime/runtime.ts";
 
@@ -29,6 +30,8 @@ export interface AuthorizeRequest {
   env?: Record<string, string>;
   description: string;
   alwaysKey?: string;
+  /** For `execute`: whether the command runs in the OS sandbox. */
+  sandboxed?: boolean;
 }
 
 /** What authorize() decided on, to check again right before acting. */
@@ -53,6 +56,10 @@ export class ToolContext {
   readonly files: FileBackend;
   /** Subprocesses (local or an editor's terminals). */
   readonly processes: ProcessBackend;
+  /** When Shell runs commands in the OS sandbox. */
+  readonly sandbox: SandboxMode;
+  /** Whether sandboxed commands may use the network. */
+  readonly sandboxNetwork: boolean;
   #gate: PermissionGate;
   #ownFiles = new Set<string>();
   #realWorkspace: Promise<string> | undefined;
@@ -64,10 +71,14 @@ export class ToolContext {
     approve?: GateApprove;
     files: FileBackend;
     processes: ProcessBackend;
+    sandbox?: SandboxMode;
+    sandboxNetwork?: boolean;
   }) {
     this.workspace = resolve(options.workspace);
     this.files = options.files;
     this.processes = options.processes;
+    this.sandbox = checkedSandbox(options.sandbox ?? "auto");
+    this.sandboxNetwork = options.sandboxNetwork ?? false;
     this.#gate = new PermissionGate(options.permissionMode, options.approve);
   }
 
@@ -95,6 +106,14 @@ export class ToolContext {
       ? this.workspace
       : resolvePath(this.workspace, cwd, tool);
     return resolvePath(base, path, tool);
+  }
+
+  /**
+   * Takes a place in the line of questions, now, before the call's first
+   * await; pass it to authorize() as `turn`, and release it when done (`using`).
+   */
+  queueToAsk(): Turn {
+    return this.#gate.queueToAsk();
   }
 
   /**
@@ -130,10 +149,15 @@ export class ToolContext {
     return !(await this.#place(path)).inside;
   }
 
-  async #place(path: string): Promise<{ real: string; inside: boolean }> {
+  /** The workspace's real path (symlinks followed). */
+  realWorkspace(): Promise<string> {
     this.#realWorkspace ??= realPathOrNearest(this.workspace);
+    return this.#realWorkspace;
+  }
+
+  async #place(path: string): Promise<{ real: string; inside: boolean }> {
     const [root, real] = await Promise.all([
-      this.#realWorkspace,
+      this.realWorkspace(),
       realPathOrNearest(path),
     ]);
     return { real, inside: isWithin(root, real) };
@@ -207,3 +231,14 @@ export class ToolContext {
 }
 
 type GateApprove = ConstructorParameters<typeof PermissionGate>[1];
+
+const SANDBOX_MODES: readonly SandboxMode[] = ["auto", "off", "required"];
+
+function checkedSandbox(mode: unknown): SandboxMode {
+  if (SANDBOX_MODES.includes(mode as SandboxMode)) return mode as SandboxMode;
+  throw new TypeError(
+    `Cannot use sandbox ${JSON.stringify(mode)}: use one of ${
+      SANDBOX_MODES.map((m) => `"${m}"`).join(", ")
+    }`,
+  );
+}

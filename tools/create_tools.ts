@@ -39,6 +39,7 @@ import type {
   Approve,
   Backend,
   PermissionMode,
+  SandboxMode,
   ShellResult,
   Tool,
 } from "./types.ts";
@@ -81,6 +82,18 @@ export interface CreateToolsOptions {
    * read the local disk.
    */
   backend?: Partial<Backend>;
+  /**
+   * When Shell runs its commands in the OS sandbox (Linux, bubblewrap):
+   * `"auto"` (the default) in `ask`, `acceptEdits` and `readOnly`, where
+   * bubblewrap works; `"required"` in every mode, refusing to run a command
+   * without it; `"off"` never. A sandboxed command sees the filesystem
+   * read-only except the workspace (read-only too in `readOnly`) and a
+   * private `/tmp`, has no network unless `sandboxNetwork`, and dies with
+   * its parent; in `acceptEdits` and `readOnly` it runs unasked.
+   */
+  sandbox?: SandboxMode;
+  /** Lets sandboxed commands use the network; default false. */
+  sandboxNetwork?: boolean;
 }
 
 /**
@@ -122,6 +135,8 @@ export interface Tools {
   readonly cwd: string;
   /** The permission mode in force; assign to switch it for later calls. */
   permissionMode: PermissionMode;
+  /** When Shell runs its commands in the OS sandbox. */
+  readonly sandbox: SandboxMode;
 }
 
 /**
@@ -142,7 +157,8 @@ export interface Tools {
  *
  * @param options The workspace, permission mode, approver and backends.
  * @returns The tools, sharing one permission gate.
- * @throws {TypeError} When `permissionMode` is not one of the four modes.
+ * @throws {TypeError} When `permissionMode` is not one of the four modes, or
+ * `sandbox` not one of its three.
  */
 export function createTools(options: CreateToolsOptions = {}): Tools {
   const context = new ToolContext({
@@ -151,6 +167,8 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
     approve: options.approve,
     files: options.backend?.files ?? createLocalFiles(),
     processes: options.backend?.processes ?? createLocalProcesses(),
+    sandbox: options.sandbox,
+    sandboxNetwork: options.sandboxNetwork,
   });
   const plan = createPlan(options.onPlan);
   return rememberContext(context, {
@@ -165,6 +183,7 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
       return plan.entries();
     },
     cwd: context.workspace,
+    sandbox: context.sandbox,
     get permissionMode(): PermissionMode {
       return context.permissionMode;
     },

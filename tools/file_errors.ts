@@ -5,7 +5,7 @@ import { displayPath } from "../internal/display_path.ts";
 import { realPathOrNearest } from "../internal/paths.ts";
 import type { Authorization, ToolContext } from "./context.ts";
 import { ToolError } from "../internal/tool_error.ts";
-import type { FileBackend, FileStat } from "./types.ts";
+import type { FileBackend, FileStat, RandomAccessFile } from "./types.ts";
 import { isError } from "../internal/runtime/runtime.ts";
 
 /** Who is asking, for messages: `Cannot ${verb} "${display}": ...`. */
@@ -202,6 +202,31 @@ export function refuseAborted(
  * person decided would otherwise be read or written through, wherever it
  * leads now. Writes check under the file's lock, right before the write.
  */
+/**
+ * Refuses a file that opened somewhere else than the real path `approved`
+ * it was decided on (another process swapped it, or a folder above it, for
+ * a symlink in between): inside the workspace either way is fine, as reading
+ * or writing there needs no approval of its own.
+ */
+export async function refuseOpenedElsewhere(
+  context: ToolContext,
+  target: FileTarget,
+  file: RandomAccessFile,
+  approved: string | undefined,
+): Promise<void> {
+  if (approved === undefined) return;
+  const actual = file.openedPath?.();
+  if (actual === undefined || actual === approved) return;
+  const [approvedOut, actualOut] = await Promise.all([
+    context.isOutside(approved),
+    context.isOutside(actual),
+  ]);
+  if (!approvedOut && !actualOut) return;
+  throw new ToolError(
+    `Did not ${target.verb} "${target.display}": it was swapped while the call ran (what opened is "${actual}", not "${approved}" as decided; a symlink was made or repointed); nothing was done. Find out what replaced it before you try again`,
+  );
+}
+
 export async function refuseRetargeted(
   context: ToolContext,
   target: FileTarget,

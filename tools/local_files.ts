@@ -10,7 +10,19 @@ import {
   requireRealGrant as requireGrant,
 } from "../internal/deno_permission.ts";
 import { ToolError } from "../internal/tool_error.ts";
-import type { FileBackend, FileStat, RandomAccessFile } from "./types.ts";
+import {
+  canPin,
+  FileChangedError,
+  openedPath,
+  PinnedFolder,
+  sameVersion,
+} from "./_file_identity.ts";
+import type {
+  FileBackend,
+  FileStat,
+  RandomAccessFile,
+  WriteOptions,
+} from "./types.ts";
 import { isError, runtime, runtimeError } from "../internal/runtime/runtime.ts";
 import type { FileInfo, FsFile } from "../internal/runtime/runtime.ts";
 
@@ -60,13 +72,18 @@ export function createLocalFiles(): FileBackend {
 
 async function stat(path: string): Promise<FileStat> {
   await requireGrant("read", path);
-  const info = await runtime.stat(path);
+  return toStat(await runtime.stat(path));
+}
+
+function toStat(info: FileInfo): FileStat {
   return {
     kind: info.isFile ? "file" : info.isDirectory ? "directory" : "other",
     size: info.size,
     mtimeMs: info.mtime?.getTime() ?? null,
     mode: info.mode,
     changeMs: info.ctime?.getTime() ?? null,
+    dev: info.dev,
+    ino: info.ino,
   };
 }
 
@@ -108,9 +125,21 @@ class LocalFile implements RandomAccessFile {
     this.#closed = true;
     this.#file.close();
   }
+
+  async stat(): Promise<FileStat> {
+    return toStat(await this.#file.stat());
+  }
+
+  openedPath(): string | undefined {
+    return canPin() ? openedPath(this.#file) : undefined;
+  }
 }
 
-async function writeFile(path: string, data: Uint8Array): Promise<void> {
+async function writeFile(
+  path: string,
+  data: Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> {
   // The folder first: a grant for the file alone cannot hold the temp file,
   // and a denial naming the file would only lead to a second one.
   await requireFolderGrant(path);
@@ -120,12 +149,23 @@ async function writeFile(path: string, data: Uint8Array): Promise<void> {
   await requireGrant("write", path);
   const folder = dirname(target);
   await ensureFolder(folder);
+  // A write decided on a real path writes exactly that path.
+  if (options.realPath !== undefined && canPin()) {
+    const { realPath, expect } = options;
+    await writePinned(realPath, data, { shown: path, expect });
+    await removeOrphans(folder);
+    return;
+  }
   const mode = await existingMode(target);
   const temp = join(folder, tempName(basename(target)));
   inFlight.add(temp);
   try {
     await writeTemp(temp, data, mode);
-    await runtime.rename(temp, target);
+    // Without a pinned folder, still no lost update: checked, then renamed.
+    if (options.expect !== undefined) {
+      checkExpected(currentFile(target), options.expect, target);
+    }
+    runtime.renameSync(temp, target);
   } catch (error) {
     await runtime.remove(temp).catch(() => {});
     throw error;
@@ -133,6 +173,96 @@ async function writeFile(path: string, data: Uint8Array): Promise<void> {
     inFlight.delete(temp);
   }
   await removeOrphans(folder);
+}
+
+/**
+ * The write of a file whose real path was decided on, through its folder held
+ * open: a folder swapped for a symlink meanwhile is refused, never followed,
+ * and the rename replaces the entry itself (a symlink put there included).
+ * Under the folder's lock (shared with the other processes of this package),
+ * `expect` is compared with the file right before the rename; lines another
+ * process appends to the old file after that check are carried over.
+ */
+async function writePinned(
+  target: string,
+  data: Uint8Array,
+  options: { shown: string; expect?: FileStat },
+): Promise<void> {
+  using folder = PinnedFolder.open(dirname(target), options.shown);
+  await folder.lock();
+  const entry = folder.at(basename(target));
+  const old = currentFile(entry);
+  if (options.expect !== undefined) checkExpected(old, options.expect, target);
+  const mode = old?.mode ?? null;
+  // Held open across the rename: what lands in it after the check is seen.
+  using kept = options.expect === undefined ? undefined : keepOpen(entry);
+  const temp = folder.at(tempName(basename(target)));
+  inFlight.add(temp);
+  try {
+    await writeTemp(temp, data, mode);
+    // The last check and the rename, with no await between them.
+    if (options.expect !== undefined) {
+      checkExpected(currentFile(entry), options.expect, target);
+    }
+    runtime.renameSync(temp, entry);
+  } catch (error) {
+    runtime.remove(temp).catch(() => {});
+    throw error;
+  } finally {
+    inFlight.delete(temp);
+  }
+  if (kept !== undefined && options.expect !== undefined) {
+    carryOverAppended(kept.file, options.expect.size, entry);
+  }
+}
+
+function currentFile(entry: string): FileInfo | undefined {
+  try {
+    return runtime.lstatSync(entry);
+  } catch (error) {
+    if (isError(error, "notFound")) return undefined;
+    throw error;
+  }
+}
+
+function checkExpected(
+  info: FileInfo | undefined,
+  expect: FileStat,
+  target: string,
+): void {
+  if (info === undefined || !sameVersion(toStat(info), expect)) {
+    throw new FileChangedError(target);
+  }
+}
+
+function keepOpen(entry: string): { file: FsFile } & Disposable {
+  const file = runtime.openSync(entry, { read: true });
+  return { file, [Symbol.dispose]: () => file.close() };
+}
+
+// A writer that kept the old file open and appended after the last check
+// wrote into the replaced file: its bytes go to the end of the new one.
+function carryOverAppended(
+  old: FsFile,
+  readSize: number,
+  entry: string,
+): void {
+  const size = old.statSync().size;
+  if (size <= readSize) return;
+  const tail = new Uint8Array(size - readSize);
+  old.seekSync(readSize, runtime.SeekMode.Start);
+  let got = 0;
+  while (got < tail.length) {
+    const n = old.readSync(tail.subarray(got));
+    if (n === null) break;
+    got += n;
+  }
+  const file = runtime.openSync(entry, { append: true });
+  try {
+    file.writeSync(tail.subarray(0, got));
+  } finally {
+    file.close();
+  }
 }
 
 /** Writing through a symlink replaces its target, not the link itself. */

@@ -23,14 +23,22 @@ export interface GateRequest extends PermissionRequest {
 
 type Decision = "allow" | "ask" | "refuse";
 
-/** The mode table from the README, as code. */
+/**
+ * The mode table from the README, as code. A sandboxed command (see
+ * tools/shell/_sandbox.ts) in the workspace can harm nothing outside it, so
+ * only `ask` asks about it.
+ */
 export function decide(
   mode: PermissionMode,
   action: PermissionAction,
   outside: boolean,
+  sandboxed = false,
 ): Decision {
   if (mode === "allow") return "allow";
   if (action === "read") return outside ? "ask" : "allow";
+  if (action === "execute" && sandboxed && !outside && mode !== "ask") {
+    return "allow";
+  }
   if (mode === "readOnly") return "refuse";
   if (action === "write" && mode === "acceptEdits" && !outside) return "allow";
   return "ask";
@@ -70,8 +78,12 @@ export class PermissionGate {
 
   /** Whether {@linkcode check} would ask the approver about `request` now. */
   wouldAsk(request: GateRequest): boolean {
-    return decide(this.#mode, request.action, request.outsideWorkspace) ===
-        "ask" && !this.#always.has(alwaysKey(request));
+    return decide(
+          this.#mode,
+          request.action,
+          request.outsideWorkspace,
+          request.sandboxed,
+        ) === "ask" && !this.#always.has(alwaysKey(request));
   }
 
   /**
@@ -132,6 +144,7 @@ export class PermissionGate {
       this.#mode,
       original.action,
       original.outsideWorkspace,
+      original.sandboxed,
     );
     if (decision === "allow") return undefined;
     if (decision === "refuse") {

@@ -88,6 +88,12 @@ export interface PermissionRequest {
   path?: string;
   /** The command line, for `execute`; control characters are escaped as in `description`. */
   command?: string;
+  /**
+   * For `execute` where a sandbox is in force (see `createTools`'
+   * `sandbox`): whether the command runs in it; false when it would run
+   * unconfined (`sandbox: false`).
+   */
+  sandboxed?: boolean;
   /** The variables a command sets over the inherited environment, when it sets any. */
   env?: Record<string, string>;
   /** Whether the path (or a command's cwd) lies outside the workspace, decided on real paths. */
@@ -274,6 +280,10 @@ export interface FileStat {
    * modification time, no one can set it back, so a cache trusts it more.
    */
   changeMs?: number | null;
+  /** The device and inode, when known: which file this is, whatever its name. */
+  dev?: number | null;
+  /** See `dev`. */
+  ino?: number | null;
 }
 
 /**
@@ -306,6 +316,13 @@ export interface RandomAccessFile {
   read(buffer: Uint8Array, position: number): Promise<number>;
   /** Releases the file. */
   close(): void;
+  /** Describes the open file itself (not the path it was opened by). */
+  stat?(): Promise<FileStat>;
+  /**
+   * The absolute path the open file has now, as the system tells it
+   * (undefined when it cannot): tools check they opened what they decided on.
+   */
+  openedPath?(): string | undefined;
 }
 
 /**
@@ -353,7 +370,43 @@ export interface FileBackend {
   /** Lists the entry names of a folder (used to suggest similar names). */
   readDir(path: string): Promise<string[]>;
   /** Replaces a file's content atomically, creating parent folders and keeping its mode. */
-  writeFile(path: string, data: Uint8Array): Promise<void>;
+  writeFile(
+    path: string,
+    data: Uint8Array,
+    options?: WriteOptions,
+  ): Promise<void>;
+}
+
+/**
+ * What a tool decided before a write, for the backend to hold it to.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Replace a file only if it is still the version read
+ * ```ts
+ * import { createLocalFiles, type WriteOptions } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const path = `${await Deno.makeTempDir()}/a.txt`;
+ * await Deno.writeTextFile(path, "one\n");
+ * const files = createLocalFiles();
+ * const options: WriteOptions = { realPath: path, expect: await files.stat(path) };
+ * await Deno.writeTextFile(path, "two, written by someone else\n");
+ * await assert.rejects(files.writeFile(path, new TextEncoder().encode("three\n"), options));
+ * ```
+ */
+export interface WriteOptions {
+  /**
+   * The real path the write was decided on: the local backend writes that
+   * file (following no symlink) and refuses when its folder leads elsewhere now.
+   */
+  realPath?: string;
+  /**
+   * The file as it was read: the local backend replaces it only if it is
+   * still that file (device, inode, size and times), else rejects with an
+   * error named `FileChangedError`.
+   */
+  expect?: FileStat;
 }
 
 /**
@@ -395,7 +448,76 @@ export interface ShellRequest {
    * characters whole), for a live view; the result's `output` stays bounded.
    */
   onOutput?: (text: string) => void;
+  /**
+   * Run the command in the OS sandbox with these allowances; only sent to a
+   * backend whose `sandbox()` said it can.
+   */
+  sandbox?: ShellSandbox;
 }
+
+/**
+ * What a sandboxed command may do besides reading files: the folders it may
+ * write (real paths; a private `/tmp` is always writable) and whether it may
+ * use the network.
+ *
+ * A type only: needs no permission.
+ *
+ * @example A sandbox that may write one folder and nothing else
+ * ```ts
+ * import type { ShellSandbox } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const sandbox: ShellSandbox = { writable: [Deno.cwd()], network: false };
+ * assert.equal(sandbox.network, false);
+ * ```
+ */
+export interface ShellSandbox {
+  /** Folders the command may write; everything else but `/tmp` is read-only. */
+  writable: string[];
+  /** Folders to keep visible (read-only) over the private `/tmp`. */
+  readable?: string[];
+  /** Whether the command may use the network. */
+  network: boolean;
+}
+
+/**
+ * When Shell runs its commands in the OS sandbox (bubblewrap, Linux only):
+ * `"auto"` in the modes `ask`, `acceptEdits` and `readOnly` when bubblewrap
+ * works here, else unconfined as with `"off"`; `"required"` in every mode,
+ * refusing to run a command when the sandbox is missing.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Never run a command unconfined
+ * ```ts
+ * import { createTools, type SandboxMode } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const sandbox: SandboxMode = "required";
+ * const tools = createTools({ cwd: await Deno.makeTempDir(), sandbox });
+ * assert.equal(tools.sandbox, "required");
+ * ```
+ */
+export type SandboxMode = "auto" | "off" | "required";
+
+/**
+ * Whether a {@linkcode ProcessBackend} can run commands in the OS sandbox,
+ * and when not, what is missing.
+ *
+ * A type only: needs no permission.
+ *
+ * @example A backend that cannot sandbox says why
+ * ```ts
+ * import type { SandboxSupport } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const support: SandboxSupport = { available: false, missing: "no bubblewrap" };
+ * assert.equal(support.available ? "" : support.missing, "no bubblewrap");
+ * ```
+ */
+export type SandboxSupport =
+  | { available: true }
+  | { available: false; missing: string };
 
 /**
  * The outcome of a command. A non-zero exit is a result, not an error.
@@ -429,6 +551,11 @@ export interface ShellResult {
   logTruncated?: boolean;
   /** Whether an abort signal stopped the command. */
   aborted?: boolean;
+  /**
+   * Whether the command ran in the OS sandbox. The Shell tool always sets
+   * it; a {@linkcode ProcessBackend} may leave it out.
+   */
+  sandboxed?: boolean;
 }
 
 /**
@@ -451,6 +578,12 @@ export interface ShellResult {
 export interface ProcessBackend {
   /** Runs a command to its end, a timeout or an abort. */
   run(request: ShellRequest, signal?: AbortSignal): Promise<ShellResult>;
+  /**
+   * Whether `run` can honour a request's `sandbox`; a backend without this
+   * method cannot, so its commands run unconfined (or are refused under
+   * sandbox `"required"`).
+   */
+  sandbox?(): Promise<SandboxSupport>;
 }
 
 /**

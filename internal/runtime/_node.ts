@@ -91,6 +91,8 @@ export function nodeRuntime(): Runtime {
     stat: (path) => wrap(fsp.stat(path).then(info)),
     statSync: (path) => wrapSync(() => info(fs.statSync(path))),
     lstat: (path) => wrap(fsp.lstat(path).then(info)),
+    lstatSync: (path) => wrapSync(() => info(fs.lstatSync(path))),
+    readLinkSync: (path) => wrapSync(() => fs.readlinkSync(path)),
     realPath: (path) => wrap(fsp.realpath(path)),
     readDir: (path) => readDir(path),
     readDirSync: (path) =>
@@ -109,6 +111,7 @@ export function nodeRuntime(): Runtime {
         } else fs.unlinkSync(path);
       }),
     rename: (from, to) => wrap(fsp.rename(from, to)),
+    renameSync: (from, to) => wrapSync(() => fs.renameSync(from, to)),
     chmod: (path, mode) => wrap(fsp.chmod(path, mode)),
     open: (path, options) =>
       new Promise<FsFile>((done, fail) =>
@@ -321,6 +324,16 @@ class NodeFile implements FsFile {
     return this.#position;
   }
 
+  seekSync(offset: number, whence: 0 | 1 | 2): number {
+    const base = whence === 0
+      ? 0
+      : whence === 1
+      ? this.#position
+      : this.statSync().size;
+    this.#position = base + offset;
+    return this.#position;
+  }
+
   truncate(len = 0): Promise<void> {
     return wrap(
       new Promise<void>((done, fail) =>
@@ -358,6 +371,12 @@ class NodeFile implements FsFile {
     locked.add(this.#path);
     this.#lockKey = this.#path;
     return Promise.resolve(true);
+  }
+
+  async lock(): Promise<void> {
+    while (!(await this.tryLock())) {
+      await new Promise((done) => setTimeout(done, 10));
+    }
   }
 
   close(): void {

@@ -72,6 +72,7 @@ export interface FsFile extends Disposable {
   write(p: Uint8Array): Promise<number>;
   writeSync(p: Uint8Array): number;
   seek(offset: number, whence: 0 | 1 | 2): Promise<number>;
+  seekSync(offset: number, whence: 0 | 1 | 2): number;
   truncate(len?: number): Promise<void>;
   syncData(): Promise<void>;
   stat(): Promise<FileInfo>;
@@ -81,6 +82,8 @@ export interface FsFile extends Disposable {
    * holds within the process only (they have no file-lock call).
    */
   tryLock(exclusive?: boolean): Promise<boolean>;
+  /** Waits for the advisory lock (flock on Deno; within this process on Bun). */
+  lock(exclusive?: boolean): Promise<void>;
   close(): void;
 }
 
@@ -203,6 +206,8 @@ export interface Runtime {
   stat(path: string): Promise<FileInfo>;
   statSync(path: string): FileInfo;
   lstat(path: string): Promise<FileInfo>;
+  lstatSync(path: string): FileInfo;
+  readLinkSync(path: string): string;
   realPath(path: string): Promise<string>;
   readDir(path: string): AsyncIterable<DirEntry>;
   readDirSync(path: string): Iterable<DirEntry>;
@@ -216,6 +221,7 @@ export interface Runtime {
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;
   removeSync(path: string, options?: { recursive?: boolean }): void;
   rename(from: string, to: string): Promise<void>;
+  renameSync(from: string, to: string): void;
   chmod(path: string, mode: number): Promise<void>;
   open(path: string, options?: OpenOptions): Promise<FsFile>;
   openSync(path: string, options?: OpenOptions): FsFile;

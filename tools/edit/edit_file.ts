@@ -20,14 +20,16 @@ import {
   type FileTarget,
   fileTarget,
   refuseAborted,
+  refuseOpenedElsewhere,
   refuseRetargeted,
   statFile,
 } from "../file_errors.ts";
+import { FileChangedError } from "../_file_identity.ts";
 import { forgetLineIndex } from "../../internal/line_index.ts";
 import { readWhole } from "../read_at.ts";
 import { formatSize } from "../../internal/format_size.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { Tool } from "../types.ts";
+import type { FileStat, Tool } from "../types.ts";
 import DESCRIPTION from "./edit_file.txt" with { type: "text" };
 
 /**
@@ -171,23 +173,67 @@ async function editFile(
     // and even reading it there was not approved.
     await refuseRetargeted(context, target, authorized);
     // Read again: the file may have changed while the user decided.
-    const { file, plan } = await plannedEdit(context, target, input);
-    // Everything that can fail (out of memory included) comes before the
-    // write: an edit that lands while its caller gets an error is applied
-    // twice by a retry.
-    const { diff } = editDiff(target.display, file.text, plan.matches, {
-      total: plan.count,
-    });
-    const bytes = encodeEdit(file, plan);
-    try {
-      await context.files.writeFile(path, bytes);
-    } catch (error) {
-      throw fileSystemError(target, error);
-    } finally {
-      forgetLineIndex(context.files, path);
+    const realPath = authorized.realPath;
+    let edit = await plannedEdit(context, target, input, realPath);
+    for (let attempt = 1;; attempt++) {
+      // Everything that can fail (out of memory included) comes before the
+      // write: an edit that lands while its caller gets an error is applied
+      // twice by a retry.
+      const { diff } = editDiff(
+        target.display,
+        edit.file.text,
+        edit.plan.matches,
+        { total: edit.plan.count },
+      );
+      const bytes = encodeEdit(edit.file, edit.plan);
+      try {
+        // Replaced only if it is still the version read (another process
+        // may have written it since): else read again and re-apply.
+        await context.files.writeFile(path, bytes, {
+          ...(realPath === undefined ? {} : { realPath }),
+          ...(edit.file.version === undefined
+            ? {}
+            : { expect: edit.file.version }),
+        });
+        return { path: target.display, replacements: edit.plan.count, diff };
+      } catch (error) {
+        if (!(error instanceof FileChangedError)) {
+          throw fileSystemError(target, error);
+        }
+        if (attempt === MAX_REAPPLY) throw changedOnDisk(target);
+        edit = await reapplied(context, target, input, edit.plan.count);
+      } finally {
+        forgetLineIndex(context.files, path);
+      }
     }
-    return { path: target.display, replacements: plan.count, diff };
   });
+}
+
+/** Times an edit is re-applied to a file that keeps changing before it fails. */
+const MAX_REAPPLY = 10;
+
+function changedOnDisk(target: FileTarget): ToolError {
+  return new ToolError(
+    `Cannot ${target.verb} "${target.display}": it changed on disk while the edit was prepared; read it again`,
+  );
+}
+
+// The file changed after it was read: the same edit applies to the new text
+// only if oldText matches as it did (as many places), else nothing is written.
+async function reapplied(
+  context: ToolContext,
+  target: FileTarget,
+  input: EditFileInput,
+  count: number,
+): Promise<{ file: FileText; plan: EditPlan }> {
+  let edit: { file: FileText; plan: EditPlan };
+  try {
+    edit = await plannedEdit(context, target, input);
+  } catch {
+    throw changedOnDisk(target);
+  }
+  if (edit.plan.count !== count) throw changedOnDisk(target);
+  return edit;
 }
 
 /** The file as read now, and the edit planned on it; throws if it cannot apply. */
@@ -195,8 +241,9 @@ async function plannedEdit(
   context: ToolContext,
   target: FileTarget,
   input: EditFileInput,
+  approved?: string,
 ): Promise<{ file: FileText; plan: EditPlan }> {
-  const file = await readText(context, target);
+  const file = await readText(context, target, approved);
   const plan = planEdit(file.text, input.oldText, input.newText, {
     countLimit: input.replaceAll === true ? Infinity : MAX_COUNTED,
   });
@@ -205,11 +252,15 @@ async function plannedEdit(
   return { file, plan };
 }
 
-/** A file as read: its bytes, its decoded text (without BOM) and its format. */
+/**
+ * A file as read: its bytes, its decoded text (without BOM), its format and,
+ * when the backend tells it, the version of the file read.
+ */
 interface FileText {
   bytes: Uint8Array;
   text: string;
   format: TextFormat;
+  version?: FileStat;
 }
 
 /**
@@ -259,6 +310,7 @@ function checkTexts(input: EditFileInput, target: FileTarget): void {
 async function readText(
   context: ToolContext,
   target: FileTarget,
+  approved?: string,
 ): Promise<FileText> {
   const stat = await statFile(context.files, target);
   if (stat.size > MAX_EDIT_BYTES) {
@@ -267,10 +319,14 @@ async function readText(
     );
   }
   let bytes: Uint8Array;
+  let version: FileStat | undefined;
   try {
     const file = await context.files.open(target.path);
     try {
-      bytes = await readWhole(file, stat.size);
+      await refuseOpenedElsewhere(context, target, file, approved);
+      // Before the read: a change during it makes the version differ.
+      version = await file.stat?.();
+      bytes = await readWhole(file, version?.size ?? stat.size);
     } finally {
       file.close();
     }
@@ -291,7 +347,9 @@ async function readText(
       );
     }
   }
-  return { bytes, text, format };
+  return version === undefined
+    ? { bytes, text, format }
+    : { bytes, text, format, version };
 }
 
 /**

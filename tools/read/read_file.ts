@@ -15,6 +15,7 @@ import {
   type FileTarget,
   fileTarget,
   refuseAborted,
+  refuseOpenedElsewhere,
   refuseRetargeted,
   statFile,
 } from "../file_errors.ts";
@@ -172,6 +173,8 @@ async function readFile(
     throw fileSystemError(target, error);
   }
   try {
+    // What opened must be what was decided on, whatever the path leads to now.
+    await refuseOpenedElsewhere(context, target, file, authorized.realPath);
     if (stat.size === 0) {
       ({ file, stat } = await sizedNow(file, stat, {
         target,

@@ -8,8 +8,13 @@ import {
 import { OutputBuffer, type OutputSource } from "./_output_buffer.ts";
 import { displayCommand, shownCommand } from "../../internal/command_line.ts";
 import { ToolError } from "../../internal/tool_error.ts";
+import { DEFAULT_BWRAP, sandboxArgs, sandboxSupport } from "./_sandbox.ts";
 import type { ProcessBackend, ShellRequest, ShellResult } from "../types.ts";
-import { isError, runtime } from "../../internal/runtime/runtime.ts";
+import {
+  isError,
+  runtime,
+  runtimeError,
+} from "../../internal/runtime/runtime.ts";
 import type {
   ChildProcess,
   Command,
@@ -30,6 +35,8 @@ export interface LocalProcessesOptions {
   killGraceMs?: number;
   /** Milliseconds to keep reading after the command exits while background children hold its output open. */
   drainMs?: number;
+  /** The bubblewrap executable that sandboxes commands; default `bwrap` on PATH. */
+  bwrap?: string;
 }
 
 /** Variables that stop tools from waiting for a person; the caller's `env` overrides them. */
@@ -73,9 +80,11 @@ export function createLocalProcesses(
       MAX_KILL_GRACE_MS,
     ),
     drainMs: options.drainMs ?? DEFAULT_DRAIN_MS,
+    bwrap: options.bwrap ?? DEFAULT_BWRAP,
   };
   return {
     run: (request, signal) => runLocal(request, signal, settings),
+    sandbox: () => sandboxSupport(settings.bwrap),
   };
 }
 
@@ -89,7 +98,11 @@ async function runLocal(
   settings: Settings,
 ): Promise<ShellResult> {
   const display = shownCommand(displayCommand(request.command, request.args));
-  const executable = request.args === undefined ? "sh" : request.command;
+  const executable = request.sandbox !== undefined
+    ? settings.bwrap
+    : request.args === undefined
+    ? "sh"
+    : request.command;
   await requireDenoPermission({ name: "run", command: executable });
   if (signal?.aborted) {
     throw new ToolError(
@@ -97,13 +110,31 @@ async function runLocal(
     );
   }
   await checkFolder(request.cwd, display);
-  const child = spawn(request, display);
+  const child = spawn(request, display, settings.bwrap);
   track(child);
+  let result: ShellResult;
   try {
-    return await supervise(child, request, signal, settings);
+    result = await supervise(child, request, signal, settings);
   } finally {
     untrack(child);
   }
+  const failed = request.sandbox === undefined
+    ? undefined
+    : execFailure(result);
+  if (failed !== undefined) throw spawnError(failed, request.command, display);
+  return result;
+}
+
+// In the sandbox bwrap starts the program: one it cannot start is an exit
+// code and bwrap's message, which become the error a spawn would give.
+function execFailure(result: ShellResult): Error | undefined {
+  const match =
+    /^bwrap: execvp [^\n]*: (No such file or directory|Permission denied)\n?$/
+      .exec(result.output);
+  if (match === null || result.exitCode !== 1) return undefined;
+  return match[1] === "Permission denied"
+    ? runtimeError("permissionDenied", match[1])
+    : runtimeError("notFound", match[1]);
 }
 
 // Commands still running when Deno exits. Their own process groups do not get
@@ -236,11 +267,21 @@ async function checkFolder(cwd: string, display: string): Promise<void> {
   }
 }
 
-function spawn(request: ShellRequest, display: string): ChildProcess {
+function spawn(
+  request: ShellRequest,
+  display: string,
+  bwrap: string,
+): ChildProcess {
   const shell = request.args === undefined;
+  let program = shell ? "sh" : request.command;
+  let args = shell ? ["-c", request.command] : request.args ?? [];
+  if (request.sandbox !== undefined) {
+    args = sandboxArgs(request.sandbox, request.cwd, [program, ...args]);
+    program = bwrap;
+  }
   try {
-    return runtime.command(shell ? "sh" : request.command, {
-      args: shell ? ["-c", request.command] : request.args,
+    return runtime.command(program, {
+      args,
       cwd: request.cwd,
       env: { ...NON_INTERACTIVE_ENV, ...request.env },
       stdin: "null",
@@ -249,7 +290,7 @@ function spawn(request: ShellRequest, display: string): ChildProcess {
       detached: true, // setsid: the child leads a new process group
     }).spawn();
   } catch (error) {
-    throw spawnError(error, shell ? "sh" : request.command, display);
+    throw spawnError(error, program, display);
   }
 }
 

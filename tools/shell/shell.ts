@@ -9,7 +9,14 @@ import {
   displayEnv,
 } from "../../internal/command_line.ts";
 import { LOG_LIMIT } from "./_output_buffer.ts";
-import type { ShellRequest, ShellResult, Tool } from "../types.ts";
+import { looksSandboxed } from "./_sandbox.ts";
+import { ToolError } from "../../internal/tool_error.ts";
+import type {
+  ShellRequest,
+  ShellResult,
+  ShellSandbox,
+  Tool,
+} from "../types.ts";
 import DESCRIPTION from "./shell.txt" with { type: "text" };
 
 /**
@@ -54,6 +61,12 @@ export interface ShellInput {
   outputByteLimit?: number;
   /** Kill the process tree after this many seconds; no timeout when absent. */
   timeoutSeconds?: number;
+  /**
+   * `false` runs the command outside the OS sandbox where one is in force:
+   * asked even in `acceptEdits`, refused in `readOnly` and under sandbox
+   * `"required"`.
+   */
+  sandbox?: boolean;
 }
 
 function hasNoNul(value: string): boolean {
@@ -83,6 +96,7 @@ const schema = z.object({
     "must be at most 86400 (one day)",
   )
     .optional(),
+  sandbox: z.boolean().optional(),
 });
 
 /**
@@ -113,13 +127,67 @@ export function createShell(
       const cwd = input.cwd === undefined
         ? context.workspace
         : context.resolve(input.cwd, "Shell");
-      await context.authorize(shellRequest(context, input, cwd), { signal });
-      const result = await context.processes.run(toRequest(input, cwd), signal);
+      // Before the first await: the call asks in the order it started.
+      using turn = context.queueToAsk();
+      const confinement = await chooseConfinement(context, input);
+      await context.authorize(
+        shellRequest(context, input, cwd, confinement),
+        { turn, signal },
+      );
+      const request = toRequest(input, cwd);
+      if (confinement === "sandboxed") {
+        request.sandbox = await sandboxFor(context);
+      }
+      const result = await context.processes.run(request, signal);
       if (result.logPath !== undefined) context.addOwnFile(result.logPath);
-      return result;
+      return { ...result, sandboxed: request.sandbox !== undefined };
     },
     toModelText: renderShellResult,
   });
+}
+
+/**
+ * How a command runs: in the OS sandbox, "unconfined" (outside a sandbox
+ * that is in force, as `sandbox: false` asks), or "plain" (no sandbox in
+ * force: sandbox "off", mode `allow` under "auto", or none available here).
+ */
+type Confinement = "sandboxed" | "unconfined" | "plain";
+
+async function chooseConfinement(
+  context: ToolContext,
+  input: ShellInput,
+): Promise<Confinement> {
+  const { sandbox } = context;
+  const inForce = sandbox === "required" ||
+    (sandbox === "auto" && context.permissionMode !== "allow");
+  if (!inForce) return "plain";
+  const display = displayCommand(input.command, input.args);
+  if (input.sandbox === false) {
+    if (sandbox !== "required") return "unconfined";
+    throw new ToolError(
+      `Refused: Run "${display}" outside the sandbox: sandbox "required" runs every command in the sandbox; run it without "sandbox": false, or ask the user to run it`,
+    );
+  }
+  const support = await context.processes.sandbox?.() ??
+    {
+      available: false,
+      missing: "the process backend (an editor's terminals) cannot sandbox",
+    };
+  if (support.available) return "sandboxed";
+  if (sandbox === "auto") return "plain";
+  throw new ToolError(
+    `Cannot run "${display}": sandbox "required" needs the OS sandbox, and ${support.missing}; or ask the user to set sandbox "auto" or "off"`,
+  );
+}
+
+// Decided after the approval, on the mode in force then: a switch to
+// readOnly while the question was open leaves nothing writable.
+async function sandboxFor(context: ToolContext): Promise<ShellSandbox> {
+  const workspace = [await context.realWorkspace()];
+  const network = context.sandboxNetwork;
+  return context.permissionMode === "readOnly"
+    ? { writable: [], readable: workspace, network }
+    : { writable: workspace, network };
 }
 
 // The request shows the whole command, its folder and its variables: who
@@ -129,12 +197,15 @@ function shellRequest(
   context: ToolContext,
   input: ShellInput,
   cwd: string,
+  confinement: Confinement,
 ): AuthorizeRequest {
   const display = displayCommand(input.command, input.args);
   const env = input.env !== undefined && Object.keys(input.env).length > 0
     ? input.env
     : undefined;
   const where = cwd === context.workspace ? "" : ` in "${cwd}"`;
+  const key = alwaysKeyOf(input.command, input.args, env);
+  const unconfined = confinement === "unconfined";
   const request: AuthorizeRequest = {
     tool: "Shell",
     action: "execute",
@@ -142,9 +213,12 @@ function shellRequest(
     path: cwd,
     description: `Run "${display}"${where}${
       env === undefined ? "" : ` with ${displayEnv(env)}`
-    }`,
-    alwaysKey: alwaysKeyOf(input.command, input.args, env),
+    }${unconfined ? " outside the sandbox (unconfined)" : ""}`,
+    // An "always" for a sandboxed command does not cover it unconfined.
+    alwaysKey: unconfined ? JSON.stringify(["unconfined", key]) : key,
   };
+  // Said only where a sandbox is in force.
+  if (confinement !== "plain") request.sandboxed = confinement === "sandboxed";
   if (env !== undefined) request.env = env;
   return request;
 }
@@ -178,6 +252,13 @@ export function renderShellResult(result: ShellResult): string {
           LOG_LIMIT / (1024 * 1024)
         } MiB are in "${result.logPath}" (the log was cut there; the end of the output is below): read it with ReadFile (line/limit) or search it, and make the command print less (filter it, or redirect it to a file) rather than running it again as is.`
         : `The output was truncated (see the marker); the full output is in "${result.logPath}": read it with ReadFile (line/limit) or search it rather than running the command again.`,
+    );
+  }
+  if (
+    result.sandboxed && result.exitCode !== 0 && looksSandboxed(result.output)
+  ) {
+    lines.push(
+      'It ran in the OS sandbox: outside the workspace (and inside it too in readOnly mode) files are read-only, /tmp is private and there is no network. If it failed for that reason, run it again with "sandbox": false to run it outside the sandbox; the user is asked first (it is refused in readOnly mode).',
     );
   }
   lines.push(

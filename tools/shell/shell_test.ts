@@ -22,8 +22,14 @@ import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
 const TREE = `echo $$ >> pids; sleep 100 & echo $! >> pids; ` +
   `sh -c 'echo $$ >> pids; sleep 100 & echo $! >> pids; sleep 100'`;
 
+// Today's Shell, without the OS sandbox (shell_sandbox_test.ts covers it).
 function toolsIn(dir: string, options: CreateToolsOptions = {}) {
-  return createTools({ cwd: dir, permissionMode: "allow", ...options });
+  return createTools({
+    cwd: dir,
+    permissionMode: "allow",
+    sandbox: "off",
+    ...options,
+  });
 }
 
 async function waitForFile(path: string): Promise<void> {
@@ -85,6 +91,7 @@ Deno.test("Shell returns a non-zero exit as a result", async () => {
       timedOut: false,
       truncated: false,
       output: "failing\n",
+      sandboxed: false,
     });
     assert.match(
       tools.Shell.toModelText(result),

@@ -12,7 +12,7 @@ import {
 } from "../file_errors.ts";
 import { forgetLineIndex } from "../../internal/line_index.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { FileBackend, Tool } from "../types.ts";
+import type { FileBackend, Tool, WriteOptions } from "../types.ts";
 import DESCRIPTION from "./write_file.txt" with { type: "text" };
 import { isError, runtime } from "../../internal/runtime/runtime.ts";
 
@@ -132,7 +132,7 @@ async function writeFile(
     await refuseRetargeted(context, target, authorized);
     const created = !(await existsAsFile(context.files, target));
     try {
-      await context.files.writeFile(path, data);
+      await context.files.writeFile(path, data, writeOptions(authorized));
     } catch (error) {
       throw fileSystemError(target, error);
     } finally {
@@ -140,6 +140,13 @@ async function writeFile(
     }
     return { path: target.display, created, bytes: data.length };
   });
+}
+
+// The local backend writes exactly the real path decided on.
+function writeOptions(authorized: { realPath?: string }): WriteOptions {
+  return authorized.realPath === undefined
+    ? {}
+    : { realPath: authorized.realPath };
 }
 
 function isDenoDenial(error: unknown): boolean {
