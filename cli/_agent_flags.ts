@@ -2,6 +2,7 @@
 // one table for parseArgs and one reader, so both commands accept and word
 // them alike.
 import type { PermissionMode } from "../tools/types.ts";
+import { MIN_MAP_TOKENS } from "../tools/repo_map/repo_map.ts";
 import { ENDPOINT_FLAGS, type EndpointFlagValues } from "./_endpoint.ts";
 
 /** The `node:util` parseArgs options shared by run and acp. */
@@ -10,6 +11,7 @@ export const AGENT_FLAGS = {
   "permission-mode": { type: "string" },
   "max-steps": { type: "string" },
   "context-tokens": { type: "string" },
+  "map-tokens": { type: "string" },
   "vision-model": { type: "string" },
   cwd: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -20,6 +22,7 @@ export interface AgentFlagValues extends EndpointFlagValues {
   "permission-mode"?: string;
   "max-steps"?: string;
   "context-tokens"?: string;
+  "map-tokens"?: string;
 }
 
 /** The checked values of the permission, step and context flags. */
@@ -27,6 +30,8 @@ export interface AgentFlags {
   permissionMode: PermissionMode;
   maxSteps?: number;
   contextTokens?: number;
+  /** Tokens of the repo map each conversation starts with; 0 for none. */
+  repoMapTokens: number;
 }
 
 // In the order the help text lists them.
@@ -38,7 +43,8 @@ const MODES: readonly PermissionMode[] = [
 ];
 
 /**
- * Checks --permission-mode (default "ask"), --max-steps and --context-tokens;
+ * Checks --permission-mode (default "ask"), --max-steps, --context-tokens
+ * and --map-tokens;
  * throws a usage message.
  */
 export function readAgentFlags(values: AgentFlagValues): AgentFlags {
@@ -52,7 +58,19 @@ export function readAgentFlags(values: AgentFlagValues): AgentFlags {
     permissionMode: mode as PermissionMode,
     maxSteps: wholeNumber(values, "max-steps"),
     contextTokens: wholeNumber(values, "context-tokens"),
+    repoMapTokens: mapTokens(values["map-tokens"]),
   };
+}
+
+function mapTokens(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const number = Number(text);
+  if (!Number.isInteger(number) || (number !== 0 && number < MIN_MAP_TOKENS)) {
+    throw new TypeError(
+      `--map-tokens needs 0 (no map) or a whole number of at least ${MIN_MAP_TOKENS}, not "${text}"`,
+    );
+  }
+  return number;
 }
 
 function wholeNumber(

@@ -1,0 +1,253 @@
+/**
+ * The repo map: the most relevant definitions of a whole repository within a
+ * token budget. Definitions come from the outline engine, references are the
+ * identifiers each file uses that name a definition in another file, and a
+ * personalized PageRank over that graph orders files and definitions.
+ *
+ * @module
+ */
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { estimateTokens } from "../../internal/tokens.ts";
+import { ToolError } from "../../internal/tool_error.ts";
+import { Outliner } from "../../outline/outliner.ts";
+import { supportedExtension } from "../../outline/supported.ts";
+import type { OutlineSymbol } from "../../outline/types.ts";
+import { walkFiles } from "../search/walk.ts";
+import { type FileFacts, RepoMapCache } from "./_cache.ts";
+import { rankDefinitions } from "./_rank.ts";
+import { renderMap } from "./_render.ts";
+
+/** The smallest budget a map may be asked for, in tokens. */
+export const MIN_MAP_TOKENS = 256;
+
+/** The budget without `tokens`, as aider's `--map-tokens`. */
+export const DEFAULT_MAP_TOKENS = 1024;
+
+/** Folders a map never enters, besides hidden ones and what .gitignore says. */
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
+  "node_modules",
+  "vendor",
+  "third_party",
+  "dist",
+  "build",
+  "out",
+  "target",
+]);
+
+/** Options for {@linkcode repoMap}. */
+export interface RepoMapOptions {
+  /** The budget in tokens (4 ASCII characters a token); default 1,024, at least 256. */
+  tokens?: number;
+  /**
+   * What the map is about: paths of files (relative to the root or absolute)
+   * or name paths of symbols (`Outliner.run`, `parse`). The files, and the
+   * files that define those symbols, personalize the ranking.
+   */
+  focus?: string[];
+  /** Stops the map (rejecting with the reason) when aborted. */
+  signal?: AbortSignal;
+  /**
+   * Where per-file results are kept between processes; defaults to
+   * `repo-map` in fello's state folder. `false` keeps them in memory only.
+   */
+  cacheDir?: string | false;
+}
+
+/** A definition of one file, flattened from its outline. */
+export interface Definition {
+  /** The symbol's own name, the last part of its name path. */
+  name: string;
+  /** Names from the file's top down to the symbol, joined by `.`. */
+  path: string;
+  kind: string;
+  startLine: number;
+  endLine: number;
+  /** Nesting depth, 0 at the top of the file. */
+  depth: number;
+  /** Index of the enclosing definition in the file's list, or -1. */
+  parent: number;
+}
+
+let outliner: Outliner | undefined;
+
+/**
+ * Maps the repository below `root`: files in rank order, each with its
+ * chosen definitions in the `file_outline` line format, and a last line
+ * saying what was left out. The estimate never exceeds `tokens`.
+ *
+ * Requires `--allow-read` on the tree, `--allow-env` to find the state
+ * folder, and `--allow-write` there for the cache (without it, the cache
+ * stays in memory).
+ *
+ * @example Map a small repository around one file
+ * ```ts
+ * import { repoMap } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.ts`, 'import { parse } from "./b.ts";\nexport const run = () => parse("x");\n');
+ * await Deno.writeTextFile(`${root}/b.ts`, "export function parse(text: string) {\n  return text;\n}\n");
+ * const map = await repoMap(root, { focus: ["a.ts"], cacheDir: false });
+ * assert.match(map, /^b\.ts\n {4}function parse \(lines 1-3\)$/m);
+ * ```
+ *
+ * @param root The repository's folder.
+ * @param options Budget, focus and cancellation.
+ * @returns The map as text.
+ */
+export async function repoMap(
+  root: string,
+  options: RepoMapOptions = {},
+): Promise<string> {
+  const tokens = options.tokens ?? DEFAULT_MAP_TOKENS;
+  if (!Number.isFinite(tokens) || tokens < MIN_MAP_TOKENS) {
+    throw new ToolError(
+      `Cannot map "${root}": tokens must be a number of at least ${MIN_MAP_TOKENS}, got ${tokens}`,
+    );
+  }
+  const folder = resolve(root);
+  const files = await listFiles(folder, root, options.signal);
+  const cache = await RepoMapCache.open(folder, options.cacheDir);
+  const facts = await readFacts(folder, files, cache, options.signal);
+  await cache.save(facts);
+  const ranked = rankDefinitions(facts, focusOf(folder, options.focus ?? []));
+  return renderMap(ranked, facts, tokens, estimateTokens);
+}
+
+/** The focus split into files (relative paths) and symbol name paths. */
+function focusOf(
+  folder: string,
+  focus: string[],
+): { files: Set<string>; symbols: string[] } {
+  const files = new Set<string>();
+  const symbols: string[] = [];
+  for (const item of focus) {
+    const absolute = isAbsolute(item) ? item : join(folder, item);
+    const rel = relative(folder, absolute).split(sep).join("/");
+    if (/[/\\]|\.[a-z0-9]+$/i.test(item) && !rel.startsWith("..")) {
+      files.add(rel);
+    } else symbols.push(item);
+  }
+  return { files, symbols };
+}
+
+/** The files a map reads: outlinable, not ignored, out of skipped folders. */
+async function listFiles(
+  folder: string,
+  root: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const files: string[] = [];
+  try {
+    for await (
+      const path of walkFiles(folder, {
+        workspace: folder,
+        signal,
+        skipFolder: (name) => name.startsWith(".") || SKIPPED_FOLDERS.has(name),
+      })
+    ) {
+      const extension = supportedExtension(path);
+      // Markdown headings are never referenced from code: a map of code.
+      if (extension === undefined || extension === ".md") continue;
+      files.push(relative(folder, path).split(sep).join("/"));
+    }
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ToolError(
+        `Cannot map "${root}": no such folder; pass the repository's root`,
+      );
+    }
+    throw error;
+  }
+  if (files.length === 0 && !(await isFolder(folder))) {
+    throw new ToolError(
+      `Cannot map "${root}": no such folder; pass the repository's root`,
+    );
+  }
+  return files;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** Definitions and used names of every file, from the cache where unchanged. */
+async function readFacts(
+  folder: string,
+  files: string[],
+  cache: RepoMapCache,
+  signal?: AbortSignal,
+): Promise<Map<string, FileFacts>> {
+  const facts = new Map<string, FileFacts>();
+  const stale: { file: string; size: number; mtimeMs: number }[] = [];
+  for (const file of files) {
+    signal?.throwIfAborted();
+    let stat: Deno.FileInfo;
+    try {
+      stat = await Deno.stat(join(folder, file));
+    } catch {
+      continue;
+    }
+    const mtimeMs = stat.mtime?.getTime() ?? 0;
+    const known = cache.get(file, stat.size, mtimeMs);
+    if (known) facts.set(file, known);
+    else stale.push({ file, size: stat.size, mtimeMs });
+  }
+  outliner ??= new Outliner();
+  const engine = outliner;
+  // Enough in flight to keep every worker busy while replies are unpacked.
+  let next = 0;
+  const lanes = Array.from({ length: 8 }, async () => {
+    while (next < stale.length) {
+      const { file, size, mtimeMs } = stale[next++];
+      signal?.throwIfAborted();
+      let definitions: Definition[] = [];
+      let names: string[] = [];
+      try {
+        const outlined = await engine.outlineWithNames(join(folder, file), {
+          signal,
+        });
+        definitions = flatten(outlined.result.symbols);
+        names = outlined.names;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        // A file that cannot be outlined (binary, too big, unreadable) maps
+        // to nothing, and is not read again until it changes.
+        if (!(error instanceof ToolError)) throw error;
+      }
+      const entry = { size, mtimeMs, definitions, names };
+      cache.set(file, entry);
+      facts.set(file, entry);
+    }
+  });
+  await Promise.all(lanes);
+  return facts;
+}
+
+/** An outline's symbols as a flat list, parents before their children. */
+export function flatten(symbols: OutlineSymbol[]): Definition[] {
+  const out: Definition[] = [];
+  const visit = (list: OutlineSymbol[], depth: number, parent: number) => {
+    for (const symbol of list) {
+      const index = out.length;
+      const prefix = parent < 0 ? "" : `${out[parent].path}.`;
+      out.push({
+        name: symbol.name,
+        path: prefix + symbol.name,
+        kind: symbol.kind,
+        startLine: symbol.startLine,
+        endLine: symbol.endLine,
+        depth,
+        parent,
+      });
+      visit(symbol.children, depth + 1, index);
+    }
+  };
+  visit(symbols, 0, -1);
+  return out;
+}
