@@ -24,7 +24,7 @@ import DESCRIPTION from "./repo_map.txt" with { type: "text" };
  * await Deno.writeTextFile(`${cwd}/b.py`, "def parse(text):\n    return text\n");
  * const input: RepoMapInput = { focus: ["a.py"], tokens: 256 };
  * const map = await createTools({ cwd }).repo_map.execute(input);
- * assert.match(map, /^b\.py\n {4}function parse \(lines 1-2\)$/m);
+ * assert.match(map, /^b\.py\n {4}def parse \(lines 1-2\)$/m);
  * ```
  */
 export interface RepoMapInput {
