@@ -1,6 +1,9 @@
+// The session file's operations: save, load, hold, list, prune and remove,
+// in the process and, under narrow Deno grants, in a child process.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { withWorkspace } from "../tests/support/workspace.ts";
+import { runDeno } from "../tests/support/run_deno.ts";
+import { withLinkedDirs, withWorkspace } from "../tests/support/workspace.ts";
 import {
   holdSession,
   listSessions,
@@ -194,5 +197,98 @@ Deno.test("loadSession() refuses a big file that is not a session from its start
     await Deno.writeTextFile(pretty, JSON.stringify(saved, null, 2));
     assert.deepEqual((await loadSession(pretty))?.messages, messages);
     assert.deepEqual((await loadSession(path))?.messages, messages);
+  });
+});
+
+const SESSION_FILE = new URL("./session_file.ts", import.meta.url).href;
+
+/** Each step a script takes on the session file in `dir`, and its outcome. */
+const SCRIPT = `
+import * as s from ${JSON.stringify(SESSION_FILE)};
+const [dir] = Deno.args;
+const path = dir + "/sessions/a.json";
+const steps = {};
+async function step(name, fn) {
+  try { steps[name] = await fn(); } catch (error) { steps[name] = "error: " + error.message; }
+}
+let lock;
+await step("hold", async () => (lock = await s.holdSession(path)) !== undefined);
+await step("save", () => s.saveSession(path, { cwd: "/w", model: "m", title: "t", messages: [{ role: "user", content: "hi" }] }).then(() => true));
+await step("load", async () => (await s.loadSession(path))?.title);
+await step("list", async () => (await s.listSessions(dir + "/sessions")).map((l) => l.title));
+await step("release", () => lock.close() ?? true);
+await step("remove", () => s.removeSession(path));
+// A waiter on a lock file that its holder removes, and another takes the
+// path's place meanwhile, must lock the file at the path, not the old one.
+await step("replaced", async () => {
+  const first = await s.holdSession(path);
+  const waiter = s.holdSession(path, { attempts: 40 });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await Deno.remove(path + ".lock");
+  await Deno.writeTextFile(path + ".lock", "");
+  first.close();
+  const held = await waiter;
+  const other = await s.holdSession(path, { attempts: 1 })
+    .then(() => "held twice", (error) => error.message.includes("another fello agent"));
+  await s.releaseSession(path, held);
+  return other;
+});
+console.log(JSON.stringify(steps));
+`;
+
+/** Runs the steps script under `flags` on the folder `dir`; each step's outcome. */
+async function sessionSteps(
+  flags: string[],
+  script: string,
+  dir: string,
+): Promise<Record<string, unknown>> {
+  return JSON.parse((await runDeno(flags, script, [dir])).stdout);
+}
+
+Deno.test("holdSession(), saveSession(), listSessions() and removeSession() work in a folder granted through a symlink", async () => {
+  await withLinkedDirs(async (dirs) => {
+    const script = join(dirs.ws, "steps.js");
+    await Deno.writeTextFile(script, SCRIPT);
+    const grant = [`--allow-read=${dirs.link}`, `--allow-write=${dirs.link}`];
+    assert.deepEqual(await sessionSteps(grant, script, dirs.link), {
+      hold: true,
+      save: true,
+      load: "t",
+      list: ["t"],
+      release: true,
+      remove: true,
+      replaced: true,
+    });
+    assert.deepEqual([...Deno.readDirSync(join(dirs.real, "sessions"))], []);
+    // Written but not readable: the lock cannot be checked, and the error
+    // says which grant is missing rather than that another agent holds it.
+    const folder = join(dirs.real, "sessions");
+    const steps = await sessionSteps(
+      [`--allow-write=${dirs.real}`],
+      script,
+      dirs.real,
+    );
+    assert.equal(
+      steps.hold,
+      `error: Deno denies reading the session lock file "${folder}/a.json.lock": run deno again with --allow-read=${folder} (or a parent folder)`,
+    );
+    // Saving and listing name the folder to grant, not a temporary file.
+    const advice = (access: string) =>
+      `Deno denies ${access} access to "${folder}"; run deno again with --allow-${access}=${folder} (Deno checks the path as written, not where a symlink in it leads)`;
+    assert.equal(steps.save, `error: ${advice("read")}`);
+    assert.equal(
+      steps.list,
+      `error: Cannot list the saved sessions: ${advice("read")}`,
+    );
+    // Readable but not writable: nothing is saved, and the error says why.
+    await Deno.remove(folder, { recursive: true });
+    const readOnly = await sessionSteps(
+      [`--allow-read=${dirs.real}`],
+      script,
+      dirs.real,
+    );
+    assert.equal(readOnly.save, `error: ${advice("write")}`);
+    assert.deepEqual(readOnly.list, []);
+    assert.deepEqual([...Deno.readDirSync(dirs.real)], []);
   });
 });

@@ -1,5 +1,10 @@
+// The pinned grammars: loading each one, a grammar folder, and the
+// web-tree-sitter runtime's start in a process of its own.
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { decoded } from "../tests/support/fello_cli.ts";
+import { runDeno } from "../tests/support/run_deno.ts";
+import { withWorkspace } from "../tests/support/workspace.ts";
 import {
   createParser,
   grammarFileName,
@@ -108,5 +113,52 @@ Deno.test("initializing web-tree-sitter leaves the global process as it was", as
     root: "program",
     same: true,
     node: "string",
+  });
+});
+
+// Code that runs while web-tree-sitter initializes (timers, another module's
+// top-level code) must always see the global process. The runtime's
+// instantiation is held back 30 ms so that such code does run meanwhile; the
+// glue's synchronous start, where it is called, must not see process.
+const INIT_SCRIPT = `
+const seen = new Set();
+const look = () => seen.add(typeof globalThis.process);
+const instantiate = WebAssembly.instantiate;
+let glue, other;
+WebAssembly.instantiate = (...args) => {
+  WebAssembly.instantiate = instantiate;
+  glue = typeof globalThis.process;
+  other = import("data:text/javascript,globalThis.__other = typeof process;");
+  return new Promise((resolve) => setTimeout(resolve, 30)).then(() => instantiate(...args));
+};
+let ticks = 0;
+let ticking = true;
+const tick = () => { ticks++; look(); if (ticking) setTimeout(tick, 1); };
+tick();
+const { createParser } = await import(${
+  JSON.stringify(new URL("./grammars.ts", import.meta.url).href)
+});
+const parser = await createParser("go");
+ticking = false;
+await other;
+const tree = parser.parse("package main\\n");
+console.log(JSON.stringify({ glue, seen: [...seen], other: globalThis.__other, ticked: ticks > 3, root: tree.rootNode.type, node: typeof process.versions.node }));
+tree.delete();
+parser.delete();
+`;
+
+Deno.test("createParser() never hides process from code that runs while web-tree-sitter initializes", async () => {
+  await withWorkspace(async (ws) => {
+    const script = join(ws, "init.js");
+    await Deno.writeTextFile(script, INIT_SCRIPT);
+    const { stdout } = await runDeno(["-A"], script);
+    assert.deepEqual(JSON.parse(stdout), {
+      glue: "undefined",
+      seen: ["object"],
+      other: "object",
+      ticked: true,
+      root: "source_file",
+      node: "string",
+    });
   });
 });

@@ -14,7 +14,7 @@
 // its workers. That method is found here by its shape, the only function on
 // the prototype keyed by a symbol without a description. A Deno without it
 // (none up to 2.9.6) gets node:worker_threads, which behaves the same, only
-// starts slower; tests/thread_test.ts checks both, and that the process
+// starts slower; internal/thread_test.ts checks both, and that the process
 // exits.
 import { Worker as NodeWorker } from "node:worker_threads";
 

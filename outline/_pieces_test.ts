@@ -1,6 +1,8 @@
+// Splitting a file into pieces: where a piece may start, and joining the
+// pieces' outlines into the outline of the whole file.
 import assert from "node:assert/strict";
 import { createParser } from "../grammars/grammars.ts";
-import { LANGUAGES } from "./languages/_registry.ts";
+import { languageForExtension, LANGUAGES } from "./languages/_registry.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
 import {
   joinPieces,
@@ -282,12 +284,12 @@ const TRAPS: Record<string, string[]> = {
     "let\n\nx = 1\n\nasync\n\nfunction f() {}\n\nlet y = a\n\n$(b)\n",
     "class A {}\n\n// c\n(function () {\n  function inner() {}\n})()\n",
     "a = 1\r\n\r\n// c",
-    // Found by an adversarial review: code after a comment that goes on with
+    // Code after a comment that goes on with
     // the statement above the blank line.
     "let x = a\n\n// c\n(function () {\n  function inner() {}\n})()\n",
     "let x = a\n\n// c\n[1, 2].forEach(f)\n\nlet y = a\n\n// c\n`t`\n",
     "let x = a\n\n// c\n+b\n\nlet y = a\n\n// c\n/re/g.exec(s)\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     "let y = a\n\nin\nb\n\nlet z = a\n\ninstanceof\nB\n",
   ],
   TypeScript: [
@@ -299,14 +301,14 @@ const TRAPS: Record<string, string[]> = {
     "let x = 1\r\n\r\nfunction f() {}",
     "let x = a\n\n// c\n<T>(y)\n\nfunction f(): void\n\n// c\n{ }\n",
     "export const x = y\n\n// Start.\n(window as any).app = x\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     "export { a }\n\nfrom\n'b'\n\nlet y = a\n\nas\nT\n\nlet z = a\n\nsatisfies\nT\n",
     "declare\n\nnamespace N {}\n\nexport\n\nfunction f() {}\n\nlet y = a\n\ninput = 3\n",
     "namespace\n\nN {}\n\ninterface\n\nI {}\n\nenum\n\nE { A }\n",
   ],
   TSX: [
     "let x = a\n\n// c\n(b)\n\nlet y = a\n\n// c\n<div />\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     "const x = <div>\n\nhello\n</div>;\n",
   ],
   Python: [
@@ -315,7 +317,7 @@ const TRAPS: Record<string, string[]> = {
     "d = dict(\n\na=1)\n\nif x:\n    pass\n\nelse:\n    pass\n",
     "@dec(\n    1\n)\n\ndef f(): pass\n\n@dec\n# c\n\ndef g(): pass\n",
     "if x:\n    pass\n\n# c\nelse:\n    pass\n\nx = 1 \\\n\ndef h(): pass\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     "x = f'''\n\ndef f(): pass\n'''\n\ny = [i\n\nfor i in z]\n",
     "match x:\n    case 1:\n        pass\n\ncase = 1\n\nmatch = 2\n",
     "def f():\n    pass\n    # trailing\n\n#c\ndef g(): pass\n",
@@ -332,7 +334,7 @@ const TRAPS: Record<string, string[]> = {
     "#define X \\\n\nint f(void) { return 0; }\n",
     "#define X \\\n\n// c\nint f(void) { return 0; }\n",
     "#define F(x) \\\r\n\r\nint f(void) { return 0; }\r\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     "static\n\nint f(void);\n\nunsigned\n\nlong x;\n",
     "SQLITE_API\n\nint f(void);\n\ntypedef struct S\n\nS_t;\n",
     "int f(a)\n\nint a;\n{ return a; }\n",
@@ -345,7 +347,7 @@ const TRAPS: Record<string, string[]> = {
     "namespace a {\nvoid f();\n}\n\nvoid a::f() {}\n\nint f();\n",
     "void f();\n\ntemplate <class T> void f() {}\n",
     "#error \\\n\nint f() { return 0; }\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     'auto s = R"x(\n\nint f();\n)x";\n',
     "template <class T>\nvoid f()\n\nrequires C<T> {}\n\nclass A\n\nfinal {};\n",
     "int f();\n\nclass A { int f() { return 0; } };\n\nint g();\n\nint A::g() { return 0; }\n",
@@ -354,7 +356,7 @@ const TRAPS: Record<string, string[]> = {
   Go: [
     "package p\n\nvar (\n\na = 1\n)\n\nfunc f() {}\n",
     "package p\n\nfunc f()\n\n// c\n{\n}\n\ntype T\n\nstruct{}\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     "package p\n\nvar s = `\n\nfunc f() {}\n`\n",
     "package p\n\nfunc (r *T)\n\nName() {}\n\nvar x = 1 +\n\ny\n",
   ],
@@ -374,7 +376,7 @@ const TRAPS: Record<string, string[]> = {
     "final\n\nclass A {}\n\n@available(\n  iOS 13, *\n)\n\nfunc f() {}\n",
     "let x = a\n\n// c\n(b)\n\nvar y: Int\n\nwillSet {}\n\n@objc\n// c\n\nfunc g() {}\n",
     "let x = a\n\n// c\n{ b }\n\nvar y: Int\n\n// c\n{ 1 }\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     "let y = x\n\nis\nInt\n\nfunc f()\n\nthrows {}\n\nfunc g()\n\nasync {}\n",
     "extension A\n\nwhere T: B {}\n\nlet y = x\n\nasync_load()\n",
     "#if A\nfunc f() {}\n\n#elseif B\nfunc g() {}\n#endif\n",
@@ -386,7 +388,7 @@ const TRAPS: Record<string, string[]> = {
     "@Deprecated(\n  'x',\n)\n\nvoid f() {}\n\nvoid g()\n\nasync {}\n",
     "abstract\n\nclass A {}\n\n@override\n// c\n\nvoid f() {}\n",
     "var a = 1;\n\n#!x\nvoid f() {}\n",
-    // Second review: held (caught, or joined the same).
+    // Each caught, or joined the same as a whole parse.
     "class A\n\nextends B {}\n",
     "class C extends B\n\nwith M {}\n",
     "mixin M\n\non A {}\n",
@@ -401,7 +403,7 @@ const TRAPS: Record<string, string[]> = {
   ],
 };
 
-// Found by the second review: a later piece at a column-0 word that the
+// A later piece at a column-0 word that the
 // grammar's scanner reads as going on with the statement above, even after a
 // blank line (TypeScript's `in`/`instanceof` before any non-letter, so
 // `in_progress` too; Swift's `as`, `async`, `throws`, `rethrows`, `where`
@@ -469,4 +471,31 @@ Deno.test("joinPieces() merges TypeScript overloads that straddle two pieces", (
       doc: "Adds.",
     }],
   });
+});
+
+Deno.test("pieceStarts() with a head start keeps its starts in order, at line starts, inside the file", () => {
+  const lines = ["", "x".repeat(2000), "function f() {}", "a = 1"];
+  for (const ext of [".ts", ".py", ".c"]) {
+    const spec = languageForExtension(ext)!;
+    for (let n = 1; n < 40; n += 3) {
+      const text = Array.from({ length: n }, (_, i) => lines[(i * 7) % 4])
+        .join(n % 2 ? "\r\n" : "\n");
+      const bytes = new TextEncoder().encode(text);
+      for (const count of [2, 3, 4, 5]) {
+        for (const running of [0, 1, 2, count]) {
+          for (const headStart of [0, 100, 8000 * bytes.length, Infinity]) {
+            const starts = pieceStarts(bytes, count, spec, {
+              running,
+              headStart,
+            });
+            assert.ok(starts.length < count);
+            starts.forEach((start, i) => {
+              assert.ok(start > (starts[i - 1] ?? 0) && start < bytes.length);
+              assert.equal(bytes[start - 1], 10);
+            });
+          }
+        }
+      }
+    }
+  }
 });

@@ -1,3 +1,5 @@
+// OutlinePool on both kinds of thread: queued jobs, crashed, stalled and
+// cancelled workers, and shutting down.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
@@ -89,6 +91,22 @@ for (const threads of ["web", "node"] as ThreadKind[]) {
     }
   });
 
+  Deno.test(`OutlinePool (${threads} threads) replaces a crashed worker and serves the next job`, async () => {
+    await withMarkdownPool({ threads }, 30_000, async (pool, job) => {
+      await assert.rejects(
+        pool.run({ ...job, crash: true }),
+        /the parser worker crashed/,
+      );
+      const reply = await pool.run(job);
+      assert.equal(reply.type, "result");
+      assert.equal(
+        reply.type === "result" && reply.outline.language,
+        "Markdown",
+      );
+      assert.equal(pool.workersStarted, 2);
+    });
+  });
+
   Deno.test(`OutlinePool (${threads} threads) replaces a worker that never answers and fails only its job`, async () => {
     await withMarkdownPool(
       { threads, stallMs: 300 },
@@ -173,3 +191,27 @@ for (const threads of ["web", "node"] as ThreadKind[]) {
     );
   });
 }
+
+Deno.test("OutlinePool.terminate() rejects a stalled job and the one behind it once, leaving no timer", async () => {
+  const dir = await Deno.makeTempDir();
+  const pool = new OutlinePool({ size: 1, stallMs: 60_000 });
+  try {
+    const path = join(dir, "d.md");
+    await Deno.writeTextFile(path, "# Title\n");
+    const job = { path, extension: ".md", budgetMs: 100, recycleBytes: 1e9 };
+    const settled = Promise.allSettled([
+      pool.run({ ...job, stall: true }),
+      pool.run(job),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pool.terminate();
+    const results = await settled;
+    assert.deepEqual(
+      results.map((r) => r.status === "rejected" && String(r.reason)),
+      Array(2).fill("Error: the outline pool was shut down"),
+    );
+    // The test's timer sanitizer checks that the 60 s watchdog is gone.
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,30 +1,41 @@
-// The agent loop against the scripted OpenAI-compatible server: real HTTP, the
-// real AI SDK client, real tools on a temporary workspace.
+// The agent loop against the scripted OpenAI-compatible server (real HTTP, the
+// real AI SDK client, real tools on a temporary workspace): tools, errors,
+// Subagent, ImageAnalysis, history, and the streaming dialects of real servers.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   type AgentEvent,
+  type AgentMessage,
   type AgentPermissionRequest,
   createAgent,
   EndpointError,
 } from "../mod.ts";
+import { queuedFileCount } from "../tools/_file_lock.ts";
 import {
+  type ChatMessage,
   contentText,
   type RecordedRequest,
+  type ScriptedReply,
   startScriptedServer,
   toolMessages,
   unusedBaseURL,
 } from "./support/scripted_server.ts";
+import {
+  answerText,
+  type ChatBody,
+  chunk,
+  dribble,
+  event,
+  frames,
+  type RawServer,
+  sse,
+  startCutServer,
+  startRawServer,
+} from "./support/raw_endpoint.ts";
+import { assertAllValid, assertRoles, logTool } from "./support/log_tool.ts";
 import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
+import { collect, scriptedAgent } from "./support/scripted_agent.ts";
 import { withWorkspace } from "./support/workspace.ts";
-
-async function collect(
-  events: AsyncIterable<AgentEvent>,
-): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
 
 function toolContents(request: RecordedRequest): string[] {
   return toolMessages(request).map((m) => contentText(m.content));
@@ -100,11 +111,7 @@ Deno.test("agent.stream() yields text deltas, tool events with id, kind, input a
         { text: "Done reading a.txt." },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("stream it"));
     const text = events.filter((e) => e.type === "text-delta").map((e) =>
       e.text
@@ -175,10 +182,7 @@ Deno.test("agent runs every built-in tool through the loop", async () => {
       ],
     }]);
     const plans: unknown[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       permissionMode: "allow",
       onPlan: (entries) => plans.push(entries),
     });
@@ -239,11 +243,7 @@ Deno.test("agent runs two tool calls of one step and sends both results together
         { text: "Both read." },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("read both"));
     assert.deepEqual(
       events.filter((e) => e.type === "tool-call").map((e) => e.toolCallId),
@@ -277,10 +277,7 @@ Deno.test("agent sends a refused permission to the model as an error result and 
     }]);
     const asked: AgentPermissionRequest[] = [];
     const log: string[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       permissionMode: "ask",
       approve: (request) => {
         asked.push(request);
@@ -333,11 +330,7 @@ Deno.test("agent returns unknown tools, invalid JSON and invalid input to the mo
         { text: "Recovered." },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const result = await agent.run("make mistakes");
     assert.equal(result.text, "Recovered.");
     assert.deepEqual(result.toolCalls.map((c) => c.isError), [
@@ -356,56 +349,6 @@ Deno.test("agent returns unknown tools, invalid JSON and invalid input to the mo
   });
 });
 
-Deno.test("agent clears the oldest tool outputs once the conversation passes contextTokens", async () => {
-  await withWorkspace(async (dir) => {
-    // Three files of about 30,000 characters each.
-    for (const name of ["a", "b", "c"]) {
-      await Deno.writeTextFile(
-        join(dir, `${name}.log`),
-        `${name}-line of the log\n`.repeat(1_500),
-      );
-    }
-    const read = (path: string) => ({
-      toolCalls: [{ name: "ReadFile", arguments: { path } }],
-    });
-    await using server = startScriptedServer([{
-      match: "Read the three logs",
-      replies: [
-        read("a.log"),
-        read("b.log"),
-        read("c.log"),
-        { text: "read them" },
-        { text: "still here" },
-      ],
-    }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      // 80,000 characters: the instructions and tool schemas, plus two logs.
-      contextTokens: 20_000,
-    });
-    assert.equal((await agent.run("Read the three logs")).text, "read them");
-    const sent = (turn: number) =>
-      toolContents(server.requests[turn]).map((text) =>
-        text.startsWith("[Output cleared")
-          ? "cleared"
-          : /([abc])-line/.exec(text)?.[1]
-      );
-    assert.deepEqual(sent(1), ["a"]);
-    // The third request would pass the budget: the oldest output goes, the
-    // one the model has not answered yet stays.
-    assert.deepEqual(sent(2), ["cleared", "b"]);
-    assert.deepEqual(sent(3), ["cleared", "cleared", "c"]);
-    for (const request of server.requests) {
-      assert.ok(JSON.stringify(request.body).length < 80_000 + 10_000);
-    }
-    // The next run goes on from the conversation as it was last sent.
-    assert.equal((await agent.run("And now?")).text, "still here");
-    assert.deepEqual(sent(4), ["cleared", "cleared", "c"]);
-  });
-});
-
 Deno.test("agent.run() continues the conversation and agent.reset() starts over", async () => {
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([
@@ -420,10 +363,7 @@ Deno.test("agent.run() continues the conversation and agent.reset() starts over"
       },
       { match: "fresh start", replies: [{ text: "fresh answer" }] },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       instructions: "Speak like a pirate.",
     });
     assert.equal((await agent.run("first question")).text, "first answer");
@@ -475,10 +415,7 @@ Deno.test("Subagent runs three delayed children at once and reports each", async
       })),
     ]);
     const asked: AgentPermissionRequest[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       approve: (r) => (asked.push(r), true),
     });
     const result = await agent.run("delegate three");
@@ -552,10 +489,7 @@ Deno.test("Subagent reports a failing child without failing the others", async (
       },
     ]);
     const asked: AgentPermissionRequest[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       approve: (request) => (asked.push(request), true),
     });
     const events = await collect(agent.stream("delegate two"));
@@ -610,11 +544,7 @@ Deno.test("aborting a run cancels its subagents and their model requests", async
       },
       { match: "child waits", replies: [{ hang: true }] },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const controller = new AbortController();
     const events: AgentEvent[] = [];
     const run = (async () => {
@@ -722,11 +652,7 @@ Deno.test("ImageAnalysis downscales a large image and refuses a file that is no 
       },
       { match: "wide one", replies: [{ text: "a wide red strip" }] },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("two images"));
     const wide = events.find((e) =>
       e.type === "tool-result" && e.toolCallId === "wide"
@@ -764,11 +690,7 @@ Deno.test("agent retries a 500 answer and then succeeds", async () => {
       match: "flaky",
       replies: [{ text: "made it", failures: [{ status: 500 }] }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("flaky"));
     const retry = events.find((e) => e.type === "retry");
     assert.ok(retry?.type === "retry");
@@ -808,10 +730,7 @@ Deno.test("agent gives up on an endpoint that never answers after the request ti
       match: "hang",
       replies: [{ hang: true }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       maxRetries: 0,
       requestTimeoutMs: 300,
     });
@@ -834,10 +753,7 @@ Deno.test("agent.run() aborted during a Shell call kills the process and rejects
         }],
       }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       permissionMode: "allow",
     });
     const controller = new AbortController();
@@ -910,10 +826,7 @@ Deno.test("createAgent() offers extra tools to the model and returns their failu
         { text: "done" },
       ],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       extraTools: [lookup],
     });
     assert.equal(agent.tools.get("docs_lookup"), lookup);
@@ -971,11 +884,7 @@ Deno.test("createAgent() refuses bad options and a second run while one is runni
       match: "slow one",
       replies: [{ text: "done", delayMs: 300 }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const first = agent.run("slow one");
     await new Promise((r) => setTimeout(r, 50));
     await assert.rejects(agent.run("meanwhile"), /already running one/);
@@ -997,11 +906,7 @@ Deno.test("agent works with a server that answers plain JSON to streamed request
         { compute: (r) => ({ text: `Got: ${toolContents(r)[0].trim()}` }) },
       ],
     }], { ignoreStream: true });
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const result = await agent.run("no streaming here");
     assert.equal(server.requests[0].body.stream, true);
     assert.equal(result.text, "Got: 1\tfrom the file");
@@ -1042,11 +947,7 @@ Deno.test("ImageAnalysis reports a vision model that refuses images to the model
         }],
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("describe pic"));
     const error = events.find((e) => e.type === "tool-error");
     assert.ok(error?.type === "tool-error");
@@ -1088,10 +989,7 @@ Deno.test("agent stops at maxSteps, and Subagent children at subagentMaxSteps", 
         replies: [childLoop, childLoop, childLoop, childLoop],
       },
     ]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       maxSteps: 3,
       subagentMaxSteps: 2,
     });
@@ -1124,11 +1022,7 @@ Deno.test("agent.stream() passes reasoning on as reasoning-delta events", async 
         text: "Short.",
       }],
     }]);
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-    });
+    const agent = scriptedAgent(server, dir);
     const events = await collect(agent.stream("think first"));
     const reasoning = events.filter((e) => e.type === "reasoning-delta").map((
       e,
@@ -1138,5 +1032,1208 @@ Deno.test("agent.stream() passes reasoning on as reasoning-delta events", async 
       (events.at(-1) as { result: { text: string } }).result.text,
       "Short.",
     );
+  });
+});
+
+// ---- History: agent.history and createAgent({ history }) ----
+
+/** What a saved conversation becomes after a trip through a file. */
+function throughJson(history: AgentMessage[]): AgentMessage[] {
+  return JSON.parse(JSON.stringify(history));
+}
+
+function messageText(message: ChatMessage | undefined): string {
+  return contentText(message?.content) || String(message?.content ?? "");
+}
+
+Deno.test("createAgent({ history }) goes on with a conversation another agent saved as JSON", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    await using server = startScriptedServer([{
+      match: "Read the notes",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }] },
+        { text: "They say 42." },
+        { text: "You asked about the notes." },
+      ],
+    }]);
+    const first = scriptedAgent(server, dir);
+    assert.equal(first.history.length, 0);
+    await first.run("Read the notes");
+    const saved = JSON.stringify(first.history);
+    assert.deepEqual(
+      first.history.map((m) => m.role),
+      ["user", "assistant", "tool", "assistant"],
+    );
+    // A copy: changing it changes nothing in the agent.
+    first.history.pop();
+    assert.equal(first.history.length, 4);
+
+    const history: AgentMessage[] = JSON.parse(saved);
+    const second = scriptedAgent(server, dir, {
+      history,
+    });
+    assert.deepEqual(second.history, history);
+    history.length = 0; // the agent kept its own copy
+    const result = await second.run("What did I ask?");
+    assert.equal(result.text, "You asked about the notes.");
+    const sent = server.requests.at(-1)!.body.messages;
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ["system", "user", "assistant", "tool", "assistant", "user"],
+    );
+    assert.match(
+      contentText(sent[3].content) || String(sent[3].content),
+      /the answer is 42/,
+    );
+    assert.equal(second.history.length, 6);
+    second.reset();
+    assert.deepEqual(second.history, []);
+  });
+});
+
+Deno.test("createAgent({ history }) refuses a damaged conversation, naming the message", () => {
+  assert.throws(
+    () =>
+      createAgent({
+        model: "m",
+        history: [
+          { role: "user", content: "go" },
+          {
+            role: "tool",
+            content: [{
+              type: "tool-result",
+              toolCallId: "x",
+              toolName: "ReadFile",
+              output: { type: "text", value: "" },
+            }],
+          },
+        ],
+      }),
+    {
+      name: "TypeError",
+      message:
+        'Cannot create the agent: "history" is not a conversation to go on with: message 1 answers call "x", which the assistant message before it did not make or another message answered; give what an agent\'s history gave',
+    },
+  );
+  assert.throws(
+    () =>
+      createAgent({
+        model: "m",
+        history: "hello" as unknown as AgentMessage[],
+      }),
+    /"history" is not a conversation to go on with: it is not an array/,
+  );
+});
+
+Deno.test("agent.reset() before the first run drops the history it was given", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "Fresh",
+      replies: [{ text: "new" }],
+    }]);
+    const agent = scriptedAgent(server, dir, {
+      history: [{ role: "user", content: "old" }, {
+        role: "assistant",
+        content: "old answer",
+      }],
+    });
+    agent.reset();
+    await agent.run("Fresh start");
+    const roles = server.requests[0].body.messages.map((m) => m.role);
+    assert.deepEqual(roles, ["system", "user"]);
+  });
+});
+
+Deno.test("agent.history through JSON keeps reasoning, parallel, failed, invalid and unknown calls, and ids reused across steps, as valid requests", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "a.txt"), "hello\n");
+    await using server = startScriptedServer([{
+      match: "Look around",
+      replies: [
+        {
+          reasoning: "Two reads at once.",
+          text: "Reading.",
+          toolCalls: [
+            { id: "call_0", name: "ReadFile", arguments: { path: "a.txt" } },
+            {
+              id: "call_1",
+              name: "fetch_log",
+              arguments: { label: "boom", size: 2, fail: true },
+            },
+            { id: "call_2", name: "ReadFile", arguments: "{broken" },
+          ],
+        },
+        // This server numbers calls per answer: the ids come again.
+        { toolCalls: [{ id: "call_0", name: "NoSuchTool", arguments: {} }] },
+        { reasoning: "Done.", text: "a.txt says hello." },
+        { text: "You asked me to look around." },
+      ],
+    }]);
+    const options = {
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool()],
+    };
+    const first = createAgent(options);
+    await first.run("Look around");
+    const history = throughJson(first.history);
+    assert.deepEqual(history.map((m) => m.role), [
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
+
+    const second = createAgent({ ...options, history });
+    const result = await second.run("What did I ask?");
+    assert.equal(result.text, "You asked me to look around.");
+    const sent = server.requests.at(-1)!.body.messages;
+    assertAllValid([server.requests.at(-1)!]);
+    assert.deepEqual(sent.map((m) => m.role), [
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+    ]);
+    const tools = sent.filter((m) => m.role === "tool").map(messageText);
+    assert.match(tools[0], /hello/);
+    assert.match(tools[1], /boom/);
+    assert.match(tools[2], /Invalid input for tool ReadFile/);
+    assert.match(tools[3], /unavailable tool 'NoSuchTool'/);
+    assert.equal(
+      (sent[2] as { reasoning_content?: string }).reasoning_content,
+      "Two reads at once.",
+    );
+    // The new agent's history is the old one plus this turn, still loadable.
+    assert.deepEqual(second.history.slice(0, history.length), history);
+    createAgent({ ...options, history: throughJson(second.history) });
+  });
+});
+
+Deno.test("an aborted run leaves out its unfinished step, and a run cut at maxSteps ends in answered calls: both load and go on", async () => {
+  await withWorkspace(async (dir) => {
+    const waiting = Promise.withResolvers<void>();
+    // A continuation ("Go on") is answered whatever the turn; the scripted
+    // steps otherwise.
+    const orGoOn = (reply: ScriptedReply): ScriptedReply => ({
+      compute: (request) =>
+        messageText(request.body.messages.at(-1)) === "Go on"
+          ? { text: "going on" }
+          : reply,
+    });
+    await using server = startScriptedServer([
+      {
+        match: "Abort me",
+        replies: [
+          {
+            toolCalls: [{
+              name: "fetch_log",
+              arguments: { label: "one", size: 1 },
+            }],
+          },
+          // Two calls at once: one ends, one runs until the abort.
+          orGoOn({
+            toolCalls: [
+              { name: "fetch_log", arguments: { label: "two", size: 1 } },
+              {
+                name: "fetch_log",
+                arguments: { label: "three", size: 1, wait: true },
+              },
+            ],
+          }),
+        ],
+      },
+      {
+        match: "Cap me",
+        replies: [
+          {
+            toolCalls: [{
+              name: "fetch_log",
+              arguments: { label: "capped", size: 1 },
+            }],
+          },
+          orGoOn({ text: "never sent" }),
+        ],
+      },
+    ]);
+    const options = {
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: dir,
+      extraTools: [logTool(waiting.resolve)],
+    };
+    const aborted = createAgent(options);
+    const controller = new AbortController();
+    waiting.promise.then(() => controller.abort());
+    await assert.rejects(
+      aborted.run("Abort me", { signal: controller.signal }),
+      { name: "AbortError" },
+    );
+    const afterAbort = throughJson(aborted.history);
+    assert.deepEqual(afterAbort.map((m) => m.role), [
+      "user",
+      "assistant",
+      "tool",
+    ]);
+    assert.doesNotMatch(JSON.stringify(afterAbort), /two|three/);
+
+    const capped = createAgent({ ...options, maxSteps: 1 });
+    const cut = await capped.run("Cap me");
+    assert.equal(cut.finishReason, "tool-calls");
+    const afterCap = throughJson(capped.history);
+    assert.deepEqual(afterCap.map((m) => m.role), [
+      "user",
+      "assistant",
+      "tool",
+    ]);
+
+    for (const history of [afterAbort, afterCap]) {
+      const next = createAgent({ ...options, history });
+      assert.equal((await next.run("Go on")).text, "going on");
+      const request = server.requests.at(-1)!;
+      assertRoles(request, "system user assistant tool user");
+    }
+  });
+});
+
+Deno.test("histories with cleared calls and summaries load in a new agent each turn, and every request stays valid", async () => {
+  await withWorkspace(async (dir) => {
+    // Each turn: six steps of long text and two calls (one failing), then a
+    // long answer.
+    let n = 0;
+    const step = (): ScriptedReply => {
+      n++;
+      return n <= 6
+        ? {
+          text: `Step ${n}: ${"thinking aloud ".repeat(300)}`,
+          toolCalls: [
+            { name: "fetch_log", arguments: { label: `l${n}`, size: 4_000 } },
+            {
+              name: "fetch_log",
+              arguments: { label: `f${n}`, size: 10, fail: true },
+            },
+          ],
+        }
+        : { text: `turn done ${"z".repeat(3_000)}` };
+    };
+    await using server = startScriptedServer([
+      { match: "## User", replies: [{ text: "SUMMARY so far" }] },
+      {
+        match: "",
+        replies: Array.from({ length: 40 }, () => ({ compute: step })),
+      },
+    ]);
+    let history: AgentMessage[] = [];
+    let summaries = 0;
+    for (let turn = 1; turn <= 3; turn++) {
+      n = 0;
+      const agent = scriptedAgent(server, dir, {
+        extraTools: [logTool()],
+        contextTokens: 12_000,
+        maxSteps: 20,
+        history,
+      });
+      for await (const event of agent.stream(`Turn ${turn}`)) {
+        if (event.type === "context-summarized") summaries++;
+      }
+      history = throughJson(agent.history);
+    }
+    const main = server.requests.filter((r) => r.conversation !== "## User");
+    assert.equal(main.length, 21);
+    assert.ok(summaries >= 2, `${summaries} summaries`);
+    assertAllValid(main);
+    const all = JSON.stringify(main.map((r) => r.body.messages));
+    assert.match(all, /Output cleared to keep the conversation/);
+    assert.match(all, /SUMMARY so far/);
+    // The last turn's requests still hold its own prompt after the summary.
+    assert.match(JSON.stringify(main.at(-1)!.body.messages), /Turn 3/);
+  });
+});
+
+Deno.test("createAgent({ history }) refuses a call whose answer comes after another message, and names it", () => {
+  const call = {
+    role: "assistant" as const,
+    content: [{
+      type: "tool-call",
+      toolCallId: "c1",
+      toolName: "ReadFile",
+      input: { path: "a.txt" },
+    }],
+  };
+  const result = {
+    role: "tool" as const,
+    content: [{
+      type: "tool-result",
+      toolCallId: "c1",
+      toolName: "ReadFile",
+      output: { type: "text", value: "hi" },
+    }],
+  };
+  assert.throws(
+    () =>
+      createAgent({
+        model: "m",
+        history: [{ role: "user", content: "go" }, call, {
+          role: "user",
+          content: "and?",
+        }, result],
+      }),
+    /message 1 makes call "c1", which no tool message right after it answers/,
+  );
+  assert.throws(
+    () =>
+      createAgent({
+        model: "m",
+        history: [{ role: "user", content: "go" }, call],
+      }),
+    /message 1 makes call "c1"/,
+  );
+  // The same pair twice (ids reused by a server) is a conversation.
+  createAgent({
+    model: "m",
+    history: [{ role: "user", content: "go" }, call, result, call, result],
+  });
+});
+
+Deno.test("agent: a leading <think> block is reasoning, and the history round trip through JSON keeps the answer", async () => {
+  await using server = startScriptedServer([{
+    match: "first question",
+    replies: [{ text: "<think>plan it</think>The answer is 4." }, {
+      text: "still 4",
+    }],
+  }]);
+  await withWorkspace(async (dir) => {
+    const agent = scriptedAgent(server, dir);
+    const result = await agent.run("first question");
+    assert.equal(result.text, "The answer is 4.");
+    const history = JSON.parse(JSON.stringify(agent.history));
+    const later = scriptedAgent(server, dir, {
+      history,
+    });
+    assert.equal((await later.run("and again?")).text, "still 4");
+    const sent = server.requests.at(-1)!.body.messages;
+    const assistant = sent.filter((m) => m.role === "assistant");
+    assert.equal(assistant.length, 1);
+    assert.match(contentText(assistant[0].content), /The answer is 4\./);
+    assert.doesNotMatch(contentText(assistant[0].content), /<think>/);
+  });
+});
+
+// ---- Endpoints that misbehave ----
+
+async function failureOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("the run succeeded");
+}
+
+Deno.test("agent names the endpoint URL when a 200 answer is HTML, cut mid-stream, an error chunk or an error JSON", async () => {
+  await withWorkspace(async (dir) => {
+    await using html = startRawServer(() =>
+      new Response("<html><body>Please log in</body></html>", {
+        headers: { "content-type": "text/html" },
+      })
+    );
+    await using errorChunk = startRawServer(() =>
+      sse(
+        event({ role: "assistant", content: "" }) +
+          `data: ${
+            JSON.stringify({
+              error: { message: "upstream model overloaded", code: 503 },
+            })
+          }\n\n` + "data: [DONE]\n\n",
+      )
+    );
+    // A 200 JSON body that is an error (LiteLLM and some proxies do this).
+    await using jsonError = startRawServer(() =>
+      Response.json({
+        error: { message: "Model qwen3 is still loading, retry later" },
+      })
+    );
+    await using cut = startCutServer();
+    const problems: string[] = [];
+    for (
+      const [name, baseURL] of Object.entries({
+        html: html.baseURL,
+        cut: cut.baseURL,
+        errorChunk: errorChunk.baseURL,
+        jsonError: jsonError.baseURL,
+      })
+    ) {
+      const agent = createAgent({
+        baseURL,
+        model: "m",
+        cwd: dir,
+        maxRetries: 0,
+      });
+      const error = await failureOf(agent.run("hello"));
+      const url = `${baseURL}/chat/completions`;
+      // The server's own words must survive too.
+      const said = name === "jsonError" ? /still loading/ : /./;
+      if (
+        !(error instanceof EndpointError) || !error.message.includes(url) ||
+        !said.test(error.message)
+      ) {
+        problems.push(`${name}: ${error.name}: ${error.message}`);
+      }
+    }
+    assert.deepEqual(problems, [], "each failure names the endpoint URL");
+  });
+});
+
+Deno.test("agent retried after an error chunk mid-answer sends the user's prompt once", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startRawServer((n) =>
+      n === 0
+        ? sse(
+          event({ role: "assistant", content: "" }) +
+            `data: ${
+              JSON.stringify({ error: { message: "upstream overloaded" } })
+            }\n\n` + "data: [DONE]\n\n",
+        )
+        : sse(answerText("Fixed it."))
+    );
+    const agent = scriptedAgent(server, dir, {
+      maxRetries: 0,
+    });
+    await failureOf(agent.run("Fix the failing test"));
+    const result = await agent.run("Fix the failing test");
+    assert.equal(result.text, "Fixed it.");
+    const prompts = server.bodies[1].messages.filter((m) => m.role === "user");
+    assert.equal(
+      prompts.length,
+      1,
+      `the retried request holds the prompt once, not: ${
+        JSON.stringify(server.bodies[1].messages.slice(1))
+      }`,
+    );
+  });
+});
+
+Deno.test("agent keeps an answer that mentions <think> in code as text, not reasoning", async () => {
+  const answer =
+    "Strip them with `text.replace(/<think>[\\s\\S]*?<\\/think>/g, " +
+    '"")`; it removes every `<think>` block.';
+  await using server = startScriptedServer([{
+    match: "how do I strip",
+    replies: [{ text: answer }],
+  }]);
+  await withWorkspace(async (dir) => {
+    const agent = scriptedAgent(server, dir);
+    const result = await agent.run("how do I strip think tags?");
+    assert.equal(result.text, answer);
+  });
+});
+
+// ---- Streaming dialects of real servers ----
+// Each test replays a raw SSE stream the way a server writes it and checks
+// the text the user gets, the tool calls run with their arguments, and the
+// history sent on the next turn.
+
+/**
+ * An endpoint whose n-th chat request gets the SSE `replies[n]`; `pieceBytes`
+ * sends the body in pieces that long, the way a slow server's TCP segments
+ * split lines and UTF-8 characters.
+ */
+function dialectServer(replies: string[], pieceBytes?: number): RawServer {
+  return startRawServer((n) => {
+    const body = replies[n] ?? answerText("(no more replies)");
+    return sse(pieceBytes ? dribble(body, pieceBytes) : body);
+  });
+}
+
+/** A search tool that records its inputs; `ping` takes no argument. */
+function recordingTools(): {
+  calls: { name: string; input: unknown }[];
+  tools: NonNullable<Parameters<typeof createAgent>[0]["extraTools"]>;
+} {
+  const calls: { name: string; input: unknown }[] = [];
+  const make = (name: string, schema: Record<string, unknown>) => ({
+    name,
+    kind: "search" as const,
+    description: `The ${name} tool.`,
+    inputSchema: schema,
+    execute(input: unknown): Promise<unknown> {
+      calls.push({ name, input });
+      return Promise.resolve({ text: `${name} said ${JSON.stringify(input)}` });
+    },
+    toModelText: (output: unknown) => (output as { text: string }).text,
+  });
+  return {
+    calls,
+    tools: [
+      make("lookup", {
+        type: "object",
+        properties: { topic: { type: "string" } },
+        required: ["topic"],
+        additionalProperties: false,
+      }),
+      make("ping", { type: "object", properties: {} }),
+    ],
+  };
+}
+
+/** Runs one prompt against `replies`, collecting events and bodies. */
+async function runDialect(replies: string[], pieceBytes?: number): Promise<{
+  events: AgentEvent[];
+  calls: { name: string; input: unknown }[];
+  bodies: ChatBody[];
+  text: string;
+  usage: Record<string, unknown>;
+  history: unknown[];
+}> {
+  let out: Awaited<ReturnType<typeof runDialect>> | undefined;
+  await withWorkspace(async (dir) => {
+    await using server = dialectServer(replies, pieceBytes);
+    const { calls, tools } = recordingTools();
+    const agent = scriptedAgent(server, dir, {
+      extraTools: tools,
+      maxRetries: 0,
+    });
+    const events = await collect(agent.stream("go"));
+    const finish = events.at(-1);
+    assert.ok(finish?.type === "finish", `last event: ${finish?.type}`);
+    out = {
+      events,
+      calls,
+      bodies: server.bodies,
+      text: finish.result.text,
+      usage: finish.result.usage as Record<string, unknown>,
+      history: [...agent.history],
+    };
+  });
+  return out!;
+}
+
+/** The tool errors of a run: a well-formed call should cause none. */
+function errorsOf(events: AgentEvent[]): string[] {
+  return events.flatMap((e) => e.type === "tool-error" ? [e.error] : []);
+}
+
+/** The assistant tool calls and tool results the second request sent back. */
+function sentBack(body: ChatBody): {
+  calls: { id: string; name: string; args: unknown }[];
+  results: { id: string; text: string }[];
+} {
+  const calls = body.messages.flatMap((m) =>
+    (m.tool_calls ?? []).map((c) => ({
+      id: c.id,
+      name: c.function.name,
+      args: JSON.parse(c.function.arguments),
+    }))
+  );
+  const results = body.messages.filter((m) => m.role === "tool").map((m) => ({
+    id: m.tool_call_id!,
+    text: typeof m.content === "string" ? m.content : JSON.stringify(m.content),
+  }));
+  return { calls, results };
+}
+
+function assertPairedUp(body: ChatBody, count: number): void {
+  const { calls, results } = sentBack(body);
+  assert.equal(calls.length, count, JSON.stringify(body.messages));
+  assert.equal(results.length, count);
+  assert.deepEqual(
+    results.map((r) => r.id).sort(),
+    calls.map((c) => c.id).sort(),
+  );
+  assert.equal(new Set(calls.map((c) => c.id)).size, count, "ids are unique");
+}
+
+// Ollama's /v1 writes each tool call whole in one chunk, with its id, and the
+Deno.test("agent runs Ollama's whole-chunk tool calls even when finish_reason is stop", async () => {
+  const toolTurn = frames([
+    chunk({
+      role: "assistant",
+      content: "",
+      tool_calls: [{
+        id: "call_abc123",
+        index: 0,
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"streams"}' },
+      }],
+    }),
+    chunk({ role: "assistant", content: "" }, "stop"),
+    chunk({ role: "assistant", content: "" }, null, {
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    }),
+  ]);
+  const run = await runDialect([toolTurn, answerText("streams explained")]);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.deepEqual(run.calls, [{
+    name: "lookup",
+    input: { topic: "streams" },
+  }]);
+  assert.equal(run.text, "streams explained");
+  assert.equal(run.bodies.length, 2);
+  assertPairedUp(run.bodies[1], 1);
+  assert.equal(sentBack(run.bodies[1]).calls[0].id, "call_abc123");
+  assert.equal(run.usage.inputTokens, 10);
+  assert.equal(run.usage.outputTokens, 5);
+});
+
+// vLLM and OpenAI-style servers interleave two parallel calls' argument
+// fragments by index; Groq sends each whole with the id repeated.
+Deno.test("agent runs two interleaved parallel tool calls with the right arguments (vLLM)", async () => {
+  const call = (index: number, fn: Record<string, string>, id?: string) => ({
+    index,
+    ...(id ? { id, type: "function" } : {}),
+    function: fn,
+  });
+  const toolTurn = frames([
+    chunk({ role: "assistant", content: null }),
+    chunk({
+      content: null,
+      tool_calls: [
+        call(0, { name: "lookup", arguments: "" }, "chatcmpl-tool-a"),
+      ],
+    }),
+    chunk({
+      tool_calls: [
+        call(1, { name: "lookup", arguments: "" }, "chatcmpl-tool-b"),
+      ],
+    }),
+    chunk({ tool_calls: [call(0, { arguments: '{"topic":' })] }),
+    chunk({ tool_calls: [call(1, { arguments: '{"topic":"b' })] }),
+    chunk({ tool_calls: [call(0, { arguments: '"a"}' })] }),
+    chunk({ tool_calls: [call(1, { arguments: 'eta"}' })] }),
+    chunk({}, "tool_calls"),
+  ]);
+  const run = await runDialect([toolTurn, answerText("both done")]);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.deepEqual(
+    run.calls.map((c) => c.input).sort((a, b) =>
+      JSON.stringify(a) < JSON.stringify(b) ? -1 : 1
+    ),
+    [{ topic: "a" }, { topic: "beta" }],
+  );
+  assertPairedUp(run.bodies[1], 2);
+  const back = sentBack(run.bodies[1]);
+  const byId = Object.fromEntries(back.calls.map((c) => [c.id, c.args]));
+  assert.deepEqual(byId["chatcmpl-tool-a"], { topic: "a" });
+  assert.deepEqual(byId["chatcmpl-tool-b"], { topic: "beta" });
+  for (const result of back.results) {
+    const topic = (byId[result.id] as { topic: string }).topic;
+    assert.match(result.text, new RegExp(`"topic":"${topic}"`));
+  }
+  assert.equal(run.text, "both done");
+});
+
+// Some servers (LM Studio, Gemini's OpenAI layer, proxies) send parallel calls
+// without `index`, each whole with its own id.
+Deno.test("agent runs parallel tool calls sent without index", async () => {
+  const toolTurn = frames([
+    chunk({
+      role: "assistant",
+      tool_calls: [{
+        id: "call_1",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"one"}' },
+      }],
+    }),
+    chunk({
+      tool_calls: [{
+        id: "call_2",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"two"}' },
+      }],
+    }),
+    chunk({}, "tool_calls"),
+  ]);
+  const run = await runDialect([toolTurn, answerText("ok")]);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.deepEqual(run.calls.map((c) => c.input), [
+    { topic: "one" },
+    { topic: "two" },
+  ]);
+  assertPairedUp(run.bodies[1], 2);
+});
+
+// Some servers number tool calls after the content parts (index 1, 2).
+Deno.test("agent runs tool calls whose index does not start at 0", async () => {
+  const toolTurn = frames([
+    chunk({ role: "assistant", content: "Let me check." }),
+    chunk({
+      tool_calls: [{
+        index: 1,
+        id: "t1",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":' },
+      }],
+    }),
+    chunk({ tool_calls: [{ index: 1, function: { arguments: '"x"}' } }] }),
+    chunk({
+      tool_calls: [{
+        index: 2,
+        id: "t2",
+        type: "function",
+        function: { name: "ping", arguments: "{}" },
+      }],
+    }),
+    chunk({}, "tool_calls"),
+  ]);
+  const run = await runDialect([toolTurn, answerText("checked")]);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.deepEqual(run.calls, [
+    { name: "lookup", input: { topic: "x" } },
+    { name: "ping", input: {} },
+  ]);
+  assertPairedUp(run.bodies[1], 2);
+  // result.text is the last model call's text (documented); the first
+  // call's text still reaches the user as text-delta events.
+  const streamed = run.events.flatMap((e) =>
+    e.type === "text-delta" ? [e.text] : []
+  ).join("");
+  assert.equal(streamed, "Let me check.checked");
+  assert.equal(run.text, "checked");
+});
+
+// vLLM and llama.cpp send `""` as the arguments of a tool without parameters.
+Deno.test("agent runs a no-argument tool whose arguments are empty", async () => {
+  const toolTurn = frames([
+    chunk({
+      role: "assistant",
+      tool_calls: [{
+        index: 0,
+        id: "p1",
+        type: "function",
+        function: { name: "ping", arguments: "" },
+      }],
+    }),
+    chunk({}, "tool_calls"),
+  ]);
+  const run = await runDialect([toolTurn, answerText("pong")]);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.deepEqual(run.calls, [{ name: "ping", input: {} }]);
+  assertPairedUp(run.bodies[1], 1);
+  // The history the next request carries is valid JSON for the server.
+  assert.deepEqual(sentBack(run.bodies[1]).calls[0].args, {});
+});
+
+// Servers that omit tool call ids (older LM Studio / MLX) or send "" for them.
+Deno.test("agent pairs tool calls and results when the server sends no ids", async () => {
+  const toolTurn = frames([
+    chunk({
+      role: "assistant",
+      tool_calls: [{
+        index: 0,
+        id: "",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"p"}' },
+      }],
+    }),
+    chunk({
+      tool_calls: [{
+        index: 1,
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"q"}' },
+      }],
+    }),
+    chunk({}, "tool_calls"),
+  ]);
+  const run = await runDialect([toolTurn, answerText("ok")]);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.equal(run.calls.length, 2);
+  assertPairedUp(run.bodies[1], 2);
+});
+
+// OpenRouter: SSE comments while it waits, CRLF from some proxies, a
+// keep-alive chunk with no choices, usage only in a final `choices: []` chunk.
+Deno.test("agent reads OpenRouter's comments, CRLF, empty-choices chunks and usage-only last chunk", async () => {
+  const stream = frames([
+    ": OPENROUTER PROCESSING",
+    ": OPENROUTER PROCESSING",
+    chunk(null),
+    chunk({ role: "assistant", content: "Hel" }),
+    chunk({ content: null }),
+    chunk({ content: "lo" }),
+    chunk({ content: "" }, "stop"),
+    chunk(null, null, {
+      usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
+    }),
+  ], { eol: "\r\n" });
+  const run = await runDialect([stream]);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.equal(run.text, "Hello");
+  assert.equal(run.usage.inputTokens, 12);
+  assert.equal(run.usage.outputTokens, 3);
+});
+
+// llama.cpp's server and some proxies end the stream without `data: [DONE]`.
+Deno.test("agent accepts a stream that ends without [DONE], and one without usage", async () => {
+  const toolTurn = frames([
+    chunk({
+      role: "assistant",
+      tool_calls: [{
+        index: 0,
+        id: "c",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"z"}' },
+      }],
+    }),
+    chunk({}, "tool_calls"),
+  ], { done: false });
+  const closing = frames([
+    chunk({ role: "assistant", content: "fin" }),
+    chunk({}, "stop"),
+  ], { done: false });
+  const run = await runDialect([toolTurn, closing]);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.deepEqual(run.calls.map((c) => c.input), [{ topic: "z" }]);
+  assert.equal(run.text, "fin");
+  assertPairedUp(run.bodies[1], 1);
+});
+
+// DeepSeek (reasoning_content) and OpenRouter / vLLM >= 0.10 (reasoning):
+// the thinking is reasoning, the answer is text, and tool calls after thinking run.
+Deno.test("agent separates reasoning_content and reasoning fields from the answer (DeepSeek, OpenRouter)", async () => {
+  const toolTurn = frames([
+    chunk({ role: "assistant", content: null, reasoning_content: "Need " }),
+    chunk({ content: null, reasoning_content: "a lookup." }),
+    chunk({
+      content: null,
+      tool_calls: [{
+        index: 0,
+        id: "r1",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"r"}' },
+      }],
+    }),
+    chunk({}, "tool_calls"),
+  ]);
+  const closing = frames([
+    chunk({ role: "assistant", content: "", reasoning: "Got it." }),
+    chunk({ content: "Answer.", reasoning: null }),
+    chunk({}, "stop"),
+  ]);
+  const run = await runDialect([toolTurn, closing]);
+  assert.deepEqual(errorsOf(run.events), []);
+  const reasoning = run.events.flatMap((e) =>
+    e.type === "reasoning-delta" ? [e.text] : []
+  ).join("");
+  assert.equal(reasoning, "Need a lookup.Got it.");
+  // DeepSeek's thinking mode with tools wants the reasoning of a tool-call
+  // turn sent back with it; the provider sends it as reasoning_content.
+  const assistant = run.bodies[1].messages.find((m) => m.tool_calls);
+  assert.equal(assistant?.reasoning_content, "Need a lookup.");
+  assert.equal(run.text, "Answer.");
+  assert.deepEqual(run.calls.map((c) => c.input), [{ topic: "r" }]);
+  assertPairedUp(run.bodies[1], 1);
+});
+
+// Qwen3 / DeepSeek-R1 distills served by llama.cpp without --reasoning-format
+// (or LM Studio with "separate reasoning_content" off, or Ollama < 0.9) put the
+// thinking inside content as `<think>...</think>`: it is reasoning.
+Deno.test("agent turns <think>...</think> inside content into reasoning (Qwen via llama.cpp)", async () => {
+  const stream = frames([
+    chunk({ role: "assistant", content: "<think>" }),
+    chunk({ content: "\nThe user greets me.\n" }),
+    chunk({ content: "</think>\n\n" }),
+    chunk({ content: "Hello!" }),
+    chunk({}, "stop"),
+  ]);
+  const run = await runDialect([stream]);
+  assert.deepEqual(errorsOf(run.events), []);
+  const reasoning = run.events.flatMap((e) =>
+    e.type === "reasoning-delta" ? [e.text] : []
+  ).join("");
+  assert.match(reasoning, /The user greets me/);
+  assert.equal(run.text.trim(), "Hello!");
+});
+
+// Servers that repeat the id (and some the name) in every fragment of a call:
+// Ollama's streamed tool calls, Mistral's parser in vLLM, LM Studio.
+Deno.test("agent joins argument fragments that repeat the call's id and name", async () => {
+  const part = (args: string, name?: string) => ({
+    index: 0,
+    id: "call_same",
+    type: "function",
+    function: name ? { name, arguments: args } : { arguments: args },
+  });
+  const idOnly = frames([
+    chunk({ role: "assistant", tool_calls: [part('{"to', "lookup")] }),
+    chunk({ tool_calls: [part('pic":"id')] }),
+    chunk({ tool_calls: [part('s"}')] }),
+    chunk({}, "tool_calls"),
+  ]);
+  const withName = frames([
+    chunk({ role: "assistant", tool_calls: [part('{"topic":', "lookup")] }),
+    chunk({ tool_calls: [part('"na', "lookup")] }),
+    chunk({ tool_calls: [part('mes"}', "lookup")] }),
+    chunk({}, "tool_calls"),
+  ]);
+  for (const [stream, topic] of [[idOnly, "ids"], [withName, "names"]]) {
+    const run = await runDialect([stream, answerText("ok")]);
+    assert.deepEqual(errorsOf(run.events), [], topic);
+    assert.deepEqual(run.calls, [{ name: "lookup", input: { topic } }]);
+    assertPairedUp(run.bodies[1], 1);
+  }
+});
+
+// Any server over a slow link: TCP pieces split SSE lines, CRLF pairs and
+// multi-byte UTF-8 characters (CJK text, emoji) at arbitrary bytes.
+Deno.test("agent keeps text and arguments whole when bytes arrive split mid-character", async () => {
+  const toolTurn = frames([
+    chunk({ role: "assistant", content: "查一下 🔍 " }),
+    chunk({
+      tool_calls: [{
+        index: 0,
+        id: "u1",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"流式 ✓"}' },
+      }],
+    }),
+    chunk({}, "tool_calls"),
+  ], { eol: "\r\n" });
+  const run = await runDialect([toolTurn, answerText("好的 👍")], 5);
+  assert.deepEqual(errorsOf(run.events), []);
+  assert.deepEqual(run.calls, [{ name: "lookup", input: { topic: "流式 ✓" } }]);
+  const streamed = run.events.flatMap((e) =>
+    e.type === "text-delta" ? [e.text] : []
+  ).join("");
+  assert.equal(streamed, "查一下 🔍 好的 👍");
+  assert.deepEqual(sentBack(run.bodies[1]).calls[0].args, { topic: "流式 ✓" });
+});
+
+// Gateways written in Go or Java often emit `data:` with no space, and
+// `event:` / `id:` / `retry:` fields around it.
+Deno.test("agent reads SSE with data: without a space and extra event, id and retry fields", async () => {
+  const body = [
+    "retry: 3000",
+    "",
+    "event: message",
+    "id: 1",
+    `data:${JSON.stringify(chunk({ role: "assistant", content: "Hi" }))}`,
+    "",
+    "id: 2",
+    `data:${JSON.stringify(chunk({ content: " there" }, "stop"))}`,
+    "",
+    "data:[DONE]",
+    "",
+    "",
+  ].join("\n");
+  const run = await runDialect([body]);
+  assert.equal(run.text, "Hi there");
+});
+
+// Hugging Face TGI's OpenAI layer ends with finish_reason "eos_token"; old
+// llama.cpp builds with "eos". Neither is a failure.
+Deno.test("agent accepts finish_reason values outside OpenAI's list (TGI eos_token)", async () => {
+  const run = await runDialect([
+    frames([
+      chunk({ role: "assistant", content: "Done here." }),
+      chunk({}, "eos_token"),
+    ]),
+  ]);
+  assert.equal(run.text, "Done here.");
+});
+
+// A local server's output cap (llama.cpp -n, Ollama num_predict) cuts a tool
+// call's arguments: finish_reason "length" with half a JSON object.
+Deno.test("agent does not run a tool call cut off at length, and tells the model", async () => {
+  const toolTurn = frames([
+    chunk({
+      role: "assistant",
+      tool_calls: [{
+        index: 0,
+        id: "cut",
+        type: "function",
+        function: { name: "lookup", arguments: '{"topic":"tr' },
+      }],
+    }),
+    chunk({}, "length"),
+  ]);
+  const run = await runDialect([toolTurn, answerText("retrying later")]);
+  assert.deepEqual(run.calls, []);
+  assert.equal(errorsOf(run.events).length, 1);
+  const back = sentBack(run.bodies[1]); // arguments parse: the server accepts them
+  assert.equal(back.calls.length, 1);
+  assert.match(back.results[0].text, /lookup[\s\S]*JSON/);
+  assert.equal(run.text, "retrying later");
+});
+
+// ---- Subagent and ImageAnalysis under load ----
+
+Deno.test("a Subagent's edits of its parent's file wait their turn, without a deadlock, in ask mode", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "a.txt"), "start\n");
+    await using server = startScriptedServer([
+      {
+        match: "parent task",
+        replies: [{
+          toolCalls: [
+            {
+              name: "WriteFile",
+              arguments: { path: "a.txt", content: "parent\n" },
+            },
+            {
+              name: "Subagent",
+              arguments: {
+                tasks: [{ description: "edit", prompt: "child task: edit" }],
+              },
+            },
+            {
+              name: "EditFile",
+              arguments: {
+                path: "a.txt",
+                oldText: "parent",
+                newText: "parent2",
+              },
+            },
+          ],
+        }, { text: "all done" }],
+      },
+      {
+        match: "child task",
+        replies: [{
+          toolCalls: [{
+            name: "EditFile",
+            arguments: { path: "a.txt", oldText: "parent2", newText: "child" },
+          }],
+        }, { text: "child done" }],
+      },
+    ]);
+    const asked: string[] = [];
+    const agent = scriptedAgent(server, dir, {
+      permissionMode: "ask",
+      approve: async (request) => {
+        asked.push(request.description);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return true;
+      },
+    });
+    const result = await agent.run("parent task");
+    assert.equal(result.text, "all done");
+    assert.deepEqual(asked, [
+      'Write 7 bytes to "a.txt"',
+      'Edit "a.txt"',
+      'Edit "a.txt"',
+    ]);
+    assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "child\n");
+    assert.equal(queuedFileCount(), 0);
+  });
+});
+
+/** A grayscale PNG of `side` x `side` pixels, small on disk (it compresses well). */
+async function hugePng(side: number): Promise<Uint8Array> {
+  const header = new Uint8Array(13);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, side);
+  view.setUint32(4, side);
+  header[8] = 8; // bit depth
+  header[9] = 0; // grayscale
+  const row = new Uint8Array(1 + side).map((_, x) => x & 255);
+  row[0] = 0; // no filter
+  const deflate = new CompressionStream("deflate");
+  const writer = deflate.writable.getWriter();
+  const compressed = new Response(deflate.readable).arrayBuffer();
+  for (let y = 0; y < side; y++) await writer.write(row);
+  await writer.close();
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  const parts = [
+    new Uint8Array(signature),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", new Uint8Array(await compressed)),
+    pngChunk("IEND", new Uint8Array()),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce(
+    (offset, part) => (out.set(part, offset), offset + part.length),
+    0,
+  );
+  return out;
+}
+
+function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+function crc32(bytes: Uint8Array): number {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+Deno.test("agent aborted while ImageAnalysis downscales a large image rejects within a second", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeFile(join(dir, "scan.png"), await hugePng(8000));
+    await using server = startScriptedServer([
+      {
+        match: "look at the scan",
+        replies: [{
+          toolCalls: [{
+            name: "ImageAnalysis",
+            arguments: { path: "scan.png" },
+          }],
+        }],
+      },
+    ]);
+    const agent = scriptedAgent(server, dir);
+    const controller = new AbortController();
+    let abortDue = 0;
+    const started = performance.now();
+    const error = await failureOf((async () => {
+      for await (
+        const event of agent.stream("look at the scan", {
+          signal: controller.signal,
+        })
+      ) {
+        if (event.type === "tool-call") {
+          abortDue = performance.now() + 100;
+          setTimeout(
+            () => controller.abort(new Error("user cancelled")),
+            100,
+          );
+        }
+      }
+    })());
+    const late = performance.now() - abortDue;
+    assert.ok(abortDue > started, "the ImageAnalysis call was made");
+    assert.equal(error.message, "user cancelled");
+    assert.ok(
+      late < 1_000,
+      `the run ended ${Math.round(late)} ms after the abort was due`,
+    );
+  });
+});
+
+Deno.test("createAgent() with a missing workspace folder fails naming the folder", async () => {
+  await withWorkspace(async (dir) => {
+    const missing = join(dir, "no-such-workspace");
+    await using server = startScriptedServer([{
+      match: "look at a.txt",
+      replies: [
+        { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
+        { text: "I could not find it." },
+      ],
+    }]);
+    const error = await failureOf((async () => {
+      const agent = scriptedAgent(server, missing);
+      await agent.run("look at a.txt");
+    })());
+    assert.match(error.message, /no-such-workspace/);
+    assert.equal(server.requests.length, 0, "the model was not asked");
   });
 });

@@ -1,20 +1,30 @@
-// The outline of each fixture, asserted exactly: names, labels, line ranges,
-// nesting and doc comments, in the specification's text format.
+// Outlines asserted exactly: each fixture in fixtures/outline/ in the
+// specification's text format, and small sources (bundles, overloads) as symbols.
 import assert from "node:assert/strict";
 import { fileOutline, outlineSymbols } from "../mod.ts";
+import type { OutlineSymbol } from "../mod.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;
 
-function expected(lines: string[]): string {
-  return lines.join("\n");
+/** The symbols outlineSymbols() finds in `lines`, written to a file `name`. */
+async function symbolsOf(
+  name: string,
+  lines: string[],
+): Promise<OutlineSymbol[]> {
+  let symbols: OutlineSymbol[] = [];
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(`${dir}/${name}`, lines.join("\n"));
+    ({ symbols } = await outlineSymbols(name, { cwd: dir }));
+  });
+  return symbols;
 }
 
-Deno.test("fileOutline() outlines sample.ts (TypeScript: exports, interface members, enum members, namespace children, JSDoc)", async () => {
-  const text = await fileOutline("sample.ts", { cwd: FIXTURES });
-  assert.equal(
-    text,
-    expected([
+const FIXTURE_OUTLINES: Record<string, { covers: string; lines: string[] }> = {
+  "sample.ts": {
+    covers:
+      "TypeScript: exports, interface members, enum members, namespace children, JSDoc",
+    lines: [
       "File: sample.ts",
       "Language: TypeScript",
       "Total lines: 59",
@@ -47,15 +57,11 @@ Deno.test("fileOutline() outlines sample.ts (TypeScript: exports, interface memb
       "class default (lines 55-56)",
       'namespace "virtual" (lines 57-59)',
       "    function hidden (line 58)",
-    ]),
-  );
-});
-
-Deno.test("fileOutline() outlines sample.tsx (TSX: JSX components)", async () => {
-  const text = await fileOutline("sample.tsx", { cwd: FIXTURES });
-  assert.equal(
-    text,
-    expected([
+    ],
+  },
+  "sample.tsx": {
+    covers: "TSX: JSX components",
+    lines: [
       "File: sample.tsx",
       "Language: TSX",
       "Total lines: 17",
@@ -65,15 +71,11 @@ Deno.test("fileOutline() outlines sample.tsx (TSX: JSX components)", async () =>
       "    property label (line 5)",
       "function Button (lines 9-11)  // A button.",
       "const App (lines 13-17)",
-    ]),
-  );
-});
-
-Deno.test("fileOutline() outlines sample.js (JavaScript: classes, fields, var, JSX, generators)", async () => {
-  const text = await fileOutline("sample.js", { cwd: FIXTURES });
-  assert.equal(
-    text,
-    expected([
+    ],
+  },
+  "sample.js": {
+    covers: "JavaScript: classes, fields, var, JSX, generators",
+    lines: [
       "File: sample.js",
       "Language: JavaScript",
       "Total lines: 27",
@@ -88,15 +90,12 @@ Deno.test("fileOutline() outlines sample.js (JavaScript: classes, fields, var, J
       "var legacy (line 23)",
       "const View (line 24)",
       "function ids (lines 25-27)",
-    ]),
-  );
-});
-
-Deno.test("fileOutline() outlines sample.py (Python: decorated definitions, docstrings, methods, fields, imports)", async () => {
-  const text = await fileOutline("sample.py", { cwd: FIXTURES });
-  assert.equal(
-    text,
-    expected([
+    ],
+  },
+  "sample.py": {
+    covers:
+      "Python: decorated definitions, docstrings, methods, fields, imports",
+    lines: [
       "File: sample.py",
       "Language: Python",
       "Total lines: 49",
@@ -115,15 +114,12 @@ Deno.test("fileOutline() outlines sample.py (Python: decorated definitions, docs
       "    class Meta (lines 41-42)",
       "import collections (line 46)",
       "def fallback (lines 48-49)  // Only sometimes.",
-    ]),
-  );
-});
-
-Deno.test("fileOutline() outlines sample.md (Markdown: ATX and setext headings, fences and front matter ignored)", async () => {
-  const text = await fileOutline("sample.md", { cwd: FIXTURES });
-  assert.equal(
-    text,
-    expected([
+    ],
+  },
+  "sample.md": {
+    covers:
+      "Markdown: ATX and setext headings, fences and front matter ignored",
+    lines: [
       "File: sample.md",
       "Language: Markdown",
       "Total lines: 27",
@@ -134,9 +130,16 @@ Deno.test("fileOutline() outlines sample.md (Markdown: ATX and setext headings, 
       "    heading Setext Section (lines 17-21)",
       "heading Big Setext (lines 22-27)",
       "    heading Usage (lines 25-27)",
-    ]),
-  );
-});
+    ],
+  },
+};
+
+for (const [name, { covers, lines }] of Object.entries(FIXTURE_OUTLINES)) {
+  Deno.test(`fileOutline() outlines ${name} (${covers})`, async () => {
+    const text = await fileOutline(name, { cwd: FIXTURES });
+    assert.equal(text, lines.join("\n"));
+  });
+}
 
 Deno.test("outlineSymbols() returns the structured symbols with docs and members", async () => {
   const result = await outlineSymbols("sample.ts", { cwd: FIXTURES });
@@ -169,281 +172,102 @@ Deno.test("outlineSymbols() returns the structured symbols with docs and members
   });
 });
 
-Deno.test("outlineSymbols() counts lines as ReadFile does", async () => {
-  await withWorkspace(async (dir) => {
-    const cases: [string, number][] = [
-      ["", 0],
-      ["a = 1", 1],
-      ["a = 1\n", 1],
-      ["a = 1\nb = 2\n", 2],
-      ["a = 1\n\n", 2],
-      ["a = 1\r\nb = 2", 2],
-    ];
-    for (const [index, [text, lines]] of cases.entries()) {
-      await Deno.writeTextFile(`${dir}/f${index}.py`, text);
-      const result = await outlineSymbols(`f${index}.py`, { cwd: dir });
-      assert.equal(result.totalLines, lines, JSON.stringify(text));
-    }
-  });
-});
-
-Deno.test("fileOutline() accepts absolute paths and file:// URIs and shows them as given", async () => {
-  const absolute = `${FIXTURES}sample.py`;
-  const text = await fileOutline(absolute);
-  assert.ok(text.startsWith(`File: ${absolute}\nLanguage: Python\n`));
-  const uri = new URL("./fixtures/outline/sample.md", import.meta.url).href;
-  assert.ok(
-    (await fileOutline(uri)).startsWith(`File: ${uri}\nLanguage: Markdown\n`),
-  );
-});
-
-Deno.test("fileOutline() caps the listing at maxSymbols and says how many were left out", async () => {
-  const text = await fileOutline("sample.py", { cwd: FIXTURES, maxSymbols: 3 });
-  assert.equal(
-    text,
-    expected([
-      "File: sample.py",
-      "Language: Python",
-      "Total lines: 49",
-      "─── Symbols ───",
-      "import os, sys (line 2)",
-      "import typing (line 3)",
-      "import . (line 4)",
-      "... 11 more symbols left out (showing 3 of 14); read the file by line ranges for the rest",
-    ]),
-  );
-});
-
-Deno.test("fileOutline() rejects an unsupported extension, listing the supported ones", async () => {
-  await assert.rejects(
-    fileOutline("notes.txt", { cwd: FIXTURES }),
-    (error: Error) => {
-      assert.equal(error.name, "ToolError");
-      assert.match(
-        error.message,
-        /^Cannot outline "notes\.txt": this file type is not supported; supported extensions: \.ts, /,
-      );
-      for (
-        const ext of [
-          ".tsx",
-          ".py",
-          ".go",
-          ".hh",
-          ".swift",
-          ".kts",
-          ".dart",
-          ".markdown",
-        ]
-      ) {
-        assert.ok(error.message.includes(ext), ext);
-      }
-      return true;
-    },
-  );
-});
-
-Deno.test("fileOutline() names the path of a missing, binary or folder path", async () => {
-  await withWorkspace(async (dir) => {
-    await Deno.writeFile(
-      `${dir}/blob.c`,
-      new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2]),
-    );
-    await Deno.mkdir(`${dir}/folder.ts`);
-    await assert.rejects(fileOutline("missing.ts", { cwd: dir }), {
-      name: "ToolError",
-      message:
-        'Cannot outline "missing.ts": the file does not exist; check the path',
-    });
-    await assert.rejects(fileOutline("blob.c", { cwd: dir }), {
-      name: "ToolError",
-      message: 'Cannot outline "blob.c": it is a binary file, not source code',
-    });
-    await assert.rejects(fileOutline("folder.ts", { cwd: dir }), {
-      name: "ToolError",
-      message:
-        'Cannot outline "folder.ts": it is a folder; outline the files inside it one by one',
-    });
-  });
-});
-
-Deno.test({
-  name: "fileOutline() refuses a pipe rather than wait for a writer",
-  ignore: Deno.build.os === "windows",
-  async fn() {
-    await withWorkspace(async (dir) => {
-      const made = await new Deno.Command("mkfifo", {
-        args: [`${dir}/pipe.ts`],
-      })
-        .output();
-      assert.ok(made.success, new TextDecoder().decode(made.stderr));
-      await assert.rejects(fileOutline("pipe.ts", { cwd: dir }), {
-        name: "ToolError",
-        message:
-          'Cannot outline "pipe.ts": it is not a regular file (a device, socket or pipe)',
-      });
-    });
-  },
-});
-
 Deno.test("outlineSymbols() outlines the body of a bundle's wrapping function in place", async () => {
-  await withWorkspace(async (dir) => {
-    await Deno.writeTextFile(
-      `${dir}/bundle.js`,
-      [
-        "var lib = {}; ((module) => {",
-        "/** Adds. */",
-        "function add(a, b) { return a + b; }",
-        "var VERSION = 1;",
-        "})(lib);",
-        "!function () { class Inner { run() {} } }();",
-        "(function () { const x = 1; }).call(this);",
-      ].join("\n"),
-    );
-    const { symbols } = await outlineSymbols("bundle.js", { cwd: dir });
-    assert.deepEqual(symbols, [
-      { kind: "var", name: "lib", startLine: 1, endLine: 1, children: [] },
-      {
-        kind: "function",
-        name: "add",
-        startLine: 3,
-        endLine: 3,
-        doc: "Adds.",
-        children: [],
-      },
-      { kind: "var", name: "VERSION", startLine: 4, endLine: 4, children: [] },
-      {
-        kind: "class",
-        name: "Inner",
+  const symbols = await symbolsOf("bundle.js", [
+    "var lib = {}; ((module) => {",
+    "/** Adds. */",
+    "function add(a, b) { return a + b; }",
+    "var VERSION = 1;",
+    "})(lib);",
+    "!function () { class Inner { run() {} } }();",
+    "(function () { const x = 1; }).call(this);",
+  ]);
+  assert.deepEqual(symbols, [
+    { kind: "var", name: "lib", startLine: 1, endLine: 1, children: [] },
+    {
+      kind: "function",
+      name: "add",
+      startLine: 3,
+      endLine: 3,
+      doc: "Adds.",
+      children: [],
+    },
+    { kind: "var", name: "VERSION", startLine: 4, endLine: 4, children: [] },
+    {
+      kind: "class",
+      name: "Inner",
+      startLine: 6,
+      endLine: 6,
+      children: [{
+        kind: "method",
+        name: "run",
         startLine: 6,
         endLine: 6,
-        children: [{
-          kind: "method",
-          name: "run",
-          startLine: 6,
-          endLine: 6,
-          children: [],
-        }],
-      },
-      { kind: "const", name: "x", startLine: 7, endLine: 7, children: [] },
-    ]);
-  });
+        children: [],
+      }],
+    },
+    { kind: "const", name: "x", startLine: 7, endLine: 7, children: [] },
+  ]);
 });
 
 Deno.test("outlineSymbols() lists TypeScript overloads as one symbol spanning them", async () => {
-  await withWorkspace(async (dir) => {
-    await Deno.writeTextFile(
-      `${dir}/overloads.ts`,
-      [
-        "/** Parses. */",
-        "export function parse(a: string): number;",
-        "export function parse(a: number): number;",
-        "export function parse(a: unknown): number {",
-        "  return 0;",
-        "}",
-        "interface Target {",
-        '  on(event: "a"): void;',
-        '  on(event: "b"): void;',
-        "  off(): void;",
-        "}",
-      ].join("\n"),
-    );
-    const { symbols } = await outlineSymbols("overloads.ts", { cwd: dir });
-    assert.deepEqual(symbols, [
-      {
-        kind: "function",
-        name: "parse",
-        startLine: 2,
-        endLine: 6,
-        doc: "Parses.",
-        children: [],
-      },
-      {
-        kind: "interface",
-        name: "Target",
-        startLine: 7,
-        endLine: 11,
-        children: [
-          {
-            kind: "method",
-            name: "on",
-            startLine: 8,
-            endLine: 9,
-            children: [],
-          },
-          {
-            kind: "method",
-            name: "off",
-            startLine: 10,
-            endLine: 10,
-            children: [],
-          },
-        ],
-      },
-    ]);
-  });
+  const symbols = await symbolsOf("overloads.ts", [
+    "/** Parses. */",
+    "export function parse(a: string): number;",
+    "export function parse(a: number): number;",
+    "export function parse(a: unknown): number {",
+    "  return 0;",
+    "}",
+    "interface Target {",
+    '  on(event: "a"): void;',
+    '  on(event: "b"): void;',
+    "  off(): void;",
+    "}",
+  ]);
+  assert.deepEqual(symbols, [
+    {
+      kind: "function",
+      name: "parse",
+      startLine: 2,
+      endLine: 6,
+      doc: "Parses.",
+      children: [],
+    },
+    {
+      kind: "interface",
+      name: "Target",
+      startLine: 7,
+      endLine: 11,
+      children: [
+        {
+          kind: "method",
+          name: "on",
+          startLine: 8,
+          endLine: 9,
+          children: [],
+        },
+        {
+          kind: "method",
+          name: "off",
+          startLine: 10,
+          endLine: 10,
+          children: [],
+        },
+      ],
+    },
+  ]);
 });
 
 Deno.test("outlineSymbols() leaves out a symbol the grammar could not name", async () => {
-  await withWorkspace(async (dir) => {
-    // C++ in a .c file: the C grammar recovers a function with no name.
-    await Deno.writeTextFile(
-      `${dir}/mixed.c`,
-      [
-        "int ok(void) { return 0; }",
-        "",
-        "std::vector<std::pair<int, bool>> entries() const override {",
-        '  return {{"a", true}};',
-        "}",
-      ].join("\n"),
-    );
-    const { symbols } = await outlineSymbols("mixed.c", { cwd: dir });
-    assert.deepEqual(symbols.map((s) => [s.kind, s.name]), [
-      ["function", "ok"],
-    ]);
-  });
-});
-
-Deno.test("outlineSymbols() lists a container of 130,000 members without overflowing the stack", async () => {
-  await withWorkspace(async (dir) => {
-    const count = 130_000;
-    await Deno.writeTextFile(
-      `${dir}/consts.go`,
-      `package p\n\nconst (\n${"\tc = 1\n".repeat(count)})\n`,
-    );
-    const { symbols } = await outlineSymbols("consts.go", { cwd: dir });
-    assert.equal(symbols.filter((s) => s.kind === "const").length, count);
-  });
-});
-
-Deno.test("outlineSymbols() lists types nested 3,000 deep to 40 levels of members, without overflowing the stack", async () => {
-  const depth = 3_000;
-  const files: Record<string, string> = {
-    "deep.cpp": `${
-      Array.from({ length: depth }, (_, i) => `struct S${i} {\n`).join("")
-    }int x;\n${"};\n".repeat(depth)}`,
-    "deep_ns.cpp": `${
-      Array.from({ length: depth }, (_, i) => `namespace N${i} {\nint a;\n`)
-        .join("")
-    }${"}\n".repeat(depth)}`,
-    "deep.kt": `${
-      Array.from({ length: depth }, (_, i) => `class C${i} {\n`).join("")
-    }val x = 1\n${"}\n".repeat(depth)}`,
-    "deep.swift": `${
-      Array.from({ length: depth }, (_, i) => `class C${i} {\n`).join("")
-    }var x = 1\n${"}\n".repeat(depth)}`,
-  };
-  await withWorkspace(async (dir) => {
-    for (const [name, text] of Object.entries(files)) {
-      await Deno.writeTextFile(`${dir}/${name}`, text);
-      const { symbols } = await outlineSymbols(name, { cwd: dir });
-      // The first symbol's chain of first children, as deep as it goes.
-      const chain: string[] = [];
-      for (let level = symbols; level.length > 0; level = level[0].children) {
-        chain.push(level[0].name);
-      }
-      assert.equal(chain.length, 41, name);
-      assert.equal(chain[0].slice(1), "0", name);
-      assert.equal(chain[40].slice(1), "40", name);
-    }
-  });
+  // C++ in a .c file: the C grammar recovers a function with no name.
+  const symbols = await symbolsOf("mixed.c", [
+    "int ok(void) { return 0; }",
+    "",
+    "std::vector<std::pair<int, bool>> entries() const override {",
+    '  return {{"a", true}};',
+    "}",
+  ]);
+  assert.deepEqual(symbols.map((s) => [s.kind, s.name]), [
+    ["function", "ok"],
+  ]);
 });

@@ -1,4 +1,4 @@
-// A worker for tests/thread_test.ts: answers each message through the
+// A worker for internal/thread_test.ts: answers each message through the
 // thread port, or fails as asked.
 import { threadPort } from "../../internal/thread_port.ts";
 

@@ -24,15 +24,10 @@ export async function fello(
     flags?: string[];
   },
 ): Promise<CliOutput> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...options.flags ?? ["-A"], MOD, ...args],
-    cwd: options.cwd,
-    env: { ...baseEnv(), ...options.env },
-    clearEnv: true,
+  const child = spawnFello(args, {
+    ...options,
     stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  });
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode(options.stdin));
@@ -59,4 +54,51 @@ export function baseEnv(): Record<string, string> {
     if (value !== undefined) env[name] = value;
   }
   return env;
+}
+
+/** How {@linkcode spawnFello} starts the CLI. */
+export interface SpawnOptions {
+  cwd: string;
+  /** Added to {@linkcode baseEnv}. */
+  env?: Record<string, string>;
+  /** Deno's flags; `-A` by default. */
+  flags?: string[];
+  /** Piped for the test to write to, or empty (the default). */
+  stdin?: "piped" | "null";
+  /** stderr piped (the default) or dropped. */
+  stderr?: "piped" | "null";
+}
+
+/**
+ * Starts the CLI with stdout piped, for a test that talks to it or signals it
+ * while it runs; the test waits for it (`output()` or `status`).
+ */
+export function spawnFello(
+  args: string[],
+  options: SpawnOptions,
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...options.flags ?? ["-A"], MOD, ...args],
+    cwd: options.cwd,
+    env: { ...baseEnv(), ...options.env },
+    clearEnv: true,
+    stdin: options.stdin ?? "null",
+    stdout: "piped",
+    stderr: options.stderr ?? "piped",
+  }).spawn();
+}
+
+/** The shell command line that runs the CLI with `-A`, each word quoted. */
+export function felloCommandLine(args: string[]): string {
+  return [Deno.execPath(), "run", "-A", MOD, ...args]
+    .map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
+}
+
+/** Runs `fello` against the endpoint at `baseURL` with model "m", then `args`. */
+export function felloAt(
+  baseURL: string,
+  args: string[],
+  options: Parameters<typeof fello>[1],
+): Promise<CliOutput> {
+  return fello(["--base-url", baseURL, "--model", "m", ...args], options);
 }

@@ -1,4 +1,4 @@
-// Run by tests/thread_test.ts: starts a thread of the kind in Deno.args[0],
+// Run by internal/thread_test.ts: starts a thread of the kind in Deno.args[0],
 // has it answer once, then leaves it idle, unref'd or (with "ref") not. The
 // process should end on its own only when it is unref'd.
 import { startThread, type ThreadKind } from "../../internal/thread.ts";

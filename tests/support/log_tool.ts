@@ -86,3 +86,12 @@ export function assertAllValid(requests: RecordedRequest[]): void {
     assert.deepEqual(invalidities(request.body.messages), [], `request ${n}`)
   );
 }
+
+/**
+ * Fails the test unless `request` is valid and its messages have these
+ * `roles` (separated by spaces), in order.
+ */
+export function assertRoles(request: RecordedRequest, roles: string): void {
+  assertAllValid([request]);
+  assert.deepEqual(request.body.messages.map((m) => m.role), roles.split(" "));
+}

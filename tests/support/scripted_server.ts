@@ -337,3 +337,21 @@ function hang(signal: AbortSignal): Promise<Response> {
     );
   });
 }
+
+/**
+ * A server that answers every prompt (up to `turns` of them) with "heard: "
+ * and the user messages of the request, joined by " | ".
+ */
+export function startEchoServer(turns = 10): ScriptedServer {
+  return startScriptedServer([{
+    match: "",
+    replies: Array.from({ length: turns }, () => ({
+      compute: (request) => ({
+        text: `heard: ${
+          request.body.messages.filter((m) => m.role === "user")
+            .map((m) => contentText(m.content) || String(m.content)).join(" | ")
+        }`,
+      }),
+    })),
+  }]);
+}

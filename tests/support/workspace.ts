@@ -71,3 +71,51 @@ export async function writeFiles(
   }
   return paths;
 }
+
+/** A workspace, a folder beside it, and a symlink that leads to that folder. */
+export interface LinkedDirs {
+  ws: string;
+  /** The folder the link leads to. */
+  real: string;
+  /** A symlink to `real`. */
+  link: string;
+}
+
+/** Runs `fn` with a fresh {@linkcode LinkedDirs} layout, then removes it. */
+export async function withLinkedDirs(
+  fn: (dirs: LinkedDirs) => Promise<void>,
+): Promise<void> {
+  await withWorkspace(async (root) => {
+    const dirs = {
+      ws: join(root, "ws"),
+      real: join(root, "real"),
+      link: join(root, "link"),
+    };
+    await Deno.mkdir(dirs.ws);
+    await Deno.mkdir(dirs.real);
+    await Deno.symlink(dirs.real, dirs.link);
+    await fn(dirs);
+  });
+}
+
+/**
+ * Runs `fn` with a workspace reached through a symlink (`<root>/link/ws` leads
+ * to `<root>/real/ws`) holding "needle" in `sub dir/a b.txt` and in `f.ts`.
+ */
+export async function withSymlinkedWorkspace(
+  fn: (paths: { root: string; link: string; ws: string }) => Promise<void>,
+): Promise<void> {
+  await withWorkspace(async (root) => {
+    await Deno.mkdir(join(root, "real/ws/sub dir"), { recursive: true });
+    await Deno.writeTextFile(
+      join(root, "real/ws/sub dir/a b.txt"),
+      "needle one\n",
+    );
+    await Deno.writeTextFile(
+      join(root, "real/ws/f.ts"),
+      "/** needle doc */\nexport function f() {}\n",
+    );
+    await Deno.symlink(join(root, "real"), join(root, "link"));
+    await fn({ root, link: join(root, "link"), ws: join(root, "link/ws") });
+  });
+}

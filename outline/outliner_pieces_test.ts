@@ -1,8 +1,9 @@
-// Large files outlined in pieces side by side: the outline must be exactly
-// what a whole parse gives, whether the split holds or has to be given up.
+// Outliner splitting a large file into pieces parsed side by side: the outline
+// is exactly what a whole parse gives, whether the split holds or is given up.
 import assert from "node:assert/strict";
-import { Outliner } from "../outline/outliner.ts";
-import { withWorkspace } from "./support/workspace.ts";
+import { Outliner } from "./outliner.ts";
+import { join } from "node:path";
+import { withWorkspace } from "../tests/support/workspace.ts";
 
 const SPLIT = 16 * 1024;
 
@@ -225,35 +226,88 @@ const MULTIBYTE: Record<string, (i: number) => string> = {
 };
 
 Deno.test("Outliner splits text with multi-byte characters as a whole parse reads it", async () => {
-  const dir = await Deno.makeTempDir();
-  const split = new Outliner({ workers: 2, splitBytes: 64 });
-  const whole = new Outliner({ workers: 1, splitBytes: Infinity });
-  try {
-    let joined = 0;
-    for (const [extension, block] of Object.entries(MULTIBYTE)) {
-      const body = Array.from({ length: 5 }, (_, i) => block(i)).join("\n");
-      const text = extension === "go" ? `package p\n\n${body}` : body;
-      const variants = [
-        `// ${"字".repeat(30)}\n\n${text}`,
-        `\uFEFF${text}`,
-        text.replaceAll("\n", "\r\n").replace(/\r\n$/, ""),
-      ];
-      for (const [i, variant] of variants.entries()) {
-        const path = `${dir}/f${i}.${extension}`;
-        await Deno.writeTextFile(path, variant);
-        const before = split.pieceOutlines;
-        const pieces = await split.outline(path);
-        joined += split.pieceOutlines - before;
-        assert.deepEqual(pieces, await whole.outline(path), path);
+  await withWorkspace(async (dir) => {
+    const split = new Outliner({ workers: 2, splitBytes: 64 });
+    const whole = new Outliner({ workers: 1, splitBytes: Infinity });
+    try {
+      let joined = 0;
+      for (const [extension, block] of Object.entries(MULTIBYTE)) {
+        const body = Array.from({ length: 5 }, (_, i) => block(i)).join("\n");
+        const text = extension === "go" ? `package p\n\n${body}` : body;
+        const variants = [
+          `// ${"字".repeat(30)}\n\n${text}`,
+          `\uFEFF${text}`,
+          text.replaceAll("\n", "\r\n").replace(/\r\n$/, ""),
+        ];
+        for (const [i, variant] of variants.entries()) {
+          const path = `${dir}/f${i}.${extension}`;
+          await Deno.writeTextFile(path, variant);
+          const before = split.pieceOutlines;
+          const pieces = await split.outline(path);
+          joined += split.pieceOutlines - before;
+          assert.deepEqual(pieces, await whole.outline(path), path);
+        }
       }
+      assert.ok(
+        joined >= 12,
+        `only ${joined} of 18 files were joined from pieces`,
+      );
+    } finally {
+      await split.terminate();
+      await whole.terminate();
     }
-    assert.ok(
-      joined >= 12,
-      `only ${joined} of 18 files were joined from pieces`,
+  });
+});
+
+// A file of `count` declarations separated by blank lines, some on one very
+// long line, with `eol` line ends.
+function declarations(ext: string, count: number, eol: string): string {
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const long = i % 5 === 3 ? "y".repeat(3000) : "y";
+    parts.push(
+      ext === ".py"
+        ? `# F${i}.\ndef f${i}(a):\n    """Doc ${i}."""\n    return "${long}"`
+        : ext === ".c"
+        ? `/** Doc ${i}. */\nint f${i}(int a) {\n  return a; /* ${long} */\n}`
+        : `/** Doc ${i}. */\nexport function f${i}(a: number): string {\n  return "${long}";\n}\nclass C${i} {\n  m() {}\n}`,
     );
-  } finally {
-    await split.terminate();
-    await whole.terminate();
-    await Deno.remove(dir, { recursive: true });
   }
+  return parts.join("\n\n").replaceAll("\n", eol) + eol;
+}
+
+Deno.test("Outliner splits a file on a fresh pool, with its head start, exactly as one whole parse outlines it", async () => {
+  await withWorkspace(async (dir) => {
+    const whole = new Outliner({ workers: 1, splitBytes: Infinity });
+    let split = 0;
+    try {
+      for (const ext of [".ts", ".py", ".c"]) {
+        for (
+          const [eol, count] of [["\n", 30], ["\r\n", 7], ["\n", 3]] as const
+        ) {
+          const path = join(dir, `f${count}${ext}`);
+          const text = declarations(ext, count, eol);
+          await Deno.writeTextFile(path, text);
+          const expected = await whole.outline(path);
+          for (const workers of [2, 4]) {
+            // Just over the split size for `workers` pieces: a fresh pool
+            // (one worker booting) each time, so the head start applies.
+            const pool = new Outliner({
+              workers,
+              splitBytes: Math.floor(2 * text.length / workers) - 1,
+            });
+            try {
+              assert.deepEqual(await pool.outline(path), expected, path);
+              split += pool.pieceOutlines;
+            } finally {
+              await pool.terminate();
+            }
+          }
+        }
+      }
+      assert.ok(split >= 8, `only ${split} outlines were joined from pieces`);
+    } finally {
+      await whole.terminate();
+    }
+  });
 });

@@ -1,5 +1,5 @@
-// Worker threads (tools/_thread.ts): both kinds answer,
-// report a failure without ending the process, and keep the process alive
+// Worker threads of both kinds: they answer, report a failure (or a worker
+// that ended itself) without ending the process, and keep the process alive
 // only while they have work.
 import assert from "node:assert/strict";
 import {
@@ -7,11 +7,14 @@ import {
   startThread,
   type Thread,
   type ThreadKind,
-} from "../internal/thread.ts";
-import { runDeno } from "./support/run_deno.ts";
+} from "./thread.ts";
+import { join } from "node:path";
+import { runDeno } from "../tests/support/run_deno.ts";
+import { withWorkspace } from "../tests/support/workspace.ts";
 
-const ECHO = new URL("./support/echo_thread.ts", import.meta.url);
-const IDLE = new URL("./support/idle_thread.ts", import.meta.url).pathname;
+const ECHO = new URL("../tests/support/echo_thread.ts", import.meta.url);
+const IDLE =
+  new URL("../tests/support/idle_thread.ts", import.meta.url).pathname;
 const KINDS: ThreadKind[] = ["web", "node"];
 
 Deno.test("a web Worker is the default thread: Deno's ref switch for it is found", () => {
@@ -97,3 +100,39 @@ for (const kind of KINDS) {
     }
   });
 }
+
+const THREAD_PORT = new URL("./thread_port.ts", import.meta.url).href;
+
+// A worker module that ends itself (Deno.exit) on its first message.
+async function exitingWorker(ws: string): Promise<URL> {
+  const path = join(ws, "exiting_worker.js");
+  await Deno.writeTextFile(
+    path,
+    `// @ts-nocheck: a worker written by the test
+import { threadPort } from ${JSON.stringify(THREAD_PORT)};
+const port = await threadPort();
+port.onMessage(() => Deno.exit(3));
+`,
+  );
+  return new URL(`file://${path}`);
+}
+
+Deno.test("a node thread reports a worker that ended itself", async () => {
+  await withWorkspace(async (ws) => {
+    const reported = Promise.withResolvers<string>();
+    const thread = startThread(await exitingWorker(ws), {
+      message: () => {},
+      error: (error) => reported.resolve(error.message),
+    }, "node");
+    // Generous: a worker starting on a loaded machine can take seconds.
+    const timer = setTimeout(() => reported.resolve("unreported"), 30_000);
+    try {
+      thread.ref();
+      thread.post({}, []);
+      assert.match(await reported.promise, /exit code 3/);
+    } finally {
+      clearTimeout(timer);
+      await thread.stop();
+    }
+  });
+});

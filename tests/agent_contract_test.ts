@@ -1,10 +1,9 @@
-// Black-box contract tests of issue #5 (the agent and the CLI's run mode),
-// written from the issue's text against the public API in mod.ts and the CLI
-// as a subprocess, with the scripted OpenAI-compatible server as the model.
-import { withWorkspace } from "./support/workspace.ts";
+// createAgent() and `fello run` as their specification states them, black-box:
+// the public API of mod.ts and the CLI as a subprocess, with the scripted
+// OpenAI-compatible server as the model.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type AgentEvent, createAgent } from "../mod.ts";
+import { type AgentEvent, createAgent, EndpointError } from "../mod.ts";
 import {
   contentText,
   type RecordedRequest,
@@ -12,8 +11,11 @@ import {
   toolMessages,
   unusedBaseURL,
 } from "./support/scripted_server.ts";
+import { fello } from "./support/fello_cli.ts";
+import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
+import { scriptedAgent } from "./support/scripted_agent.ts";
+import { withWorkspace } from "./support/workspace.ts";
 
-const MOD = new URL("../mod.ts", import.meta.url).pathname;
 const ALL_TOOLS = [
   "ReadFile",
   "WriteFile",
@@ -60,7 +62,7 @@ Deno.test("createAgent() run: a tool call, its result and a final answer; every 
           }),
         },
       ],
-    }], {});
+    }]);
     const agent = createAgent({
       baseURL: server.baseURL,
       apiKey: "sk-contract",
@@ -107,11 +109,8 @@ Deno.test("createAgent() stream yields text deltas, tool calls, tool results and
         { toolCalls: [{ name: "Plan", arguments: { entries } }] },
         { text: "Planned and done." },
       ],
-    }], {});
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    }]);
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "readOnly",
     });
     const events: AgentEvent[] = [];
@@ -151,8 +150,8 @@ Deno.test("createAgent() a second run continues the conversation; reset() starts
         replies: [{ text: "first-answer-777" }, { text: "second answer" }],
       },
       { match: "contract-fresh", replies: [{ text: "fresh answer" }] },
-    ], {});
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    ]);
+    const agent = scriptedAgent(server, cwd);
     assert.equal(
       (await agent.run("contract-continue one")).text,
       "first-answer-777",
@@ -204,12 +203,9 @@ Deno.test("createAgent() tool error, refused permission, invalid input and unkno
           },
         },
       ],
-    }], {});
+    }]);
     const asked: string[] = [];
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "ask",
       approve: (request) => {
         asked.push(request.tool);
@@ -248,11 +244,8 @@ Deno.test("createAgent() approve allows a write in ask mode", async () => {
         },
         { text: "wrote it" },
       ],
-    }], {});
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    }]);
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "ask",
       approve: (request) => request.tool === "WriteFile",
     });
@@ -283,11 +276,8 @@ Deno.test("createAgent() EditFile and Shell run through the loop", async () => {
           },
         },
       ],
-    }], {});
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    }]);
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "allow",
     });
     const result = await agent.run("contract-edit-shell go");
@@ -325,8 +315,8 @@ Deno.test("createAgent() search and file_outline run through the loop", async ()
           },
         },
       ],
-    }], {});
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    }]);
+    const agent = scriptedAgent(server, cwd);
     const result = await agent.run("contract-search findMe");
     assert.equal(result.text, "found");
     assert.match(toolText, /lib\.ts:1: export function findMe/);
@@ -360,7 +350,7 @@ Deno.test("createAgent() ImageAnalysis sends a data-URL image to the vision mode
         ],
       },
       { match: "contract-vision-q", replies: [{ text: "a single red pixel" }] },
-    ], {});
+    ]);
     const agent = createAgent({
       baseURL: server.baseURL,
       model: "main-model",
@@ -393,8 +383,8 @@ Deno.test("createAgent() retries a 500 and then succeeds", async () => {
     await using server = startScriptedServer([{
       match: "contract-retry",
       replies: [{ failures: [{ status: 500 }], text: "after retry" }],
-    }], {});
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    }]);
+    const agent = scriptedAgent(server, cwd);
     assert.equal((await agent.run("contract-retry")).text, "after retry");
     assert.equal(requestsOf(server.requests, "contract-retry").length, 2);
   });
@@ -408,11 +398,8 @@ Deno.test("createAgent() a 5xx that persists fails naming the URL and the status
         failures: Array.from({ length: 10 }, () => ({ status: 503 })),
         text: "never",
       }],
-    }], {});
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    }]);
+    const agent = scriptedAgent(server, cwd, {
       maxRetries: 1,
     });
     await assert.rejects(agent.run("contract-503"), (error: Error) => {
@@ -453,11 +440,8 @@ Deno.test("createAgent() abort kills a running Shell", async () => {
         },
         { text: "should not get here" },
       ],
-    }], {});
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd,
+    }]);
+    const agent = scriptedAgent(server, cwd, {
       permissionMode: "allow",
     });
     const controller = new AbortController();
@@ -487,8 +471,8 @@ Deno.test("createAgent() abort stops a model request that never answers", async 
     await using server = startScriptedServer([{
       match: "contract-hang",
       replies: [{ hang: true }],
-    }], {});
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    }]);
+    const agent = scriptedAgent(server, cwd);
     const controller = new AbortController();
     const run = agent.run("contract-hang", { signal: controller.signal });
     run.catch(() => {});
@@ -515,7 +499,7 @@ Deno.test("createAgent() works with a server that answers plain JSON to streamed
         },
       ],
     }], { ignoreStream: true });
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    const agent = scriptedAgent(server, cwd);
     assert.equal((await agent.run("contract-json go")).text, "json ok");
   });
 });
@@ -555,8 +539,8 @@ Deno.test("createAgent() Subagent runs three tasks at once and reports each", as
       child("A"),
       child("B"),
       child("C"),
-    ], {});
-    const agent = createAgent({ baseURL: server.baseURL, model: "m", cwd });
+    ]);
+    const agent = scriptedAgent(server, cwd);
     assert.equal((await agent.run("contract-parent go")).text, "all done");
     for (const name of ["A", "B", "C"]) {
       assert.match(report, new RegExp(`child ${name} finished`));
@@ -578,35 +562,6 @@ Deno.test("createAgent() Subagent runs three tasks at once and reports each", as
 
 // ---- CLI (subprocess) ----
 
-function cliEnv(extra: Record<string, string>): Record<string, string> {
-  const env = Deno.env.toObject();
-  for (const key of Object.keys(env)) {
-    if (/^(FELLO|OPENAI)_/.test(key)) delete env[key];
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
-
-async function cli(
-  args: string[],
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
-    cwd: options.cwd,
-    env: cliEnv(options.env ?? {}),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
 Deno.test('CLI run "prompt" with --base-url and --model streams the answer and shows tool calls', async () => {
   await withWorkspace(async (cwd) => {
     await Deno.writeTextFile(join(cwd, "shown.txt"), "x\n");
@@ -616,8 +571,8 @@ Deno.test('CLI run "prompt" with --base-url and --model streams the answer and s
         { toolCalls: [{ name: "ReadFile", arguments: { path: "shown.txt" } }] },
         { text: "cli answer 123" },
       ],
-    }], {});
-    const out = await cli(
+    }]);
+    const out = await fello(
       [
         "run",
         "--base-url",
@@ -648,8 +603,8 @@ Deno.test('CLI bare "prompt" takes FELLO_BASE_URL and FELLO_MODEL; --json prints
         { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
         { text: "json answer" },
       ],
-    }], {});
-    const out = await cli(["--json", "contract-cli-env hi"], {
+    }]);
+    const out = await fello(["--json", "contract-cli-env hi"], {
       cwd,
       env: { FELLO_BASE_URL: server.baseURL, FELLO_MODEL: "env-model" },
     });
@@ -676,8 +631,8 @@ Deno.test("CLI falls back to OPENAI_BASE_URL", async () => {
     await using server = startScriptedServer([{
       match: "contract-cli-openai",
       replies: [{ text: "openai env answer" }],
-    }], {});
-    const out = await cli(["contract-cli-openai hi"], {
+    }]);
+    const out = await fello(["contract-cli-openai hi"], {
       cwd,
       env: { OPENAI_BASE_URL: server.baseURL, FELLO_MODEL: "m" },
     });
@@ -696,8 +651,8 @@ Deno.test("CLI an unreachable endpoint exits 2 with one line naming the URL; the
     })
       .then((conn) => (conn.close(), true), () => false);
     const [flagged, unset] = await Promise.all([
-      cli(["run", "--base-url", baseURL, "--model", "m", "hi"], { cwd }),
-      ollamaRuns ? undefined : cli(["hi"], { cwd }),
+      fello(["run", "--base-url", baseURL, "--model", "m", "hi"], { cwd }),
+      ollamaRuns ? undefined : fello(["hi"], { cwd }),
     ]);
     for (
       const [out, host] of [[flagged, new URL(baseURL).host], [
@@ -720,21 +675,10 @@ Deno.test("CLI an unreachable endpoint exits 2 with one line naming the URL; the
   });
 });
 
-async function onPath(command: string): Promise<boolean> {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (
-      dir && await Deno.stat(join(dir, command)).then(() => true, () => false)
-    ) {
-      return true;
-    }
-  }
-  return false;
-}
-
 Deno.test({
   name:
     "CLI on a terminal without a prompt: an interactive session that asks yes / no / always and keeps the conversation",
-  ignore: !(await onPath("script")),
+  ignore: !HAS_SCRIPT,
   fn: async () => {
     await withWorkspace(async (cwd) => {
       const write = (n: number) => ({
@@ -753,42 +697,16 @@ Deno.test({
           { text: "FIRST-DONE" },
           { text: "SECOND-DONE" },
         ],
-      }], {});
-      // util-linux `script` gives the CLI a pseudo-terminal; typed lines are
-      // queued on it in order: a prompt, three answers, a follow-up, /exit.
-      const command = [
-        Deno.execPath(),
-        "run",
-        "-A",
-        MOD,
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-      ]
-        .map((a) => `'${a}'`).join(" ");
-      const child = new Deno.Command("script", {
-        args: ["-qec", command, "/dev/null"],
-        cwd,
-        env: cliEnv({}),
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(
-        new TextEncoder().encode(
+      }]);
+      // Typed lines are queued on the terminal in order: a prompt, three
+      // answers, a follow-up, /exit.
+      await onTerminal(cwd, server.baseURL, async (terminal) => {
+        await terminal.type(
           "contract-tty go\ny\nn\nalways\nfollow-up-question\n/exit\n",
-        ),
-      );
-      await writer.close();
-      // Only to prove nothing hangs: a stuck session is killed and fails below.
-      const timer = setTimeout(() => child.kill(), 60_000);
-      const out = await child.output().finally(() => clearTimeout(timer));
-      const stdout = new TextDecoder().decode(out.stdout);
-      assert.equal(out.code, 0, stdout);
-      assert.match(stdout, /FIRST-DONE[\s\S]*SECOND-DONE/);
+        );
+        await terminal.waitFor(/FIRST-DONE[\s\S]*SECOND-DONE/);
+        assert.equal(await terminal.exitCode(), 0, terminal.screen());
+      });
       const files = [];
       for await (const entry of Deno.readDir(cwd)) files.push(entry.name);
       // yes, no, always (and "always" covers the fourth write unasked).
@@ -799,60 +717,83 @@ Deno.test({
   },
 });
 
-Deno.test("CLI Ctrl-C cancels the run and kills its Shell command", async () => {
-  await withWorkspace(async (cwd) => {
-    await using server = startScriptedServer([{
-      match: "contract-cli-sigint",
-      replies: [
-        {
-          toolCalls: [{
-            name: "Shell",
-            arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
-          }],
-        },
-        { text: "never" },
-      ],
-    }], {});
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        MOD,
-        "run",
-        "--permission-mode",
-        "allow",
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-        "contract-cli-sigint",
-      ],
-      cwd,
-      env: cliEnv({}),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const output = child.output();
-    let pid = 0;
-    for (let i = 0; i < 400 && !pid; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      pid = Number(
-        (await Deno.readTextFile(join(cwd, "pid.txt")).catch(() => "")).trim(),
-      );
+Deno.test("createAgent(): EndpointError carries url, status and attempts; an aborted run rejects with the signal's reason; leaving stream() runs no tool", async () => {
+  await withWorkspace(async (ws) => {
+    await using server = startScriptedServer([
+      {
+        match: "fail please",
+        replies: [{ failures: [{ status: 500 }], text: "late" }],
+      },
+      { match: "hang please", replies: [{ hang: true }] },
+      {
+        match: "mark please",
+        replies: [
+          {
+            toolCalls: [{
+              name: "Shell",
+              arguments: { command: "echo ran > marker.txt" },
+            }],
+          },
+          { text: "marked" },
+        ],
+      },
+    ]);
+    const options = {
+      baseURL: server.baseURL,
+      model: "m",
+      cwd: ws,
+      maxRetries: 0,
+    };
+    const failed = await createAgent(options).run("fail please").then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(failed instanceof EndpointError, String(failed));
+    assert.equal(failed.status, 500);
+    assert.equal(failed.attempts, 1);
+    assert.equal(failed.url, `${server.baseURL}/chat/completions`);
+    assert.ok(failed.message.includes(failed.url), failed.message);
+
+    const aborted = await createAgent(options)
+      .run("hang please", { signal: AbortSignal.timeout(300) })
+      .then(() => undefined, (e) => e);
+    assert.equal((aborted as Error)?.name, "TimeoutError");
+
+    const agent = createAgent({ ...options, permissionMode: "allow" });
+    for await (const event of agent.stream("mark please")) {
+      if (event.type === "tool-call") break;
     }
-    if (!pid) child.kill();
-    assert.ok(pid > 0, "the Shell command started");
-    child.kill("SIGINT");
-    const out = await output;
-    assert.equal(out.code, 130, new TextDecoder().decode(out.stderr));
-    let alive = true;
-    for (let i = 0; i < 100 && alive; i++) {
-      const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-      alive = stat !== "" && !/^\d+ \([^)]*\) Z/.test(stat);
-      if (alive) await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.ok(!alive, `process ${pid} survived Ctrl-C`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await assert.rejects(
+      Deno.stat(join(ws, "marker.txt")),
+      Deno.errors.NotFound,
+    );
+    assert.deepEqual(agent.history, []);
   });
+});
+
+Deno.test("createAgent() refuses a requestTimeoutMs of 0, -1 or NaN at creation, or runs with it", async () => {
+  await using server = startScriptedServer([
+    {
+      match: "Hello",
+      replies: [{ text: "hi" }, { text: "hi" }, { text: "hi" }],
+    },
+  ]);
+  for (const requestTimeoutMs of [0, -1, NaN]) {
+    let agent;
+    try {
+      agent = createAgent({
+        baseURL: server.baseURL,
+        model: "m",
+        maxRetries: 0,
+        requestTimeoutMs,
+      });
+    } catch (error) {
+      assert.ok(error instanceof RangeError, String(error));
+      assert.match(error.message, /requestTimeoutMs/);
+      continue;
+    }
+    const result = await agent.run("Hello");
+    assert.equal(result.text, "hi", `requestTimeoutMs ${requestTimeoutMs}`);
+  }
 });
