@@ -42,6 +42,7 @@ export type {
   Tool,
   ToolKind,
 } from "./tools/types.ts";
+import { runtime } from "./internal/runtime/runtime.ts";
 export type { ReadFileInput, ReadFileResult } from "./tools/read/read_file.ts";
 export type {
   WriteFileInput,
@@ -112,5 +113,5 @@ export type {
 
 if (import.meta.main) {
   const { main } = await import("./cli/main.ts");
-  Deno.exit(await main(Deno.args));
+  runtime.exit(await main(runtime.args));
 }

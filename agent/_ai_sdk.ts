@@ -47,6 +47,7 @@ import type {
   AgentToolCallRecord,
   AgentUsage,
 } from "./types.ts";
+import { isError } from "../internal/runtime/runtime.ts";
 
 /** Where model requests go; `fetch` already carries the retries and timeouts. */
 export interface ModelEndpoint {
@@ -591,7 +592,7 @@ function endpointErrorOf(error: unknown, url: string): unknown {
   ) {
     if (e instanceof EndpointError) return e;
     // Deno's permission gate (e.g. no --allow-net): the setup's fault, not the answer's.
-    if (e instanceof Deno.errors.NotCapable) return e;
+    if (isError(e, "notCapable")) return e;
   }
   if (!(error instanceof Error) || error.name === "AbortError") return error;
   const status = "statusCode" in error && typeof error.statusCode === "number"

@@ -1,6 +1,7 @@
 // The system prompt: the built-in text, facts about the workspace, and the
 // caller's own instructions; children get a note on how to report.
 import SYSTEM_PROMPT from "./system_prompt.txt" with { type: "text" };
+import { runtime } from "../internal/runtime/runtime.ts";
 
 const SUBAGENT_NOTE =
   `You are a helper agent running one task for another agent, which sees
@@ -15,7 +16,7 @@ export function buildInstructions(options: {
 }): string {
   const facts = [
     `Workspace (the current directory of your tools): ${options.workspace}`,
-    `Platform: ${Deno.build.os} (${Deno.build.arch})`,
+    `Platform: ${runtime.build.os} (${runtime.build.arch})`,
     `Today's date: ${new Date().toISOString().slice(0, 10)}`,
   ].join("\n");
   const parts = [SYSTEM_PROMPT.trim(), facts];

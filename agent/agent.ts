@@ -33,6 +33,8 @@ import type {
   AgentResult,
   RunOptions,
 } from "./types.ts";
+import { isError, runtime, runtimeError } from "../internal/runtime/runtime.ts";
+import type { FileInfo } from "../internal/runtime/runtime.ts";
 
 /**
  * Where an agent sends requests when no `baseURL` is given: a local Ollama
@@ -121,8 +123,9 @@ let sdk: Promise<Sdk> | undefined;
 function loadSdk(): Promise<Sdk> {
   sdk ??= import("./_ai_sdk.ts").catch((error) => {
     sdk = undefined;
-    if (!(error instanceof Deno.errors.NotCapable)) throw error;
-    throw new Deno.errors.NotCapable(
+    if (!isError(error, "notCapable")) throw error;
+    throw runtimeError(
+      "notCapable",
       `Cannot load the agent's model client: ${error.message} (the AI SDK reads the host name when it loads; grant it with --allow-sys=hostname)`,
       { cause: error },
     );
@@ -528,15 +531,16 @@ function checkRequestTimeout(requestTimeoutMs: number | undefined): void {
 // Without read access it cannot be checked here; the tools say so later.
 function checkWorkspace(cwd: string): void {
   if (
-    Deno.permissions.querySync({ name: "read", path: cwd }).state !== "granted"
+    runtime.permissions.querySync({ name: "read", path: cwd }).state !==
+      "granted"
   ) {
     return;
   }
-  let info: Deno.FileInfo;
+  let info: FileInfo;
   try {
-    info = Deno.statSync(cwd);
+    info = runtime.statSync(cwd);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) return;
+    if (!isError(error, "notFound")) return;
     throw new TypeError(
       `Cannot create the agent: the workspace "${cwd}" does not exist; pass an existing folder as "cwd"`,
     );

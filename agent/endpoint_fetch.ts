@@ -7,6 +7,7 @@
 import { EndpointError } from "./endpoint_error.ts";
 import { asksForStream, jsonToSse } from "./_json_to_sse.ts";
 import { readBodyStart } from "./read_body.ts";
+import { isError, runtimeError } from "../internal/runtime/runtime.ts";
 
 /** Timing and retry settings of {@linkcode createEndpointFetch}. */
 export interface EndpointFetchOptions {
@@ -173,7 +174,7 @@ async function attemptOnce(
     if (error instanceof TypeError) {
       return { kind: "retry", reason: networkReason(error), cause: error };
     }
-    if (error instanceof Deno.errors.NotCapable) throw netDenied(url, error);
+    if (isError(error, "notCapable")) throw netDenied(url, error as Error);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -183,9 +184,10 @@ async function attemptOnce(
 // Deno's own gate, not the endpoint: no retry can help, and its message
 // ("run again with the --allow-net flag") names neither the flag's value nor
 // the URL. Stays a NotCapable, so it reads as a setup problem, not the server's.
-function netDenied(url: string, error: Error): Deno.errors.NotCapable {
+function netDenied(url: string, error: Error): Error {
   const host = new URL(url).host;
-  return new Deno.errors.NotCapable(
+  return runtimeError(
+    "notCapable",
     `Cannot reach the model endpoint ${url}: Deno denies network access to "${host}"; run deno again with --allow-net=${host} (or --allow-net)`,
     { cause: error },
   );

@@ -9,6 +9,8 @@ import { exists } from "../internal/exists.ts";
 import { readHead } from "../internal/read_head.ts";
 import { historyProblem } from "./_history.ts";
 import type { AgentMessage } from "./types.ts";
+import { isError, runtime } from "../internal/runtime/runtime.ts";
+import type { FsFile } from "../internal/runtime/runtime.ts";
 
 /** What a session file holds. */
 export interface SavedSession {
@@ -68,7 +70,7 @@ export async function loadSession(
   try {
     head = await readHead(path, HEADER_BYTES);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
+    if (isError(error, "notFound")) return undefined;
     throw readFailure(path, error);
   }
   let text = new TextDecoder().decode(head);
@@ -79,7 +81,7 @@ export async function loadSession(
       );
     }
     try {
-      text = await Deno.readTextFile(path);
+      text = await runtime.readTextFile(path);
     } catch (error) {
       throw readFailure(path, error);
     }
@@ -115,7 +117,7 @@ export async function loadSession(
 // grant on a state folder's real path does not cover a symlink to it (nor
 // the reverse), so a denial names the flag for the path as given.
 function readFailure(path: string, error: unknown): Error {
-  const why = error instanceof Deno.errors.NotCapable
+  const why = isError(error, "notCapable")
     ? `Deno denies reading it; ${grantAdvice(dirname(path), "read")}`
     : reason(error);
   return new Error(`Cannot read the session file "${path}": ${why}`);
@@ -129,8 +131,8 @@ function grantAdvice(dir: string, access: "read" | "write"): string {
 
 // A denied save or listing, as the folder and the grant it needs.
 function denial(dir: string, error: unknown): unknown {
-  if (!(error instanceof Deno.errors.NotCapable)) return error;
-  const access = /requires write access/i.test(error.message)
+  if (!isError(error, "notCapable")) return error;
+  const access = /requires write access/i.test((error as Error).message)
     ? "write"
     : "read";
   return new Error(
@@ -163,8 +165,8 @@ export async function saveSession(
   const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     // Conversations hold file contents and command output: the user's alone.
-    await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const file = await Deno.open(temporary, {
+    await runtime.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const file = await runtime.open(temporary, {
       write: true,
       createNew: true,
       mode: 0o600,
@@ -179,9 +181,9 @@ export async function saveSession(
     } finally {
       file.close();
     }
-    await Deno.rename(temporary, path);
+    await runtime.rename(temporary, path);
   } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
+    await runtime.remove(temporary).catch(() => {});
     throw denial(dirname(path), error);
   }
 }
@@ -206,12 +208,12 @@ export async function holdSession(
     /** How many times to try, 50 ms apart. */
     attempts?: number;
   } = {},
-): Promise<Deno.FsFile | undefined> {
+): Promise<FsFile | undefined> {
   const open = () =>
-    Deno.open(`${path}.lock`, { create: true, write: true, mode: 0o600 });
-  let lock: Deno.FsFile;
+    runtime.open(`${path}.lock`, { create: true, write: true, mode: 0o600 });
+  let lock: FsFile;
   try {
-    await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await runtime.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     lock = await open();
   } catch {
     return undefined;
@@ -254,14 +256,14 @@ export async function holdSession(
 // Whether an open file is still the one at `path` (not removed or replaced).
 // Windows reports no inode numbers, so there it always is; Windows does not
 // remove a file another process has open anyway.
-async function isAtPath(file: Deno.FsFile, path: string): Promise<boolean> {
+async function isAtPath(file: FsFile, path: string): Promise<boolean> {
   const [open, named] = await Promise.all([
     file.stat().catch((error) => {
-      if (error instanceof Deno.errors.NotCapable) return undefined;
+      if (isError(error, "notCapable")) return undefined;
       throw error;
     }),
-    Deno.stat(path).catch((error) => {
-      if (error instanceof Deno.errors.NotCapable) throw lockDenied(path);
+    runtime.stat(path).catch((error) => {
+      if (isError(error, "notCapable")) throw lockDenied(path);
       return undefined;
     }),
   ]);
@@ -276,10 +278,10 @@ async function isAtPath(file: Deno.FsFile, path: string): Promise<boolean> {
 // The held lock file then tells itself apart by its content: its holder
 // writes a random token into it through the open file (a lock file is
 // written by its holder alone) and reads the file at `path` back.
-async function holdsToken(file: Deno.FsFile, path: string): Promise<boolean> {
+async function holdsToken(file: FsFile, path: string): Promise<boolean> {
   const token = new TextEncoder().encode(crypto.randomUUID());
   await file.truncate(0);
-  await file.seek(0, Deno.SeekMode.Start);
+  await file.seek(0, runtime.SeekMode.Start);
   for (let at = 0; at < token.length;) {
     at += await file.write(token.subarray(at));
   }
@@ -287,8 +289,8 @@ async function holdsToken(file: Deno.FsFile, path: string): Promise<boolean> {
   try {
     found = await readHead(path, token.length + 1);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    if (!(error instanceof Deno.errors.NotCapable)) throw error;
+    if (isError(error, "notFound")) return false;
+    if (!isError(error, "notCapable")) throw error;
     throw lockDenied(path);
   }
   return found.length === token.length &&
@@ -319,7 +321,7 @@ export async function pruneSessions(
   const locks: string[] = [];
   const temps: string[] = [];
   try {
-    for await (const entry of Deno.readDir(dir)) {
+    for await (const entry of runtime.readDir(dir)) {
       if (entry.isFile && entry.name.endsWith(".json.lock")) {
         locks.push(join(dir, entry.name.slice(0, -".lock".length)));
       }
@@ -328,7 +330,7 @@ export async function pruneSessions(
       }
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
       const path = join(dir, entry.name);
-      const info = await Deno.stat(path).catch(() => undefined);
+      const info = await runtime.stat(path).catch(() => undefined);
       files.push({ path, mtime: info?.mtime?.getTime() ?? 0 });
     }
   } catch {
@@ -350,9 +352,9 @@ export async function pruneSessions(
   }
   // Temporary files of saves a crash interrupted (a save takes milliseconds).
   for (const path of temps) {
-    const info = await Deno.stat(path).catch(() => undefined);
+    const info = await runtime.stat(path).catch(() => undefined);
     const age = Date.now() - (info?.mtime?.getTime() ?? Date.now());
-    if (age > STALE_TEMP_MS) await Deno.remove(path).catch(() => {});
+    if (age > STALE_TEMP_MS) await runtime.remove(path).catch(() => {});
   }
   return removed;
 }
@@ -376,12 +378,12 @@ export async function removeSession(
     // The session first: from then on whoever locks the path finds none.
     // Held, the lock file is ours to remove: a waiter on it tries again on
     // the path (see holdSession), so no two processes ever both hold one.
-    const removed = await Deno.remove(path).then(() => true, (error) => {
+    const removed = await runtime.remove(path).then(() => true, (error) => {
       // Removed by another holder meanwhile, or never saved.
-      if (error instanceof Deno.errors.NotFound) return false;
+      if (isError(error, "notFound")) return false;
       throw new Error(`Cannot remove "${path}": ${reason(error)}`);
     });
-    await Deno.remove(`${path}.lock`).catch(() => {});
+    await runtime.remove(`${path}.lock`).catch(() => {});
     return removed;
   } finally {
     lock.close();
@@ -394,10 +396,12 @@ export async function removeSession(
  */
 export async function releaseSession(
   path: string,
-  lock: Deno.FsFile,
+  lock: FsFile,
 ): Promise<void> {
   try {
-    if (!await exists(path)) await Deno.remove(`${path}.lock`).catch(() => {});
+    if (!await exists(path)) {
+      await runtime.remove(`${path}.lock`).catch(() => {});
+    }
   } finally {
     lock.close();
   }
@@ -411,7 +415,7 @@ export async function releaseSession(
 export async function listSessions(dir: string): Promise<SessionListing[]> {
   const listings: SessionListing[] = [];
   try {
-    for await (const entry of Deno.readDir(dir)) {
+    for await (const entry of runtime.readDir(dir)) {
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
       const path = join(dir, entry.name);
       const header = await readHeader(path).catch(() => undefined);
@@ -429,7 +433,7 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
       });
     }
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
+    if (isError(error, "notFound")) return [];
     const why = denial(dir, error);
     if (why === error) throw error;
     throw new Error(
@@ -453,7 +457,7 @@ async function readHeader(
   if (!text.startsWith(FILE_START)) return undefined;
   const end = text.indexOf(MESSAGES_KEY);
   if (end !== -1) return JSON.parse(`${text.slice(0, end)}}`);
-  return JSON.parse(whole ? text : await Deno.readTextFile(path));
+  return JSON.parse(whole ? text : await runtime.readTextFile(path));
 }
 
 /**
@@ -461,7 +465,7 @@ async function readHeader(
  * path, so a symlink to it finds the same), in the state folder's `sessions`.
  */
 export async function workspaceSessionPath(cwd: string): Promise<string> {
-  const real = await Deno.realPath(cwd).catch(() => cwd);
+  const real = await runtime.realPath(cwd).catch(() => cwd);
   const digest = await crypto.subtle.digest(
     "SHA-256",
     new TextEncoder().encode(real),

@@ -5,6 +5,7 @@ import { DEFAULT_BASE_URL } from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
 import { createEndpointFetch } from "../agent/endpoint_fetch.ts";
 import { readBodyStart } from "../agent/read_body.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 /** The `node:util` parseArgs options for the endpoint flags. */
 export const ENDPOINT_FLAGS = {
@@ -153,7 +154,7 @@ const CONTEXT_WORDS =
 
 function readEnv(name: string): string | undefined {
   try {
-    return Deno.env.get(name);
+    return runtime.env.get(name);
   } catch {
     return undefined;
   }

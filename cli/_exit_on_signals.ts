@@ -3,6 +3,7 @@
 // groups would outlive it. Exiting through Deno.exit runs the unload hooks
 // that kill them.
 
+import { runtime } from "../internal/runtime/runtime.ts";
 const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 
 /** Exits with 128 + the signal's number when one of `signals` arrives. */
@@ -11,10 +12,10 @@ export function exitCleanlyOn(
 ): void {
   for (const signal of signals) {
     // Windows delivers SIGINT (Ctrl-C) alone of these.
-    if (Deno.build.os === "windows" && signal !== "SIGINT") continue;
-    Deno.addSignalListener(
+    if (runtime.build.os === "windows" && signal !== "SIGINT") continue;
+    runtime.addSignalListener(
       signal,
-      () => Deno.exit(128 + SIGNAL_NUMBERS[signal]),
+      () => runtime.exit(128 + SIGNAL_NUMBERS[signal]),
     );
   }
 }

@@ -5,6 +5,7 @@
 // scrolls away while the cursor waits under a result. So the question is
 // erased, the output written in its place, and the question shown again below.
 import { rowsFilled } from "./_display_width.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 /** How wide the terminal is. */
 export interface QuestionLineOptions {
@@ -77,7 +78,7 @@ export function erasing(question: string, columns: number | undefined): string {
 /** The console's width; undefined when it is not a terminal or has none. */
 function consoleColumns(): number | undefined {
   try {
-    const { columns } = Deno.consoleSize();
+    const { columns } = runtime.consoleSize();
     return columns > 0 ? columns : undefined;
   } catch {
     return undefined; // none of stdin, stdout or stderr is a terminal

@@ -4,6 +4,7 @@
 // joined once: searching the whole buffered text after every chunk made a
 // 40 MB piped prompt take 10 s and 946 MB.
 
+import { runtime } from "../internal/runtime/runtime.ts";
 /** The most a prompt piped on stdin may hold, in characters (10 MB of ASCII). */
 export const MAX_PIPED_PROMPT_CHARS = 10 * 1024 * 1024;
 
@@ -70,7 +71,7 @@ export async function readAll(): Promise<string> {
 }
 
 async function readChunk(): Promise<void> {
-  reader ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream())
+  reader ??= runtime.stdin.readable.pipeThrough(new TextDecoderStream())
     .getReader();
   const { done, value } = await reader.read();
   if (done) ended = true;

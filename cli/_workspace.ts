@@ -1,5 +1,7 @@
 // The --cwd flag of run, mcp and acp: the folder a command works in.
 import { resolve } from "node:path";
+import { isError, runtime } from "../internal/runtime/runtime.ts";
+import type { FileInfo } from "../internal/runtime/runtime.ts";
 
 /**
  * The absolute folder `cwd` names (default: the current folder); throws a
@@ -8,12 +10,12 @@ import { resolve } from "node:path";
 export async function workspaceFolder(
   cwd: string | undefined,
 ): Promise<string> {
-  const path = resolve(cwd ?? Deno.cwd());
-  let info: Deno.FileInfo;
+  const path = resolve(cwd ?? runtime.cwd());
+  let info: FileInfo;
   try {
-    info = await Deno.stat(path);
+    info = await runtime.stat(path);
   } catch (error) {
-    const reason = error instanceof Deno.errors.NotFound
+    const reason = isError(error, "notFound")
       ? "does not exist"
       : `cannot be opened (${(error as Error).message})`;
     throw new TypeError(

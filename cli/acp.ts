@@ -21,6 +21,7 @@ import { EndpointError } from "../agent/endpoint_error.ts";
 import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 import { workspaceFolder } from "./_workspace.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 const USAGE = `Usage: fello acp [options]
 
@@ -64,7 +65,9 @@ export async function main(args: string[]): Promise<number> {
   let endpoint: EndpointSettings;
   try {
     flags = readAgentFlags(values);
-    if (values.cwd !== undefined) Deno.chdir(await workspaceFolder(values.cwd));
+    if (values.cwd !== undefined) {
+      runtime.chdir(await workspaceFolder(values.cwd));
+    }
     endpoint = resolveEndpoint(values);
   } catch (error) {
     return usageError((error as Error).message);
@@ -72,7 +75,7 @@ export async function main(args: string[]): Promise<number> {
   keepServingOnStrayErrors("acp");
   exitCleanlyOn(["SIGTERM", "SIGHUP", "SIGINT"]);
   // Run by hand, a silent agent looks hung.
-  if (Deno.stdin.isTerminal()) {
+  if (runtime.stdin.isTerminal()) {
     console.error(
       "fello acp: waiting for an ACP client on stdin (an editor such as Zed starts this command itself; Ctrl-C quits)",
     );

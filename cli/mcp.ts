@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 import { workspaceFolder } from "./_workspace.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 const USAGE = `Usage: fello mcp [--cwd DIR] [--workspace-only]
 
@@ -50,7 +51,7 @@ export async function main(args: string[]): Promise<number> {
   keepServingOnStrayErrors("mcp");
   exitCleanlyOn(["SIGTERM", "SIGHUP", "SIGINT"]);
   // Run by hand, a silent server looks hung.
-  if (Deno.stdin.isTerminal()) {
+  if (runtime.stdin.isTerminal()) {
     console.error(
       "fello mcp: waiting for an MCP client on stdin (an editor or agent starts this command itself; Ctrl-C quits)",
     );

@@ -10,6 +10,8 @@ import {
 } from "../outline/supported.ts";
 import { walkFiles } from "../tools/search/walk.ts";
 import { requireDenoPermission } from "../internal/deno_permission.ts";
+import { isError, runtime } from "../internal/runtime/runtime.ts";
+import type { FileInfo } from "../internal/runtime/runtime.ts";
 
 const USAGE = `Usage: fello outline [options] <path>...
 
@@ -100,9 +102,9 @@ async function _collect(
   const files: string[] = [];
   const failures: string[] = [];
   for (const path of paths) {
-    let info: Deno.FileInfo;
+    let info: FileInfo;
     try {
-      info = await Deno.stat(path);
+      info = await runtime.stat(path);
     } catch (error) {
       const problem = await _statProblem(path, error);
       if (problem === undefined) files.push(path);
@@ -158,7 +160,7 @@ async function _statProblem(
 ): Promise<string | undefined> {
   // A file of a supported kind gets the engine's own words, in its turn.
   if (supportedExtension(path) !== undefined) return undefined;
-  if (error instanceof Deno.errors.NotFound) {
+  if (isError(error, "notFound")) {
     return `Cannot outline "${path}": it does not exist; check the path`;
   }
   try {
@@ -328,7 +330,9 @@ function _limited<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T>[] {
 // A one-line progress bar on stderr, only when it is a terminal and there is
 // more than one file.
 function _progress(total: number): { tick(): void; clear(): void } {
-  if (total < 2 || !Deno.stderr.isTerminal()) return { tick() {}, clear() {} };
+  if (total < 2 || !runtime.stderr.isTerminal()) {
+    return { tick() {}, clear() {} };
+  }
   const encoder = new TextEncoder();
   let done = 0;
   let shown = false;
@@ -336,7 +340,9 @@ function _progress(total: number): { tick(): void; clear(): void } {
     const width = 30;
     const filled = Math.round((done / total) * width);
     const bar = "#".repeat(filled) + "-".repeat(width - filled);
-    Deno.stderr.writeSync(encoder.encode(`\r[${bar}] ${done}/${total} files`));
+    runtime.stderr.writeSync(
+      encoder.encode(`\r[${bar}] ${done}/${total} files`),
+    );
     shown = true;
   };
   return {
@@ -345,7 +351,7 @@ function _progress(total: number): { tick(): void; clear(): void } {
       draw();
     },
     clear() {
-      if (shown) Deno.stderr.writeSync(encoder.encode("\r\x1b[K"));
+      if (shown) runtime.stderr.writeSync(encoder.encode("\r\x1b[K"));
       shown = false;
     },
   };

@@ -35,6 +35,8 @@ import {
   sessionTitle,
   workspaceSessionPath,
 } from "../agent/session_file.ts";
+import { isError, runtime } from "../internal/runtime/runtime.ts";
+import type { FsFile } from "../internal/runtime/runtime.ts";
 
 const USAGE = `Usage: fello [run] [options] [prompt...]
 
@@ -159,22 +161,22 @@ class CliSession {
     | { path: string; cwd: string; model: string; title?: string }
     | undefined;
   /** The lock on the session file, held while this process runs. */
-  #lock: Deno.FsFile | undefined;
+  #lock: FsFile | undefined;
   #lockedPath: string | undefined;
   #interrupts = 0;
   #stdoutClosed = false;
   /** Keeps a waiting question below the transcript lines printed meanwhile. */
-  #questions = new QuestionLine((text) => writeAll(Deno.stderr, text));
+  #questions = new QuestionLine((text) => writeAll(runtime.stderr, text));
   #onSigint = () => this.#interrupt();
 
   constructor(json: boolean) {
     this.#json = json;
-    Deno.addSignalListener("SIGINT", this.#onSigint);
+    runtime.addSignalListener("SIGINT", this.#onSigint);
     exitCleanlyOn(["SIGTERM", "SIGHUP"]);
   }
 
   async start(settings: RunSettings): Promise<number> {
-    const interactive = settings.prompt === "" && Deno.stdin.isTerminal();
+    const interactive = settings.prompt === "" && runtime.stdin.isTerminal();
     let prompt = settings.prompt;
     if (prompt === "" && !interactive) {
       try {
@@ -219,7 +221,7 @@ class CliSession {
       ? `; going on with ${saved.messages.length} messages from ${settings.sessionPath}`
       : "";
     writeAll(
-      Deno.stderr,
+      runtime.stderr,
       `fello: ${model} at ${settings.endpoint.baseURL}, workspace ${settings.cwd} (${settings.permissionMode})${continuing}; /reset starts over, /exit quits, /help lists commands\n`,
     );
     return await this.#repl(agent);
@@ -237,12 +239,12 @@ class CliSession {
       cwd: settings.cwd,
       permissionMode: settings.permissionMode,
       approve: terminalApprover({
-        write: (text) => writeAll(Deno.stderr, text),
+        write: (text) => writeAll(runtime.stderr, text),
         // A prompt read from stdin used it up; otherwise stdin may carry answers.
-        interactive: Deno.stdin.isTerminal() || settings.prompt !== "",
+        interactive: runtime.stdin.isTerminal() || settings.prompt !== "",
         signal: () => this.#running?.signal,
         // Only where the transcript and the question share a screen.
-        waiting: Deno.stdout.isTerminal() && Deno.stderr.isTerminal()
+        waiting: runtime.stdout.isTerminal() && runtime.stderr.isTerminal()
           ? (question) => this.#questions.waiting(question)
           : undefined,
       }),
@@ -255,7 +257,7 @@ class CliSession {
   }
 
   async close(): Promise<void> {
-    Deno.removeSignalListener("SIGINT", this.#onSigint);
+    runtime.removeSignalListener("SIGINT", this.#onSigint);
     // A conversation never saved (the run ended first) leaves no lock file.
     if (this.#lock) await releaseSession(this.#lockedPath!, this.#lock);
   }
@@ -264,18 +266,18 @@ class CliSession {
   // with no lock file beside it: the lock is ours, so it can go.
   async #dropLock(): Promise<void> {
     if (!this.#lock) return;
-    await Deno.remove(`${this.#lockedPath}.lock`).catch(() => {});
+    await runtime.remove(`${this.#lockedPath}.lock`).catch(() => {});
     this.#lock.close();
     this.#lock = undefined;
   }
 
   async #repl(agent: Agent): Promise<number> {
     while (true) {
-      writeAll(Deno.stdout, "\n› ");
+      writeAll(runtime.stdout, "\n› ");
       const line = await readLine();
       const command = line?.trim() ?? "/exit";
       if (command === "/exit" || command === "/quit") {
-        writeAll(Deno.stdout, "\n");
+        writeAll(runtime.stdout, "\n");
         return 0;
       }
       if (command === "/reset") {
@@ -283,13 +285,13 @@ class CliSession {
         // A later --continue starts over too, titled by its next request.
         if (this.#saving) this.#saving.title = undefined;
         await this.#save(agent);
-        writeAll(Deno.stderr, "(conversation cleared)\n");
+        writeAll(runtime.stderr, "(conversation cleared)\n");
       } else if (SLASH_COMMAND.test(command)) {
         // /help, or a typo of a command: answered here, never sent to the model.
         const unknown = command === "/help"
           ? ""
           : `unknown command ${command}: `;
-        writeAll(Deno.stderr, `${unknown}${SLASH_HELP}\n`);
+        writeAll(runtime.stderr, `${unknown}${SLASH_HELP}\n`);
       } else if (command !== "") {
         await this.#runOnce(agent, line!);
       }
@@ -304,7 +306,7 @@ class CliSession {
     const printer = new TranscriptPrinter(
       (text) => this.#out(text),
       {
-        color: Deno.stdout.isTerminal() && !noColor(),
+        color: runtime.stdout.isTerminal() && !noColor(),
       },
     );
     try {
@@ -320,7 +322,7 @@ class CliSession {
       if (this.#stdoutClosed) return 141;
       if (controller.signal.aborted) {
         this.#emitError("cancelled", undefined);
-        writeAll(Deno.stderr, "\nfello: cancelled\n");
+        writeAll(runtime.stderr, "\nfello: cancelled\n");
         return 130;
       }
       return this.#failed(error);
@@ -338,7 +340,7 @@ class CliSession {
       await saveSession(path, { ...session, messages: agent.history });
     } catch (error) {
       writeAll(
-        Deno.stderr,
+        runtime.stderr,
         `fello: could not save the conversation to "${path}": ${
           (error as Error).message
         }\n`,
@@ -351,8 +353,8 @@ class CliSession {
     else if (event.type !== "retry") printer.handle(event);
     // Retries are news for a person waiting, noise for a script: the final
     // error line already says how many attempts were made.
-    else if (Deno.stderr.isTerminal()) {
-      writeAll(Deno.stderr, `${describeRetry(event)}\n`);
+    else if (runtime.stderr.isTerminal()) {
+      writeAll(runtime.stderr, `${describeRetry(event)}\n`);
     }
   }
 
@@ -360,12 +362,12 @@ class CliSession {
   #failed(error: unknown): number {
     if (error instanceof EndpointError) {
       this.#emitError(error.message, error.status);
-      writeAll(Deno.stderr, `fello: ${describeEndpointFailure(error)}\n`);
+      writeAll(runtime.stderr, `fello: ${describeEndpointFailure(error)}\n`);
       return 2;
     }
     const message = error instanceof Error ? error.message : String(error);
     this.#emitError(message, undefined);
-    writeAll(Deno.stderr, `fello: ${message}\n`);
+    writeAll(runtime.stderr, `fello: ${message}\n`);
     return 1;
   }
 
@@ -384,9 +386,9 @@ class CliSession {
   #out(text: string): void {
     if (this.#stdoutClosed) return;
     try {
-      this.#questions.print(text, (part) => writeAll(Deno.stdout, part));
+      this.#questions.print(text, (part) => writeAll(runtime.stdout, part));
     } catch (error) {
-      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+      if (!isError(error, "brokenPipe")) throw error;
       this.#stdoutClosed = true;
       this.#running?.abort(new DOMException("stdout closed", "AbortError"));
     }
@@ -395,10 +397,10 @@ class CliSession {
   #interrupt(): void {
     this.#interrupts++;
     if (!this.#running || this.#interrupts > 1) {
-      writeAll(Deno.stderr, "\n");
-      Deno.exit(130);
+      writeAll(runtime.stderr, "\n");
+      runtime.exit(130);
     }
-    writeAll(Deno.stderr, "\nfello: cancelling (Ctrl-C again to quit)\n");
+    writeAll(runtime.stderr, "\nfello: cancelling (Ctrl-C again to quit)\n");
     this.#running.abort(
       new DOMException("Cancelled with Ctrl-C", "AbortError"),
     );
@@ -406,13 +408,13 @@ class CliSession {
 }
 
 function usageError(message: string): number {
-  writeAll(Deno.stderr, `fello run: ${message}\n`);
+  writeAll(runtime.stderr, `fello run: ${message}\n`);
   return 2;
 }
 
 function noColor(): boolean {
   try {
-    return Deno.env.get("NO_COLOR") !== undefined;
+    return runtime.env.get("NO_COLOR") !== undefined;
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@
 // the npm packages, like the specification's grammar directory.
 import { type Language, Parser } from "web-tree-sitter";
 import { loadZeroedCalloc } from "./_zeroed_calloc.ts";
+import { runtime as host } from "../internal/runtime/runtime.ts";
 
 /** The grammars the engine can load. */
 export type GrammarId =
@@ -66,20 +67,27 @@ export const GRAMMARS: Readonly<Record<GrammarId, GrammarSource>> = {
 
 type WasmModule = { wasm: WebAssembly.Module };
 
-// Literal import() calls, one per grammar, so the module graph (and publish)
-// sees every file while each stays lazy.
-const IMPORTERS: Record<GrammarId, () => Promise<WasmModule>> = {
-  typescript: () => import("./wasm/typescript.js"),
-  tsx: () => import("./wasm/tsx.js"),
-  javascript: () => import("./wasm/javascript.js"),
-  python: () => import("./wasm/python.js"),
-  go: () => import("./wasm/go.js"),
-  c: () => import("./wasm/c.js"),
-  cpp: () => import("./wasm/cpp.js"),
-  swift: () => import("./wasm/swift.js"),
-  kotlin: () => import("./wasm/kotlin.js"),
-  dart: () => import("./wasm/dart.js"),
-};
+// One module per grammar (grammars/wasm/<id>.js), imported by a computed
+// specifier: Deno fetches the npm package behind a literal import() (or a
+// template it can expand) at start-up even when it never runs, and the ten
+// grammar packages weigh 250 MB. Deno's `import source` needs no read
+// permission on the npm cache.
+function importWasm(name: string): Promise<WasmModule> {
+  const specifier = new URL(`./wasm/${name}.js`, import.meta.url).href;
+  return import(specifier);
+}
+
+// Bun and Node cannot parse `import source`: they read and compile the
+// `.wasm` from the installed package instead.
+async function compileFromPackage(
+  pkg: string,
+  file: string,
+): Promise<WebAssembly.Module> {
+  const name = pkg.slice(0, pkg.lastIndexOf("@"));
+  const { fileURLToPath } = await import("node:url");
+  const path = fileURLToPath(import.meta.resolve(`${name}/${file}`));
+  return await WebAssembly.compile(await host.readFile(path));
+}
 
 /** The environment variable naming a folder of grammar `.wasm` files. */
 export const GRAMMARS_DIR_ENV = "FELLO_GRAMMARS_DIR";
@@ -111,15 +119,22 @@ let runtime: Promise<void> | undefined;
  * worker tiered up is fast in the next one too.
  */
 export async function runtimeModule(): Promise<WebAssembly.Module> {
-  const { wasm } = await import("./wasm/web_tree_sitter.js") as WasmModule;
-  return wasm;
+  if (host.name !== "deno") {
+    return await compileFromPackage(
+      "web-tree-sitter@0.27.2",
+      "web-tree-sitter.wasm",
+    );
+  }
+  return (await importWasm("web_tree_sitter")).wasm;
 }
 
 /** The compiled module of a pinned grammar, imported lazily once per thread. */
 export async function grammarModule(
   id: GrammarId,
 ): Promise<WebAssembly.Module> {
-  return (await IMPORTERS[id]()).wasm;
+  const { package: pkg, file } = GRAMMARS[id];
+  if (host.name !== "deno") return await compileFromPackage(pkg, file);
+  return (await importWasm(id)).wasm;
 }
 
 /**
@@ -218,7 +233,7 @@ async function loadFromDir(id: GrammarId, dir: string): Promise<Language> {
     // Compiled first: only a synchronous load from a module takes the
     // zeroed calloc.
     const language = loadZeroedCalloc(
-      await WebAssembly.compile(await Deno.readFile(path)),
+      await WebAssembly.compile(await host.readFile(path)),
     );
     // Another language's build under this name would outline nothing: builds
     // of ABI 15 and later carry their name.
@@ -253,11 +268,11 @@ export function configuredGrammarsDir(
 
 function grammarsDirFromEnv(): string | undefined {
   // Reading the variable needs --allow-env; without it, use the packages.
-  const state = Deno.permissions.querySync({
+  const state = host.permissions.querySync({
     name: "env",
     variable: GRAMMARS_DIR_ENV,
   }).state;
-  return state === "granted" ? Deno.env.get(GRAMMARS_DIR_ENV) : undefined;
+  return state === "granted" ? host.env.get(GRAMMARS_DIR_ENV) : undefined;
 }
 
 /**

@@ -3,6 +3,8 @@
 import { dirname, resolve } from "node:path";
 import { isWithin, physicalPath, realPathOrNearest } from "./paths.ts";
 import { ToolError } from "./tool_error.ts";
+import { runtime } from "./runtime/runtime.ts";
+import type { PermissionDescriptor } from "./runtime/runtime.ts";
 
 /** A Deno permission a tool needs. */
 export type DenoGrant =
@@ -14,10 +16,10 @@ export type DenoGrant =
  * otherwise a grant in the "prompt" state counts as denied, so nothing hangs.
  */
 export async function requireDenoPermission(grant: DenoGrant): Promise<void> {
-  const descriptor: Deno.PermissionDescriptor = grant;
-  let status = await Deno.permissions.query(descriptor);
-  if (status.state === "prompt" && Deno.stdin.isTerminal()) {
-    status = await Deno.permissions.request(descriptor);
+  const descriptor: PermissionDescriptor = grant;
+  let status = await runtime.permissions.query(descriptor);
+  if (status.state === "prompt" && runtime.stdin.isTerminal()) {
+    status = await runtime.permissions.request(descriptor);
   }
   if (status.state === "granted") return;
   throw new ToolError(denialMessage(grant));
@@ -61,14 +63,14 @@ export async function requireRealGrant(
 
 /** Whether Deno already grants `descriptor`; never prompts. */
 export async function granted(
-  descriptor: Deno.PermissionDescriptor,
+  descriptor: PermissionDescriptor,
 ): Promise<boolean> {
-  return (await Deno.permissions.query(descriptor)).state === "granted";
+  return (await runtime.permissions.query(descriptor)).state === "granted";
 }
 
 /** {@linkcode granted}, without awaiting (for exit handlers). */
-export function grantedSync(descriptor: Deno.PermissionDescriptor): boolean {
-  return Deno.permissions.querySync(descriptor).state === "granted";
+export function grantedSync(descriptor: PermissionDescriptor): boolean {
+  return runtime.permissions.querySync(descriptor).state === "granted";
 }
 
 function denialMessage(grant: DenoGrant): string {

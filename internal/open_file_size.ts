@@ -5,25 +5,27 @@
 // Deno already let the file be opened and read by `path`, so its size is read
 // by `path` too; this grants nothing the open did not.
 
+import { isError, runtime } from "./runtime/runtime.ts";
+import type { FsFile } from "./runtime/runtime.ts";
 /** `file`'s size, by `path` (the path it was opened by) when Deno denies the descriptor's. */
 export async function openedFileSize(
-  file: Deno.FsFile,
+  file: FsFile,
   path: string,
 ): Promise<number> {
   try {
     return (await file.stat()).size;
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotCapable)) throw error;
-    return (await Deno.stat(path)).size;
+    if (!isError(error, "notCapable")) throw error;
+    return (await runtime.stat(path)).size;
   }
 }
 
 /** {@linkcode openedFileSize}, blocking (for the outline worker's read). */
-export function openedFileSizeSync(file: Deno.FsFile, path: string): number {
+export function openedFileSizeSync(file: FsFile, path: string): number {
   try {
     return file.statSync().size;
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotCapable)) throw error;
-    return Deno.statSync(path).size;
+    if (!isError(error, "notCapable")) throw error;
+    return runtime.statSync(path).size;
   }
 }

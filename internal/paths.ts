@@ -3,6 +3,7 @@
 import { dirname, isAbsolute, parse, relative, resolve, sep } from "node:path";
 import { fromFileUrl } from "./file_url.ts";
 import { ToolError } from "./tool_error.ts";
+import { isError, runtime } from "./runtime/runtime.ts";
 
 /**
  * Resolves a tool's `path` argument (relative, absolute, `~/`-relative or
@@ -27,11 +28,12 @@ export function resolvePath(base: string, path: string, tool: string): string {
 // so); "~user" and "x/~" stay literal.
 function expandHome(path: string, tool: string): string {
   if (path !== "~" && !/^~[/\\]/.test(path)) return path;
-  const variable = Deno.build.os === "windows" ? "USERPROFILE" : "HOME";
-  const home = Deno.permissions.querySync({ name: "env", variable }).state ===
-      "granted"
-    ? Deno.env.get(variable)
-    : undefined;
+  const variable = runtime.build.os === "windows" ? "USERPROFILE" : "HOME";
+  const home =
+    runtime.permissions.querySync({ name: "env", variable }).state ===
+        "granted"
+      ? runtime.env.get(variable)
+      : undefined;
   if (home === undefined || !isAbsolute(home)) {
     throw new ToolError(
       `${tool} cannot expand "~" in "${path}": the home folder is unknown (${variable} is unset or Deno denies reading it); give an absolute path`,
@@ -57,16 +59,16 @@ export async function realPathOrNearest(path: string): Promise<string> {
   const rest: string[] = [];
   while (true) {
     // Ask first: without a grant, Deno.realPath would prompt on a terminal.
-    const { state } = await Deno.permissions.query({
+    const { state } = await runtime.permissions.query({
       name: "read",
       path: existing,
     });
     if (state !== "granted") return path;
     try {
-      const real = await Deno.realPath(existing);
+      const real = await runtime.realPath(existing);
       return rest.length === 0 ? real : resolve(real, ...rest.reverse());
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) return path;
+      if (!isError(error, "notFound")) return path;
       const parent = dirname(existing);
       if (parent === existing) return path;
       rest.push(existing.slice(parent.length).replace(/^[/\\]+/, ""));
@@ -94,7 +96,7 @@ export async function physicalPath(path: string): Promise<string> {
   const up = names.indexOf("..");
   if (up === -1) return await realPathOrNearest(resolve(path));
   const before = resolve(root, ...names.slice(0, up));
-  const { state } = await Deno.permissions.query({
+  const { state } = await runtime.permissions.query({
     name: "read",
     path: before,
   });

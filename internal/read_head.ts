@@ -1,6 +1,7 @@
 // The start of a file, and what it says about the rest: git's rule for a
 // binary file, and the byte order mark of UTF-16 text.
 
+import { runtime } from "./runtime/runtime.ts";
 /** How many leading bytes tell a binary file: a NUL among them (git's rule). */
 export const BINARY_PROBE_BYTES = 8000;
 
@@ -38,7 +39,7 @@ export async function readHead(
   path: string,
   bytes: number,
 ): Promise<Uint8Array> {
-  const file = await Deno.open(path);
+  const file = await runtime.open(path);
   try {
     const buffer = new Uint8Array(bytes);
     let filled = 0;

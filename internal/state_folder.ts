@@ -1,4 +1,5 @@
 // Where fello keeps what outlives a run: saved conversations, caches.
+import { runtime } from "./runtime/runtime.ts";
 import { join } from "node:path";
 
 /**
@@ -10,7 +11,7 @@ import { join } from "node:path";
  * Requires `--allow-env`.
  */
 export function stateFolder(purpose = "saved conversations"): string {
-  const env = (name: string) => Deno.env.get(name) || undefined;
+  const env = (name: string) => runtime.env.get(name) || undefined;
   const folder = env("FELLO_STATE_DIR") ??
     (env("XDG_STATE_HOME") && join(env("XDG_STATE_HOME")!, "fello")) ??
     (env("LOCALAPPDATA") && join(env("LOCALAPPDATA")!, "fello")) ??

@@ -17,6 +17,7 @@
 // starts slower; internal/thread_test.ts checks both, and that the process
 // exits.
 import { Worker as NodeWorker } from "node:worker_threads";
+import { NODE_THREAD_DATA } from "./thread_port.ts";
 
 /** What a thread reports to its owner. */
 export interface ThreadEvents {
@@ -106,7 +107,7 @@ function _webThread(
 function _nodeThread(url: URL, events: ThreadEvents): Thread {
   // An empty env: copying the process's makes Deno ask for env access, and
   // the worker reads none.
-  const worker = new NodeWorker(url, { env: {} });
+  const worker = new NodeWorker(url, { env: {}, workerData: NODE_THREAD_DATA });
   worker.unref();
   let stopped = false;
   worker.on("message", (data: unknown) => {
@@ -135,9 +136,18 @@ type NodeTransferable = Parameters<NodeWorker["postMessage"]>[1] extends
   readonly (infer T)[] | undefined ? T : never;
 
 // Deno's ref switch for web Workers: the one function on Worker.prototype
-// keyed by a symbol with no description.
+// keyed by a symbol with no description. Bun's Worker has public ref() and
+// unref() instead.
 function _findRefSwitch(): RefSwitch | undefined {
   if (typeof Worker !== "function") return undefined;
+  const unref = (Worker.prototype as { unref?: unknown }).unref;
+  if (typeof unref === "function") {
+    return function (this: Worker, ref: boolean): void {
+      const worker = this as Worker & { ref(): void; unref(): void };
+      if (ref) worker.ref();
+      else worker.unref();
+    };
+  }
   const prototype = Worker.prototype as unknown as Record<symbol, unknown>;
   const found = Object.getOwnPropertySymbols(prototype).filter((symbol) =>
     symbol.description === undefined &&

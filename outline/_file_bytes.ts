@@ -12,6 +12,7 @@ import {
   openedFileSize,
   openedFileSizeSync,
 } from "../internal/open_file_size.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 export { looksBinary };
 
@@ -60,7 +61,7 @@ export function readUpTo(
   path: string,
   limit: number,
 ): Uint8Array<ArrayBuffer> {
-  using file = Deno.openSync(path);
+  using file = runtime.openSync(path);
   const fill = _filling(openedFileSizeSync(file, path), limit);
   let step = fill.next();
   while (!step.done) step = fill.next(file.readSync(step.value));
@@ -72,7 +73,7 @@ export async function readUpToAsync(
   path: string,
   limit: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  using file = await Deno.open(path);
+  using file = await runtime.open(path);
   const fill = _filling(await openedFileSize(file, path), limit);
   let step = fill.next();
   while (!step.done) step = fill.next(await file.read(step.value));

@@ -11,6 +11,7 @@ import {
 } from "../internal/thread.ts";
 import { workerUrl } from "../internal/worker_url.ts";
 import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 const WORKER_URL = workerUrl(new URL("./_worker.ts", import.meta.url));
 /** How many paths the pool remembers the worker of. */
@@ -210,7 +211,7 @@ export class OutlinePool {
       this.#dispatch();
     }, limit);
     // A busy worker keeps the process alive already; the timer must not.
-    Deno.unrefTimer(watchdog);
+    runtime.unrefTimer(watchdog);
     slot.watchdog = watchdog;
   }
 

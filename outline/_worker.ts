@@ -29,6 +29,7 @@ import type {
   WorkerRequest,
 } from "./_protocol.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
+import { isError, runtime } from "../internal/runtime/runtime.ts";
 
 class Failure extends Error {
   constructor(readonly failure: OutlineFailure, message: string) {
@@ -334,7 +335,7 @@ function _parseWithin(
 // between the two the pool's watchdog ends a read that never returns.
 function _read(path: string): Uint8Array<ArrayBuffer> {
   try {
-    if (!Deno.statSync(path).isFile) {
+    if (!runtime.statSync(path).isFile) {
       throw new Failure(
         "read",
         "it is not a regular file (a device, socket or pipe)",
@@ -344,9 +345,9 @@ function _read(path: string): Uint8Array<ArrayBuffer> {
   } catch (error) {
     if (error instanceof Failure) throw error;
     if (error instanceof TooBig) throw new Failure("read", TOO_BIG_REASON);
-    const reason = error instanceof Deno.errors.NotFound
+    const reason = isError(error, "notFound")
       ? "the file does not exist"
-      : error instanceof Deno.errors.IsADirectory
+      : isError(error, "isADirectory")
       ? "it is a folder"
       : error instanceof Error
       ? error.message

@@ -31,6 +31,8 @@ import {
 } from "./_file_bytes.ts";
 import type { WorkerReply } from "./_protocol.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
+import { isError, runtime } from "../internal/runtime/runtime.ts";
+import type { FileInfo } from "../internal/runtime/runtime.ts";
 
 /** Files from this size on are parsed in pieces side by side (see _pieces.ts). */
 const DEFAULT_SPLIT_BYTES = 1 << 20;
@@ -536,7 +538,7 @@ async function _unchanged(
   if (entry.hash === undefined) return true;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
-    bytes = await Deno.readFile(path);
+    bytes = await runtime.readFile(path);
   } catch {
     return false;
   }
@@ -648,18 +650,18 @@ function _absolute(path: string, cwd: string | undefined): string {
     }
   }
   // The tools' own resolver: "~/x.ts" is the home folder's, as for ReadFile.
-  return resolvePath(cwd ?? Deno.cwd(), plain, "Outline");
+  return resolvePath(cwd ?? runtime.cwd(), plain, "Outline");
 }
 
 async function _stat(
   path: string,
   absolute: string,
-): Promise<Deno.FileInfo & { mtimeMs: number | null }> {
-  let info: Deno.FileInfo;
+): Promise<FileInfo & { mtimeMs: number | null }> {
+  let info: FileInfo;
   try {
-    info = await Deno.stat(absolute);
+    info = await runtime.stat(absolute);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
+    if (isError(error, "notFound")) {
       throw new ToolError(
         `Cannot outline "${path}": the file does not exist; check the path`,
       );
@@ -688,10 +690,10 @@ function _folder(path: string): ToolError {
 // Whether a path without a supported extension names a folder (`src`), to
 // say so rather than call it a file of an unsupported type. Never prompts.
 async function _isFolder(path: string): Promise<boolean> {
-  const read = await Deno.permissions.query({ name: "read", path });
+  const read = await runtime.permissions.query({ name: "read", path });
   if (read.state !== "granted") return false;
   try {
-    return (await Deno.stat(path)).isDirectory;
+    return (await runtime.stat(path)).isDirectory;
   } catch {
     return false;
   }

@@ -12,6 +12,7 @@ import type {
   ShellResult,
 } from "../tools/types.ts";
 import { memoryFile } from "../tools/read_at.ts";
+import { isError, runtime } from "../internal/runtime/runtime.ts";
 
 /** How long a text read by stat() serves the open() that follows. */
 const RECENT_MS = 1000;
@@ -201,7 +202,7 @@ async function waitForEnd(
 function delay(ms: number): Promise<undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(undefined), ms);
-    Deno.unrefTimer(timer);
+    runtime.unrefTimer(timer);
   });
 }
 
@@ -247,7 +248,7 @@ async function readText(
   try {
     stat = await files.stat(path);
   } catch (error) {
-    return error instanceof Deno.errors.NotFound ? null : undefined;
+    return isError(error, "notFound") ? null : undefined;
   }
   try {
     if (stat.kind !== "file" || stat.size > DIFF_LIMIT_BYTES) return undefined;

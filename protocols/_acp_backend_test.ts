@@ -1,7 +1,10 @@
+// The ACP backends: files through the editor's buffers (or the disk), the
+// writes a tool made, and commands in the editor's terminals.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { createLocalFiles } from "../tools/local_files.ts";
+import { withWorkspace } from "../tests/support/workspace.ts";
 import {
   createAcpFiles,
   createAcpProcesses,
@@ -41,8 +44,7 @@ async function readAll(
 }
 
 Deno.test("createAcpFiles() reads and writes through the client, the disk describing the rest", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "acp_files_" });
-  try {
+  await withWorkspace(async (dir) => {
     const path = join(dir, "a.txt");
     await Deno.writeTextFile(path, "on disk");
     const buffers = new Map([[path, "in the editor ✓"]]);
@@ -69,14 +71,11 @@ Deno.test("createAcpFiles() reads and writes through the client, the disk descri
     assert.equal(buffers.get(path), "new text");
     assert.equal(await Deno.readTextFile(path), "on disk");
     assert.ok(calls.includes(`fs/write_text_file ${path}`));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("createAcpFiles() writes to disk when the client cannot write", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "acp_files_local_" });
-  try {
+  await withWorkspace(async (dir) => {
     const path = join(dir, "b.txt");
     const { client, calls } = fakeFsClient(new Map());
     const files = createAcpFiles({
@@ -89,14 +88,11 @@ Deno.test("createAcpFiles() writes to disk when the client cannot write", async 
     await files.writeFile(path, new TextEncoder().encode("local"));
     assert.equal(await Deno.readTextFile(path), "local");
     assert.ok(!calls.some((c) => c.startsWith("fs/write_text_file")));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("recordWrites() reports each file's text before and after", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "acp_record_" });
-  try {
+  await withWorkspace(async (dir) => {
     const path = join(dir, "c.txt");
     await Deno.writeTextFile(path, "old");
     const writes: WrittenFile[] = [];
@@ -110,9 +106,7 @@ Deno.test("recordWrites() reports each file's text before and after", async () =
       { path, oldText: "old", newText: "new" },
       { path: join(dir, "d.txt"), oldText: null, newText: "fresh" },
     ]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 /** A client whose terminals exit after `exitAfterMs`, recording requests. */

@@ -1,3 +1,4 @@
+// describeError(): the text an editor is shown for an error.
 import assert from "node:assert/strict";
 import { describeError } from "./_acp_error_text.ts";
 

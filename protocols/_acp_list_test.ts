@@ -1,3 +1,5 @@
+// listPage(): a page of saved sessions for session/list, newest first, with
+// cursors that survive sessions coming and going.
 import assert from "node:assert/strict";
 import type { SessionListing } from "../agent/session_file.ts";
 import { LIST_PAGE, listPage } from "./_acp_list.ts";

@@ -1,5 +1,32 @@
+// replayUpdates(): a saved conversation shown again as the session/update
+// notifications an editor replays on session/load.
 import assert from "node:assert/strict";
+import type { AgentMessage } from "../agent/types.ts";
 import { replayUpdates } from "./_acp_replay.ts";
+
+/** An assistant message that makes one tool call. */
+function toolCall(
+  toolCallId: string,
+  toolName: string,
+  input: unknown,
+): AgentMessage {
+  return {
+    role: "assistant",
+    content: [{ type: "tool-call", toolCallId, toolName, input }],
+  };
+}
+
+/** A tool message with one call's result. */
+function toolResult(
+  toolCallId: string,
+  toolName: string,
+  output: { type: "text" | "error-text"; value: string },
+): AgentMessage {
+  return {
+    role: "tool",
+    content: [{ type: "tool-result", toolCallId, toolName, output }],
+  };
+}
 
 Deno.test("replayUpdates() shows thoughts, failed calls and tools the session no longer has", () => {
   const updates = replayUpdates([
@@ -16,15 +43,7 @@ Deno.test("replayUpdates() shows thoughts, failed calls and tools the session no
         },
       ],
     },
-    {
-      role: "tool",
-      content: [{
-        type: "tool-result",
-        toolCallId: "c1",
-        toolName: "gone_tool",
-        output: { type: "error-text", value: "it broke" },
-      }],
-    },
+    toolResult("c1", "gone_tool", { type: "error-text", value: "it broke" }),
     { role: "assistant", content: "plain text answer" },
   ], { cwd: "/w", kinds: new Map() });
   assert.deepEqual(updates, [
@@ -64,24 +83,8 @@ Deno.test("replayUpdates() shows thoughts, failed calls and tools the session no
 Deno.test("replayUpdates() shows an edit as the diff its call asked for", () => {
   const input = { path: "a.ts", oldText: "x", newText: "y" };
   const updates = replayUpdates([
-    {
-      role: "assistant",
-      content: [{
-        type: "tool-call",
-        toolCallId: "e",
-        toolName: "EditFile",
-        input,
-      }],
-    },
-    {
-      role: "tool",
-      content: [{
-        type: "tool-result",
-        toolCallId: "e",
-        toolName: "EditFile",
-        output: { type: "text", value: "Edited a.ts" },
-      }],
-    },
+    toolCall("e", "EditFile", input),
+    toolResult("e", "EditFile", { type: "text", value: "Edited a.ts" }),
   ], { cwd: "/w", kinds: new Map([["EditFile", "edit"]]) });
   assert.deepEqual(updates, [
     {
@@ -104,24 +107,8 @@ Deno.test("replayUpdates() shows a summary as the agent's and a cleared edit as 
   const input = { path: "a.ts", content: "[cleared: 2000 characters]" };
   const updates = replayUpdates([
     { role: "user", content: `${summary}\n\nGo on` },
-    {
-      role: "assistant",
-      content: [{
-        type: "tool-call",
-        toolCallId: "w",
-        toolName: "WriteFile",
-        input,
-      }],
-    },
-    {
-      role: "tool",
-      content: [{
-        type: "tool-result",
-        toolCallId: "w",
-        toolName: "WriteFile",
-        output: { type: "text", value: "[Output cleared …]" },
-      }],
-    },
+    toolCall("w", "WriteFile", input),
+    toolResult("w", "WriteFile", { type: "text", value: "[Output cleared …]" }),
   ], { cwd: "/w", kinds: new Map([["WriteFile", "edit"]]) });
   assert.deepEqual(updates.map((u) => u.sessionUpdate), [
     "agent_message_chunk",

@@ -52,6 +52,7 @@ import {
   toolLocations,
   toolTitle,
 } from "./_acp_updates.ts";
+import type { FsFile } from "../internal/runtime/runtime.ts";
 
 /** The permission options offered, in this order: allow once, allow always, reject. */
 export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
@@ -115,7 +116,7 @@ export class AcpSession {
   /** How a failed turn is worded for the editor. */
   #describe: Pick<AcpAgentOptions, "describeError"> = {};
   /** The lock on that file, held while the session is open. */
-  #lock: Deno.FsFile | undefined;
+  #lock: FsFile | undefined;
   #client: acp.AgentContext;
   #agent!: Agent;
   #mcpGate!: PermissionGate;

@@ -1,3 +1,5 @@
+// The pieces of a session/update: prompt text, tool titles and locations, the
+// paths and diffs a call proposes.
 import assert from "node:assert/strict";
 import {
   inputPath,

@@ -1,3 +1,5 @@
+// withLinearReads(): the MCP stdio read buffer that reads lines in linear time
+// and turns an answer over the limit into an error.
 import assert from "node:assert/strict";
 import type { Transport } from "@modelcontextprotocol/client";
 import { withLinearReads } from "./_mcp_read_buffer.ts";

@@ -23,6 +23,7 @@ import { listPage } from "./_acp_list.ts";
 import { jsonLines, type LongLine } from "./_json_lines.ts";
 import { describeError } from "./_acp_error_text.ts";
 import type { AcpAgentOptions } from "./acp_options.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 export type { AcpAgentOptions };
 
@@ -378,8 +379,8 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
   const app = createAcpAgent(options);
   // The SDK's stream ends the connection, silently, at a line over 32 MiB:
   // lines are split here first, and an over-long one is answered alone.
-  const output = _sharedOutput(Deno.stdout.writable);
-  const input = jsonLines(Deno.stdin.readable, {
+  const output = _sharedOutput(runtime.stdout.writable);
+  const input = jsonLines(runtime.stdin.readable, {
     maxLineBytes: MAX_MESSAGE_BYTES,
     onLongLine: (line) => {
       // The client's answer to one of our requests (a big file it read):

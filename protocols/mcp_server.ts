@@ -23,6 +23,7 @@ import { createFileOutline } from "../tools/file_outline/file_outline.ts";
 import { createRepoMap } from "../tools/repo_map/repo_map_tool.ts";
 import { createSearch } from "../tools/search/search.ts";
 import type { JsonSchema, PermissionMode, Tool } from "../tools/types.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 /** Options for {@linkcode createSearchMcpServer} and {@linkcode serveSearchMcp}. */
 export interface SearchMcpServerOptions {
@@ -67,7 +68,7 @@ export function createSearchMcpServer(
   options: SearchMcpServerOptions = {},
 ): McpServer {
   const context = new ToolContext({
-    workspace: options.cwd ?? Deno.cwd(),
+    workspace: options.cwd ?? runtime.cwd(),
     permissionMode: options.permissionMode ?? "allow",
     files: createLocalFiles(),
     processes: createLocalProcesses(),
@@ -133,7 +134,7 @@ export async function serveSearchMcp(
   // copies its buffer at every chunk: lines are split here instead, and an
   // over-long one gets an answer of its own.
   let transport: StdioServerTransport | undefined = undefined;
-  const lines = jsonLines(Deno.stdin.readable, {
+  const lines = jsonLines(runtime.stdin.readable, {
     maxLineBytes: MAX_REQUEST_BYTES,
     onLongLine: (line) => answerLongLine(transport!, line),
   });

@@ -18,18 +18,21 @@ const LAYERS = [
   "mod.ts",
 ];
 
-/** Whatever is not the package itself: tests, benches and their support. */
+/** Whatever is not the package itself: tests, benches, their support and dev scripts. */
 function isPackageSource(path: string): boolean {
   return /\.(ts|js)$/.test(path) && !path.endsWith("_test.ts") &&
     !path.startsWith("tests/") && !path.startsWith("bench/") &&
-    !path.startsWith(".");
+    !path.startsWith("scripts/") && !path.startsWith(".");
 }
 
 async function* walk(folder: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(join(ROOT, folder))) {
     const path = folder ? `${folder}/${entry.name}` : entry.name;
     if (entry.isDirectory) {
-      if (entry.name !== "node_modules" && !entry.name.startsWith(".")) {
+      if (
+        entry.name !== "node_modules" && entry.name !== "dist" &&
+        !entry.name.startsWith(".")
+      ) {
         yield* walk(path);
       }
     } else if (isPackageSource(path)) yield path;

@@ -1,14 +1,13 @@
-// The Search MCP server driven by the official MCP client over stdio, exactly
-// as another agent would run it: `deno run -A mod.ts mcp --cwd DIR`.
+// The Search MCP server driven by the official MCP client over stdio, as
+// another agent runs it: `deno run -A mod.ts mcp --cwd DIR`, its tools, its
+// errors, a stuck regex, and what `--workspace-only` keeps it from reading.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
-import { connectMcp } from "./support/mcp_client.ts";
-
-interface TextResult {
-  text: string;
-  isError: boolean;
-}
+import { baseEnv } from "./support/fello_cli.ts";
+import { callParts, callText, connectMcp } from "./support/mcp_client.ts";
+import { hasRipgrep } from "./support/ripgrep.ts";
+import { withDirs, withWorkspace, writeFiles } from "./support/workspace.ts";
 
 /** Starts the server for `cwd` and connects the official client to it. */
 function connect(
@@ -23,23 +22,21 @@ function connect(
   });
 }
 
+/** A call's answer, which comes as one part of text. */
 async function call(
   client: Client,
   name: string,
   args: Record<string, unknown>,
-): Promise<TextResult> {
-  const result = await client.callTool({ name, arguments: args });
-  const content = result.content as { type: string; text: string }[];
-  assert.equal(content[0].type, "text");
-  return { text: content[0].text, isError: result.isError === true };
+): Promise<{ text: string; isError: boolean }> {
+  const { parts, isError } = await callParts(client, name, args);
+  assert.equal(parts[0].type, "text");
+  return { text: parts[0].text ?? "", isError };
 }
 
-async function fixture(): Promise<string> {
-  const root = await Deno.makeTempDir({ prefix: "mcp_server_test_" });
-  await Deno.mkdir(join(root, "src"));
-  await Deno.writeTextFile(
-    join(root, "src/user.ts"),
-    [
+/** A small project: a TypeScript module, notes and an ignored build folder. */
+async function writeProject(root: string): Promise<void> {
+  await writeFiles(root, {
+    "src/user.ts": [
       "/** Loads a user by id. */",
       "export function loadUser(id: string) {",
       "  return { id };",
@@ -50,30 +47,31 @@ async function fixture(): Promise<string> {
       "}",
       "",
     ].join("\n"),
-  );
-  await Deno.writeTextFile(
-    join(root, "notes.md"),
-    "# Notes\n\nloadUser is used here.\n",
-  );
-  await Deno.writeTextFile(join(root, ".gitignore"), "build/\n");
-  await Deno.mkdir(join(root, "build"));
-  await Deno.writeTextFile(join(root, "build/out.js"), "loadUser();\n");
-  return root;
+    "notes.md": "# Notes\n\nloadUser is used here.\n",
+    ".gitignore": "build/\n",
+    "build/out.js": "loadUser();\n",
+  });
 }
 
-function hasRipgrep(): boolean {
-  try {
-    return new Deno.Command("rg", { args: ["--version"], stdout: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
+/** Runs `fn` with a client of a server for a fresh project (plus `more` files). */
+function withProject(
+  fn: (client: Client) => Promise<void>,
+  more: Record<string, string> = {},
+): Promise<void> {
+  return withWorkspace(async (root) => {
+    await writeProject(root);
+    await writeFiles(root, more);
+    const client = await connect(root);
+    try {
+      await fn(client);
+    } finally {
+      await client.close();
+    }
+  });
 }
 
-Deno.test("mcp server lists file_outline, search and rg with their input schemas", async () => {
-  const root = await fixture();
-  const client = await connect(root);
-  try {
+Deno.test("fello mcp lists file_outline, search and rg with their input schemas", async () => {
+  await withProject(async (client) => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       "file_outline",
@@ -93,16 +91,11 @@ Deno.test("mcp server lists file_outline, search and rg with their input schemas
     ]);
     assert.deepEqual(search.inputSchema.required, ["pattern"]);
     assert.equal(search.annotations?.readOnlyHint, true);
-  } finally {
-    await client.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
-Deno.test("mcp server answers search, file_outline and rg calls, and errors as isError results", async () => {
-  const root = await fixture();
-  const client = await connect(root);
-  try {
+Deno.test("fello mcp answers search, file_outline and rg calls, and errors as isError results", async () => {
+  await withProject(async (client) => {
     const found = await call(client, "search", { pattern: "loadUser" });
     assert.deepEqual(found, {
       text:
@@ -160,17 +153,11 @@ Deno.test("mcp server answers search, file_outline and rg calls, and errors as i
     // After all those errors the server still answers.
     const again = await call(client, "search", { pattern: "Store" });
     assert.equal(again.text, "src/user.ts:6: export class Store {");
-  } finally {
-    await client.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
-Deno.test("mcp server answers other calls while a regex is stuck backtracking, and cancels it", async () => {
-  const root = await fixture();
-  await Deno.writeTextFile(join(root, "stuck.txt"), `${"a".repeat(40)}\n`);
-  const client = await connect(root);
-  try {
+Deno.test("fello mcp answers other calls while a regex is stuck backtracking, and cancels it", async () => {
+  await withProject(async (client) => {
     const cancel = new AbortController();
     const stuck = client.callTool(
       { name: "search", arguments: { pattern: "(a|a)*b", regex: true } },
@@ -183,8 +170,9 @@ Deno.test("mcp server answers other calls while a regex is stuck backtracking, a
     assert.match(outline.text, /function loadUser/);
     const found = await call(client, "search", { pattern: "Store" });
     assert.equal(found.text, "src/user.ts:6: export class Store {");
-    // Generous bounds: they prove nothing waited for the stuck scan.
-    assert.ok(performance.now() - started < 8_000);
+    // A bound far over a quiet run, far under the stuck scan: it proves the
+    // calls did not wait for it.
+    assert.ok(performance.now() - started < 20_000);
     cancel.abort();
     await assert.rejects(stuck);
     const after = await call(client, "search", {
@@ -192,59 +180,109 @@ Deno.test("mcp server answers other calls while a regex is stuck backtracking, a
       regex: true,
     });
     assert.equal(after.text, `stuck.txt:1: ${"a".repeat(40)}`);
-  } finally {
-    await client.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  }, { "stuck.txt": `${"a".repeat(40)}\n` });
 });
 
-Deno.test("mcp server's rg says clearly when ripgrep is not installed", async () => {
-  const root = await fixture();
-  const emptyBin = await Deno.makeTempDir({ prefix: "mcp_no_rg_" });
-  const client = await connect(root, {
-    env: { HOME: Deno.env.get("HOME") ?? "/root", PATH: emptyBin },
+Deno.test("fello mcp's rg says clearly when ripgrep is not on PATH, and the server goes on", async () => {
+  await withDirs(async ({ ws, out: emptyBin }) => {
+    await writeProject(ws);
+    const client = await connect(ws, {
+      env: { ...baseEnv(), PATH: emptyBin },
+    });
+    try {
+      const result = await call(client, "rg", { args: ["loadUser"] });
+      assert.equal(result.isError, true);
+      assert.match(result.text, /ripgrep is not installed or not on PATH/);
+      const { tools } = await client.listTools();
+      assert.ok(tools.length >= 3, "still serving");
+    } finally {
+      await client.close();
+    }
   });
-  try {
-    const result = await call(client, "rg", { args: ["loadUser"] });
-    assert.equal(result.isError, true);
-    assert.match(result.text, /ripgrep is not installed or not on PATH/);
-  } finally {
-    await client.close();
-    await Deno.remove(root, { recursive: true });
-    await Deno.remove(emptyBin, { recursive: true });
-  }
 });
 
-Deno.test("mcp server reads outside its folder unless started with --workspace-only", async () => {
-  const root = await fixture();
-  const other = await fixture();
-  const open = await connect(root);
-  const closed = await connect(root, { flags: ["--workspace-only"] });
-  try {
-    const absolute = join(other, "src/user.ts");
-    const outline = await call(open, "file_outline", { path: absolute });
-    assert.equal(outline.isError, false);
-    assert.ok(outline.text.startsWith(`File: ${absolute}\n`));
-    const found = await call(open, "search", { pattern: "Store", path: other });
-    assert.equal(found.text, `${absolute}:6: export class Store {`);
+Deno.test("fello mcp reads outside its folder unless started with --workspace-only", async () => {
+  await withDirs(async ({ ws: root, out: other }) => {
+    await writeProject(root);
+    await writeProject(other);
+    const open = await connect(root);
+    const closed = await connect(root, { flags: ["--workspace-only"] });
+    try {
+      const absolute = join(other, "src/user.ts");
+      const outline = await call(open, "file_outline", { path: absolute });
+      assert.equal(outline.isError, false);
+      assert.ok(outline.text.startsWith(`File: ${absolute}\n`));
+      const found = await call(open, "search", {
+        pattern: "Store",
+        path: other,
+      });
+      assert.equal(found.text, `${absolute}:6: export class Store {`);
 
-    const refused = await call(closed, "search", {
-      pattern: "Store",
-      path: other,
-    });
-    assert.equal(refused.isError, true);
-    assert.match(refused.text, /Refused/);
-    const refusedOutline = await call(closed, "file_outline", {
-      path: absolute,
-    });
-    assert.equal(refusedOutline.isError, true);
-    // Inside the workspace it still answers.
-    const inside = await call(closed, "search", { pattern: "Store" });
-    assert.equal(inside.text, "src/user.ts:6: export class Store {");
-  } finally {
-    await open.close();
-    await closed.close();
-    await Deno.remove(root, { recursive: true });
-    await Deno.remove(other, { recursive: true });
-  }
+      const refused = await call(closed, "search", {
+        pattern: "Store",
+        path: other,
+      });
+      assert.equal(refused.isError, true);
+      assert.match(refused.text, /Refused/);
+      const refusedOutline = await call(closed, "file_outline", {
+        path: absolute,
+      });
+      assert.equal(refusedOutline.isError, true);
+      // Inside the workspace it still answers.
+      const inside = await call(closed, "search", { pattern: "Store" });
+      assert.equal(inside.text, "src/user.ts:6: export class Store {");
+    } finally {
+      await open.close();
+      await closed.close();
+    }
+  });
+});
+
+Deno.test("fello mcp --workspace-only: rg follows no symlink out and reads no -fPATH outside", async () => {
+  await withDirs(async ({ ws, out }) => {
+    await Deno.writeTextFile(
+      join(out, "secret.txt"),
+      "SECRET_TOKEN=hunter2-outside(\n",
+    );
+    await Deno.symlink(out, join(ws, "outlink"));
+    await Deno.writeTextFile(join(ws, "a.txt"), "nothing here\n");
+    const client = await connect(ws, { flags: ["--workspace-only"] });
+    try {
+      const followed = await callText(client, "rg", {
+        args: ["-L", "SECRET_TOKEN"],
+      });
+      const patterns = await callText(client, "rg", {
+        args: [`-f${join(out, "secret.txt")}`],
+      });
+      assert.ok(
+        !followed.text.includes("hunter2-outside"),
+        `rg -L read through the symlink: ${followed.text}`,
+      );
+      assert.ok(
+        !patterns.text.includes("hunter2-outside"),
+        `rg -fPATH read the file outside: ${patterns.text}`,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+Deno.test("fello mcp --workspace-only: rg searches for a pattern that names a path outside", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(
+      join(ws, "run.sh"),
+      "#!/usr/bin/env sh\necho hi\n",
+    );
+    const client = await connect(ws, { flags: ["--workspace-only"] });
+    try {
+      const result = await callText(client, "rg", {
+        args: ["-F", "-e", "/usr/bin/env"],
+      });
+      assert.equal(result.isError, false, result.text);
+      assert.equal(result.text, "run.sh:1:#!/usr/bin/env sh");
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -1,8 +1,8 @@
-// End to end for the Go, C, C++, Swift, Kotlin and Dart outlines: through the
-// public API, the worker pool and the grammar loader, each fixture's outline
-// equals what its extractor gives on the main thread, under the right
-// language name and line count, and reads in the specification's format.
-import { deepStrictEqual, equal } from "node:assert/strict";
+// End to end for the Go, C, C++, Objective-C, Swift, Kotlin and Dart outlines:
+// through the public API, the worker pool, the grammar loader and the CLI, each
+// fixture's outline equals what its extractor gives on the main thread.
+import assert, { deepStrictEqual, equal } from "node:assert/strict";
+import { join } from "node:path";
 import { fileOutline, outlineSymbols } from "../mod.ts";
 import type { LanguageSpec } from "../outline/languages/_language.ts";
 import { c } from "../outline/languages/c.ts";
@@ -17,6 +17,7 @@ import {
   FIXTURES,
   outlineLines,
 } from "./support/outline_languages.ts";
+import { fello } from "./support/fello_cli.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const CWD = FIXTURES.pathname;
@@ -159,45 +160,30 @@ Deno.test("fileOutline() outlines an Objective-C header's classes and its C decl
   });
 });
 
-// A `.js` file whose leading comment says `@flow` has type annotations that
-// the JavaScript grammar reads as errors; the TSX grammar reads them.
-Deno.test("outlineSymbols() outlines a Flow-typed script with its types, as JavaScript", async () => {
+// The Swift scanner once read stale heap on a process's first parse; a
+// fresh CLI process must outline a file as a warm worker does.
+Deno.test("outline CLI gives a fresh process the same Swift outline as a warm one", async () => {
   await withWorkspace(async (dir) => {
     await Deno.writeTextFile(
-      `${dir}/button.js`,
+      join(dir, "S.swift"),
       [
-        "/**",
-        " * @flow strict",
-        " */",
-        "import * as React from 'react';",
-        "",
-        "export type Props = {",
-        "  title: string,",
-        "  onPress?: ?(event: PressEvent) => void,",
-        "};",
-        "",
-        "/** A button. */",
-        "export function Button(props: Props): React.Node {",
-        "  return <button onClick={props.onPress}>{props.title}</button>;",
+        "class S {",
+        "    let a = 1",
+        "    #if os(iOS)",
+        "    func p() {}",
+        "    #endif",
         "}",
         "",
-        "export default class Counter extends React.Component<Props> {",
-        "  state: {count: number} = {count: 0};",
-        "  increment(): void {}",
-        "}",
       ].join("\n"),
     );
-    const result = await outlineSymbols("button.js", { cwd: dir });
-    equal(result.language, "JavaScript");
-    deepStrictEqual(outlineLines(result.symbols), [
-      "import react 4-4",
-      "type Props 6-9",
-      "    property title 7-7",
-      "    property onPress 8-8",
-      "function Button 12-14 // A button.",
-      "class Counter 16-19",
-      "    property state 17-17",
-      "    method increment 18-18",
+    const { code, stdout, stderr } = await fello(["outline", "S.swift"], {
+      cwd: dir,
+    });
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(stdout.trim().split("\n").slice(4), [
+      "class S (lines 1-6)",
+      "    let a (line 2)",
+      "    func p (line 4)",
     ]);
   });
 });

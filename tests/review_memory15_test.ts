@@ -18,6 +18,7 @@ import {
   toolMessages,
 } from "./support/scripted_server.ts";
 import { withWorkspace } from "./support/workspace.ts";
+import { ignoreWithout } from "./support/has.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const MOD = new URL("../mod.ts", import.meta.url).href;
@@ -319,6 +320,7 @@ try { await tools.ReadFile.execute({ path: "/proc/self/pagemap" }); } catch (e) 
 // boundary) and mark it.
 Deno.test({
   name: "fello mcp rg keeps the start of a match line longer than its limit",
+  ignore: ignoreWithout("rg"),
   async fn() {
     await withWorkspace(async (dir) => {
       await Deno.writeTextFile(join(dir, "line.txt"), "abcd".repeat(50_000));

@@ -10,6 +10,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { createTools, type PermissionRequest, ToolError } from "../mod.ts";
 import { callText, connectMcp } from "./support/mcp_client.ts";
 import { withDirs } from "./support/workspace.ts";
+import { ignoreWithout } from "./support/has.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const SECRET = "TOPSECRET-outside-42";
@@ -97,6 +98,7 @@ Deno.test({
 Deno.test({
   name:
     "fello mcp under --allow-read=<ws>: rg on a symlink to an ungranted folder is refused, not run",
+  ignore: ignoreWithout("rg"),
   fn: async () => {
     await withDirs(async ({ ws, out }) => {
       await plantLink(ws, out);

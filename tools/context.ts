@@ -16,6 +16,7 @@ import type {
   PermissionMode,
   ProcessBackend,
 } from "./types.ts";
+import { isError } from "../internal/runtime/runtime.ts";
 
 /** A permission check as a tool asks for it; `outsideWorkspace` is computed. */
 export interface AuthorizeRequest {
@@ -191,9 +192,9 @@ export class ToolContext {
     try {
       await this.files.readDir(this.workspace);
     } catch (error) {
-      const problem = error instanceof Deno.errors.NotFound
+      const problem = isError(error, "notFound")
         ? "does not exist; pass an existing folder as cwd"
-        : error instanceof Deno.errors.NotADirectory
+        : isError(error, "notADirectory")
         ? "is a file, not a folder; pass a folder as cwd"
         : undefined;
       if (problem === undefined) return; // the tool reports it

@@ -43,6 +43,7 @@ import type {
   ShellResult,
   Tool,
 } from "./types.ts";
+import { runtime } from "../internal/runtime/runtime.ts";
 
 /**
  * Options for {@linkcode createTools}.
@@ -148,7 +149,7 @@ export interface Tools {
  */
 export function createTools(options: CreateToolsOptions = {}): Tools {
   const context = new ToolContext({
-    workspace: options.cwd ?? Deno.cwd(),
+    workspace: options.cwd ?? runtime.cwd(),
     permissionMode: options.permissionMode ?? "ask",
     approve: options.approve,
     files: options.backend?.files ?? createLocalFiles(),

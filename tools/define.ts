@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ToolError } from "../internal/tool_error.ts";
 import type { ExecuteOptions, JsonSchema, Tool, ToolKind } from "./types.ts";
+import { isError } from "../internal/runtime/runtime.ts";
 
 /** What a tool file declares; `defineTool` turns it into a {@linkcode Tool}. */
 export interface ToolDefinition<Input, Output> {
@@ -73,10 +74,13 @@ function subjectOf(input: unknown): string | undefined {
 /** Wraps anything thrown by a tool so only ToolError escapes. */
 export function asToolError(tool: string, error: unknown): ToolError {
   if (error instanceof ToolError) return error;
-  if (error instanceof Deno.errors.NotCapable) {
-    return new ToolError(`${tool} is not allowed by Deno: ${error.message}`, {
-      cause: error,
-    });
+  if (isError(error, "notCapable")) {
+    return new ToolError(
+      `${tool} is not allowed by Deno: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ToolError(`${tool} failed: ${message}`, { cause: error });

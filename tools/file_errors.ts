@@ -6,6 +6,7 @@ import { realPathOrNearest } from "../internal/paths.ts";
 import type { Authorization, ToolContext } from "./context.ts";
 import { ToolError } from "../internal/tool_error.ts";
 import type { FileBackend, FileStat } from "./types.ts";
+import { isError } from "../internal/runtime/runtime.ts";
 
 /** Who is asking, for messages: `Cannot ${verb} "${display}": ...`. */
 export interface FileTarget {
@@ -40,7 +41,7 @@ export async function statFile(
   try {
     stat = await files.stat(target.path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
+    if (isError(error, "notFound")) {
       throw await notFoundError(files, target);
     }
     throw fileSystemError(target, error);
@@ -69,7 +70,7 @@ export async function notFoundError(
   try {
     names = await files.readDir(folder);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
+    if (isError(error, "notFound")) {
       return new ToolError(
         `Cannot ${target.verb} "${target.display}": it does not exist, and neither does its folder "${shownFolder}"; check the path`,
       );
@@ -91,7 +92,7 @@ export async function notFoundError(
 export function fileSystemError(target: FileTarget, error: unknown): ToolError {
   if (error instanceof ToolError) return error;
   const where = `Cannot ${target.verb} "${target.display}"`;
-  if (error instanceof Deno.errors.PermissionDenied) {
+  if (isError(error, "permissionDenied")) {
     return new ToolError(
       `${where}: the operating system denies access (${
         messageOf(error)
@@ -99,16 +100,16 @@ export function fileSystemError(target: FileTarget, error: unknown): ToolError {
       { cause: error },
     );
   }
-  if (error instanceof Deno.errors.NotCapable) {
+  if (isError(error, "notCapable")) {
     return new ToolError(`${where}: ${messageOf(error)}`, { cause: error });
   }
-  if (error instanceof Deno.errors.NotADirectory) {
+  if (isError(error, "notADirectory")) {
     return new ToolError(
       `${where}: a part of the path is a file, not a folder`,
       { cause: error },
     );
   }
-  if (error instanceof Deno.errors.IsADirectory) {
+  if (isError(error, "isADirectory")) {
     return new ToolError(`${where}: it is a directory, not a file`, {
       cause: error,
     });

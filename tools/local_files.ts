@@ -11,6 +11,8 @@ import {
 } from "../internal/deno_permission.ts";
 import { ToolError } from "../internal/tool_error.ts";
 import type { FileBackend, FileStat, RandomAccessFile } from "./types.ts";
+import { isError, runtime, runtimeError } from "../internal/runtime/runtime.ts";
+import type { FileInfo, FsFile } from "../internal/runtime/runtime.ts";
 
 /** Marks temp files of an atomic write: `.<name>.fello-tmp-<pid>-<random>`. */
 export const TEMP_MARK = ".fello-tmp-";
@@ -58,7 +60,7 @@ export function createLocalFiles(): FileBackend {
 
 async function stat(path: string): Promise<FileStat> {
   await requireGrant("read", path);
-  const info = await Deno.stat(path);
+  const info = await runtime.stat(path);
   return {
     kind: info.isFile ? "file" : info.isDirectory ? "directory" : "other",
     size: info.size,
@@ -70,30 +72,30 @@ async function stat(path: string): Promise<FileStat> {
 
 async function open(path: string): Promise<RandomAccessFile> {
   await requireGrant("read", path);
-  const file = await Deno.open(path, { read: true });
+  const file = await runtime.open(path, { read: true });
   return new LocalFile(file);
 }
 
 async function readDir(path: string): Promise<string[]> {
   await requireGrant("read", path);
   const names: string[] = [];
-  for await (const entry of Deno.readDir(path)) names.push(entry.name);
+  for await (const entry of runtime.readDir(path)) names.push(entry.name);
   return names;
 }
 
 /** Positioned reads over one handle; seeks only when a read is not sequential. */
 class LocalFile implements RandomAccessFile {
-  #file: Deno.FsFile;
+  #file: FsFile;
   #position = 0;
   #closed = false;
 
-  constructor(file: Deno.FsFile) {
+  constructor(file: FsFile) {
     this.#file = file;
   }
 
   async read(buffer: Uint8Array, position: number): Promise<number> {
     if (position !== this.#position) {
-      await this.#file.seek(position, Deno.SeekMode.Start);
+      await this.#file.seek(position, runtime.SeekMode.Start);
       this.#position = position;
     }
     const n = (await this.#file.read(buffer)) ?? 0;
@@ -123,9 +125,9 @@ async function writeFile(path: string, data: Uint8Array): Promise<void> {
   inFlight.add(temp);
   try {
     await writeTemp(temp, data, mode);
-    await Deno.rename(temp, target);
+    await runtime.rename(temp, target);
   } catch (error) {
-    await Deno.remove(temp).catch(() => {});
+    await runtime.remove(temp).catch(() => {});
     throw error;
   } finally {
     inFlight.delete(temp);
@@ -137,22 +139,23 @@ async function writeFile(path: string, data: Uint8Array): Promise<void> {
 async function writeTarget(path: string): Promise<string> {
   // Without read access the link cannot be seen: write the path itself.
   if (!(await granted({ name: "read", path }))) return path;
-  let info: Deno.FileInfo;
+  let info: FileInfo;
   try {
-    info = await Deno.lstat(path);
+    info = await runtime.lstat(path);
   } catch {
     return path; // missing (or unreadable): write the path itself
   }
   if (!info.isSymlink) return path;
-  return await Deno.realPath(path).catch(() => path);
+  return await runtime.realPath(path).catch(() => path);
 }
 
 async function ensureFolder(folder: string): Promise<void> {
   try {
-    await Deno.mkdir(folder, { recursive: true });
+    await runtime.mkdir(folder, { recursive: true });
   } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) {
-      throw new Deno.errors.NotADirectory(
+    if (isError(error, "alreadyExists")) {
+      throw runtimeError(
+        "notADirectory",
         `"${folder}" is a file, not a folder`,
       );
     }
@@ -163,7 +166,7 @@ async function ensureFolder(folder: string): Promise<void> {
 async function existingMode(path: string): Promise<number | null> {
   if (!(await granted({ name: "read", path }))) return null;
   try {
-    return (await Deno.stat(path)).mode;
+    return (await runtime.stat(path)).mode;
   } catch {
     return null;
   }
@@ -174,7 +177,7 @@ function tempName(name: string): string {
   const suffix = Array.from(random, (n) => n.toString(36)).join("");
   return `.${
     clipBytes(name, TEMP_NAME_BYTES)
-  }${TEMP_MARK}${Deno.pid}-${suffix}`;
+  }${TEMP_MARK}${runtime.pid}-${suffix}`;
 }
 
 /**
@@ -214,10 +217,10 @@ async function writeTemp(
   data: Uint8Array,
   mode: number | null,
 ): Promise<void> {
-  const file = await Deno.open(temp, { write: true, createNew: true });
+  const file = await runtime.open(temp, { write: true, createNew: true });
   try {
-    if (mode !== null && Deno.build.os !== "windows") {
-      await Deno.chmod(temp, mode & 0o7777);
+    if (mode !== null && runtime.build.os !== "windows") {
+      await runtime.chmod(temp, mode & 0o7777);
     }
     let written = 0;
     while (written < data.length) {
@@ -239,13 +242,13 @@ async function writeTemp(
 async function removeOrphans(folder: string): Promise<void> {
   try {
     if (!(await granted({ name: "read", path: folder }))) return;
-    for await (const entry of Deno.readDir(folder)) {
+    for await (const entry of runtime.readDir(folder)) {
       const match = TEMP_PATTERN.exec(entry.name);
       if (!match || !entry.isFile) continue;
       const temp = join(folder, entry.name);
       if (inFlight.has(temp)) continue;
       if (await isOrphan(temp, Number(match[2]))) {
-        await Deno.remove(temp).catch(() => {});
+        await runtime.remove(temp).catch(() => {});
       }
     }
   } catch {
@@ -254,22 +257,22 @@ async function removeOrphans(folder: string): Promise<void> {
 }
 
 async function isOrphan(temp: string, pid: number): Promise<boolean> {
-  if (pid === Deno.pid) return true; // ours and not in flight: a failed write
+  if (pid === runtime.pid) return true; // ours and not in flight: a failed write
   const alive = await processAlive(pid);
   if (alive !== undefined) return !alive;
-  const info = await Deno.stat(temp);
+  const info = await runtime.stat(temp);
   return Date.now() - (info.mtime?.getTime() ?? Date.now()) > STALE_TEMP_MS;
 }
 
 /** Whether a process runs, from /proc; undefined where that cannot be told. */
 async function processAlive(pid: number): Promise<boolean | undefined> {
-  if (Deno.build.os !== "linux") return undefined;
+  if (runtime.build.os !== "linux") return undefined;
   const proc = `/proc/${pid}`;
   if (!(await granted({ name: "read", path: proc }))) return undefined;
   try {
-    await Deno.stat(proc);
+    await runtime.stat(proc);
     return true;
   } catch (error) {
-    return error instanceof Deno.errors.NotFound ? false : undefined;
+    return isError(error, "notFound") ? false : undefined;
   }
 }

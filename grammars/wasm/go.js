@@ -1,6 +1,8 @@
 // @ts-self-types="./_wasm.d.ts"
-// Imported lazily by grammars/grammars.ts; `import source` yields a compiled
-// module without any read permission on the npm cache.
-import source wasm from "tree-sitter-go/tree-sitter-go.wasm";
+// Imported lazily by grammars/grammars.ts, on Deno only; `import source`
+// yields a compiled module without any read permission on the npm cache. The
+// full npm: specifier: a computed import() leaves this file out of the graph
+// that publishing rewrites bare names in.
+import source wasm from "npm:tree-sitter-go@0.25.0/tree-sitter-go.wasm";
 
 export { wasm };

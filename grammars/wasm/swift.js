@@ -1,6 +1,8 @@
 // @ts-self-types="./_wasm.d.ts"
-// Imported lazily by grammars/grammars.ts; `import source` yields a compiled
-// module without any read permission on the npm cache.
-import source wasm from "@repomix/tree-sitter-wasms/out/tree-sitter-swift.wasm";
+// Imported lazily by grammars/grammars.ts, on Deno only; `import source`
+// yields a compiled module without any read permission on the npm cache. The
+// full npm: specifier: a computed import() leaves this file out of the graph
+// that publishing rewrites bare names in.
+import source wasm from "npm:@repomix/tree-sitter-wasms@0.1.17/out/tree-sitter-swift.wasm";
 
 export { wasm };

@@ -1,6 +1,8 @@
 // @ts-self-types="./_wasm.d.ts"
-// Imported lazily by grammars/grammars.ts; `import source` yields a compiled
-// module without any read permission on the npm cache.
-import source wasm from "web-tree-sitter/web-tree-sitter.wasm";
+// Imported lazily by grammars/grammars.ts, on Deno only; `import source`
+// yields a compiled module without any read permission on the npm cache. The
+// full npm: specifier: a computed import() leaves this file out of the graph
+// that publishing rewrites bare names in.
+import source wasm from "npm:web-tree-sitter@0.27.2/web-tree-sitter.wasm";
 
 export { wasm };

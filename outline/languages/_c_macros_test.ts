@@ -1,4 +1,7 @@
-import { equal } from "node:assert/strict";
+// blankCMacros(), C++'s declaration-macro pass: which macro words it blanks,
+// and that it ends on long lines and long continued directives.
+import assert, { equal } from "node:assert/strict";
+import { elapsedMs } from "../../tests/support/elapsed.ts";
 import { blankCMacros } from "./_c_macros.ts";
 
 // The text with every blanked character shown as `.` (line breaks kept).
@@ -10,31 +13,35 @@ function marked(text: string): string {
   ).join("");
 }
 
+// Each text, marked, as expected.
+function assertMarked(cases: [string, string][]): void {
+  for (const [text, expected] of cases) equal(marked(text), expected, text);
+}
+
 Deno.test("blankCMacros() blanks export, attribute and namespace macros before a declaration", () => {
-  equal(
-    marked("SQLITE_API sqlite3_int64 f(void);\n"),
-    ".......... sqlite3_int64 f(void);\n",
-  );
-  equal(
-    marked('  V8_DEPRECATED("x") Local<Value> Old();\n'),
-    "  .................. Local<Value> Old();\n",
-  );
-  equal(
-    marked("FMT_BEGIN_NAMESPACE\ntemplate <class T> class A;\n"),
-    "...................\ntemplate <class T> class A;\n",
-  );
-  equal(
-    marked("class V8_EXPORT Isolate {};\n"),
-    "class ......... Isolate {};\n",
-  );
-  equal(
-    marked("namespace std _GLIBCXX_VISIBILITY(default)\n{\n}\n"),
-    "namespace std ............................\n{\n}\n",
-  );
-  equal(
-    marked("void GL_APIENTRY glClear(int m);\n"),
-    "void ........... glClear(int m);\n",
-  );
+  assertMarked([
+    [
+      "SQLITE_API sqlite3_int64 f(void);\n",
+      ".......... sqlite3_int64 f(void);\n",
+    ],
+    [
+      '  V8_DEPRECATED("x") Local<Value> Old();\n',
+      "  .................. Local<Value> Old();\n",
+    ],
+    [
+      "FMT_BEGIN_NAMESPACE\ntemplate <class T> class A;\n",
+      "...................\ntemplate <class T> class A;\n",
+    ],
+    ["class V8_EXPORT Isolate {};\n", "class ......... Isolate {};\n"],
+    [
+      "namespace std _GLIBCXX_VISIBILITY(default)\n{\n}\n",
+      "namespace std ............................\n{\n}\n",
+    ],
+    [
+      "void GL_APIENTRY glClear(int m);\n",
+      "void ........... glClear(int m);\n",
+    ],
+  ]);
 });
 
 Deno.test("blankCMacros() keeps capitalised types, names, values and enumerators", () => {
@@ -56,27 +63,29 @@ Deno.test("blankCMacros() keeps capitalised types, names, values and enumerators
 });
 
 Deno.test("blankCMacros() blanks a macro after a function's parameters, not after a call or a cast", () => {
-  equal(
-    marked("  _Vector_impl_data() _GLIBCXX_NOEXCEPT\n  { }\n"),
-    "  _Vector_impl_data() .................\n  { }\n",
-  );
-  equal(
-    marked("  int size() const LLVM_READONLY;\n"),
-    "  int size() const .............;\n",
-  );
-  equal(
-    marked("  static V8_INLINE Local<T> New();\n"),
-    "  static ......... Local<T> New();\n",
-  );
-  // One after another, and after glibc's `__THROW`.
-  equal(
-    marked("int f(int a) GCC_DEPRECATED(x) /* c */\n  GCC_PRINTFLIKE(1,2);\n"),
-    "int f(int a) ................. /* c */\n  ...................;\n",
-  );
-  equal(
-    marked("void g(void) __THROW\n  __RESOLV_DEPRECATED;\n"),
-    "void g(void) __THROW\n  ...................;\n",
-  );
+  assertMarked([
+    [
+      "  _Vector_impl_data() _GLIBCXX_NOEXCEPT\n  { }\n",
+      "  _Vector_impl_data() .................\n  { }\n",
+    ],
+    [
+      "  int size() const LLVM_READONLY;\n",
+      "  int size() const .............;\n",
+    ],
+    [
+      "  static V8_INLINE Local<T> New();\n",
+      "  static ......... Local<T> New();\n",
+    ],
+    // One after another, and after glibc's `__THROW`.
+    [
+      "int f(int a) GCC_DEPRECATED(x) /* c */\n  GCC_PRINTFLIKE(1,2);\n",
+      "int f(int a) ................. /* c */\n  ...................;\n",
+    ],
+    [
+      "void g(void) __THROW\n  __RESOLV_DEPRECATED;\n",
+      "void g(void) __THROW\n  ...................;\n",
+    ],
+  ]);
   const kept = [
     "class A {\n  FORWARD_METHOD(getName)\n  FORWARD_METHOD(getType)\n};\n",
     "int x = (int) SIZE_MAX;\n",
@@ -86,8 +95,10 @@ Deno.test("blankCMacros() blanks a macro after a function's parameters, not afte
 });
 
 Deno.test("blankCMacros() takes linear time over long runs of comment lines", () => {
-  // Each blank line once scanned on to the next code: quadratic in a
-  // comment's length (sqlite3.c's took 0.9 s of 1.3).
+  assertMarked([
+    // Each blank line once scanned on to the next code: quadratic in a
+    // comment's length (sqlite3.c's took 0.9 s of 1.3).
+  ]);
   const text = `/*\n${" *\n".repeat(200_000)}*/\nSQLITE_API int f(void);\n`;
   const start = performance.now();
   const blanked = blankCMacros(text);
@@ -97,14 +108,16 @@ Deno.test("blankCMacros() takes linear time over long runs of comment lines", ()
 });
 
 Deno.test("blankCMacros() blanks macros after a class's name and macro calls before it", () => {
-  equal(
-    marked("class U_COMMON_API Iter U_FINAL : public UObject {};\n"),
-    "class ............ Iter ....... : public UObject {};\n",
-  );
-  equal(
-    marked('struct ABSL_DEPRECATED("x") Breakdown {\n  int y;\n};\n'),
-    "struct .................... Breakdown {\n  int y;\n};\n",
-  );
+  assertMarked([
+    [
+      "class U_COMMON_API Iter U_FINAL : public UObject {};\n",
+      "class ............ Iter ....... : public UObject {};\n",
+    ],
+    [
+      'struct ABSL_DEPRECATED("x") Breakdown {\n  int y;\n};\n',
+      "struct .................... Breakdown {\n  int y;\n};\n",
+    ],
+  ]);
   const kept = [
     "struct stat ST_BUF;\n",
     "struct s {\n  int f FOO_BITS : 3;\n};\n",
@@ -114,14 +127,16 @@ Deno.test("blankCMacros() blanks macros after a class's name and macro calls bef
 });
 
 Deno.test("blankCMacros() blanks an annotation after a field's name, not a function spelled in capitals", () => {
-  equal(
-    marked("  bool done_ ABSL_GUARDED_BY(mu_);\n"),
-    "  bool done_ ....................;\n",
-  );
-  equal(
-    marked("  T* p_ ABSL_PT_GUARDED_BY(mu_) = nullptr;\n"),
-    "  T* p_ ....................... = nullptr;\n",
-  );
+  assertMarked([
+    [
+      "  bool done_ ABSL_GUARDED_BY(mu_);\n",
+      "  bool done_ ....................;\n",
+    ],
+    [
+      "  T* p_ ABSL_PT_GUARDED_BY(mu_) = nullptr;\n",
+      "  T* p_ ....................... = nullptr;\n",
+    ],
+  ]);
   const kept = [
     "static foo_t MY_FUNC(int x);\n",
     "unsigned long MY_FUNC(int x);\n",
@@ -130,11 +145,13 @@ Deno.test("blankCMacros() blanks an annotation after a field's name, not a funct
     "enum e {\n\tA_Bc,\n#define A_Bc\tA_Bc\n\tA_NOP2,\n};\n",
   ];
   for (const text of kept) equal(blankCMacros(text), text, text);
-  // The export macro goes, the function stays.
-  equal(
-    marked("EXPORT_API foo_t MY_FUNC(int x);\n"),
-    ".......... foo_t MY_FUNC(int x);\n",
-  );
+  assertMarked([
+    // The export macro goes, the function stays.
+    [
+      "EXPORT_API foo_t MY_FUNC(int x);\n",
+      ".......... foo_t MY_FUNC(int x);\n",
+    ],
+  ]);
 });
 
 Deno.test("blankCMacros() blanks a macro after an operator's ref-qualifier", () => {
@@ -145,18 +162,20 @@ Deno.test("blankCMacros() blanks a macro after an operator's ref-qualifier", () 
 });
 
 Deno.test("blankCMacros() blanks calling conventions in function pointers and before a name", () => {
-  equal(
-    marked("typedef SECStatus(PR_CALLBACK *Fn)(int fd);\n"),
-    "typedef SECStatus(........... *Fn)(int fd);\n",
-  );
-  equal(
-    marked("typedef void (WINAPI *Fn)(int fd);\n"),
-    "typedef void (...... *Fn)(int fd);\n",
-  );
-  equal(
-    marked("XMLPUBFUN const xmlChar * XMLCALL\n\t\txmlGetProp(int n);\n"),
-    "XMLPUBFUN const xmlChar * .......\n\t\txmlGetProp(int n);\n",
-  );
+  assertMarked([
+    [
+      "typedef SECStatus(PR_CALLBACK *Fn)(int fd);\n",
+      "typedef SECStatus(........... *Fn)(int fd);\n",
+    ],
+    [
+      "typedef void (WINAPI *Fn)(int fd);\n",
+      "typedef void (...... *Fn)(int fd);\n",
+    ],
+    [
+      "XMLPUBFUN const xmlChar * XMLCALL\n\t\txmlGetProp(int n);\n",
+      "XMLPUBFUN const xmlChar * .......\n\t\txmlGetProp(int n);\n",
+    ],
+  ]);
   const kept = [
     "BOOL CloseHandle(HANDLE h);\n",
     "x = (FOO *) bar(y);\n",
@@ -187,4 +206,18 @@ Deno.test("blankCMacros() blanks an export macro before a type and a pointer-ret
     "struct foo * f(void);\n",
   ];
   for (const text of kept) equal(blankCMacros(text), text, text);
+});
+
+Deno.test("blankCMacros() takes linear time on one long line of macro calls", () => {
+  const text = "static const uint64_t t[] = {" +
+    "UINT64_C(12345), ".repeat(40_000) + "};\n";
+  const ms = elapsedMs(() => blankCMacros(text));
+  assert.ok(ms < 3_000, `blankCMacros() took ${Math.round(ms)} ms`);
+});
+
+Deno.test("blankCMacros() takes linear time on a long continued #define", () => {
+  const text = "#define LIST(X) \\\n" + "  X(A_B, 1) \\\n".repeat(20_000) +
+    "\nint y;\n";
+  const ms = elapsedMs(() => blankCMacros(text));
+  assert.ok(ms < 3_000, `blankCMacros() took ${Math.round(ms)} ms`);
 });

@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { CTreeText } from "./_c_tree_text.ts";
 import {
   descendants,
+  lines,
   withTree,
 } from "../../tests/support/outline_languages.ts";
-
-const lines = (...text: string[]) => text.join("\n") + "\n";
 
 const WORDS = ["identifier", "field_identifier", "type_identifier"];
 

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  extractText,
-  outlineLines,
-} from "../../tests/support/outline_languages.ts";
+import { extractLines, lines } from "../../tests/support/outline_languages.ts";
 import { javascript } from "./javascript.ts";
 import { typescript } from "./typescript.ts";
-
-const lines = (...text: string[]) => text.join("\n") + "\n";
 
 Deno.test("extractEcmascript() ends a declaration at its '}' when a comment opens after it, and gives that doc to the next", async () => {
   const text = lines(
@@ -20,7 +15,7 @@ Deno.test("extractEcmascript() ends a declaration at its '}' when a comment open
     "",
     "function e() {}",
   );
-  assert.deepEqual(outlineLines(await extractText(typescript, text)), [
+  assert.deepEqual(await extractLines(typescript, text), [
     "function f 1-1",
     "const b 4-4 // Doc b.",
     "class A 5-5",
@@ -37,7 +32,7 @@ Deno.test("extractEcmascript() ends a declaration at its '}' when a comment open
     " */",
     "const b = 1;",
   );
-  assert.deepEqual(outlineLines(await extractText(javascript, babel)), [
+  assert.deepEqual(await extractLines(javascript, babel), [
     "function _a 1-1",
     "const b 5-5",
   ]);
@@ -52,7 +47,7 @@ Deno.test("extractEcmascript() leaves an adjacent @module or @packageDocumentati
       " */",
       'export { a } from "./a.js";',
     );
-    assert.deepEqual(outlineLines(await extractText(typescript, text)), [
+    assert.deepEqual(await extractLines(typescript, text), [
       "export ./a.js 5-5",
     ], tag);
   }
@@ -61,7 +56,7 @@ Deno.test("extractEcmascript() leaves an adjacent @module or @packageDocumentati
     "/** Reads the @file attribute. */",
     "export const a = 1;",
   );
-  assert.deepEqual(outlineLines(await extractText(typescript, text)), [
+  assert.deepEqual(await extractLines(typescript, text), [
     "const a 2-2 // Reads the @file attribute.",
   ]);
 });

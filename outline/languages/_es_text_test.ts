@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { treeText } from "./_es_text.ts";
 import {
   descendants,
+  lines,
   withTree,
 } from "../../tests/support/outline_languages.ts";
-
-const lines = (...text: string[]) => text.join("\n") + "\n";
 
 const SOURCE = lines(
   "// Heading.\r",

@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  extractText,
-  outlineLines,
-} from "../../tests/support/outline_languages.ts";
+import { extractLines } from "../../tests/support/outline_languages.ts";
 import { kotlin } from "./kotlin.ts";
 import { blankWhenGuards, contextAsAnnotation } from "./_kotlin_2_2.ts";
 
@@ -54,7 +51,7 @@ Deno.test("kotlin.extract() reads a file with Kotlin 2.2 guards and context para
     "}",
     "",
   ].join("\n");
-  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+  assert.deepEqual(await extractLines(kotlin, text), [
     "fun log 2-3 // Logs.",
     "class Parser 4-9",
     "    fun sign 5-8",

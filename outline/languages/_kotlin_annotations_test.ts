@@ -1,4 +1,7 @@
+// blankTopLevelAnnotations() and restoreAnnotations(): Kotlin's top-level
+// annotation lines blanked for the grammar and given back to the symbols.
 import assert from "node:assert/strict";
+import { elapsedMs } from "../../tests/support/elapsed.ts";
 import {
   blankTopLevelAnnotations,
   restoreAnnotations,
@@ -31,4 +34,13 @@ Deno.test("blankTopLevelAnnotations() blanks top-level annotation lines only, ke
   );
   assert.equal(symbol.startLine, 3);
   assert.equal(symbol.doc, "Doc.");
+});
+
+Deno.test("blankTopLevelAnnotations() takes linear time on a line of many annotations", () => {
+  const text = "@A(" + " @A()".repeat(27) + " x\nfun f() {}\n";
+  const ms = elapsedMs(() => blankTopLevelAnnotations(text));
+  assert.ok(
+    ms < 2_000,
+    `blankTopLevelAnnotations() took ${Math.round(ms)} ms`,
+  );
 });

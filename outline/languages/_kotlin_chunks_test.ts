@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  extractText,
-  outlineLines,
-} from "../../tests/support/outline_languages.ts";
+import { extractLines } from "../../tests/support/outline_languages.ts";
 import { kotlin } from "./kotlin.ts";
 import { declarationChunks } from "./_kotlin_chunks.ts";
 
@@ -55,7 +52,7 @@ Deno.test("kotlin.extract() keeps the other declarations when one stays unreadab
     "}",
     "",
   ].join("\n");
-  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+  assert.deepEqual(await extractLines(kotlin, text), [
     "class B 11-13 // Second.",
     "    fun g 12-12",
   ]);

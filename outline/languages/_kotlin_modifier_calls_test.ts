@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  extractText,
-  outlineLines,
-} from "../../tests/support/outline_languages.ts";
+import { extractLines } from "../../tests/support/outline_languages.ts";
 import { kotlin } from "./kotlin.ts";
 import {
   restoreModifierCalls,
@@ -38,7 +35,7 @@ Deno.test("kotlin.extract() keeps a function named open( in a file the grammar m
     "}",
     "",
   ].join("\n");
-  assert.deepEqual(outlineLines(await extractText(kotlin, text)), [
+  assert.deepEqual(await extractLines(kotlin, text), [
     "class Files 1-8",
     "    fun open 2-2",
     "    fun read 3-7",

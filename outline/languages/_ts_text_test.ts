@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { prepareTypeScript, restoreKeywordNames } from "./_ts_text.ts";
 import type { OutlineSymbol } from "../types.ts";
-
-const lines = (...text: string[]) => text.join("\n") + "\n";
+import { lines } from "../../tests/support/outline_languages.ts";
 
 Deno.test("prepareTypeScript() separates a generic call signature under a doc or a lone '<'", () => {
   const source = lines(

@@ -1,13 +1,17 @@
-import { deepStrictEqual } from "node:assert/strict";
+// The Dart outline: dart.extract() on fixtures and snippets: types with
+// members, functions over their bodies, operators, dartdoc directives.
 import {
-  extractText,
-  fixtureLines,
-  outlineLines,
+  lines,
+  testExtract,
+  testFixture,
 } from "../../tests/support/outline_languages.ts";
 import { dart } from "./dart.ts";
 
-Deno.test("dart.extract() lists types with members and functions spanning their bodies", async () => {
-  deepStrictEqual(await fixtureLines(dart, "sample.dart"), [
+testFixture(dart, {
+  name:
+    "dart.extract() lists types with members and functions spanning their bodies",
+  file: "sample.dart",
+  outline: [
     "class Shape 7-28 // Something with an area.",
     "    getter area 9-9 // The area in square units.",
     "    field name 10-10",
@@ -42,26 +46,68 @@ Deno.test("dart.extract() lists types with members and functions spanning their 
     "function main 68-70 // Entry point.",
     "function legacy 72-73",
     "getter greeting 75-75",
-  ]);
+  ],
 });
 
-Deno.test("dart.extract() finds a class doc after its annotation and an abstract method's range", async () => {
-  const text = [
-    "@immutable",
-    "/// A value.",
-    "class Value {",
-    "  /// Reads it.",
-    "  @override",
-    "  int read() {",
-    "    return 1;",
-    "  }",
-    "  void reset();",
-    "}",
-    "",
-  ].join("\n");
-  deepStrictEqual(outlineLines(await extractText(dart, text)), [
-    "class Value 1-10 // A value.",
-    "    method read 5-8 // Reads it.",
-    "    method reset 9-9",
-  ]);
-});
+testExtract(dart, [
+  {
+    name:
+      "dart.extract() finds a class doc after its annotation and an abstract method's range",
+    text: [
+      "@immutable",
+      "/// A value.",
+      "class Value {",
+      "  /// Reads it.",
+      "  @override",
+      "  int read() {",
+      "    return 1;",
+      "  }",
+      "  void reset();",
+      "}",
+      "",
+    ].join("\n"),
+    outline: [
+      "class Value 1-10 // A value.",
+      "    method read 5-8 // Reads it.",
+      "    method reset 9-9",
+    ],
+  },
+  {
+    name: "dart.extract() skips a {@template} line to the summary",
+    text: lines(
+      "/// {@template flutter.widgets.text}",
+      "/// A run of text with a single style.",
+      "/// {@endtemplate}",
+      "class Text extends StatelessWidget {",
+      "  /// {@macro flutter.widgets.text}",
+      "  const Text(this.data);",
+      "",
+      "  /// {@tool snippet}",
+      "  /// Builds the text.",
+      "  /// {@end-tool}",
+      "  Widget build(BuildContext context) => this;",
+      "}",
+    ),
+    outline: [
+      "class Text 4-12 // A run of text with a single style.",
+      "    constructor Text 6-6",
+      "    method build 11-11 // Builds the text.",
+    ],
+  },
+  {
+    name: "dart.extract() names the [], []= and ~ operators",
+    text: lines(
+      "class JsonMap<V> {",
+      "  V? operator [](String key) => null;",
+      "  void operator []=(String key, V value) {}",
+      "  JsonMap<V> operator ~() => this;",
+      "}",
+    ),
+    outline: [
+      "class JsonMap 1-5",
+      "    operator [] 2-2",
+      "    operator []= 3-3",
+      "    operator ~ 4-4",
+    ],
+  },
+]);

@@ -24,6 +24,17 @@ interface TestTerminal {
   killed: boolean;
 }
 
+/**
+ * A permission policy that picks the offered option of `kind` (cancelling
+ * when there is none), as a person clicking that button does.
+ */
+export function chooseKind(
+  kind: acp.PermissionOptionKind,
+): (request: acp.RequestPermissionRequest) => string {
+  return (request) =>
+    request.options.find((o) => o.kind === kind)?.optionId ?? "cancelled";
+}
+
 /** A scripted editor on the client side of ACP. */
 export class TestClient {
   readonly app: acp.ClientApp;
@@ -112,15 +123,18 @@ export class TestClient {
     return capabilities;
   }
 
-  /** The updates of one kind, e.g. `"tool_call"`. */
+  /** The updates of one kind, e.g. `"tool_call"`, of every session or one. */
   updatesOf<K extends acp.SessionUpdate["sessionUpdate"]>(
     kind: K,
+    sessionId?: string,
   ): Extract<acp.SessionUpdate, { sessionUpdate: K }>[] {
-    return this.updates.map((n) => n.update).filter((
-      u,
-    ): u is Extract<acp.SessionUpdate, { sessionUpdate: K }> =>
-      u.sessionUpdate === kind
-    );
+    return this.updates
+      .filter((n) => sessionId === undefined || n.sessionId === sessionId)
+      .map((n) => n.update).filter((
+        u,
+      ): u is Extract<acp.SessionUpdate, { sessionUpdate: K }> =>
+        u.sessionUpdate === kind
+      );
   }
 
   /** The agent's streamed answer so far. */

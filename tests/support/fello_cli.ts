@@ -28,9 +28,42 @@ export async function fello(
     ...options,
     stdin: options.stdin === undefined ? "null" : "piped",
   });
-  if (options.stdin !== undefined) {
+  return await finished(child, options.stdin);
+}
+
+/**
+ * Runs the CLI on Bun (`bun run mod.ts ...`) to its end, as {@linkcode fello}
+ * does on Deno; `script` runs another file instead of mod.ts.
+ */
+export async function bunFello(
+  args: string[],
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    stdin?: string;
+    script?: string;
+  },
+): Promise<CliOutput> {
+  const child = new Deno.Command("bun", {
+    args: ["run", options.script ?? MOD, ...args],
+    cwd: options.cwd,
+    env: { ...baseEnv(), ...options.env },
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  return await finished(child, options.stdin);
+}
+
+/** Writes `stdin` (if any) to `child`, then waits for its output. */
+async function finished(
+  child: Deno.ChildProcess,
+  stdin: string | undefined,
+): Promise<CliOutput> {
+  if (stdin !== undefined) {
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.write(new TextEncoder().encode(stdin));
     await writer.close();
   }
   return decoded(await child.output());
@@ -65,8 +98,8 @@ export interface SpawnOptions {
   flags?: string[];
   /** Piped for the test to write to, or empty (the default). */
   stdin?: "piped" | "null";
-  /** stderr piped (the default) or dropped. */
-  stderr?: "piped" | "null";
+  /** stderr piped (the default), dropped, or passed through. */
+  stderr?: "piped" | "null" | "inherit";
 }
 
 /**

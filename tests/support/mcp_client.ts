@@ -60,12 +60,12 @@ export async function connectMcp(
 
 const serverStderr = new WeakMap<Client, () => string>();
 
-/** A tool call's text (its text parts joined by newlines) and error flag. */
-export async function callText(
+/** A tool call's content parts and error flag, as the server sent them. */
+export async function callParts(
   client: Client,
   name: string,
   args: Record<string, unknown>,
-): Promise<{ text: string; isError: boolean }> {
+): Promise<{ parts: { type: string; text?: string }[]; isError: boolean }> {
   const result = await client.callTool({ name, arguments: args }).catch(
     (error: Error) => {
       const stderr = serverStderr.get(client)?.();
@@ -73,9 +73,18 @@ export async function callText(
       throw error;
     },
   );
-  const content = result.content as { type: string; text?: string }[];
   return {
-    text: content.map((part) => part.text ?? "").join("\n"),
+    parts: (result.content ?? []) as { type: string; text?: string }[],
     isError: result.isError === true,
   };
+}
+
+/** A tool call's text (its text parts joined by newlines) and error flag. */
+export async function callText(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean }> {
+  const { parts, isError } = await callParts(client, name, args);
+  return { text: parts.map((part) => part.text ?? "").join("\n"), isError };
 }

@@ -1,5 +1,5 @@
 // The Objective-C header outline and the plain C outline of a text, as
-// outline lines: what the Objective-C reviews compare.
+// outline lines, for tests that compare the two.
 import { c } from "../../outline/languages/c.ts";
 import { objc } from "../../outline/languages/objc.ts";
 import { extractText, outlineLines } from "./outline_languages.ts";

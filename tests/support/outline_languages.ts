@@ -1,11 +1,18 @@
-// Test support for the language extractors: parse a fixture (or a snippet)
-// with the real grammar, run one extractor, and render the symbols as
-// outline lines so a test can compare names, labels, ranges, nesting and doc
-// comments exactly in one readable array.
+// Test support for the language outlines: parse a fixture (or a snippet)
+// with the real grammar, run one extractor or the public outlineSymbols(),
+// and render the symbols as outline lines so a test can compare names,
+// labels, ranges, nesting and doc comments exactly in one readable array;
+// tables of such cases register one test each.
+import { deepStrictEqual as assertDeepEqual } from "node:assert/strict";
 import { join } from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../../grammars/grammars.ts";
-import { outlineSymbols } from "../../mod.ts";
+import {
+  fileOutline,
+  type OutlineResult,
+  outlineSymbols,
+  type OutlineSymbolsOptions,
+} from "../../mod.ts";
 import type { LanguageSpec } from "../../outline/languages/_language.ts";
 import type { OutlineSymbol } from "../../outline/types.ts";
 
@@ -33,6 +40,19 @@ export function descendants(node: Node): Node[] {
   const all = [node];
   for (const child of node.namedChildren) all.push(...descendants(child));
   return all;
+}
+
+/** `text` as lines of a file: each line ended by `\n`, the last one too. */
+export function lines(...text: string[]): string {
+  return text.join("\n") + "\n";
+}
+
+/** The outline lines of `text` as `spec` extracts it on the main thread. */
+export async function extractLines(
+  spec: LanguageSpec,
+  text: string,
+): Promise<string[]> {
+  return outlineLines(await extractText(spec, text));
 }
 
 /** Extracts the symbols of `text` with `spec`, deleting the tree after. */
@@ -90,11 +110,106 @@ export async function outlineFileLines(
   name: string,
   text: string,
 ): Promise<string[]> {
+  return outlineLines((await outlineFile(name, text)).symbols);
+}
+
+/**
+ * The whole outlineSymbols() result of `text` saved as `name` in a fresh
+ * folder; `options` go to outlineSymbols() (the folder is the `cwd`).
+ */
+export async function outlineFile(
+  name: string,
+  text: string,
+  options: Omit<OutlineSymbolsOptions, "cwd"> = {},
+): Promise<OutlineResult> {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(join(dir, name), text);
-    return outlineLines((await outlineSymbols(name, { cwd: dir })).symbols);
+    return await outlineSymbols(name, { ...options, cwd: dir });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/**
+ * The symbol lines of fileOutline()'s text for `text` saved as `name` in a
+ * fresh folder (the header and blank lines left out), e.g.
+ * `def split (lines 1-2)  // Split it.`.
+ */
+export async function fileOutlineLines(
+  name: string,
+  text: string,
+): Promise<string[]> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(dir, name), text);
+    const outline = await fileOutline(name, { cwd: dir });
+    return outline.split("\n").slice(4).filter((line) => line !== "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A snippet and the outline lines it must give. */
+export interface OutlineSnippet {
+  /** The name the text is saved as, for cases outlined through outlineSymbols(). */
+  file?: string;
+  /** The source text. */
+  text: string;
+  /** The expected outline lines. */
+  outline: string[];
+}
+
+/** One case of a test table: a named test of one snippet or more. */
+export interface OutlineCase extends OutlineSnippet {
+  /** The test's name. */
+  name: string;
+  /** Further snippets the same test checks, in order. */
+  also?: OutlineSnippet[];
+}
+
+/**
+ * Registers one test per case: `outline(snippet)` must give
+ * `snippet.outline` exactly, for the case and each snippet it has `also`.
+ */
+export function testOutlines(
+  outline: (snippet: OutlineSnippet) => Promise<string[]>,
+  cases: OutlineCase[],
+): void {
+  for (const outlineCase of cases) {
+    Deno.test(outlineCase.name, async () => {
+      for (const snippet of [outlineCase, ...outlineCase.also ?? []]) {
+        assertDeepEqual(await outline(snippet), snippet.outline);
+      }
+    });
+  }
+}
+
+/**
+ * Registers a test: the fixture `file` of tests/fixtures/outline/, extracted
+ * with `spec`, gives `outline` exactly.
+ */
+export function testFixture(
+  spec: LanguageSpec,
+  fixture: { name: string; file: string; outline: string[] },
+): void {
+  Deno.test(fixture.name, async () => {
+    assertDeepEqual(await fixtureLines(spec, fixture.file), fixture.outline);
+  });
+}
+
+/** {@linkcode testOutlines} with `spec`'s extractor on the main thread. */
+export function testExtract(spec: LanguageSpec, cases: OutlineCase[]): void {
+  testOutlines(({ text }) => extractLines(spec, text), cases);
+}
+
+/**
+ * {@linkcode testOutlines} through the public outlineSymbols(), each text
+ * saved as its case's `file`.
+ */
+export function testOutlineFiles(cases: OutlineCase[]): void {
+  testOutlines(({ file, text }) => {
+    if (file === undefined) throw new Error("An outline case needs a file");
+    return outlineFileLines(file, text);
+  }, cases);
 }

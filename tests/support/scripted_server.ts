@@ -355,3 +355,25 @@ export function startEchoServer(turns = 10): ScriptedServer {
     })),
   }]);
 }
+
+/** The text the model saw as the result of tool call `toolCallId` ("" if none). */
+export function toolResultText(
+  server: ScriptedServer,
+  toolCallId: string,
+): string {
+  for (const request of server.requests) {
+    const message = toolMessages(request).find((m) =>
+      m.tool_call_id === toolCallId
+    );
+    if (message) return contentText(message.content);
+  }
+  return "";
+}
+
+/** The replies of a model that makes one tool call, then answers `text`. */
+export function callThen(
+  call: ScriptedToolCall,
+  text: string,
+): ScriptedReply[] {
+  return [{ toolCalls: [call] }, { text }];
+}

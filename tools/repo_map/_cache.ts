@@ -1,6 +1,7 @@
 // Per-file results of the repo map, keyed by path, size and modification
 // time: in memory for the process, and on disk in fello's state folder so
 // that another process maps an unchanged tree without reading a file.
+import { runtime } from "../../internal/runtime/runtime.ts";
 import { join } from "node:path";
 import { stateFolder } from "../../internal/state_folder.ts";
 import type { Definition } from "./repo_map.ts";
@@ -72,13 +73,13 @@ export class RepoMapCache {
     });
     const temporary = `${this.#file}.${crypto.randomUUID()}.tmp`;
     try {
-      await Deno.mkdir(join(this.#file, ".."), { recursive: true });
-      await Deno.writeTextFile(temporary, text);
-      await Deno.rename(temporary, this.#file);
+      await runtime.mkdir(join(this.#file, ".."), { recursive: true });
+      await runtime.writeTextFile(temporary, text);
+      await runtime.rename(temporary, this.#file);
       this.#changed = false;
     } catch {
       // A cache that cannot be written only costs the next process a read.
-      await Deno.remove(temporary).catch(() => {});
+      await runtime.remove(temporary).catch(() => {});
     }
   }
 }
@@ -106,7 +107,7 @@ async function cacheFile(
 
 async function load(file: string): Promise<Map<string, FileFacts>> {
   try {
-    const data = JSON.parse(await Deno.readTextFile(file));
+    const data = JSON.parse(await runtime.readTextFile(file));
     if (data?.format === FORMAT && typeof data.files === "object") {
       return new Map(Object.entries(data.files as Record<string, FileFacts>));
     }

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { isError, runtime } from "../../internal/runtime/runtime.ts";
+import type { FileInfo } from "../../internal/runtime/runtime.ts";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { estimateTokens } from "../../internal/tokens.ts";
 import { ToolError } from "../../internal/tool_error.ts";
@@ -85,8 +87,8 @@ let outliner: Outliner | undefined;
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${root}/a.ts`, 'import { parse } from "./b.ts";\nexport const run = () => parse("x");\n');
- * await Deno.writeTextFile(`${root}/b.ts`, "export function parse(text: string) {\n  return text;\n}\n");
+ * await runtime.writeTextFile(`${root}/a.ts`, 'import { parse } from "./b.ts";\nexport const run = () => parse("x");\n');
+ * await runtime.writeTextFile(`${root}/b.ts`, "export function parse(text: string) {\n  return text;\n}\n");
  * const map = await repoMap(root, { focus: ["a.ts"], cacheDir: false });
  * assert.match(map, /^b\.ts\n {4}function parse \(lines 1-3\)$/m);
  * ```
@@ -153,7 +155,7 @@ async function listFiles(
     }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (error instanceof Deno.errors.NotFound) {
+    if (isError(error, "notFound")) {
       throw new ToolError(
         `Cannot map "${root}": no such folder; pass the repository's root`,
       );
@@ -170,7 +172,7 @@ async function listFiles(
 
 async function isFolder(path: string): Promise<boolean> {
   try {
-    return (await Deno.stat(path)).isDirectory;
+    return (await runtime.stat(path)).isDirectory;
   } catch {
     return false;
   }
@@ -187,9 +189,9 @@ async function readFacts(
   const stale: { file: string; size: number; mtimeMs: number }[] = [];
   for (const file of files) {
     signal?.throwIfAborted();
-    let stat: Deno.FileInfo;
+    let stat: FileInfo;
     try {
-      stat = await Deno.stat(join(folder, file));
+      stat = await runtime.stat(join(folder, file));
     } catch {
       continue;
     }

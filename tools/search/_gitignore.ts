@@ -5,6 +5,7 @@ import { exists } from "../../internal/exists.ts";
 import { dirname, join, relative, sep } from "node:path";
 import { GitIgnoreRules } from "./_gitignore_rules.ts";
 import { isWithin } from "../../internal/paths.ts";
+import { runtime } from "../../internal/runtime/runtime.ts";
 
 interface Layer {
   /** The folder the rules are relative to. */
@@ -78,7 +79,7 @@ async function readLayer(
 ): Promise<Layer | undefined> {
   let text: string;
   try {
-    text = await Deno.readTextFile(join(folder, name));
+    text = await runtime.readTextFile(join(folder, name));
   } catch {
     // Missing, unreadable or not permitted: no rules from this file.
     return undefined;
@@ -97,7 +98,7 @@ async function readLayer(
  * package, which parses the rules, defaults to yes everywhere, so `core` hid
  * a `Core/` folder).
  */
-const IGNORE_CASE = Deno.build.os !== "linux";
+const IGNORE_CASE = runtime.build.os !== "linux";
 
 /**
  * The rules with each run of `**` segments written once (`a/**\/**\/b` is

@@ -20,6 +20,7 @@ import {
   type ThreadEvents,
 } from "../../internal/thread.ts";
 import { workerUrl } from "../../internal/worker_url.ts";
+import { runtime } from "../../internal/runtime/runtime.ts";
 
 /** How long a scan may go without progress before it is stopped. */
 export const REGEX_BUDGET_MS = 10_000;
@@ -154,7 +155,7 @@ const MAX_STUCK_SCANS = 100;
  */
 function fileStamp(path: string): string {
   try {
-    const info = Deno.statSync(path);
+    const info = runtime.statSync(path);
     return `${info.size}/${info.mtime?.getTime()}`;
   } catch {
     return "";
@@ -277,7 +278,7 @@ export class RegexScanner {
       stop: () => clearInterval(timer),
       // A Timeout object at run time (Deno 2.9.6 once node:* modules load),
       // typed as a number or a Timeout depending on the type graph.
-      unref: () => Deno.unrefTimer(timer as unknown as number),
+      unref: () => runtime.unrefTimer(timer as unknown as number),
     };
     this.#worker = worker;
     return worker;
@@ -376,7 +377,7 @@ export class RegexScanner {
 function spawn(): RegexWorker | undefined {
   if (
     WORKER_MODULE.protocol === "file:" &&
-    Deno.permissions.querySync({
+    runtime.permissions.querySync({
         name: "read",
         path: fileURLToPath(new URL("./", WORKER_MODULE)),
       }).state !== "granted"

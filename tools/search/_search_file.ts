@@ -5,6 +5,7 @@
 import { looksBinary, utf16Bom } from "../../internal/read_head.ts";
 import { countChar } from "../../internal/count_char.ts";
 import { openedFileSize } from "../../internal/open_file_size.ts";
+import { runtime } from "../../internal/runtime/runtime.ts";
 
 /** A matching line. */
 export interface LineMatch {
@@ -46,7 +47,7 @@ export async function scanFile(
     onChunk?: () => void;
   },
 ): Promise<FileScan> {
-  using file = await Deno.open(path, { read: true });
+  using file = await runtime.open(path, { read: true });
   // Up to the size the file has now: one that keeps growing (a log being
   // written, `yes > f`) would otherwise keep the search going for ever.
   let left = await openedFileSize(file, path);

@@ -18,6 +18,8 @@ import { incompleteTail } from "../../internal/utf8.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { Tool } from "../types.ts";
 import DESCRIPTION from "./rg.txt" with { type: "text" };
+import { isError, runtime } from "../../internal/runtime/runtime.ts";
+import type { ChildProcess } from "../../internal/runtime/runtime.ts";
 
 /** Input of the `rg` tool. */
 export interface RgInput {
@@ -240,9 +242,9 @@ async function spawnRg(
   args: string[],
   signal?: AbortSignal,
 ): Promise<RgResult> {
-  let child: Deno.ChildProcess;
+  let child: ChildProcess;
   try {
-    child = new Deno.Command("rg", {
+    child = runtime.command("rg", {
       args: [...DEFAULT_ARGS, ...args],
       cwd,
       stdin: "null",
@@ -250,7 +252,7 @@ async function spawnRg(
       stderr: "piped",
     }).spawn();
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
+    if (isError(error, "notFound")) {
       throw new ToolError(
         'Cannot run rg: ripgrep is not installed or not on PATH; install it (e.g. "apt-get install ripgrep" or "brew install ripgrep") or use the search tool instead',
       );

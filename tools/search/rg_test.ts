@@ -7,6 +7,7 @@ import { createRg, renderRg } from "./rg.ts";
 import type { PermissionRequest } from "../types.ts";
 import { runDeno } from "../../tests/support/run_deno.ts";
 import { withDirs } from "../../tests/support/workspace.ts";
+import { ignoreWithout } from "../../tests/support/has.ts";
 
 function rgTool(
   workspace: string,
@@ -195,37 +196,41 @@ Deno.test("rg asks about 'link/..' and -f/--ignore-file values by where they rea
   });
 });
 
-Deno.test("rg under a narrow --allow-read refuses a path whose real path is out of the grant, naming it", async () => {
-  await withDirs(async ({ ws, out }) => {
-    await plantLink(ws, out);
-    const script = join(ws, "child.ts");
-    await Deno.writeTextFile(script, RG_CHILD);
-    const calls = [
-      ["needle", "link"],
-      ["needle", "link/.."],
-      ["-f", "link/../secret.txt", "sub"],
-      ["needle", "sub/.."],
-    ];
-    const { stdout } = await runDeno(
-      [
-        `--allow-read=${ws},${import.meta.dirname}`,
-        "--allow-run=rg",
-      ],
-      script,
-      [ws, JSON.stringify(calls)],
-    );
-    const [link, up, patterns, inside] = JSON.parse(stdout);
-    assert.equal(
-      link,
-      `Deno denies reading "${ws}/link": it leads through a symlink to "${out}/dir", outside the granted "${ws}"; run deno again with --allow-read=${out}/dir (or a parent folder)`,
-    );
-    assert.ok(up.includes(`--allow-read=${out} `), up);
-    assert.ok(patterns.includes(`--allow-read=${out}/secret.txt `), patterns);
-    // Inside the grant, rg runs (or is missing from PATH): no Deno denial.
-    if (hasRipgrep) assert.equal(inside, "ran");
-    assert.doesNotMatch(inside, /Deno denies/);
-  });
-});
+Deno.test(
+  "rg under a narrow --allow-read refuses a path whose real path is out of the grant, naming it",
+  { ignore: ignoreWithout("rg") },
+  async () => {
+    await withDirs(async ({ ws, out }) => {
+      await plantLink(ws, out);
+      const script = join(ws, "child.ts");
+      await Deno.writeTextFile(script, RG_CHILD);
+      const calls = [
+        ["needle", "link"],
+        ["needle", "link/.."],
+        ["-f", "link/../secret.txt", "sub"],
+        ["needle", "sub/.."],
+      ];
+      const { stdout } = await runDeno(
+        [
+          `--allow-read=${ws},${import.meta.dirname}`,
+          "--allow-run=rg",
+        ],
+        script,
+        [ws, JSON.stringify(calls)],
+      );
+      const [link, up, patterns, inside] = JSON.parse(stdout);
+      assert.equal(
+        link,
+        `Deno denies reading "${ws}/link": it leads through a symlink to "${out}/dir", outside the granted "${ws}"; run deno again with --allow-read=${out}/dir (or a parent folder)`,
+      );
+      assert.ok(up.includes(`--allow-read=${out} `), up);
+      assert.ok(patterns.includes(`--allow-read=${out}/secret.txt `), patterns);
+      // Inside the grant, rg runs (or is missing from PATH): no Deno denial.
+      if (hasRipgrep) assert.equal(inside, "ran");
+      assert.doesNotMatch(inside, /Deno denies/);
+    });
+  },
+);
 
 /** Runs rg calls (Deno.args[1], JSON) in the workspace Deno.args[0]; prints each error message or "ran". */
 const RG_CHILD = `

@@ -19,6 +19,8 @@ import { walkFiles } from "./walk.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { Tool } from "../types.ts";
 import DESCRIPTION from "./search.txt" with { type: "text" };
+import { isError, runtime } from "../../internal/runtime/runtime.ts";
+import type { FileInfo } from "../../internal/runtime/runtime.ts";
 
 /**
  * Input of the `search` tool.
@@ -439,11 +441,11 @@ async function pathKind(
   path: string,
   shown: string,
 ): Promise<"file" | "directory"> {
-  let info: Deno.FileInfo;
+  let info: FileInfo;
   try {
-    info = await Deno.stat(path);
+    info = await runtime.stat(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
+    if (isError(error, "notFound")) {
       throw new ToolError(
         `Cannot search "${shown}": no such file or folder; check the path, or leave "path" out to search the whole workspace`,
       );

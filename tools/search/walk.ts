@@ -4,6 +4,8 @@
 import { join, relative, sep } from "node:path";
 import { GitIgnore } from "./_gitignore.ts";
 import type { GlobFilter } from "./_glob.ts";
+import { runtime } from "../../internal/runtime/runtime.ts";
+import type { DirEntry } from "../../internal/runtime/runtime.ts";
 
 /** Folders never searched, whatever the ignore files say. */
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
@@ -58,10 +60,10 @@ async function* walkFolder(
 
 async function listFolder(
   folder: string,
-): Promise<Deno.DirEntry[] | undefined> {
-  const entries: Deno.DirEntry[] = [];
+): Promise<DirEntry[] | undefined> {
+  const entries: DirEntry[] = [];
   try {
-    for await (const entry of Deno.readDir(folder)) entries.push(entry);
+    for await (const entry of runtime.readDir(folder)) entries.push(entry);
   } catch {
     return undefined;
   }

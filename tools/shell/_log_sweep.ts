@@ -3,6 +3,8 @@
 // fills the temp folder (a log holds up to 256 MiB): the first log a process
 // writes in a folder removes the Shell logs there older than a day.
 import { join } from "node:path";
+import { runtime } from "../../internal/runtime/runtime.ts";
+import type { DirEntry } from "../../internal/runtime/runtime.ts";
 
 /** The prefix and suffix of every Shell log's file name. */
 export const LOG_PREFIX = "shell-output-";
@@ -20,7 +22,7 @@ export function sweepOldLogs(dir: string, now: number = Date.now()): void {
   if (swept.has(dir)) return;
   swept.add(dir);
   try {
-    for (const entry of Deno.readDirSync(dir)) {
+    for (const entry of runtime.readDirSync(dir)) {
       if (!_isLog(entry)) continue;
       _removeIfOld(join(dir, entry.name), now);
     }
@@ -29,16 +31,16 @@ export function sweepOldLogs(dir: string, now: number = Date.now()): void {
   }
 }
 
-function _isLog(entry: Deno.DirEntry): boolean {
+function _isLog(entry: DirEntry): boolean {
   return entry.isFile && entry.name.startsWith(LOG_PREFIX) &&
     entry.name.endsWith(LOG_SUFFIX);
 }
 
 function _removeIfOld(path: string, now: number): void {
   try {
-    const modified = Deno.statSync(path).mtime?.getTime();
+    const modified = runtime.statSync(path).mtime?.getTime();
     if (modified !== undefined && now - modified > LOG_MAX_AGE_MS) {
-      Deno.removeSync(path);
+      runtime.removeSync(path);
     }
   } catch {
     // Removed meanwhile, or not ours to remove.

@@ -17,6 +17,11 @@ import {
   isContinuation,
   sequenceLength,
 } from "../../internal/utf8.ts";
+import { runtime } from "../../internal/runtime/runtime.ts";
+import type {
+  FsFile,
+  MakeTempOptions,
+} from "../../internal/runtime/runtime.ts";
 
 /** Options for {@linkcode OutputBuffer}. */
 export interface OutputBufferOptions {
@@ -71,7 +76,7 @@ export class OutputBuffer {
   #tail: TailRing | undefined;
   #total = 0;
   #lines = 0;
-  #log: Deno.FsFile | undefined;
+  #log: FsFile | undefined;
   #logBatch: Uint8Array | undefined;
   #logBuffered = 0;
   #logPath: string | undefined;
@@ -152,13 +157,13 @@ export class OutputBuffer {
   }
   #openLog(): void {
     try {
-      const options: Deno.MakeTempOptions = {
+      const options: MakeTempOptions = {
         prefix: LOG_PREFIX,
         suffix: LOG_SUFFIX,
       };
       if (this.#logDir !== undefined) options.dir = this.#logDir;
-      this.#logPath = Deno.makeTempFileSync(options);
-      this.#log = Deno.openSync(this.#logPath, { write: true });
+      this.#logPath = runtime.makeTempFileSync(options);
+      this.#log = runtime.openSync(this.#logPath, { write: true });
       sweepOldLogs(dirname(this.#logPath));
     } catch {
       // No write access or no space: the result just has no log.
@@ -226,7 +231,7 @@ export class OutputBuffer {
     this.#closeLog();
     if (this.#logPath !== undefined) {
       try {
-        Deno.removeSync(this.#logPath);
+        runtime.removeSync(this.#logPath);
       } catch {
         // Already gone or not removable; nothing refers to it any more.
       }

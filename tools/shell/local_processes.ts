@@ -9,6 +9,14 @@ import { OutputBuffer, type OutputSource } from "./_output_buffer.ts";
 import { displayCommand, shownCommand } from "../../internal/command_line.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { ProcessBackend, ShellRequest, ShellResult } from "../types.ts";
+import { isError, runtime } from "../../internal/runtime/runtime.ts";
+import type {
+  ChildProcess,
+  Command,
+  CommandStatus,
+  FileInfo,
+  Signal,
+} from "../../internal/runtime/runtime.ts";
 
 /** Options for {@linkcode createLocalProcesses}. */
 export interface LocalProcessesOptions {
@@ -103,9 +111,9 @@ async function runLocal(
 // or Deno.exit ("unload"), and on an uncaught error or unhandled rejection,
 // which end Deno without an unload event. (A default SIGINT ends Deno without
 // any event.)
-const running = new Set<Deno.ChildProcess>();
+const running = new Set<ChildProcess>();
 
-function track(child: Deno.ChildProcess): void {
+function track(child: ChildProcess): void {
   if (running.size === 0) {
     globalThis.addEventListener("unload", killRunning);
     // Only while commands run: a listener must not outlive them.
@@ -115,7 +123,7 @@ function track(child: Deno.ChildProcess): void {
   running.add(child);
 }
 
-function untrack(child: Deno.ChildProcess): void {
+function untrack(child: ChildProcess): void {
   running.delete(child);
   if (running.size > 0) return;
   globalThis.removeEventListener("unload", killRunning);
@@ -137,7 +145,7 @@ function killRunning(): void {
   if (groups.length === 0) return;
   if (grantedSync({ name: "run" })) {
     for (const child of groups) {
-      killSync(() => Deno.kill(-child.pid, "SIGKILL"));
+      killSync(() => runtime.kill(-child.pid, "SIGKILL"));
     }
   } else if (!(shGranted() && killGroupsWithSh(groups))) {
     for (const child of groups) killSync(() => child.kill("SIGKILL"));
@@ -145,15 +153,15 @@ function killRunning(): void {
 }
 
 // Whether sh ran (see shKill).
-function killGroupsWithSh(groups: Deno.ChildProcess[]): boolean {
+function killGroupsWithSh(groups: ChildProcess[]): boolean {
   const pids = groups.map((child) => child.pid);
   return killSync(() => shKill("KILL", pids).outputSync());
 }
 
 // Deno names a process group only with an unrestricted --allow-run; under
 // --allow-run=sh (Shell's documented grant), sh's kill can signal them.
-function shKill(signalName: string, pids: number[]): Deno.Command {
-  return new Deno.Command("sh", {
+function shKill(signalName: string, pids: number[]): Command {
+  return runtime.command("sh", {
     args: [
       "-c",
       'signal=$1; shift; kill -s "$signal" -- "$@"',
@@ -181,11 +189,11 @@ function killSync(kill: () => unknown): boolean {
 }
 
 async function checkFolder(cwd: string, display: string): Promise<void> {
-  let info: Deno.FileInfo;
+  let info: FileInfo;
   try {
-    info = await Deno.stat(cwd);
+    info = await runtime.stat(cwd);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
+    if (isError(error, "notFound")) {
       throw new ToolError(
         `Cannot run "${display}": the working folder "${cwd}" does not exist; pass an existing "cwd"`,
       );
@@ -199,10 +207,10 @@ async function checkFolder(cwd: string, display: string): Promise<void> {
   }
 }
 
-function spawn(request: ShellRequest, display: string): Deno.ChildProcess {
+function spawn(request: ShellRequest, display: string): ChildProcess {
   const shell = request.args === undefined;
   try {
-    return new Deno.Command(shell ? "sh" : request.command, {
+    return runtime.command(shell ? "sh" : request.command, {
       args: shell ? ["-c", request.command] : request.args,
       cwd: request.cwd,
       env: { ...NON_INTERACTIVE_ENV, ...request.env },
@@ -221,20 +229,20 @@ function spawnError(
   executable: string,
   display: string,
 ): ToolError {
-  if (error instanceof Deno.errors.NotFound) {
+  if (isError(error, "notFound")) {
     return new ToolError(
       `Cannot run "${display}": no executable "${executable}" was found on PATH; check the name, install it, or run it through a shell by leaving out "args"`,
       { cause: error },
     );
   }
-  if (error instanceof Deno.errors.PermissionDenied) {
+  if (isError(error, "permissionDenied")) {
     return new ToolError(
       `Cannot run "${display}": permission denied for "${executable}"; check that it is executable`,
       { cause: error },
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof Deno.errors.NotCapable) {
+  if (isError(error, "notCapable")) {
     // Deno resolves a relative executable differently from the grant it was given.
     return new ToolError(
       `Deno denies running "${display}" (${message}); grant the executable's absolute path with --allow-run, or run it by name from PATH`,
@@ -253,7 +261,7 @@ function spawnError(
 type Stop = "timeout" | "abort";
 
 async function supervise(
-  child: Deno.ChildProcess,
+  child: ChildProcess,
   request: ShellRequest,
   signal: AbortSignal | undefined,
   settings: Settings,
@@ -277,7 +285,7 @@ async function supervise(
     ? undefined
     : setTimeout(() => stop.resolve("timeout"), request.timeoutSeconds * 1000);
   let stopped: Stop | undefined;
-  let status: Deno.CommandStatus;
+  let status: CommandStatus;
   try {
     const first = await Promise.race([child.status, stop.promise]);
     if (typeof first === "string") {
@@ -344,10 +352,10 @@ async function pump(
 // the grace is over) SIGKILL to the group, which also catches members that
 // ignore SIGTERM or do not hold the pipes.
 async function killTree(
-  child: Deno.ChildProcess,
+  child: ChildProcess,
   pumps: Promise<unknown>,
   graceMs: number,
-): Promise<Deno.CommandStatus> {
+): Promise<CommandStatus> {
   await signalGroup(child, "SIGTERM");
   await withDeadline(Promise.all([child.status, pumps]), graceMs);
   await signalGroup(child, "SIGKILL");
@@ -367,7 +375,7 @@ async function groupGone(pgid: number, waitMs: number): Promise<void> {
   const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
     try {
-      Deno.kill(-pgid, "SIGKILL");
+      runtime.kill(-pgid, "SIGKILL");
     } catch {
       return; // ESRCH: no member left
     }
@@ -376,15 +384,15 @@ async function groupGone(pgid: number, waitMs: number): Promise<void> {
 }
 
 async function signalGroup(
-  child: Deno.ChildProcess,
-  signal: Deno.Signal,
+  child: ChildProcess,
+  signal: Signal,
 ): Promise<void> {
   try {
     // A negative pid names the process group. Deno signals one only with an
     // unrestricted --allow-run; with a list that includes sh, sh's kill does
     // it; otherwise only the command's own process can be signalled.
     if (grantedSync({ name: "run" })) {
-      Deno.kill(-child.pid, signal);
+      runtime.kill(-child.pid, signal);
     } else if (shGranted()) {
       await shKill(signal.slice(3), [child.pid]).output();
     } else {

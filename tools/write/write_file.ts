@@ -14,6 +14,7 @@ import { forgetLineIndex } from "../../internal/line_index.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { FileBackend, Tool } from "../types.ts";
 import DESCRIPTION from "./write_file.txt" with { type: "text" };
+import { isError, runtime } from "../../internal/runtime/runtime.ts";
 
 /**
  * Input of WriteFile.
@@ -70,7 +71,7 @@ export interface WriteFileResult {
 }
 
 const NAME = "WriteFile";
-const WINDOWS = Deno.build.os === "windows";
+const WINDOWS = runtime.build.os === "windows";
 
 const schema = z.object({
   path: z.string().describe("The file to write"),
@@ -165,8 +166,8 @@ async function existsAsFile(
     }
     return true;
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    if (error instanceof Deno.errors.NotADirectory) return false;
+    if (isError(error, "notFound")) return false;
+    if (isError(error, "notADirectory")) return false;
     // Without read permission we cannot tell; the write itself decides.
     if (isDenoDenial(error)) return true;
     throw fileSystemError(target, error);

@@ -1,17 +1,16 @@
-// A context summary in an editor: ACP lets an agent show one only to a client
-// that advertised compactions (shown with the summary) or notices (a line
-// saying so). The official ACP client app in process, the scripted server
-// over HTTP; the summarizer's requests carry a transcript ("## User").
+// createAcpAgent() showing a context summary in an editor: as a compaction to
+// a client that advertised compactions, as a notice to one with notices, and
+// not at all to others. The summarizer's requests carry a transcript ("## User").
 import assert from "node:assert/strict";
-import * as acp from "@agentclientprotocol/sdk";
-import { connect } from "./support/acp_connect.ts";
+import type * as acp from "@agentclientprotocol/sdk";
+import { connectSession } from "../tests/support/acp_connect.ts";
 import {
   contentText,
   type ScriptedServer,
   startScriptedServer,
-} from "./support/scripted_server.ts";
-import { isSummarizer, userText } from "./support/summary_script.ts";
-import { withWorkspace } from "./support/workspace.ts";
+} from "../tests/support/scripted_server.ts";
+import { isSummarizer, userText } from "../tests/support/summary_script.ts";
+import { withWorkspace } from "../tests/support/workspace.ts";
 
 const TURNS = 8;
 
@@ -50,25 +49,18 @@ async function converse(
   cwd: string,
   session?: acp.ClientSessionCapabilities,
 ): Promise<acp.SessionUpdate[]> {
-  const { client, connection } = await connect(scripted, undefined, {
+  const { client, connection, ask } = await connectSession(scripted, cwd, {
     contextTokens: 20_000,
     session,
   });
-  const { sessionId } = await connection.agent.request(
-    acp.methods.agent.session.new,
-    { cwd, mcpServers: [] },
-  );
   for (let turn = 1; turn <= TURNS; turn++) {
-    await connection.agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text: `Go on, Turn ${turn}` }],
-    });
+    await ask(`Go on, Turn ${turn}`);
   }
   await connection.close();
   return client.updates.map((n) => n.update);
 }
 
-Deno.test("acp agent shows a context summary as a compaction to a client that has them", async () => {
+Deno.test("createAcpAgent() shows a context summary as a compaction to a client that has them", async () => {
   await withWorkspace(async (dir) => {
     await using scripted = server();
     const updates = await converse(scripted, dir, { compaction: {} });
@@ -95,7 +87,7 @@ Deno.test("acp agent shows a context summary as a compaction to a client that ha
   });
 });
 
-Deno.test("acp agent tells a client with notices that it summarized, and others nothing", async () => {
+Deno.test("createAcpAgent() tells a client with notices that it summarized, and others nothing", async () => {
   await withWorkspace(async (dir) => {
     await using scripted = server();
     const withNotices = await converse(scripted, dir, { notices: {} });
