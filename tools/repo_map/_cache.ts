@@ -4,16 +4,7 @@
 import { runtime } from "../../internal/runtime/runtime.ts";
 import { join } from "node:path";
 import { stateFolder } from "../../internal/state_folder.ts";
-import type { Definition } from "./repo_map.ts";
-
-/** What the map knows of one file. */
-export interface FileFacts {
-  size: number;
-  mtimeMs: number;
-  definitions: Definition[];
-  /** The identifiers its code uses, each once. */
-  names: string[];
-}
+import type { FileFacts } from "./_facts.ts";
 
 /** Bumped whenever FileFacts or the outline behind it changes shape. */
 const FORMAT = 1;

@@ -2,7 +2,7 @@
 // edges run from a file to the files defining the names it uses, a
 // personalized PageRank over it, and each file's rank shared out along its
 // edges to the definitions it references.
-import type { FileFacts } from "./_cache.ts";
+import type { FileFacts } from "./_facts.ts";
 
 /** One definition of one file, with its rank. */
 export interface RankedDefinition {

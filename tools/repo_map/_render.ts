@@ -1,7 +1,7 @@
 // Renders the top of a ranking as the map text, choosing as many definitions
 // as fit the budget: a binary search for the longest prefix of the ranking,
 // then lower-ranked ones that still fit.
-import type { FileFacts } from "./_cache.ts";
+import type { FileFacts } from "./_facts.ts";
 import type { RankedDefinition } from "./_rank.ts";
 
 const INDENT = "    ";

@@ -13,9 +13,9 @@ import { estimateTokens } from "../../internal/tokens.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import { Outliner } from "../../outline/outliner.ts";
 import { supportedExtension } from "../../outline/supported.ts";
-import type { OutlineSymbol } from "../../outline/types.ts";
 import { walkFiles } from "../search/walk.ts";
-import { type FileFacts, RepoMapCache } from "./_cache.ts";
+import { RepoMapCache } from "./_cache.ts";
+import { type Definition, type FileFacts, flatten } from "./_facts.ts";
 import { rankDefinitions } from "./_rank.ts";
 import { renderMap } from "./_render.ts";
 
@@ -53,21 +53,6 @@ export interface RepoMapOptions {
    * `repo-map` in fello's state folder. `false` keeps them in memory only.
    */
   cacheDir?: string | false;
-}
-
-/** A definition of one file, flattened from its outline. */
-export interface Definition {
-  /** The symbol's own name, the last part of its name path. */
-  name: string;
-  /** Names from the file's top down to the symbol, joined by `.`. */
-  path: string;
-  kind: string;
-  startLine: number;
-  endLine: number;
-  /** Nesting depth, 0 at the top of the file. */
-  depth: number;
-  /** Index of the enclosing definition in the file's list, or -1. */
-  parent: number;
 }
 
 let outliner: Outliner | undefined;
@@ -229,27 +214,4 @@ async function readFacts(
   });
   await Promise.all(lanes);
   return facts;
-}
-
-/** An outline's symbols as a flat list, parents before their children. */
-export function flatten(symbols: OutlineSymbol[]): Definition[] {
-  const out: Definition[] = [];
-  const visit = (list: OutlineSymbol[], depth: number, parent: number) => {
-    for (const symbol of list) {
-      const index = out.length;
-      const prefix = parent < 0 ? "" : `${out[parent].path}.`;
-      out.push({
-        name: symbol.name,
-        path: prefix + symbol.name,
-        kind: symbol.kind,
-        startLine: symbol.startLine,
-        endLine: symbol.endLine,
-        depth,
-        parent,
-      });
-      visit(symbol.children, depth + 1, index);
-    }
-  };
-  visit(symbols, 0, -1);
-  return out;
 }
