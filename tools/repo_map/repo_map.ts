@@ -6,14 +6,13 @@
  *
  * @module
  */
-import { isError, runtime } from "../../internal/runtime/runtime.ts";
+import { runtime } from "../../internal/runtime/runtime.ts";
 import type { FileInfo } from "../../internal/runtime/runtime.ts";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { estimateTokens } from "../../internal/tokens.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import { Outliner } from "../../outline/outliner.ts";
-import { supportedExtension } from "../../outline/supported.ts";
-import { walkFiles } from "../search/walk.ts";
+import { mapFiles } from "./_files.ts";
 import { RepoMapCache } from "./_cache.ts";
 import { type Definition, type FileFacts, flatten } from "./_facts.ts";
 import { rankDefinitions } from "./_rank.ts";
@@ -24,17 +23,6 @@ export const MIN_MAP_TOKENS = 256;
 
 /** The budget without `tokens`, as aider's `--map-tokens`. */
 export const DEFAULT_MAP_TOKENS = 1024;
-
-/** Folders a map never enters, besides hidden ones and what .gitignore says. */
-export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
-  "node_modules",
-  "vendor",
-  "third_party",
-  "dist",
-  "build",
-  "out",
-  "target",
-]);
 
 /** Options for {@linkcode repoMap}. */
 export interface RepoMapOptions {
@@ -72,8 +60,8 @@ let outliner: Outliner | undefined;
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * await runtime.writeTextFile(`${root}/a.ts`, 'import { parse } from "./b.ts";\nexport const run = () => parse("x");\n');
- * await runtime.writeTextFile(`${root}/b.ts`, "export function parse(text: string) {\n  return text;\n}\n");
+ * await Deno.writeTextFile(`${root}/a.ts`, 'import { parse } from "./b.ts";\nexport const run = () => parse("x");\n');
+ * await Deno.writeTextFile(`${root}/b.ts`, "export function parse(text: string) {\n  return text;\n}\n");
  * const map = await repoMap(root, { focus: ["a.ts"], cacheDir: false });
  * assert.match(map, /^b\.ts\n {4}function parse \(lines 1-3\)$/m);
  * ```
@@ -93,7 +81,7 @@ export async function repoMap(
     );
   }
   const folder = resolve(root);
-  const files = await listFiles(folder, root, options.signal);
+  const files = await mapFiles(folder, root, options.signal);
   const cache = await RepoMapCache.open(folder, options.cacheDir);
   const facts = await readFacts(folder, files, cache, options.signal);
   await cache.save(facts);
@@ -116,51 +104,6 @@ function focusOf(
     } else symbols.push(item);
   }
   return { files, symbols };
-}
-
-/** The files a map reads: outlinable, not ignored, out of skipped folders. */
-async function listFiles(
-  folder: string,
-  root: string,
-  signal?: AbortSignal,
-): Promise<string[]> {
-  const files: string[] = [];
-  try {
-    for await (
-      const path of walkFiles(folder, {
-        workspace: folder,
-        signal,
-        skipFolder: (name) => name.startsWith(".") || SKIPPED_FOLDERS.has(name),
-      })
-    ) {
-      const extension = supportedExtension(path);
-      // Markdown headings are never referenced from code: a map of code.
-      if (extension === undefined || extension === ".md") continue;
-      files.push(relative(folder, path).split(sep).join("/"));
-    }
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    if (isError(error, "notFound")) {
-      throw new ToolError(
-        `Cannot map "${root}": no such folder; pass the repository's root`,
-      );
-    }
-    throw error;
-  }
-  if (files.length === 0 && !(await isFolder(folder))) {
-    throw new ToolError(
-      `Cannot map "${root}": no such folder; pass the repository's root`,
-    );
-  }
-  return files;
-}
-
-async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await runtime.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 /** Definitions and used names of every file, from the cache where unchanged. */
