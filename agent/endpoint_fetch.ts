@@ -6,6 +6,7 @@
 // not to retry, so these are the only retries and the budget holds.
 import { EndpointError } from "./endpoint_error.ts";
 import { asksForStream, jsonToSse } from "./_json_to_sse.ts";
+import { withFinishReason } from "./_sse_finish.ts";
 import { readBodyStart } from "./read_body.ts";
 import { isError, runtimeError } from "../internal/runtime/runtime.ts";
 
@@ -140,12 +141,15 @@ async function attemptOnce(
     if (response.ok) {
       const streaming = asksForStream(init.body);
       if (streaming) refuseHtml(response, url);
-      const answer = streaming && isJson(response)
+      const json = streaming && isJson(response);
+      const answer = json
         ? await jsonToSse(response, url) // a server that ignores `stream: true`
         : response;
+      const timed = withIdleTimeout(answer, url, { timeoutMs, maxLineBytes });
       return {
         kind: "response",
-        response: withIdleTimeout(answer, url, { timeoutMs, maxLineBytes }),
+        // An SSE answer that reached [DONE] is complete, finish_reason or not.
+        response: streaming && !json ? withFinishReason(timed) : timed,
       };
     }
     const detail = await errorDetail(response);

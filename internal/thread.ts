@@ -17,15 +17,20 @@
 // starts slower; internal/thread_test.ts checks both, and that the process
 // exits.
 import { Worker as NodeWorker } from "node:worker_threads";
-import { NODE_THREAD_DATA } from "./thread_port.ts";
+import {
+  NODE_THREAD_DATA,
+  THREAD_ENDED,
+  type ThreadEnded,
+} from "./thread_port.ts";
 
 /** What a thread reports to its owner. */
 export interface ThreadEvents {
   message(data: unknown): void;
   /**
-   * An uncaught error in the worker; for a `node` thread also a worker that
-   * ended itself. Deno reports no event when a web Worker closes itself,
-   * which none of this package's workers does.
+   * An uncaught error in the worker, or a worker that ended itself
+   * (`exit code N`). A web Worker's end is seen only when it runs
+   * `threadPort()` (internal/thread_port.ts), as every worker of this
+   * package does: Deno itself reports none.
    */
   error(error: Error): void;
 }
@@ -79,7 +84,13 @@ function _webThread(
   };
   let stopped = false;
   worker.onmessage = (event) => {
-    if (!stopped) events.message(event.data);
+    if (stopped) return;
+    if (_isEnd(event.data)) {
+      // Gone: posts to it would be dropped, and it keeps nothing alive.
+      stopped = true;
+      setRef(false);
+      events.error(new Error(`exit code ${event.data.code}`));
+    } else events.message(event.data);
   };
   worker.onmessageerror = () => {
     if (!stopped) events.error(new Error("a reply could not be read"));
@@ -130,6 +141,11 @@ function _nodeThread(url: URL, events: ThreadEvents): Thread {
       await worker.terminate();
     },
   };
+}
+
+function _isEnd(data: unknown): data is ThreadEnded {
+  return typeof data === "object" && data !== null &&
+    (data as { type?: unknown }).type === THREAD_ENDED;
 }
 
 type NodeTransferable = Parameters<NodeWorker["postMessage"]>[1] extends

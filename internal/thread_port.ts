@@ -1,4 +1,4 @@
-// The worker's side of a thread (see _thread.ts): its messages in and out,
+// The worker's side of a thread (see thread.ts): its messages in and out,
 // whichever kind of thread it runs in. node:worker_threads is imported only
 // in a node:worker_threads worker: loading it takes a Deno web Worker 4-9 ms.
 import { runtime } from "./runtime/runtime.ts";
@@ -13,6 +13,19 @@ export interface ThreadPort {
 interface WorkerScope {
   postMessage(message: unknown, transfer: Transferable[]): void;
   onmessage: ((event: MessageEvent) => void) | null;
+  close(): void;
+}
+
+/**
+ * The `type` of the message a web Worker's port posts as the worker ends
+ * itself: Deno tells the owner of a web Worker nothing when it does.
+ */
+export const THREAD_ENDED = "fello:thread-ended";
+
+/** What a web Worker posts as it ends itself; `code` is its exit code. */
+export interface ThreadEnded {
+  type: typeof THREAD_ENDED;
+  code: number;
 }
 
 /** The channel of the worker this module runs in. */
@@ -26,6 +39,7 @@ export async function threadPort(): Promise<ThreadPort> {
     scope !== undefined && typeof scope.postMessage === "function" &&
     !(runtime.name === "bun" && _isBunNodeThread())
   ) {
+    _reportEnd(scope);
     return {
       onMessage(handler) {
         scope.onmessage = (event) => handler(event.data);
@@ -52,4 +66,23 @@ function _isBunNodeThread(): boolean {
     require(id: string): { workerData?: { thread?: string } };
   };
   return require("node:worker_threads").workerData?.thread === "node";
+}
+
+// Deno.exit() in a web Worker dispatches `unload` there and ends the worker
+// alone; close() ends it without either. Both are told to the owner, as a
+// node:worker_threads Worker's exit event tells its own.
+function _reportEnd(scope: WorkerScope): void {
+  let told = false;
+  const tell = (code: number): void => {
+    if (told) return;
+    told = true;
+    const ended: ThreadEnded = { type: THREAD_ENDED, code };
+    scope.postMessage(ended, []);
+  };
+  globalThis.addEventListener("unload", () => tell(runtime.exitCode));
+  const close = scope.close.bind(scope);
+  scope.close = () => {
+    tell(0);
+    close();
+  };
 }

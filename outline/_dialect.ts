@@ -10,7 +10,7 @@
 //   Flow type annotations, which the JavaScript grammar reads as errors. It
 //   is outlined with the TSX grammar (see languages/flow.ts).
 import { decodeHead, readHead } from "../internal/read_head.ts";
-import { codeOnly } from "./languages/_c_code.ts";
+import { codeOnly } from "./languages/c_family/c_code.ts";
 import {
   FLOW_KEY,
   languageForExtension,

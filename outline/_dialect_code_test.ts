@@ -3,7 +3,7 @@
 // before @interface.
 import assert from "node:assert/strict";
 import { isCppHeader, isObjcHeader } from "./_dialect.ts";
-import { codeOnly } from "./languages/_c_code.ts";
+import { codeOnly } from "./languages/c_family/c_code.ts";
 
 Deno.test("isObjcHeader() ignores Objective-C words in comments and mid-line", () => {
   assert.equal(isObjcHeader("/*\n@interface A\n*/\nint a;\n"), false);

@@ -10,7 +10,11 @@ import {
   type ThreadKind,
 } from "../internal/thread.ts";
 import { workerUrl } from "../internal/worker_url.ts";
-import type { OutlineRequest, WorkerReply } from "./_protocol.ts";
+import type {
+  OutlineRequest,
+  WorkerMessage,
+  WorkerReply,
+} from "./_protocol.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
 
 const WORKER_URL = workerUrl(new URL("./_worker.ts", import.meta.url));
@@ -46,7 +50,7 @@ interface Slot {
   jobs: Pending[];
   /** The compiled modules this worker already has. */
   modules: WeakSet<WebAssembly.Module>;
-  /** Ends the running job if the worker never answers it. */
+  /** Ends the running job if the worker stops showing progress on it. */
   watchdog?: ReturnType<typeof setTimeout>;
 }
 
@@ -55,8 +59,9 @@ export interface OutlinePoolOptions {
   /** How many workers at most; defaults to the number of cores. */
   size?: number;
   /**
-   * How long past its parse budget a job may run before its worker is taken
-   * for stuck (a read that never returns) and replaced; default 10 s.
+   * How long past its parse budget a job may go without a sign of progress
+   * (see WorkerProgress) before its worker is taken for stuck (a read that
+   * never returns) and replaced; default 10 s.
    */
   stallMs?: number;
   /** Which kind of worker thread to start (internal/thread.ts); a test seam. */
@@ -67,6 +72,24 @@ export interface OutlinePoolOptions {
 const STALL_MS = 10_000;
 /** The longest delay setTimeout takes; a longer one fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The share of one core the process must have used over a window without
+ * progress for the pool to take its worker for busy, not stuck: a stalled
+ * read uses none, a text pass on a machine shared by 20 busy threads still
+ * gets 5-10%.
+ */
+const BUSY_SHARE = 0.02;
+
+// The CPU time of the whole process in ms (Deno's `process` global, no
+// permission needed); 0 where the runtime has none, so only progress counts.
+function _processCpuMs(): number {
+  const node = (globalThis as {
+    process?: { cpuUsage?(): { user: number; system: number } };
+  }).process;
+  const usage = node?.cpuUsage?.();
+  return usage === undefined ? 0 : (usage.user + usage.system) / 1000;
+}
 
 /** A pool of outline workers. Idle workers never keep the process alive. */
 export class OutlinePool {
@@ -187,8 +210,15 @@ export class OutlinePool {
     }
   }
 
-  // Times the job a worker is running: a worker that never answers (stuck
-  // in a read of a pipe, say) is replaced, and its job fails.
+  // Times the job a worker is running, from its start or its last sign of
+  // progress: a worker that shows none for the job's budget and the stall
+  // allowance (stuck in a read of a pipe, say) is replaced, and its job
+  // fails. A parse reports progress every second, however slow a busy
+  // machine makes it; a text pass or an extraction cannot, so a window
+  // without progress in which the process kept computing (at least
+  // BUSY_SHARE of a core) is taken for a worker at work, until the process
+  // has spent the whole window in CPU time since the last sign (a worker
+  // spinning for good).
   #watch(slot: Slot): void {
     clearTimeout(slot.watchdog);
     const running = slot.jobs[0];
@@ -196,8 +226,17 @@ export class OutlinePool {
     const limit = running.request.budgetMs + this.#stallMs;
     // A budget past what a timer can count (about 24.8 days) has no watchdog.
     if (!(limit <= MAX_TIMER_MS)) return;
-    const watchdog = setTimeout(() => {
+    const since = _processCpuMs();
+    let checked = since;
+    const check = (): void => {
       if (slot.jobs[0] !== running) return;
+      const cpu = _processCpuMs();
+      const computing = cpu - checked >= limit * BUSY_SHARE;
+      checked = cpu;
+      if (computing && cpu - since < limit) {
+        arm();
+        return;
+      }
       slot.jobs.shift();
       this.#retire(slot);
       const wait = limit < 1000
@@ -209,10 +248,14 @@ export class OutlinePool {
         ),
       );
       this.#dispatch();
-    }, limit);
-    // A busy worker keeps the process alive already; the timer must not.
-    runtime.unrefTimer(watchdog);
-    slot.watchdog = watchdog;
+    };
+    const arm = (): void => {
+      const watchdog = setTimeout(check, limit);
+      // A busy worker keeps the process alive already; the timer must not.
+      runtime.unrefTimer(watchdog);
+      slot.watchdog = watchdog;
+    };
+    arm();
   }
 
   // The worker that last outlined `path` keeps its tree for an incremental
@@ -242,7 +285,7 @@ export class OutlinePool {
   #spawn(): Slot {
     const slot: Slot = {
       worker: startThread(WORKER_URL, {
-        message: (reply) => this.#settle(slot, reply as WorkerReply),
+        message: (data) => this.#receive(slot, data as WorkerMessage),
         error: (error) => this.#lose(slot, error),
       }, this.#threads),
       jobs: [],
@@ -251,6 +294,11 @@ export class OutlinePool {
     this.#started++;
     this.#slots.push(slot);
     return slot;
+  }
+
+  #receive(slot: Slot, message: WorkerMessage): void {
+    if (message.type !== "progress") this.#settle(slot, message);
+    else if (slot.jobs[0]?.request.id === message.id) this.#watch(slot);
   }
 
   #settle(slot: Slot, reply: WorkerReply): void {

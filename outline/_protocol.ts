@@ -21,7 +21,11 @@ export interface OutlineRequest {
   extension: string;
   /** The language to parse with; none for Markdown. */
   language?: LanguageId;
-  /** Cancel the parse after this many milliseconds. */
+  /**
+   * Cancel the parse after this many milliseconds of the worker's CPU time
+   * (wall time for budgets within the CPU clock's 10 ms resolution, or where
+   * the runtime has no thread CPU clock).
+   */
   budgetMs: number;
   /** A file above this size makes the worker ask to be replaced afterwards. */
   recycleBytes: number;
@@ -104,3 +108,18 @@ export type WorkerReply =
     message: string;
     recycle: boolean;
   };
+
+/**
+ * A sign of life from the worker at a job's start, between its phases and
+ * every second of a parse: the pool's watchdog waits for progress, not for
+ * the whole job, so a parse slowed down by a busy machine is not taken for a
+ * stuck worker.
+ */
+export interface WorkerProgress {
+  type: "progress";
+  /** The job being worked on. */
+  id: number;
+}
+
+/** Anything a worker posts. */
+export type WorkerMessage = WorkerReply | WorkerProgress;

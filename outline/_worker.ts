@@ -25,6 +25,7 @@ import { capSymbols, MAX_SYMBOLS } from "./_symbol_cap.ts";
 import type {
   OutlineFailure,
   OutlineRequest,
+  WorkerProgress,
   WorkerReply,
   WorkerRequest,
 } from "./_protocol.ts";
@@ -88,6 +89,7 @@ async function _outline(
   const bytes = request.bytes === undefined
     ? _read(request.path)
     : new Uint8Array(request.bytes);
+  _beat(request.id);
   const hash = request.hash ? await sha256(bytes) : undefined;
   // A later piece starts mid-file: only the start of a file tells binary.
   if (
@@ -135,7 +137,7 @@ async function _outlineMarkdown(
   bytes: Uint8Array,
   hash: string | undefined,
 ): Promise<Outlined> {
-  const markdown = await import("./_markdown.ts");
+  const markdown = await import("./languages/markdown/markdown.ts");
   if (!markdown.MARKDOWN_EXTENSIONS.includes(request.extension)) {
     throw new Failure("parse", `no language for "${request.extension}"`);
   }
@@ -177,11 +179,9 @@ function _parseAndExtract(
   cleanup: () => void;
 } {
   const parsed = prepare ? prepare(text) : text;
+  _beat(request.id);
   let oldTree = keeper.take(request.path, key, parsed);
-  const budget = {
-    deadline: performance.now() + request.budgetMs,
-    budgetMs: request.budgetMs,
-  };
+  const budget = _budget(request);
   let tree: Tree;
   try {
     tree = _parseWithin(parser, parsed, oldTree, budget);
@@ -223,10 +223,7 @@ function _outlinePiece(
   const end = request.piece?.end;
   const own = end === undefined ? bytes : bytes.subarray(0, end);
   const text = new TextDecoder().decode(own);
-  const budget = {
-    deadline: performance.now() + request.budgetMs,
-    budgetMs: request.budgetMs,
-  };
+  const budget = _budget(request);
   // A text pass is local (see LanguageSpec.prepare): each piece gets its own.
   const prepare = spec.prepare ?? ((source: string) => source);
   const { tree, whole } = end === undefined
@@ -263,9 +260,71 @@ function _named(symbols: OutlineSymbol[]): OutlineSymbol[] {
   return named;
 }
 
+// A parse's budget is CPU time, not wall time: on a machine busy with other
+// work, wall time runs several times faster than the parse (a 6 s parse
+// took 23 s beside two busy loops and other tests), and a budget counted on
+// it would fail files that parse fine. Wall time is checked first (cheap,
+// each progress callback); past it, the thread's CPU clock (40-75 us a
+// call, so at most every CPU_CHECK_MS) decides. The clock counts in 10 ms
+// ticks: a budget within that is wall time alone, as it cannot be measured.
 interface Budget {
-  deadline: number;
+  /** The job, for its signs of progress. */
+  id: number;
   budgetMs: number;
+  /** Wall time (performance.now()) past which the CPU clock is consulted. */
+  deadline: number;
+  /** The thread's CPU time at the start, in ms. */
+  cpuStart: number;
+  /** When the CPU clock was last read (performance.now()). */
+  cpuChecked: number;
+}
+
+const CPU_RESOLUTION_MS = 10;
+const CPU_CHECK_MS = 20;
+
+function _budget(request: OutlineRequest): Budget {
+  const now = performance.now();
+  return {
+    id: request.id,
+    budgetMs: request.budgetMs,
+    deadline: now + request.budgetMs,
+    cpuStart: _cpuMs(),
+    cpuChecked: -Infinity,
+  };
+}
+
+// Whether the parse has spent its budget.
+function _spent(budget: Budget, now: number): boolean {
+  if (now <= budget.deadline) return false;
+  if (now - budget.cpuChecked < CPU_CHECK_MS) return false;
+  budget.cpuChecked = now;
+  return _cpuMs() - budget.cpuStart >= budget.budgetMs - CPU_RESOLUTION_MS;
+}
+
+type CpuClock = () => { user: number; system: number };
+
+const NODE_PROCESS = (globalThis as {
+  process?: { threadCpuUsage?: CpuClock };
+}).process;
+
+// This thread's CPU time in ms (Deno's `process` global, no permission
+// needed); wall time where the runtime has no such clock.
+function _cpuMs(): number {
+  if (NODE_PROCESS?.threadCpuUsage === undefined) return performance.now();
+  const { user, system } = NODE_PROCESS.threadCpuUsage();
+  return (user + system) / 1000;
+}
+
+// Signs of life for the pool's watchdog (see WorkerProgress): at most one a
+// second, however often they are offered.
+const BEAT_MS = 1000;
+let lastBeat = -Infinity;
+
+function _beat(id: number, now = performance.now()): void {
+  if (now - lastBeat < BEAT_MS) return;
+  lastBeat = now;
+  const progress: WorkerProgress = { type: "progress", id };
+  port.post(progress, []);
 }
 
 // A first piece that does not stand alone was cut through a construct (or
@@ -307,22 +366,26 @@ function _parseWithin(
   parser: Parser,
   text: string,
   oldTree: Tree | null,
-  { deadline, budgetMs, cleanOnly = false }: Budget & { cleanOnly?: boolean },
+  budget: Budget & { cleanOnly?: boolean },
 ): Tree {
   let unclean = false;
   const tree = parser.parse(text, oldTree, {
     progressCallback: (state) => {
-      unclean = cleanOnly && state.hasError;
-      return unclean || performance.now() > deadline;
+      unclean = budget.cleanOnly === true && state.hasError;
+      if (unclean) return true;
+      const now = performance.now();
+      _beat(budget.id, now);
+      return _spent(budget, now);
     },
   });
+  _beat(budget.id);
   if (tree === null) {
     parser.reset();
     throw unclean
       ? new Failure("unclean", "the piece does not parse on its own")
       : new Failure(
         "budget",
-        `parsing took longer than the ${budgetMs} ms budget`,
+        `parsing took longer than the ${budget.budgetMs} ms budget`,
       );
   }
   return tree;
@@ -433,6 +496,10 @@ port.onMessage((request) => {
 });
 
 async function _serve(request: WorkerRequest): Promise<void> {
+  // The job starts now, however long the worker took to boot or to finish
+  // the one before.
+  lastBeat = -Infinity;
+  _beat(request.id);
   if (request.crash) {
     // A real uncaught error, exactly what a bug or a WASM trap would raise
     // (thrown outside the promise chain, so it is not a mere rejection).

@@ -1,7 +1,7 @@
 // Which extensions the outline supports, for lookups on the main thread and
 // for the error message that lists them.
 import { LANGUAGES } from "./languages/_registry.ts";
-import { MARKDOWN_EXTENSIONS } from "./_markdown.ts";
+import { MARKDOWN_EXTENSIONS } from "./languages/markdown/markdown.ts";
 
 /** Every supported extension, lower case with its dot, in table order. */
 export const SUPPORTED_EXTENSIONS: readonly string[] = [

@@ -5,13 +5,13 @@ import assert, { deepStrictEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
 import { fileOutline, outlineSymbols } from "../mod.ts";
 import type { LanguageSpec } from "../outline/languages/_language.ts";
-import { c } from "../outline/languages/c.ts";
-import { cpp } from "../outline/languages/cpp.ts";
-import { dart } from "../outline/languages/dart.ts";
-import { go } from "../outline/languages/go.ts";
-import { kotlin } from "../outline/languages/kotlin.ts";
-import { objc } from "../outline/languages/objc.ts";
-import { swift } from "../outline/languages/swift.ts";
+import { c } from "../outline/languages/c_family/c.ts";
+import { cpp } from "../outline/languages/c_family/cpp.ts";
+import { dart } from "../outline/languages/dart/dart.ts";
+import { go } from "../outline/languages/go/go.ts";
+import { kotlin } from "../outline/languages/kotlin/kotlin.ts";
+import { objc } from "../outline/languages/c_family/objc.ts";
+import { swift } from "../outline/languages/swift/swift.ts";
 import {
   fixtureLines,
   FIXTURES,

@@ -59,6 +59,9 @@ export function nodeRuntime(): Runtime {
     name: isBun ? "bun" : "node",
     build: { os: osName(), arch: archName() },
     pid: process.pid,
+    get exitCode() {
+      return Number(process.exitCode ?? 0);
+    },
     args: process.argv.slice(2),
     env: { get: (name) => process.env[name] },
     permissions: {

@@ -62,6 +62,9 @@ function denoRuntime(): Runtime {
     name: "deno",
     build: deno.build,
     pid: deno.pid,
+    get exitCode() {
+      return deno.exitCode;
+    },
     args: deno.args,
     env: deno.env,
     permissions: deno.permissions,

@@ -181,6 +181,8 @@ export interface Runtime {
     readonly arch: typeof Deno.build.arch;
   };
   readonly pid: number;
+  /** The code the process exits with unless told otherwise. */
+  readonly exitCode: number;
   readonly args: string[];
   readonly env: { get(name: string): string | undefined };
   readonly permissions: Permissions;

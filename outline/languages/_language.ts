@@ -1,6 +1,7 @@
-// The contract between the outline worker and a language: each file in this
-// folder exports one LanguageSpec. Runs inside the worker (the main thread
-// only joins the outlines of a file's pieces).
+// The contract between the outline worker and a language: each language file
+// of a family folder (`ecmascript/typescript.ts`, `c_family/c.ts`, ...)
+// exports one LanguageSpec. Runs inside the worker (the main thread only
+// joins the outlines of a file's pieces).
 import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../types.ts";
 

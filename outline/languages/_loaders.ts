@@ -4,21 +4,21 @@
 import type { LanguageSpec } from "./_language.ts";
 
 const LOADERS = {
-  typescript: () => import("./typescript.ts"),
-  tsx: () => import("./tsx.ts"),
-  javascript: () => import("./javascript.ts"),
-  python: () => import("./python.ts"),
-  go: () => import("./go.ts"),
-  c: () => import("./c.ts"),
-  cpp: () => import("./cpp.ts"),
-  swift: () => import("./swift.ts"),
-  kotlin: () => import("./kotlin.ts"),
-  dart: () => import("./dart.ts"),
-  flow: () => import("./flow.ts"),
-  objc: () => import("./objc.ts"),
+  typescript: () => import("./ecmascript/typescript.ts"),
+  tsx: () => import("./ecmascript/tsx.ts"),
+  javascript: () => import("./ecmascript/javascript.ts"),
+  python: () => import("./python/python.ts"),
+  go: () => import("./go/go.ts"),
+  c: () => import("./c_family/c.ts"),
+  cpp: () => import("./c_family/cpp.ts"),
+  swift: () => import("./swift/swift.ts"),
+  kotlin: () => import("./kotlin/kotlin.ts"),
+  dart: () => import("./dart/dart.ts"),
+  flow: () => import("./ecmascript/flow.ts"),
+  objc: () => import("./c_family/objc.ts"),
 };
 
-/** The name of a language file (without `.ts`), which says how to load it. */
+/** The name of a language file (without its folder and `.ts`), which says how to load it. */
 export type LanguageId = keyof typeof LOADERS;
 
 const loaded = new Map<LanguageId, Promise<LanguageSpec>>();

@@ -1,3 +1,4 @@
+// loadLanguageSpec(): the worker's lazy loaders give the registry's specs.
 import assert from "node:assert/strict";
 import { type LanguageId, loadLanguageSpec } from "./_loaders.ts";
 import {

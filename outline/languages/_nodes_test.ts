@@ -1,3 +1,5 @@
+// The shared node helpers: doc comment summaries (firstMeaningfulLine()) and
+// the nesting limit (nested()).
 import assert from "node:assert/strict";
 import { firstMeaningfulLine, MAX_NESTING, nested } from "./_nodes.ts";
 import type { OutlineSymbol } from "../types.ts";

@@ -4,18 +4,18 @@
 // module whatever its export is named.
 import type { LanguageSpec } from "./_language.ts";
 import { type LanguageId, specOf } from "./_loaders.ts";
-import * as c from "./c.ts";
-import * as cpp from "./cpp.ts";
-import * as dart from "./dart.ts";
-import * as flow from "./flow.ts";
-import * as go from "./go.ts";
-import * as javascript from "./javascript.ts";
-import * as kotlin from "./kotlin.ts";
-import * as objc from "./objc.ts";
-import * as python from "./python.ts";
-import * as swift from "./swift.ts";
-import * as tsx from "./tsx.ts";
-import * as typescript from "./typescript.ts";
+import * as c from "./c_family/c.ts";
+import * as cpp from "./c_family/cpp.ts";
+import * as dart from "./dart/dart.ts";
+import * as flow from "./ecmascript/flow.ts";
+import * as go from "./go/go.ts";
+import * as javascript from "./ecmascript/javascript.ts";
+import * as kotlin from "./kotlin/kotlin.ts";
+import * as objc from "./c_family/objc.ts";
+import * as python from "./python/python.ts";
+import * as swift from "./swift/swift.ts";
+import * as tsx from "./ecmascript/tsx.ts";
+import * as typescript from "./ecmascript/typescript.ts";
 
 // The languages of the specification's table, in its order; then the
 // dialects chosen by a file's content (see _dialect.ts). Each under the id

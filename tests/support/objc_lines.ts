@@ -1,7 +1,7 @@
 // The Objective-C header outline and the plain C outline of a text, as
 // outline lines, for tests that compare the two.
-import { c } from "../../outline/languages/c.ts";
-import { objc } from "../../outline/languages/objc.ts";
+import { c } from "../../outline/languages/c_family/c.ts";
+import { objc } from "../../outline/languages/c_family/objc.ts";
 import { extractText, outlineLines } from "./outline_languages.ts";
 
 /** The Objective-C outline of `text`, as outline lines. */

@@ -25,6 +25,13 @@ import { runtime } from "../../internal/runtime/runtime.ts";
 /** How long a scan may go without progress before it is stopped. */
 export const REGEX_BUDGET_MS = 10_000;
 /**
+ * How long a worker may take to show its first sign of progress, boot
+ * included, when that is longer than the budget: a worker starts in 10-40 ms
+ * on a quiet machine, in seconds on a busy one, and a budget meant for a
+ * stuck match must not fail a search whose worker is still starting.
+ */
+export const REGEX_BOOT_MS = 30_000;
+/**
  * In the shared progress array: chunks started (and jobs ended), the job
  * matching one, and a flag set when the worker was given up on, which ends
  * its scans at their next chunk once the stuck match returns.
@@ -178,6 +185,8 @@ export class RegexScanner {
   #roomMade = false;
   #steps = 0;
   #lastStep = 0;
+  /** Whether the worker has shown progress (a step or a reply) yet. */
+  #alive = false;
   #watchdog: { stop(): void; unref(): void } | undefined;
   #closed = false;
   #stopped: Error | undefined;
@@ -286,6 +295,7 @@ export class RegexScanner {
 
   #receive(reply: RegexReply): void {
     this.#lastStep = performance.now();
+    this.#alive = true;
     const job = this.#jobs.get(reply.id);
     if (job === undefined) return;
     this.#jobs.delete(reply.id);
@@ -296,16 +306,21 @@ export class RegexScanner {
     else this.#worker?.thread.unref();
   }
 
-  // Stuck: jobs wait, and no chunk was started for the whole budget.
+  // Stuck: jobs wait, and no chunk was started for the whole budget (or, for
+  // a worker yet to show any progress, the boot allowance).
   #check(): void {
     const steps = Atomics.load(this.#progress, PROGRESS_STEPS);
     const now = performance.now();
     if (steps !== this.#steps || this.#jobs.size === 0) {
+      if (steps !== this.#steps) this.#alive = true;
       this.#steps = steps;
       this.#lastStep = now;
       return;
     }
-    if (now - this.#lastStep < this.#budgetMs) return;
+    const window = this.#alive
+      ? this.#budgetMs
+      : Math.max(this.#budgetMs, REGEX_BOOT_MS);
+    if (now - this.#lastStep < window) return;
     const stuck = this.#jobs.get(Atomics.load(this.#progress, PROGRESS_JOB)) ??
       this.#jobs.values().next().value!;
     const timeout = new RegexTimeout(stuck.path, this.#budgetMs);

@@ -26,6 +26,9 @@ port.onMessage((data) => {
 
 async function run(job: RegexJob): Promise<void> {
   const progress = new Int32Array(job.progress);
+  // A step as the job arrives: the scanner's budget then runs from here, not
+  // from a boot slowed down by a busy machine.
+  Atomics.add(progress, PROGRESS_STEPS, 1);
   const onChunk = () => {
     Atomics.add(progress, PROGRESS_STEPS, 1);
     // Terminated while a match was stuck, this thread runs on once it

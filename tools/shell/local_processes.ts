@@ -132,10 +132,39 @@ function untrack(child: ChildProcess): void {
 }
 
 // Never calls preventDefault: the error still ends the process, as it would
-// without us. An error a listener before this one handled ends nothing, so
-// nothing is killed (one registered later cannot be seen in time).
+// without us. Whether it does is known only once every listener has run, a
+// script's added after this one included: Deno then reads the event's
+// defaultPrevented (eventPhase back to NONE) and exits at once if it is
+// false, before any task or microtask. So this listener puts a getter on the
+// event that kills the commands at that read. node:process listeners for
+// unhandledRejection come after that first read and handle the rejection.
 function killRunningIfFatal(event: Event): void {
-  if (!event.defaultPrevented) killRunning();
+  const prevented = DEFAULT_PREVENTED.get!;
+  Object.defineProperty(event, "defaultPrevented", {
+    configurable: true,
+    get(): boolean {
+      const value = prevented.call(event);
+      const handledByNode = event.type === "unhandledrejection" &&
+        nodeRejectionListeners() > 0;
+      if (!value && event.eventPhase === Event.NONE && !handledByNode) {
+        killRunning();
+      }
+      return value;
+    },
+  });
+}
+
+const DEFAULT_PREVENTED = Object.getOwnPropertyDescriptor(
+  Event.prototype,
+  "defaultPrevented",
+)!;
+
+// Deno's `process` global, if a script uses it: no import, so no cost.
+function nodeRejectionListeners(): number {
+  const node = (globalThis as {
+    process?: { listenerCount?(name: string): number };
+  }).process;
+  return node?.listenerCount?.("unhandledRejection") ?? 0;
 }
 
 // Synchronous: Deno exits as soon as the event's listeners return.

@@ -1,0 +1,38 @@
+// terminateOneLineBodies(), and the grammar gap it repairs.
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { withTree } from "../../../../tests/support/outline_languages.ts";
+import { terminateOneLineBodies } from "./one_line_bodies_kotlin_1_1_0.ts";
+
+Deno.test("terminateOneLineBodies() adds ';' only where code ends a one-line body", () => {
+  deepStrictEqual(
+    terminateOneLineBodies("class A { fun g() {} }\nclass B {\n}\n"),
+    "class A { fun g() {} ;}\nclass B {\n}\n",
+  );
+  // Braces in strings, templates, chars and comments are left alone.
+  deepStrictEqual(
+    terminateOneLineBodies('val s = "a}b ${x.y} }" }'),
+    'val s = "a}b ${x.y} }" ;}',
+  );
+  deepStrictEqual(
+    terminateOneLineBodies('val s = """raw } ${ f { 1 } } x""" }'),
+    'val s = """raw } ${ f { 1 ;} } x""" ;}',
+  );
+  deepStrictEqual(terminateOneLineBodies("c = '}' }"), "c = '}' ;}");
+  deepStrictEqual(
+    terminateOneLineBodies("/* } */ x }\n// }\n}"),
+    "/* } */ x ;}\n// }\n}",
+  );
+  // After `{`, `,` or `->` a `;` is not needed.
+  deepStrictEqual(terminateOneLineBodies("f { x -> }"), "f { x -> }");
+});
+
+Deno.test("the Kotlin grammar still misreads one-line bodies", async () => {
+  // When this fails, the grammar reads it: the repair can go.
+  await withTree(
+    "kotlin",
+    "object A { fun f() {} }\nobject B { fun g() {} }\nfun after() {}\n",
+    (tree) => {
+      ok(tree.rootNode.hasError, "an ERROR from the second body on");
+    },
+  );
+});
