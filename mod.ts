@@ -67,6 +67,9 @@ export type {
   SearchResult,
 } from "./tools/search/search.ts";
 export type { FileOutlineInput } from "./tools/file_outline/file_outline.ts";
+export { repoMap } from "./tools/repo_map/repo_map.ts";
+export type { RepoMapOptions } from "./tools/repo_map/repo_map.ts";
+export type { RepoMapInput } from "./tools/repo_map/repo_map_tool.ts";
 export { fileOutline, outlineSymbols } from "./outline/outline.ts";
 export type {
   FileOutlineOptions,

@@ -15,6 +15,7 @@ import type { ChatModel, Conversation, ModelEndpoint } from "./_ai_sdk.ts";
 import { Channel } from "./_channel.ts";
 import { createEndpointFetch } from "./endpoint_fetch.ts";
 import { historyProblem } from "./_history.ts";
+import { MIN_MAP_TOKENS, repoMap } from "../tools/repo_map/repo_map.ts";
 import { buildInstructions } from "./_instructions.ts";
 import { childToolCallId, currentToolCallId } from "./tool_call_scope.ts";
 import { createImageAnalysis } from "./image_analysis.ts";
@@ -387,15 +388,31 @@ class AgentSession implements Agent {
       loadSdk(),
       this.#chatModels(),
     ]);
+    const instructions = await this.#withRepoMap(this.#instructions);
     this.#conversation ??= new Conversation({
       model: chat,
       tools: this.tools.values(),
-      instructions: this.#instructions,
+      instructions,
       maxSteps: this.#options.maxSteps ?? DEFAULT_MAX_STEPS,
       contextTokens: this.#contextTokens(),
       history: this.#history,
     });
     return this.#conversation;
+  }
+
+  /** The instructions with a map of the workspace, when `repoMapTokens` asks for one. */
+  async #withRepoMap(instructions: string): Promise<string> {
+    const tokens = this.#options.repoMapTokens ?? 0;
+    if (tokens <= 0) return instructions;
+    try {
+      const map = await repoMap(this.#builtins.cwd, {
+        tokens: Math.max(tokens, MIN_MAP_TOKENS),
+      });
+      return `${instructions}\n\nA map of the repository (its most used definitions, with line ranges; call repo_map for another focus):\n${map}`;
+    } catch {
+      // A workspace that cannot be mapped gets no map, not a failed run.
+      return instructions;
+    }
   }
 
   #contextTokens(): number {

@@ -9,8 +9,9 @@
 // endpoints' prompt caches need. Nothing here knows the AI SDK: messages are
 // plain objects of its shape.
 
-/** ASCII characters per token in the estimate (code and English average 3-4). */
-export const CHARS_PER_TOKEN = 4;
+import { CHARS_PER_TOKEN, estimateTokens } from "../internal/tokens.ts";
+
+export { CHARS_PER_TOKEN, estimateTokens };
 
 /** What a cleared output says instead, to the model. */
 export const CLEARED_OUTPUT =
@@ -197,19 +198,6 @@ export class ContextBudget {
     });
     return changed ? out : messages;
   }
-}
-
-/**
- * A rough token count: ASCII at {@linkcode CHARS_PER_TOKEN} characters a
- * token, any other character a token of its own (CJK text takes about one
- * token a character).
- */
-export function estimateTokens(text: string): number {
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 0x7f) other++;
-  }
-  return (text.length - other) / CHARS_PER_TOKEN + other;
 }
 
 const CLEARED = { type: "text", value: CLEARED_OUTPUT } as const;

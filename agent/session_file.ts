@@ -3,6 +3,7 @@
 // ACP sessions an editor loads again. The file holds the agent's history as
 // JSON and is replaced atomically after each prompt, so an interrupted save
 // leaves the last one.
+import { stateFolder } from "../internal/state_folder.ts";
 import { dirname, join } from "node:path";
 import { exists } from "../internal/exists.ts";
 import { readHead } from "../internal/read_head.ts";
@@ -474,24 +475,7 @@ export async function workspaceSessionPath(cwd: string): Promise<string> {
   return join(stateFolder(), "sessions", `${name}.json`);
 }
 
-/**
- * Where fello keeps its state: `$FELLO_STATE_DIR`, else
- * `$XDG_STATE_HOME/fello`, else `~/.local/state/fello`
- * (`%LOCALAPPDATA%\fello` on Windows). Throws when none can be found.
- */
-export function stateFolder(): string {
-  const env = (name: string) => runtime.env.get(name) || undefined;
-  const folder = env("FELLO_STATE_DIR") ??
-    (env("XDG_STATE_HOME") && join(env("XDG_STATE_HOME")!, "fello")) ??
-    (env("LOCALAPPDATA") && join(env("LOCALAPPDATA")!, "fello")) ??
-    (env("HOME") && join(env("HOME")!, ".local", "state", "fello"));
-  if (folder === undefined) {
-    throw new Error(
-      "Cannot find a folder for saved conversations: set FELLO_STATE_DIR (or HOME)",
-    );
-  }
-  return folder;
-}
+export { stateFolder };
 
 /** How long a session's title is at most. */
 const TITLE_LENGTH = 80;

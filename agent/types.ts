@@ -107,6 +107,11 @@ export type AgentApprove = (
 export interface AgentOptions {
   /** An OpenAI-compatible endpoint; defaults to a local Ollama, `http://127.0.0.1:11434/v1`. */
   baseURL?: string;
+  /**
+   * Start each conversation with a map of the workspace of about this many
+   * tokens (at least 256) in the instructions; 0 (the default) sends none.
+   */
+  repoMapTokens?: number;
   /** Sent as a bearer token when present. */
   apiKey?: string;
   /** The model name, e.g. `"qwen3"`. */

@@ -2,6 +2,7 @@
 // one table for parseArgs and one reader, so both commands accept and word
 // them alike.
 import type { PermissionMode, SandboxMode } from "../tools/types.ts";
+import { MIN_MAP_TOKENS } from "../tools/repo_map/repo_map.ts";
 import { ENDPOINT_FLAGS, type EndpointFlagValues } from "./_endpoint.ts";
 
 /** The `node:util` parseArgs options shared by run and acp. */
@@ -10,6 +11,7 @@ export const AGENT_FLAGS = {
   "permission-mode": { type: "string" },
   "max-steps": { type: "string" },
   "context-tokens": { type: "string" },
+  "map-tokens": { type: "string" },
   "vision-model": { type: "string" },
   sandbox: { type: "string" },
   "sandbox-network": { type: "boolean" },
@@ -24,6 +26,7 @@ export interface AgentFlagValues extends EndpointFlagValues {
   "context-tokens"?: string;
   sandbox?: string;
   "sandbox-network"?: boolean;
+  "map-tokens"?: string;
 }
 
 /** The checked values of the permission, step and context flags. */
@@ -33,6 +36,8 @@ export interface AgentFlags {
   contextTokens?: number;
   sandbox: SandboxMode;
   sandboxNetwork: boolean;
+  /** Tokens of the repo map each conversation starts with; 0 for none. */
+  repoMapTokens: number;
 }
 
 // In the order the help text lists them.
@@ -46,8 +51,8 @@ const MODES: readonly PermissionMode[] = [
 const SANDBOXES: readonly SandboxMode[] = ["auto", "off", "required"];
 
 /**
- * Checks --permission-mode (default "ask"), --max-steps, --context-tokens and
- * --sandbox (default "auto"); throws a usage message.
+ * Checks --permission-mode (default "ask"), --max-steps, --context-tokens,
+ * --map-tokens and --sandbox (default "auto"); throws a usage message.
  */
 export function readAgentFlags(values: AgentFlagValues): AgentFlags {
   const mode = values["permission-mode"] ?? "ask";
@@ -68,7 +73,19 @@ export function readAgentFlags(values: AgentFlagValues): AgentFlags {
     contextTokens: wholeNumber(values, "context-tokens"),
     sandbox: sandbox as SandboxMode,
     sandboxNetwork: values["sandbox-network"] ?? false,
+    repoMapTokens: mapTokens(values["map-tokens"]),
   };
+}
+
+function mapTokens(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const number = Number(text);
+  if (!Number.isInteger(number) || (number !== 0 && number < MIN_MAP_TOKENS)) {
+    throw new TypeError(
+      `--map-tokens needs 0 (no map) or a whole number of at least ${MIN_MAP_TOKENS}, not "${text}"`,
+    );
+  }
+  return number;
 }
 
 function wholeNumber(

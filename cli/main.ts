@@ -9,6 +9,7 @@ const USAGE =
 Usage:
   fello [run] "prompt"       run the agent on a prompt (no prompt on a terminal: interactive)
   fello outline <path>...    print the symbols of files or folders
+  fello map [path]           print the repository's most relevant symbols within a token budget
   fello mcp                  serve the Search MCP server over stdio
   fello acp                  run as an Agent Client Protocol agent over stdio
 
@@ -29,6 +30,7 @@ type Command = (args: string[]) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import("./run.ts")).main,
   outline: async () => (await import("./outline.ts")).main,
+  map: async () => (await import("./map.ts")).main,
   mcp: async () => (await import("./mcp.ts")).main,
   acp: async () => (await import("./acp.ts")).main,
 };

@@ -57,6 +57,8 @@ ${ENDPOINT_USAGE}
   --context-tokens N      the model's context window less room for its answer:
                           past it, the oldest tool calls are cleared, then the
                           oldest messages summarized (default ${DEFAULT_CONTEXT_TOKENS})
+  --map-tokens N          start each conversation with a map of the repository
+                          of N tokens (at least 256; default 0: no map)
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
   --session FILE          go on with the conversation saved in FILE (if it
                           exists) and save it there after each prompt
@@ -84,6 +86,7 @@ interface RunSettings {
   cwd: string;
   maxSteps?: number;
   contextTokens?: number;
+  repoMapTokens: number;
   visionModel?: string;
   json: boolean;
   prompt: string;
@@ -126,8 +129,15 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     return 0;
   }
   try {
-    const { permissionMode, maxSteps, contextTokens, sandbox, sandboxNetwork } =
-      readAgentFlags(values);
+    const {
+      permissionMode,
+      maxSteps,
+      contextTokens,
+      repoMapTokens,
+      sandbox,
+      sandboxNetwork,
+    } = readAgentFlags(values);
+    readAgentFlags(values);
     const cwd = await workspaceFolder(values.cwd);
     if (values.session !== undefined && values.continue) {
       throw new TypeError("give --session FILE or --continue, not both");
@@ -145,6 +155,7 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       cwd,
       maxSteps,
       contextTokens,
+      repoMapTokens,
       visionModel: values["vision-model"],
       json: values.json ?? false,
       prompt: positionals.join(" ").trim(),
@@ -255,6 +266,7 @@ class CliSession {
       }),
       maxSteps: settings.maxSteps,
       contextTokens: settings.contextTokens,
+      repoMapTokens: settings.repoMapTokens,
       visionModel: settings.visionModel,
       history: saved?.messages,
     });

@@ -47,6 +47,11 @@ export interface OutlineRequest {
    * that its modification time alone cannot tell a later change apart.
    */
   hash?: boolean;
+  /**
+   * Also answer the identifiers the file's code uses, each once (what a repo
+   * map counts as references); whole files only, never a piece.
+   */
+  names?: boolean;
   /** Test seam: the worker dies with an uncaught error instead of answering. */
   crash?: boolean;
   /** Test seam: the worker blocks for good, as in a read that never returns. */
@@ -93,6 +98,8 @@ export type WorkerReply =
     partial: boolean;
     /** The SHA-256 (hex) of the bytes parsed, when the request asked for it. */
     hash?: string;
+    /** The identifiers used, when the request asked for them. */
+    names?: string[];
   }
   | {
     type: "error";

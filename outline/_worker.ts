@@ -17,6 +17,7 @@ import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { type LanguageId, loadLanguageSpec } from "./languages/_loaders.ts";
 import { textEdit, TreeKeeper } from "./_incremental.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
+import { identifiersOf } from "./_identifiers.ts";
 import { sha256 } from "./_sha256.ts";
 import { packOutline } from "./_transfer.ts";
 import { standsAlone } from "./_pieces.ts";
@@ -69,6 +70,8 @@ interface Outlined {
   /** The outline covers only the piece asked for. */
   partial?: boolean;
   hash?: string;
+  /** The identifiers used, when asked for. */
+  names?: string[];
   /** Keeps or deletes the tree: run after the reply is posted. */
   cleanup?: () => void;
 }
@@ -101,15 +104,20 @@ async function _outline(
   const { spec, parser } = await ready;
   if (request.piece) return _outlinePiece(parser, spec, bytes, request);
   const text = new TextDecoder().decode(bytes);
-  const { symbols, incremental, cleanup } = _parseAndExtract(parser, text, {
-    request,
-    key: _parserKey(spec.grammar, request),
-    prepare: spec.prepare,
-    extract: spec.extract,
-  });
+  const { symbols, names, incremental, cleanup } = _parseAndExtract(
+    parser,
+    text,
+    {
+      request,
+      key: _parserKey(spec.grammar, request),
+      prepare: spec.prepare,
+      extract: spec.extract,
+    },
+  );
   return {
     result: { language: spec.name, totalLines: _countLines(bytes), symbols },
     size: bytes.length,
+    names,
     incremental,
     hash,
     cleanup,
@@ -164,7 +172,12 @@ function _parseAndExtract(
     prepare?: (source: string) => string;
     extract: (root: Node, source: string) => OutlineSymbol[];
   },
-): { symbols: OutlineSymbol[]; incremental: boolean; cleanup: () => void } {
+): {
+  symbols: OutlineSymbol[];
+  names?: string[];
+  incremental: boolean;
+  cleanup: () => void;
+} {
   const parsed = prepare ? prepare(text) : text;
   _beat(request.id);
   let oldTree = keeper.take(request.path, key, parsed);
@@ -188,6 +201,7 @@ function _parseAndExtract(
     const done = tree;
     return {
       symbols,
+      ...(request.names ? { names: identifiersOf(tree) } : {}),
       incremental: oldTree !== null,
       cleanup: () => keeper.keep(request.path, key, parsed, done),
     };
@@ -419,7 +433,7 @@ async function _handle(
   request: OutlineRequest,
 ): Promise<{ reply: WorkerReply; cleanup?: () => void }> {
   try {
-    const { result, size, incremental, partial, hash, cleanup } =
+    const { result, size, incremental, partial, hash, names, cleanup } =
       await _outline(request);
     const { symbols, omitted } = capSymbols(
       result.symbols,
@@ -434,6 +448,7 @@ async function _handle(
       incremental: incremental ?? false,
       partial: partial ?? false,
       ...(hash === undefined ? {} : { hash }),
+      ...(names === undefined ? {} : { names }),
     };
     return { reply, cleanup };
   } catch (error) {

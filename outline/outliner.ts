@@ -241,6 +241,46 @@ export class Outliner {
     return await _wait(path, shared, options.signal);
   }
 
+  /**
+   * The outline of one file together with the identifiers its code uses
+   * (each once), for the repo map. Always a fresh whole-file parse: the
+   * caller keeps its own cache.
+   */
+  async outlineWithNames(
+    path: string,
+    options: Omit<OutlineCallOptions, "maxSymbols"> = {},
+  ): Promise<{ result: OutlineResult; names: string[] }> {
+    _refuseAborted(path, options.signal);
+    const absolute = _absolute(path, options.cwd);
+    const named = supportedExtension(absolute);
+    if (named === undefined) {
+      throw await _isFolder(absolute) ? _folder(path) : _unsupported(path);
+    }
+    await requireDenoPermission({ name: "read", path: absolute });
+    await _requireWorkerRead();
+    const stat = await _stat(path, absolute);
+    await _requireOutlinable(path, absolute, stat.size);
+    this.#pool.warm();
+    this.#parses++;
+    const extension = await dialectExtension(absolute, named);
+    const spec = languageForExtension(extension);
+    const reply = await this.#run(path, {
+      path: absolute,
+      extension,
+      ...(spec === undefined ? {} : { language: languageId(spec) }),
+      budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
+      recycleBytes: this.#recycleBytes,
+      maxSymbols: MAX_SYMBOLS,
+      names: true,
+      signal: options.signal,
+      ...await _grammarFor(extension, options.grammarsDir),
+    }).catch((error) => {
+      throw _grammarsDirAdvice(error, options.grammarsDir);
+    });
+    if (reply.type === "error") throw _failure(path, reply);
+    return { result: unpackOutline(reply.outline), names: reply.names ?? [] };
+  }
+
   async #parse(
     path: string,
     { absolute, extension: named, stat, racy, options }: {

@@ -20,6 +20,7 @@ import { createLocalFiles } from "../tools/local_files.ts";
 import { createLocalProcesses } from "../tools/shell/local_processes.ts";
 import { createRg } from "../tools/search/rg.ts";
 import { createFileOutline } from "../tools/file_outline/file_outline.ts";
+import { createRepoMap } from "../tools/repo_map/repo_map_tool.ts";
 import { createSearch } from "../tools/search/search.ts";
 import type { JsonSchema, PermissionMode, Tool } from "../tools/types.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
@@ -55,7 +56,7 @@ export interface SearchMcpServerOptions {
  * const client = new Client({ name: "example", version: "1.0.0" });
  * await client.connect(clientSide);
  * const { tools } = await client.listTools();
- * assert.deepEqual(tools.map((tool) => tool.name).sort(), ["file_outline", "rg", "search"]);
+ * assert.deepEqual(tools.map((tool) => tool.name).sort(), ["file_outline", "repo_map", "rg", "search"]);
  * await client.close();
  * await server.close();
  * ```
@@ -78,6 +79,7 @@ export function createSearchMcpServer(
   );
   const tools: Tool<never, unknown>[] = [
     createFileOutline(context),
+    createRepoMap(context),
     createSearch(context),
     createRg(context),
   ];

@@ -35,6 +35,7 @@ import {
   createFileOutline,
   type FileOutlineInput,
 } from "./file_outline/file_outline.ts";
+import { createRepoMap, type RepoMapInput } from "./repo_map/repo_map_tool.ts";
 import type {
   Approve,
   Backend,
@@ -129,6 +130,8 @@ export interface Tools {
   readonly search: Tool<SearchInput, SearchResult>;
   /** Lists a source file's symbols with line ranges and doc summaries. */
   readonly file_outline: Tool<FileOutlineInput, string>;
+  /** The repository's most relevant definitions within a token budget. */
+  readonly repo_map: Tool<RepoMapInput, string>;
   /** The current plan, as the last Plan call left it. */
   readonly plan: readonly PlanEntry[];
   /** The workspace root, absolute. */
@@ -179,6 +182,7 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
     Plan: plan.tool,
     search: createSearch(context),
     file_outline: createFileOutline(context),
+    repo_map: createRepoMap(context),
     get plan(): readonly PlanEntry[] {
       return plan.entries();
     },

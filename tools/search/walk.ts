@@ -17,6 +17,8 @@ export interface WalkOptions {
   /** Keeps only the files whose path relative to `root` passes. */
   glob?: GlobFilter;
   signal?: AbortSignal;
+  /** Leaves out the folders whose name this answers true for. */
+  skipFolder?: (name: string) => boolean;
   /** Called with each folder that could not be listed. */
   onUnreadable?: (path: string) => void;
 }
@@ -48,6 +50,7 @@ async function* walkFolder(
     const path = join(folder, entry.name);
     if (ignores.ignores(path, entry.isDirectory)) continue;
     if (entry.isDirectory) {
+      if (options.skipFolder?.(entry.name)) continue;
       yield* walkFolder(root, path, ignores, options);
     } else if (entry.isFile && passesGlob(root, path, options.glob)) {
       yield path;

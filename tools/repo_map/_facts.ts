@@ -1,0 +1,50 @@
+// What the repo map knows of each file: its definitions, flattened from the
+// outline, and the names its code uses.
+import type { OutlineSymbol } from "../../outline/types.ts";
+
+/** A definition of one file, flattened from its outline. */
+export interface Definition {
+  /** The symbol's own name, the last part of its name path. */
+  name: string;
+  /** Names from the file's top down to the symbol, joined by `.`. */
+  path: string;
+  kind: string;
+  startLine: number;
+  endLine: number;
+  /** Nesting depth, 0 at the top of the file. */
+  depth: number;
+  /** Index of the enclosing definition in the file's list, or -1. */
+  parent: number;
+}
+
+/** What the map knows of one file. */
+export interface FileFacts {
+  size: number;
+  mtimeMs: number;
+  definitions: Definition[];
+  /** The identifiers its code uses, each once. */
+  names: string[];
+}
+
+/** An outline's symbols as a flat list, parents before their children. */
+export function flatten(symbols: OutlineSymbol[]): Definition[] {
+  const out: Definition[] = [];
+  const visit = (list: OutlineSymbol[], depth: number, parent: number) => {
+    for (const symbol of list) {
+      const index = out.length;
+      const prefix = parent < 0 ? "" : `${out[parent].path}.`;
+      out.push({
+        name: symbol.name,
+        path: prefix + symbol.name,
+        kind: symbol.kind,
+        startLine: symbol.startLine,
+        endLine: symbol.endLine,
+        depth,
+        parent,
+      });
+      visit(symbol.children, depth + 1, index);
+    }
+  };
+  visit(symbols, 0, -1);
+  return out;
+}
