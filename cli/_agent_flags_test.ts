@@ -8,6 +8,7 @@ Deno.test("readAgentFlags() defaults to ask and no step cap", () => {
     contextTokens: undefined,
     sandbox: "auto",
     sandboxNetwork: false,
+    repoMapTokens: 0,
   });
 });
 
@@ -24,6 +25,7 @@ Deno.test("readAgentFlags() reads a mode, a step cap and a context size", () => 
       contextTokens: 32768,
       sandbox: "auto",
       sandboxNetwork: false,
+      repoMapTokens: 0,
     },
   );
 });
