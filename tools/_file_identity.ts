@@ -51,8 +51,28 @@ export function openedPath(file: FsFile): string | undefined {
   return fd === undefined ? undefined : runtime.readLinkSync(`${FD_DIR}/${fd}`);
 }
 
-function descriptorOf(info: FileInfo): string | undefined {
+/** The descriptors of this process open on the file `info` describes. */
+function descriptorsOf(info: FileInfo): Set<string> {
+  const found = new Set<string>();
   for (const entry of runtime.readDirSync(FD_DIR)) {
+    try {
+      const other = runtime.statSync(`${FD_DIR}/${entry.name}`);
+      if (other.dev === info.dev && other.ino === info.ino) {
+        found.add(entry.name);
+      }
+    } catch {
+      // a descriptor closed meanwhile (the listing's own)
+    }
+  }
+  return found;
+}
+
+function descriptorOf(
+  info: FileInfo,
+  skip?: Set<string>,
+): string | undefined {
+  for (const entry of runtime.readDirSync(FD_DIR)) {
+    if (skip?.has(entry.name)) continue;
     try {
       const other = runtime.statSync(`${FD_DIR}/${entry.name}`);
       if (other.dev === info.dev && other.ino === info.ino) return entry.name;
@@ -78,9 +98,13 @@ export class PinnedFolder implements Disposable {
    * throws a ToolError naming `shown` when it now leads elsewhere.
    */
   static open(folder: string, shown: string): PinnedFolder {
+    // Another call may hold the same folder open (same device and inode) and
+    // close it at any time: this handle's descriptor is the one not open on
+    // it before. Nothing else runs on this thread in between.
+    const before = descriptorsOf(runtime.statSync(folder));
     const handle = runtime.openSync(folder, { read: true });
     try {
-      const fd = descriptorOf(handle.statSync());
+      const fd = descriptorOf(handle.statSync(), before);
       const real = fd === undefined
         ? undefined
         : runtime.readLinkSync(`${FD_DIR}/${fd}`);

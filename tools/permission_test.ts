@@ -636,10 +636,11 @@ Deno.test("createTools() asks as outside for file:// with %2e%2e, ~/.., //..// a
   });
 });
 
-Deno.test("createTools() readOnly refuses writes, edits and Shell without asking, even after an earlier 'always'", async () => {
+Deno.test("createTools() readOnly refuses writes, edits and unsandboxed Shell without asking, even after an earlier 'always'", async () => {
   await withDirs(async ({ ws }) => {
     const rec = answering("always", "always");
     const tools = createTools({
+      sandbox: "off",
       cwd: ws,
       permissionMode: "ask",
       approve: rec.approve,

@@ -866,12 +866,17 @@ Deno.test("Shell cuts output between UTF-8 characters, replaces invalid UTF-8 an
   });
 });
 
-Deno.test("Shell is asked in ask and acceptEdits, refused in readOnly, allowed in allow", async () => {
+Deno.test("Shell with sandbox off is asked in ask and acceptEdits, refused in readOnly, allowed in allow", async () => {
   await withDirs(async ({ ws }) => {
     for (const mode of ["ask", "acceptEdits"] as const) {
       const no = recorder(false);
       await rejectsTool(
-        createTools({ cwd: ws, permissionMode: mode, approve: no.approve })
+        createTools({
+          sandbox: "off",
+          cwd: ws,
+          permissionMode: mode,
+          approve: no.approve,
+        })
           .Shell.execute({ command: "echo hi" }),
         "echo hi",
       );
@@ -883,12 +888,14 @@ Deno.test("Shell is asked in ask and acceptEdits, refused in readOnly, allowed i
       assert.equal(request.outsideWorkspace, false);
       assert.equal(typeof request.description, "string");
       await rejectsTool(
-        createTools({ cwd: ws, permissionMode: mode }).Shell.execute({
-          command: "echo hi",
-        }),
+        createTools({ sandbox: "off", cwd: ws, permissionMode: mode }).Shell
+          .execute({
+            command: "echo hi",
+          }),
       );
       const yes = recorder(true);
       const r = await createTools({
+        sandbox: "off",
         cwd: ws,
         permissionMode: mode,
         approve: yes.approve,
@@ -900,13 +907,19 @@ Deno.test("Shell is asked in ask and acceptEdits, refused in readOnly, allowed i
     }
     const ro = recorder(true);
     await rejectsTool(
-      createTools({ cwd: ws, permissionMode: "readOnly", approve: ro.approve })
+      createTools({
+        sandbox: "off",
+        cwd: ws,
+        permissionMode: "readOnly",
+        approve: ro.approve,
+      })
         .Shell.execute({ command: "echo hi" }),
       "echo hi",
     );
     assert.equal(ro.calls.length, 0, "readOnly refuses without asking");
     const allow = recorder(false);
     const r = await createTools({
+      sandbox: "off",
       cwd: ws,
       permissionMode: "allow",
       approve: allow.approve,
