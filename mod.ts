@@ -71,6 +71,8 @@ export type {
 export type { OutlineResult, OutlineSymbol } from "./outline/types.ts";
 export { createAgent, DEFAULT_BASE_URL } from "./agent/agent.ts";
 export { EndpointError } from "./agent/endpoint_error.ts";
+export { findProjectInstructions } from "./agent/project_instructions.ts";
+export type { ProjectInstructionsFile } from "./agent/project_instructions.ts";
 export type {
   Agent,
   AgentApprove,
