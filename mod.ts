@@ -42,6 +42,7 @@ export type {
   Tool,
   ToolKind,
 } from "./tools/types.ts";
+export type { PermissionRules } from "./tools/permission_rules.ts";
 import { runtime } from "./internal/runtime/runtime.ts";
 export type { ReadFileInput, ReadFileResult } from "./tools/read/read_file.ts";
 export type {

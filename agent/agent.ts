@@ -158,6 +158,7 @@ class AgentSession implements Agent {
     const builtins = createTools({
       cwd: options.cwd,
       permissionMode: options.permissionMode,
+      permissions: options.permissions,
       approve: options.approve && ((request) => this.#approve(request)),
       onPlan: (entries) => {
         options.onPlan?.(entries);

@@ -13,6 +13,7 @@ import type {
   Tool,
   ToolKind,
 } from "../tools/types.ts";
+import type { PermissionRules } from "../tools/permission_rules.ts";
 import type { ProjectInstructionsFile } from "./project_instructions.ts";
 
 /**
@@ -117,6 +118,11 @@ export interface AgentOptions {
   permissionMode?: PermissionMode;
   /** Answers permission requests; without it, asking means refusing. */
   approve?: AgentApprove;
+  /**
+   * Allow and deny rules applied before the mode, e.g.
+   * `{ deny: ["Shell(rm *)"] }` (see {@linkcode PermissionRules}).
+   */
+  permissions?: PermissionRules;
   /** Added to the built-in system prompt. */
   instructions?: string;
   /**
