@@ -41,7 +41,11 @@ import {
   type WrittenFile,
 } from "./_acp_backend.ts";
 import { liveLocalProcesses } from "./_acp_live_shell.ts";
-import { type McpTools, startMcpServers } from "./_acp_mcp.ts";
+import {
+  type McpServerConfig,
+  type McpTools,
+  startMcpServers,
+} from "../agent/mcp_tools.ts";
 import { replayUpdates } from "./_acp_replay.ts";
 import { describeError } from "./_acp_error_text.ts";
 import {
@@ -203,9 +207,11 @@ export class AcpSession {
     const mode = setup.settings.permissionMode ?? "ask";
     // One mode for the built-in tools and the MCP tools; set_mode switches both.
     this.#mcpGate = new PermissionGate(mode, (r) => this.#askClient(r));
-    this.#mcp = await startMcpServers(request.mcpServers, {
+    this.#mcp = await startMcpServers(request.mcpServers.map(mcpServerOf), {
       cwd: request.cwd,
       reserved: builtinToolNames(request.cwd),
+      warn: (message) => console.error(`fello acp: ${message}`),
+      trustReadOnlyHint: true,
       gate: (tool, description) =>
         this.#mcpGate.check({
           tool,
@@ -719,4 +725,26 @@ function finishedDiff(
     return proposedDiff(event.toolName, event.input, cwd);
   }
   return undefined;
+}
+
+/** An ACP server entry as the MCP client takes it (ACP lists headers and env). */
+function mcpServerOf(server: acp.McpServer): McpServerConfig {
+  // Stdio servers carry no type in ACP v1; some clients send "stdio".
+  const type = (server as { type?: string }).type;
+  if (type === "http" || type === "sse") {
+    const { name, url, headers } = server as acp.McpServerHttp;
+    return {
+      name,
+      type,
+      url,
+      headers: Object.fromEntries(headers.map((h) => [h.name, h.value])),
+    };
+  }
+  const { name, command, args, env } = server as acp.McpServerStdio;
+  return {
+    name,
+    command,
+    args,
+    env: Object.fromEntries(env.map((v) => [v.name, v.value])),
+  };
 }

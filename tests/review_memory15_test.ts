@@ -978,7 +978,7 @@ Deno.test({
 // Fixed fault: in an ACP session, one result over 10 MB from an MCP server the
 // editor configured ends that server for the rest of the session. The
 // official client's StdioClientTransport keeps at most 10 MiB of a line
-// (ReadBuffer's default maxBufferSize, which protocols/_acp_mcp.ts does not
+// (ReadBuffer's default maxBufferSize, which agent/mcp_tools.ts does not
 // set); past it, it closes the transport and kills the server, so the call
 // fails with "Connection closed" and every later call of any of its tools
 // with "Not connected", though the server is healthy (the agent now cuts big
