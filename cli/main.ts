@@ -11,6 +11,7 @@ Usage:
   fello outline <path>...    print the symbols of files or folders
   fello mcp                  serve the Search MCP server over stdio
   fello acp                  run as an Agent Client Protocol agent over stdio
+  fello config               show the settings in force and where each came from
 
 Options:
   -h, --help                 show this help
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   outline: async () => (await import("./outline.ts")).main,
   mcp: async () => (await import("./mcp.ts")).main,
   acp: async () => (await import("./acp.ts")).main,
+  config: async () => (await import("./config.ts")).main,
 };
 
 /** Runs the CLI with `args` and resolves to the process exit code. */

@@ -12,14 +12,18 @@ import {
 import { EndpointError } from "../agent/endpoint_error.ts";
 import type { Agent, AgentEvent } from "../agent/types.ts";
 import type { PermissionMode } from "../tools/types.ts";
-import { AGENT_FLAGS, readAgentFlags } from "./_agent_flags.ts";
+import { CONFIG_FLAGS, type EffectiveConfig, loadConfig } from "./_config.ts";
+import {
+  prepareRun,
+  type RunExtras,
+  terminalTrustQuestion,
+} from "./_run_setup.ts";
 import { terminalApprover } from "./_ask_permission.ts";
 import { QuestionLine } from "./_question_line.ts";
 import {
   describeEndpointFailure,
   ENDPOINT_USAGE,
   type EndpointSettings,
-  resolveEndpoint,
   resolveModel,
 } from "./_endpoint.ts";
 import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
@@ -61,8 +65,12 @@ ${ENDPOINT_USAGE}
                           (in $FELLO_STATE_DIR, else $XDG_STATE_HOME/fello,
                           else ~/.local/state/fello)
   --json                  print one JSON event per line on stdout, for scripts
+  --trust-workspace       use this workspace's allow rules, endpoint, key and
+                          MCP servers (.fello/config.json, .mcp.json) this once
   -h, --help              show this help
 
+Settings also come from .fello/config.json in the workspace and config.json in
+$XDG_CONFIG_HOME/fello (else ~/.config/fello); "fello config" shows them.
 Ctrl-C cancels the running prompt; a second Ctrl-C quits.
 Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 130 cancelled.`;
 
@@ -84,6 +92,8 @@ interface RunSettings {
   prompt: string;
   /** Where the conversation is loaded from and saved to, if anywhere. */
   sessionPath?: string;
+  /** The merged settings files: rules, MCP servers, what trust withheld. */
+  config: EffectiveConfig;
 }
 
 /** Runs the "run" command and resolves to the exit code. */
@@ -104,7 +114,7 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     parsed = parseArgs({
       args,
       options: {
-        ...AGENT_FLAGS,
+        ...CONFIG_FLAGS,
         json: { type: "boolean" },
         session: { type: "string" },
         continue: { type: "boolean", short: "c" },
@@ -121,10 +131,10 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     return 0;
   }
   try {
-    const { permissionMode, maxSteps, contextTokens } = readAgentFlags(
-      values,
-    );
     const cwd = await workspaceFolder(values.cwd);
+    const config = await loadConfig(values, cwd, {
+      askTrust: terminalTrustQuestion(),
+    });
     if (values.session !== undefined && values.continue) {
       throw new TypeError("give --session FILE or --continue, not both");
     }
@@ -134,12 +144,13 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       ? undefined
       : resolve(values.session);
     return {
-      endpoint: resolveEndpoint(values),
-      permissionMode,
+      endpoint: config.endpoint,
+      permissionMode: config.permissionMode,
       cwd,
-      maxSteps,
-      contextTokens,
-      visionModel: values["vision-model"],
+      maxSteps: config.maxSteps,
+      contextTokens: config.contextTokens,
+      visionModel: config.visionModel,
+      config,
       json: values.json ?? false,
       prompt: positionals.join(" ").trim(),
       sessionPath,
@@ -157,6 +168,8 @@ class CliSession {
   #saving:
     | { path: string; cwd: string; model: string; title?: string }
     | undefined;
+  /** The MCP servers and instructions the run added. */
+  #extras: RunExtras | undefined;
   /** The lock on the session file, held while this process runs. */
   #lock: FsFile | undefined;
   #lockedPath: string | undefined;
@@ -204,7 +217,10 @@ class CliSession {
     } catch (error) {
       return this.#failed(error);
     }
-    const agent = this.#createAgent(settings, model, saved);
+    if (settings.config.skipped) {
+      writeAll(runtime.stderr, `${settings.config.skipped}\n`);
+    }
+    const agent = await this.#createAgent(settings, model, saved);
     if (settings.sessionPath) {
       this.#saving = {
         path: settings.sessionPath,
@@ -224,36 +240,51 @@ class CliSession {
     return await this.#repl(agent);
   }
 
-  #createAgent(
+  async #createAgent(
     settings: RunSettings,
     model: string,
     saved: SavedSession | undefined,
-  ): Agent {
-    return createAgent({
+  ): Promise<Agent> {
+    const approve = terminalApprover({
+      write: (text) => writeAll(runtime.stderr, text),
+      // A prompt read from stdin used it up; otherwise stdin may carry answers.
+      interactive: runtime.stdin.isTerminal() || settings.prompt !== "",
+      signal: () => this.#running?.signal,
+      // Only where the transcript and the question share a screen.
+      waiting: runtime.stdout.isTerminal() && runtime.stderr.isTerminal()
+        ? (question) => this.#questions.waiting(question)
+        : undefined,
+    });
+    this.#extras = await prepareRun({
+      cwd: settings.cwd,
+      permissionMode: settings.permissionMode,
+      permissions: settings.config.permissions,
+      mcpServers: settings.config.mcpServers,
+      approve,
+      warn: (line) => writeAll(runtime.stderr, `${line}\n`),
+    });
+    const agent = createAgent({
       baseURL: settings.endpoint.baseURL,
       apiKey: settings.endpoint.apiKey,
       model,
       cwd: settings.cwd,
       permissionMode: settings.permissionMode,
-      approve: terminalApprover({
-        write: (text) => writeAll(runtime.stderr, text),
-        // A prompt read from stdin used it up; otherwise stdin may carry answers.
-        interactive: runtime.stdin.isTerminal() || settings.prompt !== "",
-        signal: () => this.#running?.signal,
-        // Only where the transcript and the question share a screen.
-        waiting: runtime.stdout.isTerminal() && runtime.stderr.isTerminal()
-          ? (question) => this.#questions.waiting(question)
-          : undefined,
-      }),
+      permissions: settings.config.permissions,
+      projectInstructions: this.#extras.projectInstructions,
+      extraTools: this.#extras.extraTools,
+      approve,
       maxSteps: settings.maxSteps,
       contextTokens: settings.contextTokens,
       visionModel: settings.visionModel,
       history: saved?.messages,
     });
+    this.#extras.attach(agent);
+    return agent;
   }
 
   async close(): Promise<void> {
     runtime.removeSignalListener("SIGINT", this.#onSigint);
+    await this.#extras?.close();
     // A conversation never saved (the run ended first) leaves no lock file.
     if (this.#lock) await releaseSession(this.#lockedPath!, this.#lock);
   }
