@@ -79,7 +79,9 @@ async function readJson(path: string): Promise<unknown> {
   try {
     text = await runtime.readTextFile(path);
   } catch (error) {
-    if (isError(error, "notFound")) return undefined;
+    if (isError(error, "notFound") || isError(error, "notADirectory")) {
+      return undefined;
+    }
     throw new ConfigError(
       `${path}: cannot be read: ${(error as Error).message}`,
     );

@@ -34,6 +34,8 @@ class Stop {
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// JSON strings may not hold control characters (U+0000 to U+001F) raw.
+// deno-lint-ignore no-control-regex
 const STRING_PART = /[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
 class Scanner {
