@@ -5,6 +5,7 @@
 import type { PlanEntry } from "../tools/plan/plan.ts";
 import { createTools, type Tools } from "../tools/create_tools.ts";
 import { contextOf } from "../tools/context_of.ts";
+import { createRg, ripgrepAvailable } from "../tools/search/rg.ts";
 import type {
   PermissionAnswer,
   PermissionMode,
@@ -182,8 +183,13 @@ class AgentSession implements Agent {
     );
     // Children share these instances: the same workspace, permission gate
     // (with its "always" answers) and backends; they get no Plan and no Subagent.
+    // With ripgrep installed, the model may also run it with its own flags.
+    const rg = ripgrepAvailable()
+      ? [createRg(contextOf(builtins)!) as AnyTool]
+      : [];
     const shared = [
       ...toolsOf(builtins),
+      ...rg,
       imageAnalysis,
       ...(options.extraTools ?? []),
     ];

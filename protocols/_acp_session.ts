@@ -650,12 +650,13 @@ function titleText(blocks: acp.ContentBlock[]): string {
 
 /** The names the agent's own tools take, which MCP tools must not. */
 function builtinToolNames(cwd: string): Set<string> {
-  // Creating tools starts nothing; the agent adds Subagent and ImageAnalysis.
+  // Creating tools starts nothing; the agent adds Subagent, ImageAnalysis
+  // and, with ripgrep installed, rg.
   const tools = Object.values(createTools({ cwd })) as { name?: unknown }[];
   const names = tools.flatMap((t) =>
     typeof t?.name === "string" ? [t.name] : []
   );
-  return new Set([...names, "Subagent", "ImageAnalysis"]);
+  return new Set([...names, "rg", "Subagent", "ImageAnalysis"]);
 }
 
 function stopReason(finish: AgentFinishReason): acp.StopReason {
