@@ -11,7 +11,7 @@ import {
   toolResultText,
 } from "./support/scripted_server.ts";
 import { withWorkspace, writeFiles } from "./support/workspace.ts";
-import { fello, MOD } from "./support/fello_cli.ts";
+import { fello, felloAt, MOD } from "./support/fello_cli.ts";
 
 /** The system message of a recorded request. */
 function systemText(request: RecordedRequest): string {
@@ -40,10 +40,10 @@ Deno.test("fello run puts the repository's and a nested AGENTS.md into the instr
       "repo/src/AGENTS.md": "Src rule: keep files small.\n",
       "user-config/fello/AGENTS.md": "User rule: answer briefly.\n",
     });
-    const out = await fello(
-      ["--base-url", server.baseURL, "--model", "m", "hello"],
-      { cwd: join(dir, "repo", "src"), env: userEnv(dir) },
-    );
+    const out = await felloAt(server.baseURL, ["hello"], {
+      cwd: join(dir, "repo", "src"),
+      env: userEnv(dir),
+    });
     assert.equal(out.code, 0, out.stderr);
     const system = systemText(server.requests[0]);
     assert.match(system, /User rule: answer briefly\./);
@@ -115,18 +115,11 @@ Deno.test("fello run refuses a Shell call a deny rule names, in allow mode", asy
         permissions: { deny: ["Shell(rm *)"] },
       }),
     });
-    const out = await fello(
-      [
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-        "--permission-mode",
-        "allow",
-        "clean up",
-      ],
-      { cwd: join(dir, "ws"), env: userEnv(dir) },
-    );
+    const out = await felloAt(server.baseURL, [
+      "--permission-mode",
+      "allow",
+      "clean up",
+    ], { cwd: join(dir, "ws"), env: userEnv(dir) });
     assert.equal(out.code, 0, out.stderr);
     assert.match(
       toolResultText(server, "call_rm"),
@@ -163,18 +156,11 @@ Deno.test("fello run offers and calls the tools of an mcpServers stdio server as
         },
       }),
     });
-    const out = await fello(
-      [
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
-        "--permission-mode",
-        "allow",
-        "find the needle",
-      ],
-      { cwd: join(dir, "ws"), env: userEnv(dir) },
-    );
+    const out = await felloAt(server.baseURL, [
+      "--permission-mode",
+      "allow",
+      "find the needle",
+    ], { cwd: join(dir, "ws"), env: userEnv(dir) });
     assert.equal(out.code, 0, out.stderr);
     const offered = server.requests[0].body.tools?.map((t) => t.function.name);
     assert.ok(offered?.includes("mcp__files__search"), `offered: ${offered}`);
