@@ -46,6 +46,7 @@ export type {
   ToolKind,
   WriteOptions,
 } from "./tools/types.ts";
+export type { PermissionRules } from "./tools/permission_rules.ts";
 import { runtime } from "./internal/runtime/runtime.ts";
 export type { ReadFileInput, ReadFileResult } from "./tools/read/read_file.ts";
 export type {
@@ -78,6 +79,8 @@ export type {
 export type { OutlineResult, OutlineSymbol } from "./outline/types.ts";
 export { createAgent, DEFAULT_BASE_URL } from "./agent/agent.ts";
 export { EndpointError } from "./agent/endpoint_error.ts";
+export { findProjectInstructions } from "./agent/project_instructions.ts";
+export type { ProjectInstructionsFile } from "./agent/project_instructions.ts";
 export type {
   Agent,
   AgentApprove,

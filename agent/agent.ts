@@ -5,6 +5,7 @@
 import type { PlanEntry } from "../tools/plan/plan.ts";
 import { createTools, type Tools } from "../tools/create_tools.ts";
 import { contextOf } from "../tools/context_of.ts";
+import { createRg, ripgrepAvailable } from "../tools/search/rg.ts";
 import type {
   PermissionAnswer,
   PermissionMode,
@@ -17,6 +18,10 @@ import { createEndpointFetch } from "./endpoint_fetch.ts";
 import { historyProblem } from "./_history.ts";
 import { MIN_MAP_TOKENS, repoMap } from "../tools/repo_map/repo_map.ts";
 import { buildInstructions } from "./_instructions.ts";
+import {
+  findProjectInstructions,
+  projectInstructionsText,
+} from "./project_instructions.ts";
 import { childToolCallId, currentToolCallId } from "./tool_call_scope.ts";
 import { createImageAnalysis } from "./image_analysis.ts";
 import {
@@ -137,7 +142,8 @@ class AgentSession implements Agent {
   readonly tools: ReadonlyMap<string, AnyTool>;
   #options: AgentOptions;
   #builtins: Tools;
-  #instructions: string;
+  /** The main and the child instructions, with the project's files read once. */
+  #instructions: Promise<{ main: string; child: string }> | undefined;
   #models: Promise<{ chat: ChatModel; vision: ChatModel }> | undefined;
   #conversation: Conversation | undefined;
   /** The conversation to start from, until the first run creates #conversation. */
@@ -156,6 +162,7 @@ class AgentSession implements Agent {
       permissionMode: options.permissionMode,
       sandbox: options.sandbox,
       sandboxNetwork: options.sandboxNetwork,
+      permissions: options.permissions,
       approve: options.approve && ((request) => this.#approve(request)),
       onPlan: (entries) => {
         options.onPlan?.(entries);
@@ -179,37 +186,63 @@ class AgentSession implements Agent {
     );
     // Children share these instances: the same workspace, permission gate
     // (with its "always" answers) and backends; they get no Plan and no Subagent.
+    // With ripgrep installed, the model may also run it with its own flags.
+    const rg = ripgrepAvailable()
+      ? [createRg(contextOf(builtins)!) as AnyTool]
+      : [];
     const shared = [
       ...toolsOf(builtins),
+      ...rg,
       imageAnalysis,
       ...(options.extraTools ?? []),
     ];
-    const subagent = this.#subagentTool(shared, builtins.cwd);
+    const subagent = this.#subagentTool(shared);
     this.tools = byName([...shared, subagent as AnyTool]);
-    this.#instructions = buildInstructions({
-      workspace: builtins.cwd,
-      extra: options.instructions,
-    });
+  }
+
+  /**
+   * The instructions of the main agent and of a Subagent child: the project's
+   * AGENTS.md files are read at the first run (not when the agent is made),
+   * and count against the context budget (a quarter of it at most).
+   */
+  #instructionsOnce(): Promise<{ main: string; child: string }> {
+    this.#instructions ??= (async () => {
+      const given = this.#options.projectInstructions;
+      const files = given === false
+        ? []
+        : given ?? await findProjectInstructions(this.#builtins.cwd);
+      const project = projectInstructionsText(
+        files,
+        Math.floor(this.#contextTokens() / 4),
+      );
+      const extra = [project, this.#options.instructions ?? ""]
+        .filter((part) => part.trim() !== "").join("\n\n");
+      const workspace = this.#builtins.cwd;
+      return {
+        main: buildInstructions({ workspace, extra }),
+        child: buildInstructions({ workspace, extra, child: true }),
+      };
+    })();
+    return this.#instructions;
   }
 
   /** Subagent, whose children run with `tools` minus Plan. */
-  #subagentTool(
-    tools: AnyTool[],
-    workspace: string,
-  ): Tool<SubagentInput, SubagentResult> {
+  #subagentTool(tools: AnyTool[]): Tool<SubagentInput, SubagentResult> {
     const child = {
       tools: tools.filter((item) => item.name !== "Plan"),
-      instructions: buildInstructions({
-        workspace,
-        extra: this.#options.instructions,
-        child: true,
-      }),
       maxSteps: this.#options.subagentMaxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
       contextTokens: this.#contextTokens(),
     };
     return createSubagent(async (task, options) => {
-      const { chat } = await this.#chatModels();
-      return await this.#runChild({ ...child, model: chat }, task, options);
+      const [{ chat }, instructions] = await Promise.all([
+        this.#chatModels(),
+        this.#instructionsOnce(),
+      ]);
+      return await this.#runChild(
+        { ...child, model: chat, instructions: instructions.child },
+        task,
+        options,
+      );
     });
   }
 
@@ -384,15 +417,15 @@ class AgentSession implements Agent {
 
   async #conversationOnce(): Promise<Conversation> {
     if (this.#conversation) return this.#conversation;
-    const [{ Conversation }, { chat }] = await Promise.all([
+    const [{ Conversation }, { chat }, instructions] = await Promise.all([
       loadSdk(),
       this.#chatModels(),
+      this.#instructionsOnce(),
     ]);
-    const instructions = await this.#withRepoMap(this.#instructions);
     this.#conversation ??= new Conversation({
       model: chat,
       tools: this.tools.values(),
-      instructions,
+      instructions: await this.#withRepoMap(instructions.main),
       maxSteps: this.#options.maxSteps ?? DEFAULT_MAX_STEPS,
       contextTokens: this.#contextTokens(),
       history: this.#history,

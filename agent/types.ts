@@ -14,6 +14,8 @@ import type {
   Tool,
   ToolKind,
 } from "../tools/types.ts";
+import type { PermissionRules } from "../tools/permission_rules.ts";
+import type { ProjectInstructionsFile } from "./project_instructions.ts";
 
 /**
  * A permission request as the agent passes it on: with the tool call that asks.
@@ -126,8 +128,22 @@ export interface AgentOptions {
   sandboxNetwork?: boolean;
   /** Answers permission requests; without it, asking means refusing. */
   approve?: AgentApprove;
+  /**
+   * Allow and deny rules applied before the mode, e.g.
+   * `{ deny: ["Shell(rm *)"] }` (see {@linkcode PermissionRules}).
+   */
+  permissions?: PermissionRules;
   /** Added to the built-in system prompt. */
   instructions?: string;
+  /**
+   * The project's instructions files (`AGENTS.md`, or `CLAUDE.md` in a folder
+   * without one) added to the system prompt, each under its path: by default
+   * those {@linkcode findProjectInstructions} finds for `cwd` (the user's
+   * config folder, then the repository root down to `cwd`), read at the first
+   * run; `false` for none; or the files an earlier call found (to show them
+   * before the run). They count against `contextTokens`, a quarter of it at most.
+   */
+  projectInstructions?: false | readonly ProjectInstructionsFile[];
   /** Model calls per run at most; defaults to 50. */
   maxSteps?: number;
   /** The model ImageAnalysis asks; defaults to `model`. */

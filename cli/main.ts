@@ -12,6 +12,7 @@ Usage:
   fello map [path]           print the repository's most relevant symbols within a token budget
   fello mcp                  serve the Search MCP server over stdio
   fello acp                  run as an Agent Client Protocol agent over stdio
+  fello config               show the settings in force and where each came from
 
 Options:
   -h, --help                 show this help
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   map: async () => (await import("./map.ts")).main,
   mcp: async () => (await import("./mcp.ts")).main,
   acp: async () => (await import("./acp.ts")).main,
+  config: async () => (await import("./config.ts")).main,
 };
 
 /** Runs the CLI with `args` and resolves to the process exit code. */

@@ -12,14 +12,19 @@ import {
 import { EndpointError } from "../agent/endpoint_error.ts";
 import type { Agent, AgentEvent } from "../agent/types.ts";
 import type { PermissionMode, SandboxMode } from "../tools/types.ts";
-import { AGENT_FLAGS, readAgentFlags } from "./_agent_flags.ts";
+import { readAgentFlags } from "./_agent_flags.ts";
+import { CONFIG_FLAGS, type EffectiveConfig, loadConfig } from "./_config.ts";
+import {
+  prepareRun,
+  type RunExtras,
+  terminalTrustQuestion,
+} from "./_run_setup.ts";
 import { terminalApprover } from "./_ask_permission.ts";
 import { QuestionLine } from "./_question_line.ts";
 import {
   describeEndpointFailure,
   ENDPOINT_USAGE,
   type EndpointSettings,
-  resolveEndpoint,
   resolveModel,
 } from "./_endpoint.ts";
 import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
@@ -66,8 +71,12 @@ ${ENDPOINT_USAGE}
                           (in $FELLO_STATE_DIR, else $XDG_STATE_HOME/fello,
                           else ~/.local/state/fello)
   --json                  print one JSON event per line on stdout, for scripts
+  --trust-workspace       use this workspace's allow rules, endpoint, key and
+                          MCP servers (.fello/config.json, .mcp.json) this once
   -h, --help              show this help
 
+Settings also come from .fello/config.json in the workspace and config.json in
+$XDG_CONFIG_HOME/fello (else ~/.config/fello); "fello config" shows them.
 Ctrl-C cancels the running prompt; a second Ctrl-C quits.
 Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 130 cancelled.`;
 
@@ -92,6 +101,8 @@ interface RunSettings {
   prompt: string;
   /** Where the conversation is loaded from and saved to, if anywhere. */
   sessionPath?: string;
+  /** The merged settings files: rules, MCP servers, what trust withheld. */
+  config: EffectiveConfig;
 }
 
 /** Runs the "run" command and resolves to the exit code. */
@@ -112,7 +123,7 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     parsed = parseArgs({
       args,
       options: {
-        ...AGENT_FLAGS,
+        ...CONFIG_FLAGS,
         json: { type: "boolean" },
         session: { type: "string" },
         continue: { type: "boolean", short: "c" },
@@ -129,16 +140,11 @@ async function parse(args: string[]): Promise<RunSettings | number> {
     return 0;
   }
   try {
-    const {
-      permissionMode,
-      maxSteps,
-      contextTokens,
-      repoMapTokens,
-      sandbox,
-      sandboxNetwork,
-    } = readAgentFlags(values);
-    readAgentFlags(values);
+    const { sandbox, sandboxNetwork, repoMapTokens } = readAgentFlags(values);
     const cwd = await workspaceFolder(values.cwd);
+    const config = await loadConfig(values, cwd, {
+      askTrust: terminalTrustQuestion(),
+    });
     if (values.session !== undefined && values.continue) {
       throw new TypeError("give --session FILE or --continue, not both");
     }
@@ -148,15 +154,16 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       ? undefined
       : resolve(values.session);
     return {
-      endpoint: resolveEndpoint(values),
-      permissionMode,
+      endpoint: config.endpoint,
+      permissionMode: config.permissionMode,
+      cwd,
+      maxSteps: config.maxSteps,
+      contextTokens: config.contextTokens,
+      visionModel: config.visionModel,
       sandbox,
       sandboxNetwork,
-      cwd,
-      maxSteps,
-      contextTokens,
       repoMapTokens,
-      visionModel: values["vision-model"],
+      config,
       json: values.json ?? false,
       prompt: positionals.join(" ").trim(),
       sessionPath,
@@ -174,6 +181,8 @@ class CliSession {
   #saving:
     | { path: string; cwd: string; model: string; title?: string }
     | undefined;
+  /** The MCP servers and instructions the run added. */
+  #extras: RunExtras | undefined;
   /** The lock on the session file, held while this process runs. */
   #lock: FsFile | undefined;
   #lockedPath: string | undefined;
@@ -221,7 +230,10 @@ class CliSession {
     } catch (error) {
       return this.#failed(error);
     }
-    const agent = this.#createAgent(settings, model, saved);
+    if (settings.config.skipped) {
+      writeAll(runtime.stderr, `${settings.config.skipped}\n`);
+    }
+    const agent = await this.#createAgent(settings, model, saved);
     if (settings.sessionPath) {
       this.#saving = {
         path: settings.sessionPath,
@@ -241,12 +253,30 @@ class CliSession {
     return await this.#repl(agent);
   }
 
-  #createAgent(
+  async #createAgent(
     settings: RunSettings,
     model: string,
     saved: SavedSession | undefined,
-  ): Agent {
-    return createAgent({
+  ): Promise<Agent> {
+    const approve = terminalApprover({
+      write: (text) => writeAll(runtime.stderr, text),
+      // A prompt read from stdin used it up; otherwise stdin may carry answers.
+      interactive: runtime.stdin.isTerminal() || settings.prompt !== "",
+      signal: () => this.#running?.signal,
+      // Only where the transcript and the question share a screen.
+      waiting: runtime.stdout.isTerminal() && runtime.stderr.isTerminal()
+        ? (question) => this.#questions.waiting(question)
+        : undefined,
+    });
+    this.#extras = await prepareRun({
+      cwd: settings.cwd,
+      permissionMode: settings.permissionMode,
+      permissions: settings.config.permissions,
+      mcpServers: settings.config.mcpServers,
+      approve,
+      warn: (line) => writeAll(runtime.stderr, `${line}\n`),
+    });
+    const agent = createAgent({
       baseURL: settings.endpoint.baseURL,
       apiKey: settings.endpoint.apiKey,
       model,
@@ -254,26 +284,23 @@ class CliSession {
       permissionMode: settings.permissionMode,
       sandbox: settings.sandbox,
       sandboxNetwork: settings.sandboxNetwork,
-      approve: terminalApprover({
-        write: (text) => writeAll(runtime.stderr, text),
-        // A prompt read from stdin used it up; otherwise stdin may carry answers.
-        interactive: runtime.stdin.isTerminal() || settings.prompt !== "",
-        signal: () => this.#running?.signal,
-        // Only where the transcript and the question share a screen.
-        waiting: runtime.stdout.isTerminal() && runtime.stderr.isTerminal()
-          ? (question) => this.#questions.waiting(question)
-          : undefined,
-      }),
+      permissions: settings.config.permissions,
+      projectInstructions: this.#extras.projectInstructions,
+      extraTools: this.#extras.extraTools,
+      approve,
       maxSteps: settings.maxSteps,
       contextTokens: settings.contextTokens,
       repoMapTokens: settings.repoMapTokens,
       visionModel: settings.visionModel,
       history: saved?.messages,
     });
+    this.#extras.attach(agent);
+    return agent;
   }
 
   async close(): Promise<void> {
     runtime.removeSignalListener("SIGINT", this.#onSigint);
+    await this.#extras?.close();
     // A conversation never saved (the run ended first) leaves no lock file.
     if (this.#lock) await releaseSession(this.#lockedPath!, this.#lock);
   }

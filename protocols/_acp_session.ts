@@ -41,7 +41,11 @@ import {
   type WrittenFile,
 } from "./_acp_backend.ts";
 import { liveLocalProcesses } from "./_acp_live_shell.ts";
-import { type McpTools, startMcpServers } from "./_acp_mcp.ts";
+import {
+  type McpServerConfig,
+  type McpTools,
+  startMcpServers,
+} from "../agent/mcp_tools.ts";
 import { replayUpdates } from "./_acp_replay.ts";
 import { describeError } from "./_acp_error_text.ts";
 import {
@@ -203,9 +207,11 @@ export class AcpSession {
     const mode = setup.settings.permissionMode ?? "ask";
     // One mode for the built-in tools and the MCP tools; set_mode switches both.
     this.#mcpGate = new PermissionGate(mode, (r) => this.#askClient(r));
-    this.#mcp = await startMcpServers(request.mcpServers, {
+    this.#mcp = await startMcpServers(request.mcpServers.map(mcpServerOf), {
       cwd: request.cwd,
       reserved: builtinToolNames(request.cwd),
+      warn: (message) => console.error(`fello acp: ${message}`),
+      trustReadOnlyHint: true,
       gate: (tool, description) =>
         this.#mcpGate.check({
           tool,
@@ -644,12 +650,13 @@ function titleText(blocks: acp.ContentBlock[]): string {
 
 /** The names the agent's own tools take, which MCP tools must not. */
 function builtinToolNames(cwd: string): Set<string> {
-  // Creating tools starts nothing; the agent adds Subagent and ImageAnalysis.
+  // Creating tools starts nothing; the agent adds Subagent, ImageAnalysis
+  // and, with ripgrep installed, rg.
   const tools = Object.values(createTools({ cwd })) as { name?: unknown }[];
   const names = tools.flatMap((t) =>
     typeof t?.name === "string" ? [t.name] : []
   );
-  return new Set([...names, "Subagent", "ImageAnalysis"]);
+  return new Set([...names, "rg", "Subagent", "ImageAnalysis"]);
 }
 
 function stopReason(finish: AgentFinishReason): acp.StopReason {
@@ -719,4 +726,26 @@ function finishedDiff(
     return proposedDiff(event.toolName, event.input, cwd);
   }
   return undefined;
+}
+
+/** An ACP server entry as the MCP client takes it (ACP lists headers and env). */
+function mcpServerOf(server: acp.McpServer): McpServerConfig {
+  // Stdio servers carry no type in ACP v1; some clients send "stdio".
+  const type = (server as { type?: string }).type;
+  if (type === "http" || type === "sse") {
+    const { name, url, headers } = server as acp.McpServerHttp;
+    return {
+      name,
+      type,
+      url,
+      headers: Object.fromEntries(headers.map((h) => [h.name, h.value])),
+    };
+  }
+  const { name, command, args, env } = server as acp.McpServerStdio;
+  return {
+    name,
+    command,
+    args,
+    env: Object.fromEntries(env.map((v) => [v.name, v.value])),
+  };
 }

@@ -20,7 +20,7 @@ import {
   type SavedConversation,
 } from "./_acp_session.ts";
 import { listPage } from "./_acp_list.ts";
-import { jsonLines, type LongLine } from "./_json_lines.ts";
+import { jsonLines, type LongLine } from "../internal/json_lines.ts";
 import { describeError } from "./_acp_error_text.ts";
 import type { AcpAgentOptions } from "./acp_options.ts";
 import { runtime } from "../internal/runtime/runtime.ts";

@@ -12,7 +12,7 @@ import type {
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
-import { jsonLines, type LongLine } from "./_json_lines.ts";
+import { jsonLines, type LongLine } from "../internal/json_lines.ts";
 import { cutOutput } from "../agent/output_cut.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import { ToolContext } from "../tools/context.ts";

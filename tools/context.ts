@@ -7,6 +7,7 @@ import {
   type GateRequest,
   PermissionGate,
 } from "./permission.ts";
+import { type PermissionRules, PermissionRuleSet } from "./permission_rules.ts";
 import { lockRealFile, queueForFile } from "./_file_lock.ts";
 import type { Turn } from "./_turn_queue.ts";
 import { ToolError } from "../internal/tool_error.ts";
@@ -73,13 +74,20 @@ export class ToolContext {
     processes: ProcessBackend;
     sandbox?: SandboxMode;
     sandboxNetwork?: boolean;
+    /** Rules applied before the mode; a rule that does not parse throws a TypeError. */
+    permissions?: PermissionRules;
   }) {
     this.workspace = resolve(options.workspace);
     this.files = options.files;
     this.processes = options.processes;
     this.sandbox = checkedSandbox(options.sandbox ?? "auto");
     this.sandboxNetwork = options.sandboxNetwork ?? false;
-    this.#gate = new PermissionGate(options.permissionMode, options.approve);
+    this.#gate = new PermissionGate(
+      options.permissionMode,
+      options.approve,
+      options.permissions &&
+        new PermissionRuleSet(options.permissions, this.workspace),
+    );
   }
 
   /** The permission mode in force. */

@@ -44,6 +44,7 @@ import type {
   ShellResult,
   Tool,
 } from "./types.ts";
+import type { PermissionRules } from "./permission_rules.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
 
 /**
@@ -74,6 +75,11 @@ export interface CreateToolsOptions {
   permissionMode?: PermissionMode;
   /** Answers permission requests; without it, asking means refusing. */
   approve?: Approve;
+  /**
+   * Allow and deny rules applied before the mode (see
+   * {@linkcode PermissionRules}); a rule that does not parse throws a TypeError.
+   */
+  permissions?: PermissionRules;
   /** Called with the whole plan each time the Plan tool replaces it. */
   onPlan?: (entries: PlanEntry[]) => void;
   /**
@@ -168,6 +174,7 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
     workspace: options.cwd ?? runtime.cwd(),
     permissionMode: options.permissionMode ?? "ask",
     approve: options.approve,
+    permissions: options.permissions,
     files: options.backend?.files ?? createLocalFiles(),
     processes: options.backend?.processes ?? createLocalProcesses(),
     sandbox: options.sandbox,

@@ -3,6 +3,7 @@
 import { printable } from "./_printable.ts";
 import { ToolError } from "../internal/tool_error.ts";
 import { type Turn, TurnQueue } from "./_turn_queue.ts";
+import type { PermissionRuleSet } from "./permission_rules.ts";
 import type {
   Approve,
   PermissionAction,
@@ -52,18 +53,27 @@ export interface CheckOptions {
   signal?: AbortSignal;
 }
 
-/** Applies a permission mode and an approver, remembering "always" answers. */
+/**
+ * Applies permission rules, then a permission mode and an approver,
+ * remembering "always" answers.
+ */
 export class PermissionGate {
   #mode: PermissionMode;
   #approve: Approve | undefined;
+  #rules: PermissionRuleSet | undefined;
   #always = new Set<string>();
   // One question at a time, in the order the calls started: a person answers
   // them in turn, and an "always" answer covers the questions behind it.
   #line = new TurnQueue();
 
-  constructor(mode: PermissionMode, approve: Approve | undefined) {
+  constructor(
+    mode: PermissionMode,
+    approve: Approve | undefined,
+    rules?: PermissionRuleSet,
+  ) {
     this.#mode = checkedMode(mode);
     this.#approve = approve;
+    this.#rules = rules?.empty ? undefined : rules;
   }
 
   /** The mode this gate applies. */
@@ -78,6 +88,7 @@ export class PermissionGate {
 
   /** Whether {@linkcode check} would ask the approver about `request` now. */
   wouldAsk(request: GateRequest): boolean {
+    if (this.#rules?.decide(request)) return false;
     return decide(
           this.#mode,
           request.action,
@@ -103,6 +114,17 @@ export class PermissionGate {
     // request with its control characters escaped (see shownRequest).
     const key = alwaysKey(original);
     const request = shownRequest(original);
+    // Rules come first: a deny rule beats every mode and answer, an allow
+    // rule needs no question in any mode.
+    const ruled = this.#rules?.decide(original);
+    if (ruled?.verdict === "allow") return;
+    if (ruled?.verdict === "deny") {
+      throw new ToolError(
+        `Refused: ${request.description}: the deny rule "${
+          printable(ruled.rule)
+        }" of the user's settings forbids it; do not retry it, ask the user how to proceed`,
+      );
+    }
     if (!this.#approverFor(original, request, key)) return;
     using turn = options.turn ?? this.#line.enter();
     await turn.wait(options.signal);

@@ -79,9 +79,18 @@ export function decoded(output: Deno.CommandOutput): CliOutput {
   };
 }
 
-/** The environment the CLI runs with: no color, and what Deno needs to run. */
+/**
+ * The environment the CLI runs with: no color, what Deno needs to run, and a
+ * user config folder that does not exist (the machine's own config.json and
+ * AGENTS.md stay out of the tests).
+ */
 export function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = { NO_COLOR: "1" };
+  const env: Record<string, string> = {
+    NO_COLOR: "1",
+    XDG_CONFIG_HOME: `${
+      Deno.env.get("TMPDIR") ?? "/tmp"
+    }/fello-tests-no-config`,
+  };
   for (const name of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
     const value = Deno.env.get(name);
     if (value !== undefined) env[name] = value;

@@ -163,7 +163,7 @@ export class LineScanner {
       if (column !== -1) {
         this.matches.push({
           line: this.#line,
-          text: shorten(text, column),
+          text: shortenLine(text, column),
           column,
         });
       }
@@ -176,7 +176,7 @@ export class LineScanner {
 const MAX_TEXT_CHARS = 200;
 
 /** Cuts a long line to a window around the match, marking cuts with `…`. */
-function shorten(text: string, column: number): string {
+export function shortenLine(text: string, column: number): string {
   if (text.length <= MAX_TEXT_CHARS) return text;
   const start = Math.max(
     0,

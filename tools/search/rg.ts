@@ -14,12 +14,21 @@ import {
 } from "../../internal/deno_permission.ts";
 import { physicalPath } from "../../internal/paths.ts";
 import { rgReads } from "./_rg_args.ts";
+import { ripgrepUsable } from "./_rg_search.ts";
 import { incompleteTail } from "../../internal/utf8.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { Tool } from "../types.ts";
 import DESCRIPTION from "./rg.txt" with { type: "text" };
 import { isError, runtime } from "../../internal/runtime/runtime.ts";
 import type { ChildProcess } from "../../internal/runtime/runtime.ts";
+
+/**
+ * Whether ripgrep is on PATH and `--allow-run` grants it, so the `rg` tool
+ * can run (and `search` runs on it). Never prompts; PATH is probed once.
+ */
+export function ripgrepAvailable(): boolean {
+  return ripgrepUsable();
+}
 
 /** Input of the `rg` tool. */
 export interface RgInput {

@@ -16,6 +16,7 @@ import {
 } from "./_regex_scanner.ts";
 import { type FileScan, type LineMatch, scanFile } from "./_search_file.ts";
 import { walkFiles } from "./walk.ts";
+import { rgSearch, ripgrepUsable } from "./_rg_search.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { Tool } from "../types.ts";
 import DESCRIPTION from "./search.txt" with { type: "text" };
@@ -110,13 +111,22 @@ export interface SearchResult {
   matches: SearchMatch[];
   /** Whether more lines matched than `maxResults`. */
   truncated: boolean;
-  /** How many files were read. */
-  filesSearched: number;
-  /** How many files were skipped as binary. */
+  /**
+   * How many files were read; omitted when ripgrep ran the search (it is
+   * installed and `--allow-run` grants it), which does not count them.
+   */
+  filesSearched?: number;
+  /**
+   * How many files were skipped as binary; always 0 when ripgrep runs the
+   * search (it skips them without counting).
+   */
   binaryFiles: number;
   /** How many files or folders could not be read. */
   unreadable: number;
-  /** Lines over 1 MiB, searched in their first MiB only (set when any). */
+  /**
+   * Lines over 1 MiB, searched in their first MiB only (set when any); never
+   * set when ripgrep runs the search (it searches whole lines).
+   */
   longLines?: number;
 }
 
@@ -177,6 +187,11 @@ export interface SearchOptions {
    * search stops with an error; defaults to 10 s.
    */
   regexBudgetMs?: number;
+  /**
+   * Whether the search may run on ripgrep when it is installed and
+   * `--allow-run` grants it; defaults to true. False scans in-process.
+   */
+  ripgrep?: boolean;
 }
 
 async function runSearch(
@@ -209,6 +224,34 @@ async function runSearch(
     binaryFiles: 0,
     unreadable: 0,
   };
+  if (options.ripgrep !== false && ripgrepUsable()) {
+    const found = await rgSearch({
+      pattern: input.pattern,
+      regex: input.regex === true,
+      ignoreCase: input.caseSensitive === false,
+      root,
+      glob: glob && { text: input.glob!, filter: glob },
+      limit,
+      signal,
+    }).catch((error) => {
+      if (signal?.aborted) {
+        throw new ToolError(`Search of "${shown}" was cancelled`);
+      }
+      throw error;
+    });
+    if (found) {
+      // ripgrep counts only the files with matches: no count beats a wrong one.
+      delete result.filesSearched;
+      result.unreadable = found.unreadable;
+      result.truncated = found.matches.length > limit;
+      result.matches = found.matches.slice(0, limit).map((match) => ({
+        path: displayPath(context.workspace, match.file),
+        line: match.line,
+        text: match.text,
+      }));
+      return result;
+    }
+  }
   const files = kind === "file" ? [root] : walkFiles(root, {
     workspace: context.workspace,
     glob,
@@ -313,7 +356,7 @@ async function scanInOrder(
       result[outcome.kind === "binary" ? "binaryFiles" : "unreadable"]++;
       return false;
     }
-    result.filesSearched++;
+    result.filesSearched = (result.filesSearched ?? 0) + 1;
     if (outcome.cutLines) {
       result.longLines = (result.longLines ?? 0) + outcome.cutLines;
     }
@@ -488,7 +531,11 @@ function renderSearch(result: SearchResult): string {
 }
 
 function describeCounts(result: SearchResult): string {
-  const parts = [plural(result.filesSearched, "file") + " searched"];
+  const parts = [
+    result.filesSearched === undefined
+      ? "searched with ripgrep"
+      : plural(result.filesSearched, "file") + " searched",
+  ];
   if (result.binaryFiles > 0) {
     parts.push(`${plural(result.binaryFiles, "binary file")} skipped`);
   }

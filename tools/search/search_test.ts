@@ -1,9 +1,12 @@
+// search(): literal and regex search scanned in-process (walk order, .gitignore,
+// binary files, globs, long and non-ASCII lines, counts, permissions and grants).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ToolContext } from "../context.ts";
 import { createLocalFiles } from "../local_files.ts";
 import { createLocalProcesses } from "../shell/local_processes.ts";
-import { createTools } from "../create_tools.ts";
+import { createTools, type Tools } from "../create_tools.ts";
+import { contextOf } from "../context_of.ts";
 import {
   withDirs,
   withWorkspace,
@@ -25,6 +28,14 @@ async function workspace(
   return root;
 }
 
+/**
+ * The tools' search, scanning in-process as this file tests it, whether or
+ * not ripgrep is installed (_rg_search_test.ts tests the search on ripgrep).
+ */
+function inProcess(tools: Tools): Pick<Tools, "search"> {
+  return { search: createSearch(contextOf(tools)!, { ripgrep: false }) };
+}
+
 function lines(text: string): string[] {
   return text.split("\n");
 }
@@ -36,7 +47,9 @@ Deno.test("search() finds literal text case-sensitively as path:line: text", asy
     "README.md": "a.b c\naxb\n",
   });
   try {
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     const result = await tools.search.execute({ pattern: "loadUser" });
     assert.deepEqual(lines(tools.search.toModelText(result)), [
       "src/a.ts:2: function loadUser() {}",
@@ -61,7 +74,9 @@ Deno.test("search() ignores case and runs regexes on request", async () => {
     "a.ts": "function loadUser() {}\nLOADUSER();\nfunction   loadAll() {}\n",
   });
   try {
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     const folded = await tools.search.execute({
       pattern: "loaduser",
       caseSensitive: false,
@@ -88,7 +103,9 @@ Deno.test("search() ignores case and runs regexes on request", async () => {
 });
 
 Deno.test("search() rejects an invalid regex with a ToolError that says what to do", async () => {
-  const tools = createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" });
+  const tools = inProcess(
+    createTools({ cwd: Deno.cwd(), permissionMode: "readOnly" }),
+  );
   await assert.rejects(
     () => tools.search.execute({ pattern: "load(", regex: true }),
     (error: Error) => {
@@ -121,7 +138,10 @@ Deno.test("search() stops a regex stuck backtracking with a ToolError naming the
       files: createLocalFiles(),
       processes: createLocalProcesses(),
     });
-    const search = createSearch(context, { regexBudgetMs: 1_000 });
+    const search = createSearch(context, {
+      regexBudgetMs: 1_000,
+      ripgrep: false,
+    });
     await assert.rejects(
       () => search.execute({ pattern: "(a|a)*b", regex: true }),
       (error: Error) => {
@@ -205,7 +225,9 @@ Deno.test("search() skips .git, node_modules, binary and gitignored files", asyn
   });
   try {
     await Deno.symlink(join(root, "top.txt"), join(root, "link.txt"));
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     const result = await tools.search.execute({ pattern: "needle" });
     assert.deepEqual(result.matches.map((m) => m.path), [
       "keep.log",
@@ -232,7 +254,9 @@ Deno.test("search() keeps only files matching the glob", async () => {
     "docs/c.md": "needle\n",
   });
   try {
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     const paths = async (glob: string, path?: string) =>
       (await tools.search.execute({ pattern: "needle", glob, path })).matches
         .map((m) => m.path);
@@ -259,7 +283,9 @@ Deno.test("search() caps results, notes the cut and shortens long lines", async 
     "wide.txt": `${long}\n`,
   });
   try {
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     const capped = await tools.search.execute({
       pattern: "needle",
       maxResults: 10,
@@ -298,7 +324,9 @@ Deno.test("search() streams big files with correct line numbers", async () => {
   );
   const root = await workspace({ "big.txt": body.join("\r\n") });
   try {
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     const result = await tools.search.execute({ pattern: "hit" });
     assert.deepEqual(
       result.matches.map((m) => `${m.line}:${m.text}`),
@@ -316,11 +344,11 @@ Deno.test("search() names a missing path and asks before reading outside the wor
   const outside = await workspace({ "b.txt": "needle\n" });
   try {
     const { calls: requests, approve } = recorder(false);
-    const tools = createTools({
+    const tools = inProcess(createTools({
       cwd: root,
       permissionMode: "ask",
       approve,
-    });
+    }));
     await assert.rejects(
       () => tools.search.execute({ pattern: "needle", path: "nope" }),
       /Cannot search "nope": no such file or folder/,
@@ -354,7 +382,9 @@ Deno.test("search() keeps path order and cuts exactly at maxResults across many 
   }
   const root = await workspace(files);
   try {
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     // A regex runs in a worker, a literal in-process: both keep the order.
     for (const regex of [false, true]) {
       const result = await tools.search.execute({
@@ -403,7 +433,9 @@ Deno.test("search() applies the .gitignore files above a searched folder", async
     await Deno.mkdir(join(root, ".git/info"), { recursive: true });
     await Deno.writeTextFile(join(root, ".git/info/exclude"), "*.secret\n");
     await Deno.writeTextFile(join(root, "src/x.secret"), "needle\n");
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     const result = await tools.search.execute({
       pattern: "needle",
       path: "src",
@@ -421,7 +453,9 @@ Deno.test("search() finds non-ASCII text, also when a character spans two reads"
     "edge.txt": `${"a".repeat(256 * 1024 - 1)}é-needle\nnext ✓\n`,
   });
   try {
-    const tools = createTools({ cwd: root, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: root, permissionMode: "readOnly" }),
+    );
     const small = await tools.search.execute({ pattern: "wörld ✓" });
     assert.deepEqual(small.matches, [{
       path: "small.txt",
@@ -447,7 +481,9 @@ Deno.test("search() finds non-ASCII text, also when a character spans two reads"
 Deno.test("search() quotes a long pattern cut short in its errors", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const tools = createTools({ cwd: dir, permissionMode: "readOnly" });
+    const tools = inProcess(
+      createTools({ cwd: dir, permissionMode: "readOnly" }),
+    );
     await assert.rejects(
       tools.search.execute({ pattern: "(".repeat(100_000), regex: true }),
       (error: Error) =>

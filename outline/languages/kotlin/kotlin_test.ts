@@ -5,9 +5,7 @@ import assert, { deepStrictEqual, ok } from "node:assert/strict";
 import { createParser } from "../../../grammars/grammars.ts";
 import {
   extractLines,
-  extractText,
   lines,
-  outlineLines,
   testExtract,
   testFixture,
   testOutlineFiles,

@@ -1,7 +1,6 @@
-// The MCP servers a client lists in session/new: each is connected with the
-// official MCP client and its tools become tools the model can call. Closing
-// the session stops the servers.
-import type * as acp from "@agentclientprotocol/sdk";
+// MCP servers (an editor's session/new list, or the mcpServers of fello's
+// config): each is connected with the official MCP client and its tools
+// become tools the model can call. Closing stops the servers.
 import {
   Client,
   SSEClientTransport,
@@ -16,6 +15,49 @@ import type { JsonSchema, Tool } from "../tools/types.ts";
 
 /** Asks before a tool that is not read-only runs; throws a ToolError when refused. */
 export type McpGate = (tool: string, description: string) => Promise<void>;
+
+/** A server started as a subprocess that speaks MCP on its stdin and stdout. */
+export interface McpStdioServer {
+  name: string;
+  type?: "stdio";
+  command: string;
+  args?: string[];
+  /** Added to the few variables the child gets (HOME, PATH, SHELL, TERM). */
+  env?: Record<string, string>;
+}
+
+/** A server reached over Streamable HTTP (`http`) or the older SSE transport. */
+export interface McpRemoteServer {
+  name: string;
+  type: "http" | "sse";
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** An MCP server to connect. */
+export type McpServerConfig = McpStdioServer | McpRemoteServer;
+
+/** How {@linkcode startMcpServers} names tools, starts servers and warns. */
+export interface McpStartOptions {
+  /** Where stdio servers start. */
+  cwd: string;
+  gate: McpGate;
+  /**
+   * `"prefixed"`: every tool is `mcp__<server>__<tool>`. `"short"` (the
+   * default): a tool keeps its own name unless a `reserved` one or another
+   * server's tool has it; then it is `<server>__<tool>`.
+   */
+  naming?: "prefixed" | "short";
+  reserved?: ReadonlySet<string>;
+  /**
+   * Whether a tool the server marks read-only (`readOnlyHint`) runs without
+   * the gate; by default every call goes through it (a server's hint is its
+   * own word, and deny rules must reach every tool).
+   */
+  trustReadOnlyHint?: boolean;
+  /** Told one line for each server that fails to start. */
+  warn(message: string): void;
+}
 
 /** The started servers and the tools they offer. */
 export interface McpTools {
@@ -43,14 +85,11 @@ const CONNECT_TIMEOUT_MS = 30_000;
 /**
  * Connects to the servers of `servers` (stdio ones are started in `cwd`;
  * HTTP and SSE ones are reached at their URL) and lists their tools. A server
- * that fails to start is reported on stderr and left out.
- *
- * A tool keeps its own name unless that is taken (by a `reserved` built-in
- * tool or by another server's tool); then it is `<server>__<tool>`.
+ * that fails to start is one `warn` line and is left out.
  */
 export async function startMcpServers(
-  servers: acp.McpServer[],
-  options: { cwd: string; gate: McpGate; reserved: ReadonlySet<string> },
+  servers: readonly McpServerConfig[],
+  options: McpStartOptions,
 ): Promise<McpTools> {
   const clients: Client[] = [];
   // All at once: one server slow to start must not hold up the others. The
@@ -62,10 +101,10 @@ export async function startMcpServers(
       const tools = await listTools(client);
       return tools.map((tool) => ({ client, server: server.name, tool }));
     } catch (error) {
-      console.error(
-        `fello acp: cannot start MCP server "${server.name}" (${
-          describe(server)
-        }): ${(error as Error).message}`,
+      options.warn(
+        `cannot start MCP server "${server.name}" (${describe(server)}): ${
+          (error as Error).message
+        }`,
       );
       return [];
     }
@@ -77,9 +116,18 @@ export async function startMcpServers(
   }
   const tools = found.map(({ client, server, tool }) => {
     const shared = counts.get(tool.name)! > 1 ||
-      options.reserved.has(tool.name);
-    const name = modelSafe(shared ? `${server}__${tool.name}` : tool.name);
-    return wrapTool(client, { server, name, tool, gate: options.gate });
+      options.reserved?.has(tool.name) === true;
+    const name = options.naming === "prefixed"
+      ? modelSafe(`mcp__${server}__${tool.name}`)
+      : modelSafe(shared ? `${server}__${tool.name}` : tool.name);
+    return wrapTool(client, {
+      server,
+      name,
+      tool,
+      gate: options.gate,
+      ungated: options.trustReadOnlyHint === true &&
+        tool.annotations?.readOnlyHint === true,
+    });
   });
   return {
     tools,
@@ -89,7 +137,10 @@ export async function startMcpServers(
   };
 }
 
-async function connect(server: acp.McpServer, cwd: string): Promise<Client> {
+async function connect(
+  server: McpServerConfig,
+  cwd: string,
+): Promise<Client> {
   const client = new Client({ name: "fello", version: denoJson.version });
   const signal = AbortSignal.timeout(CONNECT_TIMEOUT_MS);
   try {
@@ -101,31 +152,26 @@ async function connect(server: acp.McpServer, cwd: string): Promise<Client> {
   return client;
 }
 
-function transportOf(server: acp.McpServer, cwd: string): Transport {
-  // Stdio servers carry no type in ACP v1; some clients send "stdio".
-  const type = (server as { type?: string }).type;
-  if (type === "http" || type === "sse") {
-    const { url, headers } = server as acp.McpServerHttp;
-    const requestInit = {
-      headers: Object.fromEntries(headers.map((h) => [h.name, h.value])),
-    };
-    return type === "http"
-      ? new StreamableHTTPClientTransport(new URL(url), { requestInit })
-      : new SSEClientTransport(new URL(url), { requestInit });
+function transportOf(server: McpServerConfig, cwd: string): Transport {
+  if (server.type === "http" || server.type === "sse") {
+    const requestInit = { headers: { ...server.headers } };
+    return server.type === "http"
+      ? new StreamableHTTPClientTransport(new URL(server.url), { requestInit })
+      : new SSEClientTransport(new URL(server.url), { requestInit });
   }
-  const stdio = server as acp.McpServerStdio;
+  const stdio = server as McpStdioServer;
   const transport = new StdioClientTransport({
     command: stdio.command,
-    args: stdio.args,
+    args: stdio.args ?? [],
     // Added to the SDK's safe defaults (HOME, PATH, ...), not to our environment.
-    env: Object.fromEntries(stdio.env.map((v) => [v.name, v.value])),
+    env: { ...stdio.env },
     cwd,
     stderr: "inherit",
   });
   return withLinearReads(transport, server.name);
 }
 
-function describe(server: acp.McpServer): string {
+function describe(server: McpServerConfig): string {
   return "url" in server ? server.url : server.command;
 }
 
@@ -147,11 +193,12 @@ function modelSafe(name: string): string {
 
 function wrapTool(
   client: Client,
-  { server, name, tool, gate }: {
+  { server, name, tool, gate, ungated }: {
     server: string;
     name: string;
     tool: McpTool;
     gate: McpGate;
+    ungated: boolean;
   },
 ): Tool<unknown, unknown> {
   const readOnly = tool.annotations?.readOnlyHint === true;
@@ -163,7 +210,7 @@ function wrapTool(
     }`,
     inputSchema: tool.inputSchema as JsonSchema,
     async execute(input: unknown, options = {}): Promise<unknown> {
-      if (!readOnly) {
+      if (!ungated) {
         await gate(name, `Call MCP tool "${tool.name}" of server "${server}"`);
       }
       let result;

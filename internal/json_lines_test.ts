@@ -1,7 +1,7 @@
 // jsonLines() and requestOf(): newline-delimited JSON read with a line limit,
 // and the request a line over it answers.
 import assert from "node:assert/strict";
-import { jsonLines, type LongLine, requestOf } from "./_json_lines.ts";
+import { jsonLines, type LongLine, requestOf } from "./json_lines.ts";
 
 const encoder = new TextEncoder();
 

@@ -6,7 +6,7 @@
 // request's id) and reported, so the server can answer that one request with
 // an error (or, for an answer to one of its own requests, fail that request)
 // and go on serving.
-import { concatBytes } from "../internal/concat_bytes.ts";
+import { concatBytes } from "./concat_bytes.ts";
 
 /** What is known of a line over the limit. */
 export interface LongLine {

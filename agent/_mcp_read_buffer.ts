@@ -5,7 +5,7 @@
 // an answer up to MAX_ANSWER_BYTES is read (the agent cuts it to the model's
 // context), and a longer one becomes an error answer to its request.
 import type { Transport } from "@modelcontextprotocol/client";
-import { JsonLineSplitter, type LongLine } from "./_json_lines.ts";
+import { JsonLineSplitter, type LongLine } from "../internal/json_lines.ts";
 
 /** The longest line read from an MCP server, in bytes. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
