@@ -1,6 +1,6 @@
 // The first gate: the tools instance's permissionMode decides what runs, what
 // asks `approve`, and what is refused; "always" answers are remembered here.
-import { printable } from "./_printable.ts";
+import { printable } from "../internal/printable.ts";
 import { ToolError } from "../internal/tool_error.ts";
 import { type Turn, TurnQueue } from "./_turn_queue.ts";
 import type {
