@@ -14,6 +14,7 @@ import type { Agent, AgentEvent } from "../agent/types.ts";
 import type { PermissionMode } from "../tools/types.ts";
 import { AGENT_FLAGS, readAgentFlags } from "./_agent_flags.ts";
 import { terminalApprover } from "./_ask_permission.ts";
+import { approvalView, CallInputs } from "./_approval.ts";
 import { QuestionLine } from "./_question_line.ts";
 import {
   describeEndpointFailure,
@@ -162,6 +163,8 @@ class CliSession {
   #lockedPath: string | undefined;
   #interrupts = 0;
   #stdoutClosed = false;
+  /** The inputs of the running prompt's calls, for their approvals' views. */
+  #calls = new CallInputs();
   /** Keeps a waiting question below the transcript lines printed meanwhile. */
   #questions = new QuestionLine((text) => writeAll(runtime.stderr, text));
   #onSigint = () => this.#interrupt();
@@ -244,6 +247,11 @@ class CliSession {
         waiting: runtime.stdout.isTerminal() && runtime.stderr.isTerminal()
           ? (question) => this.#questions.waiting(question)
           : undefined,
+        view: (request) =>
+          approvalView(request, this.#calls.get(request.toolCallId), {
+            workspace: settings.cwd,
+            color: runtime.stderr.isTerminal() && !noColor(),
+          }),
       }),
       maxSteps: settings.maxSteps,
       contextTokens: settings.contextTokens,
@@ -299,6 +307,7 @@ class CliSession {
     const controller = new AbortController();
     this.#running = controller;
     this.#interrupts = 0;
+    this.#calls.clear();
     const printer = new TranscriptPrinter(
       (text) => this.#out(text),
       {
@@ -345,6 +354,7 @@ class CliSession {
   }
 
   #show(printer: TranscriptPrinter, event: AgentEvent): void {
+    this.#calls.record(event);
     if (this.#json) this.#out(`${JSON.stringify(event)}\n`);
     else if (event.type !== "retry") printer.handle(event);
     // Retries are news for a person waiting, noise for a script: the final

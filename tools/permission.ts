@@ -10,6 +10,15 @@ import type {
   PermissionRequest,
 } from "./types.ts";
 
+/**
+ * Thrown by an approver that could ask nobody (no terminal, input ended):
+ * the model is told that nobody could be asked, not that the user refused.
+ * Its message says why, and how the user can allow such calls.
+ */
+export class NobodyToAskError extends Error {
+  override name = "NobodyToAskError";
+}
+
 /** A permission check as a tool states it. */
 export interface GateRequest extends PermissionRequest {
   /**
@@ -104,6 +113,11 @@ export class PermissionGate {
     try {
       answer = await abortable(approve(request), options.signal);
     } catch (error) {
+      if (error instanceof NobodyToAskError) {
+        throw new ToolError(
+          `Refused: ${request.description}: nobody could be asked to approve it (${error.message}); do not retry it, tell the user how to allow it`,
+        );
+      }
       throw new ToolError(
         `Refused: ${request.description}: the approval failed (${
           error instanceof Error ? error.message : String(error)
