@@ -75,6 +75,7 @@ export type {
   Agent,
   AgentApprove,
   AgentContextSummarizedEvent,
+  AgentContextUse,
   AgentEvent,
   AgentFinishEvent,
   AgentFinishReason,
