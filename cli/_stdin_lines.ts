@@ -70,6 +70,29 @@ export async function readAll(): Promise<string> {
   return text.endsWith("\n") ? text.slice(0, -1) : text;
 }
 
+/**
+ * The next text stdin holds, as it came (a terminal in raw mode sends keys
+ * one read at a time), or null at its end: what is buffered first, else the
+ * next read. For the line editor; shares the reader with readLine.
+ */
+export async function readText(): Promise<string | null> {
+  while (true) {
+    if (pieces.length > 0 || chunk.length > chunkAt) {
+      keepRestOfChunk();
+      return takeLine();
+    }
+    if (ended) return null;
+    await readChunk();
+  }
+}
+
+/** Puts `text` back in front of what stdin holds, for the next reader. */
+export function unread(text: string): void {
+  if (text === "") return;
+  chunk = text + chunk.slice(chunkAt);
+  chunkAt = 0;
+}
+
 async function readChunk(): Promise<void> {
   reader ??= runtime.stdin.readable.pipeThrough(new TextDecoderStream())
     .getReader();

@@ -10,7 +10,7 @@ import {
   DEFAULT_MAX_STEPS,
 } from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
-import type { Agent, AgentEvent } from "../agent/types.ts";
+import type { Agent, AgentEvent, AgentResult } from "../agent/types.ts";
 import type { PermissionMode } from "../tools/types.ts";
 import { AGENT_FLAGS, readAgentFlags } from "./_agent_flags.ts";
 import { terminalApprover } from "./_ask_permission.ts";
@@ -24,7 +24,13 @@ import {
   resolveModel,
 } from "./_endpoint.ts";
 import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
-import { readAll, readLine } from "./_stdin_lines.ts";
+import { readAll } from "./_stdin_lines.ts";
+import { interactivePrompt } from "./_prompt/interactive_prompt.ts";
+import {
+  type CommandContext,
+  runCommand,
+  usageLine,
+} from "./_slash_commands.ts";
 import { workspaceFolder } from "./_workspace.ts";
 import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import {
@@ -66,12 +72,6 @@ ${ENDPOINT_USAGE}
 
 Ctrl-C cancels the running prompt; a second Ctrl-C quits.
 Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 130 cancelled.`;
-
-/** A line that is one `/word`: a command of the interactive session. */
-const SLASH_COMMAND = /^\/[\w-]+$/;
-
-const SLASH_HELP =
-  "/reset starts over, /exit (or /quit, or Ctrl-D) quits, /help shows this; a line with more words goes to the model";
 
 /** Settings parsed from the command line. */
 interface RunSettings {
@@ -163,6 +163,8 @@ class CliSession {
   #lockedPath: string | undefined;
   #interrupts = 0;
   #stdoutClosed = false;
+  /** The tokens the runs of this invocation spent. */
+  #spent = { inputTokens: 0, outputTokens: 0 };
   /** The inputs of the running prompt's calls, for their approvals' views. */
   #calls = new CallInputs();
   /** Keeps a waiting question below the transcript lines printed meanwhile. */
@@ -276,33 +278,58 @@ class CliSession {
   }
 
   async #repl(agent: Agent): Promise<number> {
-    while (true) {
-      writeAll(runtime.stdout, "\n› ");
-      const line = await readLine();
-      const command = line?.trim() ?? "/exit";
-      if (command === "/exit" || command === "/quit") {
-        writeAll(runtime.stdout, "\n");
-        return 0;
-      }
-      if (command === "/reset") {
+    const prompts = await interactivePrompt();
+    const commands: CommandContext = {
+      agent,
+      write: (text) => writeAll(runtime.stderr, text),
+      cancellable: (fn) => this.#cancellable(fn),
+      reset: async () => {
         agent.reset();
         // A later --continue starts over too, titled by its next request.
         if (this.#saving) this.#saving.title = undefined;
         await this.#save(agent);
-        writeAll(runtime.stderr, "(conversation cleared)\n");
-      } else if (SLASH_COMMAND.test(command)) {
-        // /help, or a typo of a command: answered here, never sent to the model.
-        const unknown = command === "/help"
-          ? ""
-          : `unknown command ${command}: `;
-        writeAll(runtime.stderr, `${unknown}${SLASH_HELP}\n`);
-      } else if (command !== "") {
-        await this.#runOnce(agent, line!);
+      },
+      save: async () => {
+        if (this.#saving) this.#saving.model = agent.model;
+        await this.#save(agent);
+      },
+      spent: this.#spent,
+    };
+    while (true) {
+      writeAll(runtime.stdout, "\n");
+      const read = await prompts.read();
+      if (read.type !== "prompt") {
+        if (read.type === "eof") writeAll(runtime.stdout, "\n");
+        return read.type === "quit" ? 130 : 0;
+      }
+      const outcome = await runCommand(read.text, commands);
+      if (outcome === "exit") {
+        writeAll(runtime.stdout, "\n");
+        return 0;
+      }
+      if (outcome === "prompt") {
+        await this.#runOnce(agent, read.text, { interactive: true });
       }
     }
   }
 
-  async #runOnce(agent: Agent, prompt: string): Promise<number> {
+  /** Runs `fn` as a prompt's run: Ctrl-C aborts its signal. */
+  async #cancellable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.#running = controller;
+    this.#interrupts = 0;
+    try {
+      return await fn(controller.signal);
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  async #runOnce(
+    agent: Agent,
+    prompt: string,
+    { interactive = false } = {},
+  ): Promise<number> {
     if (this.#saving) this.#saving.title ??= sessionTitle(prompt);
     const controller = new AbortController();
     this.#running = controller;
@@ -315,10 +342,40 @@ class CliSession {
       },
     );
     try {
+      let result: AgentResult | undefined;
       for await (
-        const event of agent.stream(prompt, { signal: controller.signal })
+        const event of agent.stream(prompt, {
+          signal: controller.signal,
+          // At the terminal the conversation goes on: a cancelled prompt
+          // stays in it, so the model knows what was asked.
+          keepCancelled: interactive,
+        })
       ) {
         this.#show(printer, event);
+        if (event.type === "finish") result = event.result;
+      }
+      this.#spent.inputTokens += result?.usage.inputTokens ?? 0;
+      this.#spent.outputTokens += result?.usage.outputTokens ?? 0;
+      if (interactive && result && !this.#json) {
+        const line = usageLine(result.usage, await agent.contextUse());
+        writeAll(
+          runtime.stderr,
+          `${
+            runtime.stderr.isTerminal() && !noColor()
+              ? `\x1b[2m${line}\x1b[0m`
+              : line
+          }\n`,
+        );
+      }
+      if (result?.finishReason === "tool-calls" && !interactive) {
+        // The step cap stopped the run before the model was done.
+        writeAll(
+          runtime.stderr,
+          `fello: stopped at the step limit (${
+            plural(result.steps, "model call")
+          }, --max-steps); the answer may be unfinished\n`,
+        );
+        return 3;
       }
       return 0;
     } catch (error) {
@@ -416,6 +473,10 @@ class CliSession {
 function usageError(message: string): number {
   writeAll(runtime.stderr, `fello run: ${message}\n`);
   return 2;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function noColor(): boolean {
