@@ -31,6 +31,10 @@ export type Key =
   };
 
 const PASTE_START = "\x1b[200~";
+// deno-lint-ignore no-control-regex
+const CSI = /^\x1b[[O][0-9;?]*[@-~]/;
+// deno-lint-ignore no-control-regex
+const CSI_START = /^\x1b[[O][0-9;?]*$/;
 const PASTE_END = "\x1b[201~";
 
 /** Escape sequences (after ESC) and the keys they are. */
@@ -160,10 +164,8 @@ export class KeyReader {
     if (rest.length === 1) return undefined;
     if (rest[1] === "[" || rest[1] === "O") {
       // CSI: parameters, then one final byte from @ to ~.
-      const match = /^\x1b[[O][0-9;?]*[@-~]/.exec(rest);
-      if (!match) {
-        return /^\x1b[[O][0-9;?]*$/.test(rest) ? undefined : 1;
-      }
+      const match = CSI.exec(rest);
+      if (!match) return CSI_START.test(rest) ? undefined : 1;
       const type = SEQUENCES[match[0].slice(1)];
       if (type) keys.push({ type } as Key);
       return match[0].length;
