@@ -296,8 +296,7 @@ class CliSession {
       spent: this.#spent,
     };
     while (true) {
-      writeAll(runtime.stdout, "\n");
-      const read = await prompts.read();
+      const read = await prompts.read({ leading: "\n" });
       if (read.type !== "prompt") {
         if (read.type === "eof") writeAll(runtime.stdout, "\n");
         return read.type === "quit" ? 130 : 0;

@@ -816,7 +816,7 @@ Deno.test({
         await terminal.type("\x03");
         await terminal.waitFor(/fello: cancelled\n\n› $/);
         await terminal.type("are you there?\n");
-        await terminal.waitFor(/still here\n\n› $/);
+        await terminal.waitFor(/still here\n\d+ in, \d+ out · context \d+% full .*\n\n› $/);
         await terminal.type("/exit\n");
         assert.equal(await terminal.exitCode(), 0);
         const screen = terminal.screen();
@@ -903,7 +903,7 @@ Deno.test({
         await terminal.type("maybe\n");
         await terminal.waitFor(/not an answer\.[^]*\[a\]lways: $/);
         await terminal.type("y\n");
-        await terminal.waitFor(/done\n\n› $/);
+        await terminal.waitFor(/done\n\d+ in, \d+ out · context \d+% full .*\n\n› $/);
         await terminal.type("/exit\n");
         await terminal.exitCode();
       });

@@ -337,7 +337,7 @@ Deno.test({
           await type("\x03");
           await waitFor(/fello: cancelled\n\n› $/);
           await type("are you there?\n");
-          await waitFor(/still here\n\n› $/);
+          await waitFor(/still here\n\d+ in, \d+ out · context \d+% full .*\n\n› $/);
           await type("/exit\n");
           assert.equal(await terminal.exitCode(), 0);
         });

@@ -14,7 +14,8 @@ export const HISTORY_FILE = "prompt_history.jsonl";
 
 /** Reads the prompts of an interactive session. */
 export interface InteractivePrompt {
-  read(): Promise<PromptOutcome>;
+  /** Reads a prompt, writing `leading` (a blank line) before it. */
+  read(options?: { leading?: string }): Promise<PromptOutcome>;
 }
 
 /** The prompt for a session on this process's terminal. */
@@ -34,9 +35,9 @@ export async function interactivePrompt(): Promise<InteractivePrompt> {
   }, await PromptHistory.load(path));
   const raw = canSetRaw();
   return {
-    async read() {
-      if (raw) return await editor.read();
-      writeAll(runtime.stdout, "› ");
+    async read(options = {}) {
+      if (raw) return await editor.read(options);
+      writeAll(runtime.stdout, `${options.leading ?? ""}› `);
       const line = await readLine();
       return line === null ? { type: "eof" } : { type: "prompt", text: line };
     },

@@ -59,14 +59,19 @@ export class PromptEditor {
     this.#history = history;
   }
 
-  /** Shows the prompt and reads what is typed at it, up to Enter. */
-  async read(): Promise<PromptOutcome> {
+  /**
+   * Shows the prompt and reads what is typed at it, up to Enter;
+   * `leading` is written just before the prompt (a blank line).
+   */
+  async read(options: { leading?: string } = {}): Promise<PromptOutcome> {
     const terminal = this.#terminal;
     const view = new PromptView(terminal);
     const keys = new KeyReader();
     const buffer = new LineBuffer();
     terminal.setRaw(true);
-    terminal.write(`${BRACKETED_PASTE_ON}${PROMPT}`);
+    // In raw mode a newline does not return the carriage by itself.
+    const leading = (options.leading ?? "").replaceAll("\n", "\r\n");
+    terminal.write(`${BRACKETED_PASTE_ON}${leading}${PROMPT}`);
     try {
       while (true) {
         const chunk = await terminal.read();
@@ -136,8 +141,10 @@ export class PromptEditor {
           return { type: "quit" };
         }
         this.#lastInterrupt = now;
-        buffer.cursor = buffer.text.length;
-        view.draw(buffer);
+        if (buffer.cursor !== buffer.text.length) {
+          buffer.cursor = buffer.text.length;
+          view.draw(buffer);
+        }
         view.finish(buffer);
         this.#terminal.write(`${QUIT_HINT}\r\n`);
         buffer.set("");
@@ -226,9 +233,11 @@ class PromptView {
         .join("\r\n");
     // At the very end of a row the terminal waits to wrap: go to the next.
     if (end.column === 0 && end.row > 0 && lines.at(-1) !== "") out += "\r\n";
-    if (end.row > cursor.row) out += `\x1b[${end.row - cursor.row}A`;
-    out += "\r";
-    if (cursor.column > 0) out += `\x1b[${cursor.column}C`;
+    if (end.row !== cursor.row || end.column !== cursor.column) {
+      if (end.row > cursor.row) out += `\x1b[${end.row - cursor.row}A`;
+      out += "\r";
+      if (cursor.column > 0) out += `\x1b[${cursor.column}C`;
+    }
     this.#row = cursor.row;
     this.#terminal.write(out);
   }
