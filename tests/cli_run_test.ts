@@ -284,9 +284,13 @@ Deno.test({
         await terminal.waitFor(/"always\.txt"\? .*: $/);
         await terminal.type("a\n");
         // "always" covers later writes in the workspace: again.txt is not asked.
-        await terminal.waitFor(/wrote them\s+› $/);
+        await terminal.waitFor(
+          /wrote them\n\d+ in, \d+ out · context .*\n\s+› $/,
+        );
         await terminal.type("are you there?\n");
-        await terminal.waitFor(/still here\s+› $/);
+        await terminal.waitFor(
+          /still here\n\d+ in, \d+ out · context .*\n\s+› $/,
+        );
         await terminal.type("/exit\n");
         assert.equal(await terminal.exitCode(), 0);
         assert.doesNotMatch(terminal.screen(), /again\.txt"\?/);
@@ -802,10 +806,12 @@ Deno.test({
   ignore: !HAS_SCRIPT,
   async fn() {
     await withWorkspace(async (dir) => {
-      await using server = startScriptedServer([
-        THREE_CALLS,
-        { match: "are you there", replies: [{ text: "still here" }] },
-      ]);
+      // The cancelled prompt stays in the conversation, so the next one
+      // goes on in it (turn 1, after the mark of the cancel).
+      await using server = startScriptedServer([{
+        match: THREE_CALLS.match,
+        replies: [...THREE_CALLS.replies, { text: "still here" }],
+      }]);
       await onTerminal(dir, server.baseURL, async (terminal) => {
         await terminal.waitFor(/› $/);
         await terminal.type("three calls\n");
@@ -816,12 +822,23 @@ Deno.test({
         await terminal.type("\x03");
         await terminal.waitFor(/fello: cancelled\n\n› $/);
         await terminal.type("are you there?\n");
-        await terminal.waitFor(/still here\n\d+ in, \d+ out · context \d+% full .*\n\n› $/);
+        await terminal.waitFor(
+          /still here\n\d+ in, \d+ out · context \d+% full .*\n\n› $/,
+        );
         await terminal.type("/exit\n");
         assert.equal(await terminal.exitCode(), 0);
         const screen = terminal.screen();
         assert.doesNotMatch(screen, /b\.txt"\?/, "asked after the cancel");
       });
+      // The model sees what was asked and that it was cancelled.
+      const roles = server.requests.at(-1)!.body.messages.map((m) =>
+        `${m.role}: ${contentText(m.content)}`
+      );
+      assert.deepEqual(roles.slice(1, 3), [
+        "user: three calls",
+        "assistant: [The user cancelled this request before it was finished.]",
+      ]);
+      assert.equal(roles.at(-1), "user: are you there?");
       assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "a");
       for (const name of ["s.txt", "b.txt"]) {
         await assert.rejects(Deno.stat(join(dir, name)), Deno.errors.NotFound);
@@ -903,7 +920,9 @@ Deno.test({
         await terminal.type("maybe\n");
         await terminal.waitFor(/not an answer\.[^]*\[a\]lways: $/);
         await terminal.type("y\n");
-        await terminal.waitFor(/done\n\d+ in, \d+ out · context \d+% full .*\n\n› $/);
+        await terminal.waitFor(
+          /done\n\d+ in, \d+ out · context \d+% full .*\n\n› $/,
+        );
         await terminal.type("/exit\n");
         await terminal.exitCode();
       });
