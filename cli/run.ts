@@ -1,7 +1,8 @@
 // The "run" command (also the default): runs the agent on a prompt and streams
 // a transcript, or with no prompt on a terminal holds an interactive session.
 // Ctrl-C cancels the running prompt (its model request, Shell processes and
-// subagents); a second Ctrl-C, or one at the idle prompt, quits.
+// subagents); a second Ctrl-C quits. The idle prompt is the line editor's
+// (cli/_prompt/), the session's commands _slash_commands.ts's.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -48,10 +49,10 @@ import type { FsFile } from "../internal/runtime/runtime.ts";
 const USAGE = `Usage: fello [run] [options] [prompt...]
 
 Runs the agent on the prompt, streaming its answer and showing each tool call
-with its outcome. Without a prompt on a terminal, starts an interactive session
-(/reset starts over, /exit or Ctrl-D quits, /help lists these; any other
-/word alone on a line is answered there, not sent to the model); a prompt can
-also be piped on stdin.
+with its outcome; a question about a file change shows its diff first. Without
+a prompt on a terminal, starts an interactive session (/help lists its
+commands; any other /word alone on a line is answered there, not sent to the
+model); a prompt can also be piped on stdin.
 
 Options:
 ${ENDPOINT_USAGE}
@@ -70,8 +71,14 @@ ${ENDPOINT_USAGE}
   --json                  print one JSON event per line on stdout, for scripts
   -h, --help              show this help
 
-Ctrl-C cancels the running prompt; a second Ctrl-C quits.
-Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 130 cancelled.`;
+Interactive session: arrows, Home/End, Alt-B/F and Ctrl-A/E/K/U/W edit the
+line, Up/Down bring back earlier prompts (kept in the state folder), a paste
+or Alt-Enter (or a line ending in \\) makes a prompt of several lines; the
+commands are /model [NAME], /mode [MODE], /compact, /tokens, /reset, /exit.
+Ctrl-C cancels the running prompt; a second Ctrl-C quits. At the idle prompt
+Ctrl-C clears the line; a second within 2 s, or Ctrl-D, quits.
+Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 3 stopped at
+--max-steps, 130 cancelled.`;
 
 /** Settings parsed from the command line. */
 interface RunSettings {
@@ -89,7 +96,9 @@ interface RunSettings {
 
 /** Runs the "run" command and resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
-  const settings = await parse(args);
+  // Before parsing: with --json even a usage error is a JSON event.
+  const json = args.includes("--json");
+  const settings = await parse(args, json);
   if (typeof settings === "number") return settings;
   const session = new CliSession(settings.json);
   try {
@@ -99,7 +108,10 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-async function parse(args: string[]): Promise<RunSettings | number> {
+async function parse(
+  args: string[],
+  json: boolean,
+): Promise<RunSettings | number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -114,7 +126,10 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       strict: true,
     });
   } catch (error) {
-    return usageError(`${(error as Error).message}; see fello run --help`);
+    return usageError(
+      `${(error as Error).message}; see fello run --help`,
+      json,
+    );
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -146,7 +161,7 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       sessionPath,
     };
   } catch (error) {
-    return usageError((error as Error).message);
+    return usageError((error as Error).message, json);
   }
 }
 
@@ -184,12 +199,13 @@ class CliSession {
       try {
         prompt = (await readAll()).trim();
       } catch (error) {
-        return usageError((error as Error).message);
+        return usageError((error as Error).message, this.#json);
       }
     }
     if (prompt === "" && !interactive) {
       return usageError(
         'no prompt: give one, e.g. fello run "Explain this project", or pipe it on stdin',
+        this.#json,
       );
     }
     let saved: SavedSession | undefined;
@@ -201,7 +217,7 @@ class CliSession {
       }
     } catch (error) {
       await this.#dropLock();
-      return usageError((error as Error).message);
+      return usageError((error as Error).message, this.#json);
     }
     let model: string;
     try {
@@ -469,7 +485,15 @@ class CliSession {
   }
 }
 
-function usageError(message: string): number {
+function usageError(message: string, json = false): number {
+  if (json) {
+    writeAll(
+      runtime.stdout,
+      `${
+        JSON.stringify({ type: "error", message: `fello run: ${message}` })
+      }\n`,
+    );
+  }
   writeAll(runtime.stderr, `fello run: ${message}\n`);
   return 2;
 }

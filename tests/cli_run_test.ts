@@ -163,11 +163,44 @@ Deno.test("fello run in ask mode without a terminal refuses, tells the model and
       out.stderr,
       /no one to ask .*; pass --permission-mode acceptEdits or allow/,
     );
-    assert.match(
-      contentText(toolMessages(server.requests[1])[0].content),
-      /Refused/,
-    );
+    // The model is told that nobody could be asked, not that the user refused.
+    const told = contentText(toolMessages(server.requests[1])[0].content);
+    assert.match(told, /Refused/);
+    assert.match(told, /nobody could be asked/);
+    assert.doesNotMatch(told, /by the user/);
     await assert.rejects(Deno.stat(join(dir, "new.txt")), Deno.errors.NotFound);
+  });
+});
+
+Deno.test("fello run stopped by --max-steps exits 3 and says so", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    await using server = startScriptedServer([readScript("read the notes")]);
+    const out = await felloAt(
+      server.baseURL,
+      ["--max-steps", "1", "read the notes"],
+      { cwd: dir },
+    );
+    assert.equal(out.code, 3, out.stderr);
+    assert.match(out.stdout, /\(stopped after 1 step, the step limit;/);
+    assert.equal(
+      out.stderr,
+      "fello: stopped at the step limit (1 model call, --max-steps); the answer may be unfinished\n",
+    );
+  });
+});
+
+Deno.test("fello run --json reports a usage error as a JSON event too", async () => {
+  await withWorkspace(async (dir) => {
+    const out = await fello(
+      ["--json", "--cwd", join(dir, "missing"), "hi"],
+      { cwd: dir },
+    );
+    assert.equal(out.code, 2);
+    const event = JSON.parse(out.stdout);
+    assert.equal(event.type, "error");
+    assert.match(event.message, /^fello run: .*missing/);
+    assert.match(out.stderr, /^fello run: .*missing/);
   });
 });
 
