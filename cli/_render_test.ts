@@ -322,6 +322,17 @@ Deno.test("TranscriptPrinter counts what a search or an outline found, in one li
   );
 });
 
+Deno.test("TranscriptPrinter shows an edit's first result line, its diff having been shown", () => {
+  assert.deepEqual(
+    resultLines(
+      "EditFile",
+      {},
+      'Edited "a.ts": 1 replacement (+1 -1 lines).\n--- a.ts\n+++ a.ts',
+    ),
+    ['  ⎿ Edited "a.ts": 1 replacement (+1 -1 lines).'],
+  );
+});
+
 Deno.test("TranscriptPrinter counts one more line in the singular", () => {
   assert.deepEqual(resultLines("mcp_tool", "x", "first\nsecond"), [
     "  ⎿ first (+1 line)",
