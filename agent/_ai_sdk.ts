@@ -184,18 +184,9 @@ export class Conversation {
       MAX_SUMMARY_TOKENS,
       Math.floor(budget.limit / 10),
     );
-    const readable = transcript(
-      messages.slice(0, cut),
-      budget.limit - 2 * summaryTokens -
-        estimateTokens(SUMMARIZER_INSTRUCTIONS),
-    );
-    const answer = await streamAnswer(this.#model, {
-      instructions: SUMMARIZER_INSTRUCTIONS,
-      messages: [{
-        role: "user",
-        content: summaryRequest(readable, summaryTokens),
-      }],
-      maxChars: summaryTokens * CHARS_PER_TOKEN * 1.5,
+    const answer = await this.#summaryAnswer(messages.slice(0, cut), {
+      limit: budget.limit,
+      summaryTokens,
       signal,
     });
     if (!answer.text.trim()) {
@@ -375,21 +366,11 @@ export class Conversation {
       promptTokens: budget.estimate([fitting.prompt]) - budget.fixedTokens,
     }) ?? {};
     if (cut === undefined) return undefined;
-    const readable = transcript(
-      messages.slice(0, cut),
-      budget.limit - 2 * summaryTokens -
-        estimateTokens(SUMMARIZER_INSTRUCTIONS),
-    );
     let answer: { text: string; usage: AgentUsage } | undefined;
     try {
-      answer = await streamAnswer(this.#model, {
-        instructions: SUMMARIZER_INSTRUCTIONS,
-        messages: [{
-          role: "user",
-          content: summaryRequest(readable, summaryTokens),
-        }],
-        // A model that writes on and on is cut off (and clipped below).
-        maxChars: summaryTokens * CHARS_PER_TOKEN * 1.5,
+      answer = await this.#summaryAnswer(messages.slice(0, cut), {
+        limit: budget.limit,
+        summaryTokens,
         signal,
       });
     } catch (error) {
@@ -413,6 +394,32 @@ export class Conversation {
       summary,
     });
     return summarized;
+  }
+
+  // The summarizer's answer about `messages`, told in a transcript that fits
+  // `limit` with room for the instructions and the answer.
+  #summaryAnswer(
+    messages: ModelMessage[],
+    { limit, summaryTokens, signal }: {
+      limit: number;
+      summaryTokens: number;
+      signal?: AbortSignal;
+    },
+  ): Promise<{ text: string; usage: AgentUsage }> {
+    const readable = transcript(
+      messages,
+      limit - 2 * summaryTokens - estimateTokens(SUMMARIZER_INSTRUCTIONS),
+    );
+    return streamAnswer(this.#model, {
+      instructions: SUMMARIZER_INSTRUCTIONS,
+      messages: [{
+        role: "user",
+        content: summaryRequest(readable, summaryTokens),
+      }],
+      // A model that writes on and on is cut off (and clipped after).
+      maxChars: summaryTokens * CHARS_PER_TOKEN * 1.5,
+      signal,
+    });
   }
 
   // The step a too-long reply ended: its text so far, cut for "length" (an
