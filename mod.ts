@@ -85,6 +85,7 @@ export type {
   Agent,
   AgentApprove,
   AgentContextSummarizedEvent,
+  AgentContextUse,
   AgentEvent,
   AgentFinishEvent,
   AgentFinishReason,

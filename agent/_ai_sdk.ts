@@ -40,6 +40,8 @@ import {
   shareUnansweredOutputs,
 } from "./output_cut.ts";
 import type {
+  AgentContextSummarizedEvent,
+  AgentContextUse,
   AgentEvent,
   AgentFinishReason,
   AgentMessage,
@@ -149,6 +151,70 @@ export class Conversation {
     return this.#messages as AgentMessage[];
   }
 
+  /** Switches the model later requests go to. */
+  set model(model: ChatModel) {
+    this.#model = model;
+  }
+
+  /** The estimate of the next request (the prompt aside) against the budget. */
+  get contextUse(): AgentContextUse {
+    return {
+      tokens: Math.round(this.#budget.estimate(this.#messages)),
+      limit: this.#budget.limit,
+    };
+  }
+
+  /**
+   * Replaces the conversation before its last prompt (all of it, when it
+   * holds one prompt) by the model's summary of it, now; the summary's
+   * event, or undefined when there is nothing to summarize or the
+   * conversation changed meanwhile. Throws when the summary fails.
+   */
+  async compact(
+    signal?: AbortSignal,
+  ): Promise<AgentContextSummarizedEvent | undefined> {
+    const messages = this.#messages;
+    const resets = this.#resets;
+    const budget = this.#budget;
+    const lastPrompt = messages.findLastIndex((m) => m.role === "user");
+    // One prompt's turn is summarized whole, and answered in place.
+    const cut = lastPrompt > 0 ? lastPrompt : messages.length;
+    if (cut === 0) return undefined;
+    const summaryTokens = Math.min(
+      MAX_SUMMARY_TOKENS,
+      Math.floor(budget.limit / 10),
+    );
+    const answer = await this.#summaryAnswer(messages.slice(0, cut), {
+      limit: budget.limit,
+      summaryTokens,
+      signal,
+    });
+    if (!answer.text.trim()) {
+      throw new Error(
+        "Cannot compact the conversation: the model's summary was empty; try again or go on as it is",
+      );
+    }
+    if (resets !== this.#resets || messages !== this.#messages) {
+      return undefined;
+    }
+    const summary = cleanSummary(clipSummary(answer.text, summaryTokens));
+    const kept = messages.slice(cut);
+    const summarized = kept.length > 0 ? withSummary(summary, kept) : [
+      ...withSummary<ModelMessage>(summary, []),
+      { role: "assistant", content: COMPACTED_REPLY } as ModelMessage,
+    ];
+    budget.forget(messages.slice(0, cut));
+    this.#messages = summarized;
+    return {
+      type: "context-summarized",
+      messages: cut,
+      tokensBefore: Math.round(budget.estimate(messages)),
+      tokensAfter: Math.round(budget.estimate(summarized)),
+      usage: answer.usage,
+      summary,
+    };
+  }
+
   /** Forgets the messages so far. */
   reset(): void {
     this.#messages = [];
@@ -163,7 +229,11 @@ export class Conversation {
    * is hit, yielding events; the last one is `finish`. Completed steps stay in
    * the conversation even when the run fails or is aborted later.
    */
-  async *run(prompt: string, signal?: AbortSignal): AsyncGenerator<AgentEvent> {
+  async *run(
+    prompt: string,
+    signal?: AbortSignal,
+    options: { keepCancelled?: boolean } = {},
+  ): AsyncGenerator<AgentEvent> {
     const user: ModelMessage = { role: "user", content: prompt };
     const resets = this.#resets;
     const budget = this.#budget;
@@ -236,7 +306,12 @@ export class Conversation {
         // Cleared outputs and summaries leave memory too, not only the
         // requests. A run that completed no step leaves no trace, so trying
         // the same prompt again does not send it twice.
-        if (kept) this.#messages = budget.fit(kept);
+        if (signal?.aborted && options.keepCancelled) {
+          this.#messages = [
+            ...budget.fit(kept ?? [...this.#messages, user]),
+            { role: "assistant", content: CANCELLED_REPLY },
+          ];
+        } else if (kept) this.#messages = budget.fit(kept);
         else budget.restore(clearedBefore);
       }
     }
@@ -291,21 +366,11 @@ export class Conversation {
       promptTokens: budget.estimate([fitting.prompt]) - budget.fixedTokens,
     }) ?? {};
     if (cut === undefined) return undefined;
-    const readable = transcript(
-      messages.slice(0, cut),
-      budget.limit - 2 * summaryTokens -
-        estimateTokens(SUMMARIZER_INSTRUCTIONS),
-    );
     let answer: { text: string; usage: AgentUsage } | undefined;
     try {
-      answer = await streamAnswer(this.#model, {
-        instructions: SUMMARIZER_INSTRUCTIONS,
-        messages: [{
-          role: "user",
-          content: summaryRequest(readable, summaryTokens),
-        }],
-        // A model that writes on and on is cut off (and clipped below).
-        maxChars: summaryTokens * CHARS_PER_TOKEN * 1.5,
+      answer = await this.#summaryAnswer(messages.slice(0, cut), {
+        limit: budget.limit,
+        summaryTokens,
         signal,
       });
     } catch (error) {
@@ -329,6 +394,32 @@ export class Conversation {
       summary,
     });
     return summarized;
+  }
+
+  // The summarizer's answer about `messages`, told in a transcript that fits
+  // `limit` with room for the instructions and the answer.
+  #summaryAnswer(
+    messages: ModelMessage[],
+    { limit, summaryTokens, signal }: {
+      limit: number;
+      summaryTokens: number;
+      signal?: AbortSignal;
+    },
+  ): Promise<{ text: string; usage: AgentUsage }> {
+    const readable = transcript(
+      messages,
+      limit - 2 * summaryTokens - estimateTokens(SUMMARIZER_INSTRUCTIONS),
+    );
+    return streamAnswer(this.#model, {
+      instructions: SUMMARIZER_INSTRUCTIONS,
+      messages: [{
+        role: "user",
+        content: summaryRequest(readable, summaryTokens),
+      }],
+      // A model that writes on and on is cut off (and clipped after).
+      maxChars: summaryTokens * CHARS_PER_TOKEN * 1.5,
+      signal,
+    });
   }
 
   // The step a too-long reply ended: its text so far, cut for "length" (an
@@ -635,6 +726,14 @@ export async function askAboutImage(
 
 /** The most a summary of the earlier conversation may take, in tokens. */
 const MAX_SUMMARY_TOKENS = 4_000;
+
+/** What follows a cancelled prompt kept in the conversation (keepCancelled). */
+export const CANCELLED_REPLY =
+  "[The user cancelled this request before it was finished.]";
+
+/** The answer to a conversation compacted whole into its summary. */
+const COMPACTED_REPLY =
+  "[The conversation so far is summarized above; I go on from there.]";
 
 /**
  * One model call without tools, streamed like the loop's own requests:

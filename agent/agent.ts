@@ -32,6 +32,8 @@ import {
 } from "./subagent.ts";
 import type {
   Agent,
+  AgentContextSummarizedEvent,
+  AgentContextUse,
   AgentEvent,
   AgentMessage,
   AgentOptions,
@@ -258,6 +260,41 @@ class AgentSession implements Agent {
     this.#builtins.permissionMode = mode;
   }
 
+  get model(): string {
+    return this.#options.model;
+  }
+
+  set model(model: string) {
+    if (typeof model !== "string" || model.trim() === "") {
+      throw new TypeError(
+        `Cannot switch the model: give a model name, not ${
+          JSON.stringify(model)
+        }`,
+      );
+    }
+    if (model === this.#options.model) return;
+    this.#options = { ...this.#options, model };
+    // Made again at the next request; the conversation takes it then.
+    this.#models = undefined;
+  }
+
+  async compact(
+    options: RunOptions = {},
+  ): Promise<AgentContextSummarizedEvent | undefined> {
+    if (this.#channel) {
+      throw new Error(
+        "Cannot compact the conversation while a run goes on; wait for it to finish",
+      );
+    }
+    const conversation = await this.#conversationOnce();
+    conversation.model = (await this.#chatModels()).chat;
+    return await conversation.compact(options.signal);
+  }
+
+  async contextUse(): Promise<AgentContextUse> {
+    return (await this.#conversationOnce()).contextUse;
+  }
+
   async run(prompt: string, options: RunOptions = {}): Promise<AgentResult> {
     let result: AgentResult | undefined;
     for await (const event of this.stream(prompt, options)) {
@@ -293,7 +330,9 @@ class AgentSession implements Agent {
     const onAbort = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener("abort", onAbort, { once: true });
-    const pump = this.#pump(prompt, controller.signal, channel);
+    const pump = this.#pump(prompt, controller.signal, channel, {
+      keepCancelled: options.keepCancelled === true,
+    });
     try {
       yield* channel;
     } finally {
@@ -403,10 +442,14 @@ class AgentSession implements Agent {
     prompt: string,
     signal: AbortSignal,
     channel: Channel<AgentEvent>,
+    { keepCancelled }: { keepCancelled: boolean },
   ): Promise<void> {
     try {
       const conversation = await this.#conversationOnce();
-      for await (const event of conversation.run(prompt, signal)) {
+      conversation.model = (await this.#chatModels()).chat;
+      for await (
+        const event of conversation.run(prompt, signal, { keepCancelled })
+      ) {
         channel.push(event);
       }
       channel.close();

@@ -215,6 +215,37 @@ export interface AgentOptions {
 export interface RunOptions {
   /** Aborts the model request, running tools (killing Shell processes) and subagents. */
   signal?: AbortSignal;
+  /**
+   * When the run is aborted, keeps its prompt (and the steps it completed)
+   * in the conversation, followed by an assistant message saying it was
+   * cancelled, so the model knows what was asked. By default an aborted run
+   * keeps its completed steps only, and one that completed none leaves no
+   * trace (the same prompt can be sent again).
+   */
+  keepCancelled?: boolean;
+}
+
+/**
+ * How much of the context budget the conversation takes: the estimate of
+ * the next request (instructions, tools and messages, the next prompt aside)
+ * and the budget (`contextTokens`), in tokens.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Say how full the context is
+ * ```ts
+ * import type { AgentContextUse } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const percent = (use: AgentContextUse) => Math.round(100 * use.tokens / use.limit);
+ * assert.equal(percent({ tokens: 25_000, limit: 100_000 }), 25);
+ * ```
+ */
+export interface AgentContextUse {
+  /** The estimated size of the next request, in tokens. */
+  tokens: number;
+  /** The context budget, in tokens. */
+  limit: number;
 }
 
 /**
@@ -925,4 +956,20 @@ export interface Agent {
   readonly history: AgentMessage[];
   /** The permission mode in force; assign to switch it for later tool calls. */
   permissionMode: PermissionMode;
+  /**
+   * The model asked; assign to switch it for later requests (a run going on
+   * keeps its model). ImageAnalysis follows it unless `visionModel` was given.
+   */
+  model: string;
+  /**
+   * Summarizes the conversation now: what came before its last prompt (all
+   * of it, when it holds one) is replaced by the model's summary. Resolves
+   * to the summary's event, or undefined when there was nothing to
+   * summarize; rejects when the endpoint fails or the summary is empty.
+   */
+  compact(
+    options?: RunOptions,
+  ): Promise<AgentContextSummarizedEvent | undefined>;
+  /** How much of the context budget the conversation takes now. */
+  contextUse(): Promise<AgentContextUse>;
 }

@@ -1,9 +1,12 @@
 // Asks the person at the terminal to approve a tool's operation: yes, no or
-// always. Questions from parallel tool calls wait their turn; a cancelled run
-// answers no; when nobody can answer (stdin ended or unusable), the answer is no.
-// Any other reply asks the question again, and an empty line answers no.
+// always, after showing what it approves (the diff, the command). Questions
+// from parallel tool calls wait their turn; a cancelled run answers no; when
+// nobody can answer (stdin ended or unusable), the call is refused and the
+// model told that nobody could be asked. Any other reply asks the question
+// again, and an empty line answers no.
 import type { AgentApprove, AgentPermissionRequest } from "../agent/types.ts";
 import type { PermissionAnswer } from "../tools/types.ts";
+import { NobodyToAskError } from "../tools/permission.ts";
 import { readLine } from "./_stdin_lines.ts";
 
 /** Where the questions go and how to know the run was cancelled. */
@@ -22,6 +25,11 @@ export interface TerminalAskOptions {
    * undefined: output printed meanwhile can show it again (QuestionLine).
    */
   waiting?(question: string | undefined): void;
+  /**
+   * What to show above the question (lines ending in newlines), such as
+   * the diff a call makes (approvalView); nothing by default.
+   */
+  view?(request: AgentPermissionRequest): Promise<string>;
 }
 
 const CHOICES = "[y]es / [n]o / [a]lways: ";
@@ -47,6 +55,9 @@ async function ask(
   if (signal?.aborted) return false;
   const where = request.outsideWorkspace ? " (outside the workspace)" : "";
   if (options.interactive) {
+    const view = await options.view?.(request).catch(() => "") ?? "";
+    // The question's own newline ends the view's last line.
+    if (view !== "") options.write(`\n${view.slice(0, -1)}`);
     const question =
       `\nAllow ${request.tool}: ${request.description}${where}? ${CHOICES}`;
     options.write(question);
@@ -65,7 +76,9 @@ async function ask(
   options.write(
     `fello: refused: ${request.description}${where}: no one to ask (stdin is not a terminal or has ended); pass --permission-mode ${modes} to permit it\n`,
   );
-  return false;
+  throw new NobodyToAskError(
+    `stdin is not a terminal or has ended; the user can permit it with --permission-mode ${modes}`,
+  );
 }
 
 /** Reads replies until one answers; null when stdin has ended. */

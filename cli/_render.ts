@@ -1,6 +1,7 @@
 // How "run" shows a run on a terminal: the answer as it streams, and for each
-// tool call one line with its main argument and one with its outcome. Plans
-// and the step cap get a short line too.
+// tool call one line with its main argument and one with its outcome (with
+// the last lines of a Shell's output and the first of an ImageAnalysis
+// answer under it). Plans and the step cap get a short line too.
 import type {
   AgentEvent,
   AgentResult,
@@ -9,6 +10,12 @@ import type {
 } from "../agent/types.ts";
 import type { ShellResult } from "../tools/types.ts";
 import { countChar } from "../internal/count_char.ts";
+import { printable } from "../internal/printable.ts";
+
+/** Lines of a Shell call's output shown under its outcome, from its end. */
+export const SHELL_TAIL_LINES = 5;
+/** Lines of an ImageAnalysis answer shown under its outcome. */
+export const ANSWER_HEAD_LINES = 3;
 
 const encoder = new TextEncoder();
 
@@ -58,12 +65,16 @@ export class TranscriptPrinter {
         );
         this.#lastCallId = event.toolCallId;
         break;
-      case "tool-result":
+      case "tool-result": {
         this.#outcome(
           event,
           outcome(event.toolName, event.output, event.modelText),
         );
+        for (const line of excerpt(event.toolName, event.output)) {
+          this.#line(`    ${this.#paint("2", line)}`);
+        }
         break;
+      }
       case "tool-error":
         this.#outcome(
           event,
@@ -206,7 +217,7 @@ export function mainArgument(toolName: string, input: unknown): string {
       const names = tasks.map((t) =>
         (t as { description?: unknown })?.description
       ).join(", ");
-      return clip(`${tasks.length} tasks: ${names}`, 120);
+      return clip(`${plural(tasks.length, "task")}: ${names}`, 120);
     }
   }
   if (typeof fields.path === "string") return fields.path;
@@ -245,14 +256,105 @@ function outcome(toolName: string, output: unknown, modelText: string): string {
       return `read ${plural(count, "line")} (${startLine}-${endLine})`;
     }
   }
+  const counted = countOf(toolName, output, modelText);
+  if (counted !== undefined) return counted;
+  // The rest of an edit's result is its diff, shown when it was approved.
+  if (toolName === "EditFile") return firstLine(modelText, 100) || "done";
   const lines = countLines(modelText);
-  const more = lines > 1 ? ` (+${lines - 1} lines)` : "";
+  const more = lines > 1 ? ` (+${plural(lines - 1, "line")})` : "";
   return `${firstLine(modelText, 100) || "done"}${more}`;
 }
 
-// "1 line", "2 lines".
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+// One line for what a search or an outline found.
+function countOf(
+  toolName: string,
+  output: unknown,
+  modelText: string,
+): string | undefined {
+  const fields = typeof output === "object" && output !== null
+    ? output as Record<string, unknown>
+    : {};
+  if (toolName === "search" && Array.isArray(fields.matches)) {
+    const files = new Set(
+      fields.matches.map((m) => (m as { path?: unknown })?.path),
+    ).size;
+    const found = fields.matches.length === 0
+      ? "no match"
+      : `${plural(fields.matches.length, "match", "matches")} in ${
+        plural(files, "file")
+      }`;
+    return `${found}${fields.truncated === true ? " (more not shown)" : ""}`;
+  }
+  if (toolName === "rg" && typeof fields.output === "string") {
+    if (fields.exitCode === 1) return "no match";
+    const lines = countLines(fields.output);
+    const cut = fields.truncated === true ? " (truncated)" : "";
+    return `exit ${fields.exitCode}, ${plural(lines, "line")}${cut}`;
+  }
+  if (toolName === "file_outline" && typeof output === "string") {
+    const header = "─── Symbols ───\n";
+    const at = modelText.indexOf(header);
+    if (at === -1) return undefined;
+    const symbols = modelText.slice(at + header.length).split("\n")
+      .filter((line) => /\(lines? \d+/.test(line)).length;
+    const total = /^Total lines: (\d+)$/m.exec(modelText.slice(0, at))?.[1];
+    return `${plural(symbols, "symbol")}${
+      total === undefined ? "" : ` in ${plural(Number(total), "line")}`
+    }`;
+  }
+  return undefined;
+}
+
+/**
+ * The lines shown under an outcome: a Shell call's last lines of output,
+ * an ImageAnalysis answer's first ones; escaped and clipped.
+ */
+function excerpt(toolName: string, output: unknown): string[] {
+  if (typeof output !== "object" || output === null) return [];
+  if (toolName === "Shell") {
+    const text = (output as Partial<ShellResult>).output;
+    return typeof text === "string"
+      ? lastLines(text, SHELL_TAIL_LINES).map(shown)
+      : [];
+  }
+  if (toolName === "ImageAnalysis") {
+    const answer = (output as { answer?: unknown }).answer;
+    if (typeof answer !== "string") return [];
+    const lines = answer.trim().split("\n").filter((line) => line.trim());
+    const head = lines.slice(0, ANSWER_HEAD_LINES).map(shown);
+    const more = lines.length - head.length;
+    return more > 0 ? [...head, `… ${plural(more, "more line")}`] : head;
+  }
+  return [];
+}
+
+// The last `count` lines of `text`, final newlines aside, found from its end
+// (an output may hold a million lines).
+function lastLines(text: string, count: number): string[] {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === "\n" || text[end - 1] === "\r")) end--;
+  if (end === 0) return [];
+  let start = 0;
+  let at = end; // the newline before the lines found so far
+  for (let found = 0; found < count && at > 0; found++) {
+    const newline = text.lastIndexOf("\n", at - 1);
+    if (newline === -1) break;
+    at = newline;
+    if (found === count - 1) start = newline + 1;
+  }
+  return text.slice(start, end).split("\n");
+}
+
+// A line of output as shown: control characters escaped (tabs kept), CR of a
+// CRLF line dropped, clipped to a terminal line.
+function shown(line: string): string {
+  const text = line.replace(/\r$/, "").split("\t").map(printable).join("\t");
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}
+
+// "1 line", "2 lines"; "1 match", "2 matches".
+function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
 }
 
 // Lines, final newlines aside (trimmed by hand: /\n+$/ takes time quadratic

@@ -1,3 +1,5 @@
+// TranscriptPrinter and mainArgument(): the lines `fello run` prints for the
+// answer, each tool call and its outcome, plans, subagents and summaries.
 import assert from "node:assert/strict";
 import type { AgentEvent, AgentResult } from "../agent/types.ts";
 import { mainArgument, TranscriptPrinter } from "./_render.ts";
@@ -84,6 +86,8 @@ Deno.test("TranscriptPrinter labels a result that does not follow its own call",
       "● Shell false",
       "  ⎿ exit 1",
       "  ⎿ Shell ls -la: exit 0, 2 lines of output",
+      "    a",
+      "    b",
       "(thinking…)",
       "(stopped after 1 step, the step limit; continue with another prompt or raise --max-steps)",
       "",
@@ -148,6 +152,10 @@ Deno.test("mainArgument() picks what says most about a call", () => {
     "src/a.ts",
   );
   assert.equal(mainArgument("Plan", { entries: [{}, {}] }), "2 entries");
+  assert.equal(
+    mainArgument("Subagent", { tasks: [{ description: "one" }] }),
+    "1 task: one",
+  );
   assert.equal(
     mainArgument("Subagent", {
       tasks: [{ description: "one" }, { description: "two" }],
@@ -220,4 +228,113 @@ Deno.test("TranscriptPrinter shows a Subagent task's summary under its call", ()
     out,
     "  ↳ [2] (summarized the oldest 6 messages to stay within the context: about 30000 → 12000 tokens)\n",
   );
+});
+
+/** The lines printed for one result of `toolName`, right after its call. */
+function resultLines(
+  toolName: string,
+  output: unknown,
+  modelText = "",
+): string[] {
+  const call = { toolCallId: "a", toolName, input: {}, kind: "other" } as const;
+  return render([
+    { type: "tool-call", ...call },
+    { type: "tool-result", ...call, output, modelText },
+  ]).trimEnd().split("\n").slice(1);
+}
+
+const shellOutput = (output: string) => ({
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  truncated: false,
+  output,
+});
+
+Deno.test("TranscriptPrinter shows the last five lines of a Shell call's output, escaped", () => {
+  const output = `${
+    Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join("\n")
+  }\n\n`;
+  assert.deepEqual(resultLines("Shell", shellOutput(output)), [
+    "  ⎿ exit 0, 8 lines of output",
+    "    line 4",
+    "    line 5",
+    "    line 6",
+    "    line 7",
+    "    line 8",
+  ]);
+  assert.deepEqual(
+    resultLines("Shell", shellOutput("one\r\nred \x1b[31mtext\r\n")),
+    [
+      "  ⎿ exit 0, 2 lines of output",
+      "    one",
+      "    red \\x1b[31mtext",
+    ],
+  );
+  assert.deepEqual(resultLines("Shell", shellOutput("")), [
+    "  ⎿ exit 0",
+  ]);
+});
+
+Deno.test("TranscriptPrinter shows the first lines of an ImageAnalysis answer", () => {
+  const answer = "A cat.\nIt sits.\n\nOn a mat.\nIn the sun.\nAsleep.";
+  assert.deepEqual(
+    resultLines(
+      "ImageAnalysis",
+      { path: "cat.png", answer },
+      `Image "cat.png" (png 10x10, sent as is):\n${answer}`,
+    ),
+    [
+      '  ⎿ Image "cat.png" (png 10x10, sent as is): (+6 lines)',
+      "    A cat.",
+      "    It sits.",
+      "    On a mat.",
+      "    … 2 more lines",
+    ],
+  );
+});
+
+Deno.test("TranscriptPrinter counts what a search or an outline found, in one line", () => {
+  const match = (path: string) => ({ path, line: 1, text: "x" });
+  assert.deepEqual(
+    resultLines("search", {
+      matches: [match("a.ts"), match("a.ts"), match("b.ts")],
+      truncated: false,
+    }),
+    ["  ⎿ 3 matches in 2 files"],
+  );
+  assert.deepEqual(
+    resultLines("search", { matches: [match("a.ts")], truncated: true }),
+    ["  ⎿ 1 match in 1 file (more not shown)"],
+  );
+  assert.deepEqual(
+    resultLines("search", { matches: [], truncated: false }),
+    ["  ⎿ no match"],
+  );
+  const outline =
+    "File: a.ts\nLanguage: TypeScript\nTotal lines: 30\n─── Symbols ───\nfunction a (lines 1-10)\nclass B (lines 12-30)\n  method c (lines 13-20)\n";
+  assert.deepEqual(resultLines("file_outline", outline, outline), [
+    "  ⎿ 3 symbols in 30 lines",
+  ]);
+  assert.deepEqual(
+    resultLines("rg", { exitCode: 0, output: "a:1:x\nb:2:y\n" }),
+    ["  ⎿ exit 0, 2 lines"],
+  );
+});
+
+Deno.test("TranscriptPrinter shows an edit's first result line, its diff having been shown", () => {
+  assert.deepEqual(
+    resultLines(
+      "EditFile",
+      {},
+      'Edited "a.ts": 1 replacement (+1 -1 lines).\n--- a.ts\n+++ a.ts',
+    ),
+    ['  ⎿ Edited "a.ts": 1 replacement (+1 -1 lines).'],
+  );
+});
+
+Deno.test("TranscriptPrinter counts one more line in the singular", () => {
+  assert.deepEqual(resultLines("mcp_tool", "x", "first\nsecond"), [
+    "  ⎿ first (+1 line)",
+  ]);
 });

@@ -19,6 +19,8 @@ let lineLength = 0;
 let lineCut = false;
 let ended = false;
 let inflight: Promise<string | null> | undefined;
+/** Counts the readers that took stdin over from an abandoned readLine. */
+let takeovers = 0;
 
 /**
  * The next line of stdin without its newline, or null at the end of input. A
@@ -36,6 +38,7 @@ export function readLine(
 }
 
 async function nextLine(maxChars: number): Promise<string | null> {
+  const takeover = takeovers;
   while (true) {
     const newline = chunk.indexOf("\n", chunkAt);
     if (newline >= 0) {
@@ -46,6 +49,8 @@ async function nextLine(maxChars: number): Promise<string | null> {
     keepRestOfChunk(maxChars);
     if (ended) return pieces.length === 0 ? null : takeLine();
     await readChunk();
+    // readText took over: what came is left for it.
+    if (takeovers !== takeover) return null;
   }
 }
 
@@ -68,6 +73,35 @@ export async function readAll(): Promise<string> {
   }
   const text = takeLine().replaceAll("\r\n", "\n");
   return text.endsWith("\n") ? text.slice(0, -1) : text;
+}
+
+/**
+ * The next text stdin holds, as it came (a terminal in raw mode sends keys
+ * one read at a time), or null at its end: what is buffered first, else the
+ * next read. For the line editor; shares the reader with readLine.
+ */
+export async function readText(): Promise<string | null> {
+  if (inflight) {
+    // A readLine whose caller gave up (a question cancelled by Ctrl-C)
+    // still waits for a chunk: it leaves that chunk here.
+    takeovers++;
+    await inflight;
+  }
+  while (true) {
+    if (pieces.length > 0 || chunk.length > chunkAt) {
+      keepRestOfChunk();
+      return takeLine();
+    }
+    if (ended) return null;
+    await readChunk();
+  }
+}
+
+/** Puts `text` back in front of what stdin holds, for the next reader. */
+export function unread(text: string): void {
+  if (text === "") return;
+  chunk = text + chunk.slice(chunkAt);
+  chunkAt = 0;
 }
 
 async function readChunk(): Promise<void> {

@@ -11,6 +11,7 @@ import {
 import { walkFiles } from "../tools/search/walk.ts";
 import { requireDenoPermission } from "../internal/deno_permission.ts";
 import { isError, runtime } from "../internal/runtime/runtime.ts";
+import { writeAll } from "./_render.ts";
 import type { FileInfo } from "../internal/runtime/runtime.ts";
 
 const USAGE = `Usage: fello outline [options] <path>...
@@ -56,9 +57,37 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const { files, failures } = await _collect(options.paths);
-  for (const failure of failures) console.error(`fello outline: ${failure}`);
-  const ok = await _outlineAll(files, options);
-  return ok && failures.length === 0 ? 0 : 1;
+  for (const failure of failures) {
+    console.error(`fello outline: ${failure.message}`);
+  }
+  try {
+    const ok = await _outlineAll(files, failures, options);
+    return ok && failures.length === 0 ? 0 : 1;
+  } catch (error) {
+    // The reader went away (`| head`): stop, as a program killed by SIGPIPE.
+    if (error instanceof _StdoutClosed) return 141;
+    throw error;
+  }
+}
+
+/** Thrown by _print once stdout's reader has gone. */
+class _StdoutClosed extends Error {}
+
+// Prints a line on stdout; console.log would go on quietly after a closed
+// pipe, and the outline of a big folder with it.
+function _print(text: string): void {
+  try {
+    writeAll(runtime.stdout, `${text}\n`);
+  } catch (error) {
+    if (isError(error, "brokenPipe")) throw new _StdoutClosed();
+    throw error;
+  }
+}
+
+/** A path that could not be outlined, and why. */
+interface _Failure {
+  path: string;
+  message: string;
 }
 
 function _parse(args: string[]): Options | string {
@@ -98,9 +127,9 @@ function _parse(args: string[]): Options | string {
 // as given so an unsupported one gets the engine's clear error.
 async function _collect(
   paths: string[],
-): Promise<{ files: string[]; failures: string[] }> {
+): Promise<{ files: string[]; failures: _Failure[] }> {
   const files: string[] = [];
-  const failures: string[] = [];
+  const failures: _Failure[] = [];
   for (const path of paths) {
     let info: FileInfo;
     try {
@@ -108,7 +137,7 @@ async function _collect(
     } catch (error) {
       const problem = await _statProblem(path, error);
       if (problem === undefined) files.push(path);
-      else failures.push(problem);
+      else failures.push({ path, message: problem });
       continue;
     }
     if (!info.isDirectory) {
@@ -116,12 +145,14 @@ async function _collect(
       continue;
     }
     const root = resolve(path);
-    const onUnreadable = (folder: string) =>
-      failures.push(
-        `Cannot list "${
-          join(path, relative(root, folder))
-        }": it cannot be read (no permission); its files are left out`,
-      );
+    const onUnreadable = (folder: string) => {
+      const shown = join(path, relative(root, folder));
+      failures.push({
+        path: shown,
+        message:
+          `Cannot list "${shown}": it cannot be read (no permission); its files are left out`,
+      });
+    };
     const before = files.length;
     const failed = failures.length;
     try {
@@ -133,19 +164,22 @@ async function _collect(
         }
       }
     } catch (error) {
-      failures.push(
-        `Cannot list "${path}": ${
+      failures.push({
+        path,
+        message: `Cannot list "${path}": ${
           error instanceof Error ? error.message : error
         }`,
-      );
+      });
     }
     // A wrong folder must not look like a silent success.
     if (files.length === before && failures.length === failed) {
-      failures.push(
-        `found no supported file under "${path}" (.git, node_modules and .gitignore'd paths skipped); supported extensions: ${
-          SUPPORTED_EXTENSIONS.join(" ")
-        }`,
-      );
+      failures.push({
+        path,
+        message:
+          `found no supported file under "${path}" (.git, node_modules and .gitignore'd paths skipped); supported extensions: ${
+            SUPPORTED_EXTENSIONS.join(" ")
+          }`,
+      });
     }
   }
   return { files, failures };
@@ -180,8 +214,11 @@ const IN_FLIGHT = 32;
 
 // Starts the outlines IN_FLIGHT at a time, in path order, and prints each one
 // as soon as the ones before it are printed, so output keeps the path order.
+// With --json, each failure (those of `failures` first) is an entry too:
+// `{ "path", "error" }`.
 async function _outlineAll(
   files: string[],
+  failures: _Failure[],
   options: Options,
 ): Promise<boolean> {
   const progress = _progress(files.length);
@@ -209,27 +246,40 @@ async function _outlineAll(
   // files are an array, however many files they hold. Each result is
   // printed as it comes, in parts: one JSON text of them all outgrew V8's
   // longest string (a 46 MB Markdown file) and held everything until the end.
-  const single = options.paths.length === 1 && files.length === 1 &&
-    files[0] === options.paths[0];
+  const single = options.paths.length === 1 &&
+    (files.length === 1 && files[0] === options.paths[0] ||
+      files.length === 0 && failures.length === 1);
   const json = new _JsonOut();
-  for (const job of jobs) {
+  const printJson = (value: unknown) => {
+    if (!single && printed === 0) json.line("[");
+    else if (!single) json.comma();
+    json.value(value, single ? "" : "  ");
+    json.flush();
+    printed++;
+  };
+  if (options.json) {
+    for (const { path, message } of failures) {
+      printJson({ path, error: message });
+    }
+  }
+  for (const [i, job] of jobs.entries()) {
     const outcome = await job;
     progress.clear();
     if (!outcome.ok) {
       ok = false;
-      console.error(`fello outline: ${_explain(outcome.error, options)}`);
+      const message = _explain(outcome.error, options);
+      console.error(`fello outline: ${message}`);
+      if (options.json) printJson({ path: files[i], error: message });
       continue;
     }
     if (options.json) {
-      if (!single && printed === 0) json.line("[");
-      else if (!single) json.comma();
-      json.value(outcome.value, single ? "" : "  ");
-      json.flush();
-    } else {
-      // A blank line between outlines, not before the first one printed
-      // (an earlier file may have failed).
-      console.log(printed === 0 ? outcome.value : `\n${outcome.value}`);
+      printJson(outcome.value);
+      continue;
     }
+    // A blank line between outlines, not before the first one printed
+    // (an earlier file may have failed).
+    const text = String(outcome.value);
+    _print(printed === 0 ? text : `\n${text}`);
     printed++;
   }
   progress.clear();
@@ -286,14 +336,14 @@ class _JsonOut {
   /** Prints all but the last line, to which a comma may still be added. */
   flush(): void {
     const last = this.#lines.pop();
-    if (this.#lines.length > 0) console.log(this.#lines.join("\n"));
+    if (this.#lines.length > 0) _print(this.#lines.join("\n"));
     this.#lines = last === undefined ? [] : [last];
     this.#size = last?.length ?? 0;
   }
 
   /** Prints what is left. */
   end(): void {
-    if (this.#lines.length > 0) console.log(this.#lines.join("\n"));
+    if (this.#lines.length > 0) _print(this.#lines.join("\n"));
     this.#lines = [];
     this.#size = 0;
   }

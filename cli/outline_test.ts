@@ -2,7 +2,7 @@
 // folders and grammars.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fello } from "../tests/support/fello_cli.ts";
+import { fello, spawnFello } from "../tests/support/fello_cli.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
 Deno.test("fello outline: a folder with no supported file says so", async () => {
@@ -76,5 +76,62 @@ Deno.test("fello outline: renamed 'using' / 'abstract' come back in names, docs 
     assert.equal(symbols[0].children[1].doc, "Set abstract: the text.");
     assert.equal(symbols[1].name, "findProviders");
     assert.equal(symbols[2].children[0].name, "abstract");
+  });
+});
+
+Deno.test("fello outline --json reports a path it cannot outline as JSON too", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "a.ts"), "export const a = 1;\n");
+    const one = await fello(["outline", "--json", "missing.txt"], { cwd: dir });
+    assert.equal(one.code, 1);
+    const error = JSON.parse(one.stdout);
+    assert.equal(error.path, "missing.txt");
+    assert.match(
+      error.error,
+      /^Cannot outline "missing\.txt": it does not exist/,
+    );
+    assert.match(one.stderr, /missing\.txt/);
+    const two = await fello(["outline", "--json", "a.ts", "missing.go"], {
+      cwd: dir,
+    });
+    assert.equal(two.code, 1);
+    const listed = JSON.parse(two.stdout);
+    assert.deepEqual(listed.map((r: { path: string }) => r.path), [
+      "a.ts",
+      "missing.go",
+    ]);
+    assert.match(listed[1].error, /does not exist/);
+  });
+});
+
+Deno.test("fello outline stops when the reader of its output goes away", async () => {
+  await withWorkspace(async (dir) => {
+    // Enough output to fill a pipe many times over.
+    const functions = Array.from(
+      { length: 60 },
+      (_, i) => `export function f${i}() {}\n`,
+    ).join("");
+    await Deno.mkdir(join(dir, "src"));
+    for (let i = 0; i < 300; i++) {
+      await Deno.writeTextFile(join(dir, "src", `m${i}.ts`), functions);
+    }
+    const child = spawnFello(["outline", "src"], { cwd: dir, stderr: "null" });
+    const reader = child.stdout.getReader();
+    await reader.read();
+    await reader.cancel();
+    // Only proves that it ends, and why: the closed pipe.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const status = await Promise.race([
+      child.status,
+      new Promise<undefined>((done) => {
+        timer = setTimeout(() => done(undefined), 60_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (status === undefined) {
+      child.kill("SIGKILL");
+      await child.status;
+    }
+    assert.equal(status?.code, 141);
   });
 });

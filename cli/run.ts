@@ -1,7 +1,8 @@
 // The "run" command (also the default): runs the agent on a prompt and streams
 // a transcript, or with no prompt on a terminal holds an interactive session.
 // Ctrl-C cancels the running prompt (its model request, Shell processes and
-// subagents); a second Ctrl-C, or one at the idle prompt, quits.
+// subagents); a second Ctrl-C quits. The idle prompt is the line editor's
+// (cli/_prompt/), the session's commands _slash_commands.ts's.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -10,7 +11,7 @@ import {
   DEFAULT_MAX_STEPS,
 } from "../agent/agent.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
-import type { Agent, AgentEvent } from "../agent/types.ts";
+import type { Agent, AgentEvent, AgentResult } from "../agent/types.ts";
 import type { PermissionMode, SandboxMode } from "../tools/types.ts";
 import { readAgentFlags } from "./_agent_flags.ts";
 import { CONFIG_FLAGS, type EffectiveConfig, loadConfig } from "./_config.ts";
@@ -20,6 +21,7 @@ import {
   terminalTrustQuestion,
 } from "./_run_setup.ts";
 import { terminalApprover } from "./_ask_permission.ts";
+import { approvalView, CallInputs } from "./_approval.ts";
 import { QuestionLine } from "./_question_line.ts";
 import {
   describeEndpointFailure,
@@ -28,7 +30,13 @@ import {
   resolveModel,
 } from "./_endpoint.ts";
 import { describeRetry, TranscriptPrinter, writeAll } from "./_render.ts";
-import { readAll, readLine } from "./_stdin_lines.ts";
+import { readAll } from "./_stdin_lines.ts";
+import { interactivePrompt } from "./_prompt/interactive_prompt.ts";
+import {
+  type CommandContext,
+  runCommand,
+  usageLine,
+} from "./_slash_commands.ts";
 import { workspaceFolder } from "./_workspace.ts";
 import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import {
@@ -46,10 +54,10 @@ import type { FsFile } from "../internal/runtime/runtime.ts";
 const USAGE = `Usage: fello [run] [options] [prompt...]
 
 Runs the agent on the prompt, streaming its answer and showing each tool call
-with its outcome. Without a prompt on a terminal, starts an interactive session
-(/reset starts over, /exit or Ctrl-D quits, /help lists these; any other
-/word alone on a line is answered there, not sent to the model); a prompt can
-also be piped on stdin.
+with its outcome; a question about a file change shows its diff first. Without
+a prompt on a terminal, starts an interactive session (/help lists its
+commands; any other /word alone on a line is answered there, not sent to the
+model); a prompt can also be piped on stdin.
 
 Options:
 ${ENDPOINT_USAGE}
@@ -77,14 +85,14 @@ ${ENDPOINT_USAGE}
 
 Settings also come from .fello/config.json in the workspace and config.json in
 $XDG_CONFIG_HOME/fello (else ~/.config/fello); "fello config" shows them.
-Ctrl-C cancels the running prompt; a second Ctrl-C quits.
-Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 130 cancelled.`;
-
-/** A line that is one `/word`: a command of the interactive session. */
-const SLASH_COMMAND = /^\/[\w-]+$/;
-
-const SLASH_HELP =
-  "/reset starts over, /exit (or /quit, or Ctrl-D) quits, /help shows this; a line with more words goes to the model";
+Interactive session: arrows, Home/End, Alt-B/F and Ctrl-A/E/K/U/W edit the
+line, Up/Down bring back earlier prompts (kept in the state folder), a paste
+or Alt-Enter (or a line ending in \\) makes a prompt of several lines; the
+commands are /model [NAME], /mode [MODE], /compact, /tokens, /reset, /exit.
+Ctrl-C cancels the running prompt; a second Ctrl-C quits. At the idle prompt
+Ctrl-C clears the line; a second within 2 s, or Ctrl-D, quits.
+Exit codes: 0 done, 1 failed, 2 bad usage or unusable endpoint, 3 stopped at
+--max-steps, 130 cancelled.`;
 
 /** Settings parsed from the command line. */
 interface RunSettings {
@@ -107,7 +115,9 @@ interface RunSettings {
 
 /** Runs the "run" command and resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
-  const settings = await parse(args);
+  // Before parsing: with --json even a usage error is a JSON event.
+  const json = args.includes("--json");
+  const settings = await parse(args, json);
   if (typeof settings === "number") return settings;
   const session = new CliSession(settings.json);
   try {
@@ -117,7 +127,10 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-async function parse(args: string[]): Promise<RunSettings | number> {
+async function parse(
+  args: string[],
+  json: boolean,
+): Promise<RunSettings | number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -132,7 +145,10 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       strict: true,
     });
   } catch (error) {
-    return usageError(`${(error as Error).message}; see fello run --help`);
+    return usageError(
+      `${(error as Error).message}; see fello run --help`,
+      json,
+    );
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -169,7 +185,7 @@ async function parse(args: string[]): Promise<RunSettings | number> {
       sessionPath,
     };
   } catch (error) {
-    return usageError((error as Error).message);
+    return usageError((error as Error).message, json);
   }
 }
 
@@ -188,6 +204,10 @@ class CliSession {
   #lockedPath: string | undefined;
   #interrupts = 0;
   #stdoutClosed = false;
+  /** The tokens the runs of this invocation spent. */
+  #spent = { inputTokens: 0, outputTokens: 0 };
+  /** The inputs of the running prompt's calls, for their approvals' views. */
+  #calls = new CallInputs();
   /** Keeps a waiting question below the transcript lines printed meanwhile. */
   #questions = new QuestionLine((text) => writeAll(runtime.stderr, text));
   #onSigint = () => this.#interrupt();
@@ -205,12 +225,13 @@ class CliSession {
       try {
         prompt = (await readAll()).trim();
       } catch (error) {
-        return usageError((error as Error).message);
+        return usageError((error as Error).message, this.#json);
       }
     }
     if (prompt === "" && !interactive) {
       return usageError(
         'no prompt: give one, e.g. fello run "Explain this project", or pipe it on stdin',
+        this.#json,
       );
     }
     let saved: SavedSession | undefined;
@@ -222,7 +243,7 @@ class CliSession {
       }
     } catch (error) {
       await this.#dropLock();
-      return usageError((error as Error).message);
+      return usageError((error as Error).message, this.#json);
     }
     let model: string;
     try {
@@ -267,6 +288,11 @@ class CliSession {
       waiting: runtime.stdout.isTerminal() && runtime.stderr.isTerminal()
         ? (question) => this.#questions.waiting(question)
         : undefined,
+      view: (request) =>
+        approvalView(request, this.#calls.get(request.toolCallId), {
+          workspace: settings.cwd,
+          color: runtime.stderr.isTerminal() && !noColor(),
+        }),
     });
     this.#extras = await prepareRun({
       cwd: settings.cwd,
@@ -315,37 +341,62 @@ class CliSession {
   }
 
   async #repl(agent: Agent): Promise<number> {
-    while (true) {
-      writeAll(runtime.stdout, "\n› ");
-      const line = await readLine();
-      const command = line?.trim() ?? "/exit";
-      if (command === "/exit" || command === "/quit") {
-        writeAll(runtime.stdout, "\n");
-        return 0;
-      }
-      if (command === "/reset") {
+    const prompts = await interactivePrompt();
+    const commands: CommandContext = {
+      agent,
+      write: (text) => writeAll(runtime.stderr, text),
+      cancellable: (fn) => this.#cancellable(fn),
+      reset: async () => {
         agent.reset();
         // A later --continue starts over too, titled by its next request.
         if (this.#saving) this.#saving.title = undefined;
         await this.#save(agent);
-        writeAll(runtime.stderr, "(conversation cleared)\n");
-      } else if (SLASH_COMMAND.test(command)) {
-        // /help, or a typo of a command: answered here, never sent to the model.
-        const unknown = command === "/help"
-          ? ""
-          : `unknown command ${command}: `;
-        writeAll(runtime.stderr, `${unknown}${SLASH_HELP}\n`);
-      } else if (command !== "") {
-        await this.#runOnce(agent, line!);
+      },
+      save: async () => {
+        if (this.#saving) this.#saving.model = agent.model;
+        await this.#save(agent);
+      },
+      spent: this.#spent,
+    };
+    while (true) {
+      const read = await prompts.read({ leading: "\n" });
+      if (read.type !== "prompt") {
+        if (read.type === "eof") writeAll(runtime.stdout, "\n");
+        return read.type === "quit" ? 130 : 0;
+      }
+      const outcome = await runCommand(read.text, commands);
+      if (outcome === "exit") {
+        writeAll(runtime.stdout, "\n");
+        return 0;
+      }
+      if (outcome === "prompt") {
+        await this.#runOnce(agent, read.text, { interactive: true });
       }
     }
   }
 
-  async #runOnce(agent: Agent, prompt: string): Promise<number> {
+  /** Runs `fn` as a prompt's run: Ctrl-C aborts its signal. */
+  async #cancellable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.#running = controller;
+    this.#interrupts = 0;
+    try {
+      return await fn(controller.signal);
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  async #runOnce(
+    agent: Agent,
+    prompt: string,
+    { interactive = false } = {},
+  ): Promise<number> {
     if (this.#saving) this.#saving.title ??= sessionTitle(prompt);
     const controller = new AbortController();
     this.#running = controller;
     this.#interrupts = 0;
+    this.#calls.clear();
     const printer = new TranscriptPrinter(
       (text) => this.#out(text),
       {
@@ -353,10 +404,40 @@ class CliSession {
       },
     );
     try {
+      let result: AgentResult | undefined;
       for await (
-        const event of agent.stream(prompt, { signal: controller.signal })
+        const event of agent.stream(prompt, {
+          signal: controller.signal,
+          // At the terminal the conversation goes on: a cancelled prompt
+          // stays in it, so the model knows what was asked.
+          keepCancelled: interactive,
+        })
       ) {
         this.#show(printer, event);
+        if (event.type === "finish") result = event.result;
+      }
+      this.#spent.inputTokens += result?.usage.inputTokens ?? 0;
+      this.#spent.outputTokens += result?.usage.outputTokens ?? 0;
+      if (interactive && result && !this.#json) {
+        const line = usageLine(result.usage, await agent.contextUse());
+        writeAll(
+          runtime.stderr,
+          `${
+            runtime.stderr.isTerminal() && !noColor()
+              ? `\x1b[2m${line}\x1b[0m`
+              : line
+          }\n`,
+        );
+      }
+      if (result?.finishReason === "tool-calls" && !interactive) {
+        // The step cap stopped the run before the model was done.
+        writeAll(
+          runtime.stderr,
+          `fello: stopped at the step limit (${
+            plural(result.steps, "model call")
+          }, --max-steps); the answer may be unfinished\n`,
+        );
+        return 3;
       }
       return 0;
     } catch (error) {
@@ -392,6 +473,7 @@ class CliSession {
   }
 
   #show(printer: TranscriptPrinter, event: AgentEvent): void {
+    this.#calls.record(event);
     if (this.#json) this.#out(`${JSON.stringify(event)}\n`);
     else if (event.type !== "retry") printer.handle(event);
     // Retries are news for a person waiting, noise for a script: the final
@@ -450,9 +532,21 @@ class CliSession {
   }
 }
 
-function usageError(message: string): number {
+function usageError(message: string, json = false): number {
+  if (json) {
+    writeAll(
+      runtime.stdout,
+      `${
+        JSON.stringify({ type: "error", message: `fello run: ${message}` })
+      }\n`,
+    );
+  }
   writeAll(runtime.stderr, `fello run: ${message}\n`);
   return 2;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function noColor(): boolean {

@@ -163,11 +163,44 @@ Deno.test("fello run in ask mode without a terminal refuses, tells the model and
       out.stderr,
       /no one to ask .*; pass --permission-mode acceptEdits or allow/,
     );
-    assert.match(
-      contentText(toolMessages(server.requests[1])[0].content),
-      /Refused/,
-    );
+    // The model is told that nobody could be asked, not that the user refused.
+    const told = contentText(toolMessages(server.requests[1])[0].content);
+    assert.match(told, /Refused/);
+    assert.match(told, /nobody could be asked/);
+    assert.doesNotMatch(told, /by the user/);
     await assert.rejects(Deno.stat(join(dir, "new.txt")), Deno.errors.NotFound);
+  });
+});
+
+Deno.test("fello run stopped by --max-steps exits 3 and says so", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.writeTextFile(join(dir, "notes.txt"), "the answer is 42\n");
+    await using server = startScriptedServer([readScript("read the notes")]);
+    const out = await felloAt(
+      server.baseURL,
+      ["--max-steps", "1", "read the notes"],
+      { cwd: dir },
+    );
+    assert.equal(out.code, 3, out.stderr);
+    assert.match(out.stdout, /\(stopped after 1 step, the step limit;/);
+    assert.equal(
+      out.stderr,
+      "fello: stopped at the step limit (1 model call, --max-steps); the answer may be unfinished\n",
+    );
+  });
+});
+
+Deno.test("fello run --json reports a usage error as a JSON event too", async () => {
+  await withWorkspace(async (dir) => {
+    const out = await fello(
+      ["--json", "--cwd", join(dir, "missing"), "hi"],
+      { cwd: dir },
+    );
+    assert.equal(out.code, 2);
+    const event = JSON.parse(out.stdout);
+    assert.equal(event.type, "error");
+    assert.match(event.message, /^fello run: .*missing/);
+    assert.match(out.stderr, /^fello run: .*missing/);
   });
 });
 
@@ -284,9 +317,13 @@ Deno.test({
         await terminal.waitFor(/"always\.txt"\? .*: $/);
         await terminal.type("a\n");
         // "always" covers later writes in the workspace: again.txt is not asked.
-        await terminal.waitFor(/wrote them\s+› $/);
+        await terminal.waitFor(
+          /wrote them\n\d+ in, \d+ out · context .*\n\s+› $/,
+        );
         await terminal.type("are you there?\n");
-        await terminal.waitFor(/still here\s+› $/);
+        await terminal.waitFor(
+          /still here\n\d+ in, \d+ out · context .*\n\s+› $/,
+        );
         await terminal.type("/exit\n");
         assert.equal(await terminal.exitCode(), 0);
         assert.doesNotMatch(terminal.screen(), /again\.txt"\?/);
@@ -802,10 +839,12 @@ Deno.test({
   ignore: !HAS_SCRIPT,
   async fn() {
     await withWorkspace(async (dir) => {
-      await using server = startScriptedServer([
-        THREE_CALLS,
-        { match: "are you there", replies: [{ text: "still here" }] },
-      ]);
+      // The cancelled prompt stays in the conversation, so the next one
+      // goes on in it (turn 1, after the mark of the cancel).
+      await using server = startScriptedServer([{
+        match: THREE_CALLS.match,
+        replies: [...THREE_CALLS.replies, { text: "still here" }],
+      }]);
       await onTerminal(dir, server.baseURL, async (terminal) => {
         await terminal.waitFor(/› $/);
         await terminal.type("three calls\n");
@@ -816,12 +855,23 @@ Deno.test({
         await terminal.type("\x03");
         await terminal.waitFor(/fello: cancelled\n\n› $/);
         await terminal.type("are you there?\n");
-        await terminal.waitFor(/still here\n\n› $/);
+        await terminal.waitFor(
+          /still here\n\d+ in, \d+ out · context \d+% full .*\n\n› $/,
+        );
         await terminal.type("/exit\n");
         assert.equal(await terminal.exitCode(), 0);
         const screen = terminal.screen();
         assert.doesNotMatch(screen, /b\.txt"\?/, "asked after the cancel");
       });
+      // The model sees what was asked and that it was cancelled.
+      const roles = server.requests.at(-1)!.body.messages.map((m) =>
+        `${m.role}: ${contentText(m.content)}`
+      );
+      assert.deepEqual(roles.slice(1, 3), [
+        "user: three calls",
+        "assistant: [The user cancelled this request before it was finished.]",
+      ]);
+      assert.equal(roles.at(-1), "user: are you there?");
       assert.equal(await Deno.readTextFile(join(dir, "a.txt")), "a");
       for (const name of ["s.txt", "b.txt"]) {
         await assert.rejects(Deno.stat(join(dir, name)), Deno.errors.NotFound);
@@ -903,7 +953,9 @@ Deno.test({
         await terminal.type("maybe\n");
         await terminal.waitFor(/not an answer\.[^]*\[a\]lways: $/);
         await terminal.type("y\n");
-        await terminal.waitFor(/done\n\n› $/);
+        await terminal.waitFor(
+          /done\n\d+ in, \d+ out · context \d+% full .*\n\n› $/,
+        );
         await terminal.type("/exit\n");
         await terminal.exitCode();
       });

@@ -1,6 +1,6 @@
 // printable() on the text of a permission question.
 import assert from "node:assert/strict";
-import { printable } from "./_printable.ts";
+import { printable } from "../internal/printable.ts";
 
 Deno.test("printable() on approval text: CJK, accents, emoji and ZWJ sequences stay readable; tab, ESC and bidi marks are escaped", () => {
   assert.equal(

@@ -1,6 +1,6 @@
 // The first gate: the tools instance's permissionMode decides what runs, what
 // asks `approve`, and what is refused; "always" answers are remembered here.
-import { printable } from "./_printable.ts";
+import { printable } from "../internal/printable.ts";
 import { ToolError } from "../internal/tool_error.ts";
 import { type Turn, TurnQueue } from "./_turn_queue.ts";
 import type { PermissionRuleSet } from "./permission_rules.ts";
@@ -10,6 +10,15 @@ import type {
   PermissionMode,
   PermissionRequest,
 } from "./types.ts";
+
+/**
+ * Thrown by an approver that could ask nobody (no terminal, input ended):
+ * the model is told that nobody could be asked, not that the user refused.
+ * Its message says why, and how the user can allow such calls.
+ */
+export class NobodyToAskError extends Error {
+  override name = "NobodyToAskError";
+}
 
 /** A permission check as a tool states it. */
 export interface GateRequest extends PermissionRequest {
@@ -138,6 +147,11 @@ export class PermissionGate {
     try {
       answer = await abortable(approve(request), options.signal);
     } catch (error) {
+      if (error instanceof NobodyToAskError) {
+        throw new ToolError(
+          `Refused: ${request.description}: nobody could be asked to approve it (${error.message}); do not retry it, tell the user how to allow it`,
+        );
+      }
       throw new ToolError(
         `Refused: ${request.description}: the approval failed (${
           error instanceof Error ? error.message : String(error)

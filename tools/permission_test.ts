@@ -7,7 +7,7 @@ import { createTools, ToolError } from "../mod.ts";
 import { answering, rejectsTool } from "../tests/support/tool_asserts.ts";
 import { exists } from "../internal/exists.ts";
 import { plantLink } from "../tests/support/planted_secret.ts";
-import { PermissionGate } from "./permission.ts";
+import { NobodyToAskError, PermissionGate } from "./permission.ts";
 import { withDirs } from "../tests/support/workspace.ts";
 import type {
   PermissionAnswer,
@@ -295,6 +295,30 @@ Deno.test("createTools() without approve refuses whatever would be asked", async
     );
     await assert.rejects(Deno.stat(join(ws, "new.txt")));
   });
+});
+
+Deno.test("PermissionGate tells the model that nobody could be asked when the approver says so", async () => {
+  const gate = new PermissionGate("ask", () => {
+    throw new NobodyToAskError("stdin is not a terminal");
+  });
+  await assert.rejects(
+    gate.check({
+      tool: "Shell",
+      action: "execute",
+      command: "ls",
+      outsideWorkspace: false,
+      description: 'Run "ls"',
+    }),
+    (error: Error) => {
+      assert.ok(error instanceof ToolError);
+      assert.match(
+        error.message,
+        /^Refused: Run "ls": nobody could be asked to approve it \(stdin is not a terminal\)/,
+      );
+      assert.doesNotMatch(error.message, /by the user/);
+      return true;
+    },
+  );
 });
 
 Deno.test("PermissionGate keys 'always' so that no request poses as another (a command with '@', another tool)", async () => {

@@ -423,6 +423,12 @@ function stdin(): Stdin {
       return readable;
     },
     isTerminal: () => process.stdin.isTTY === true,
+    setRaw(mode) {
+      if (process.stdin.isTTY !== true) {
+        throw new Error("Cannot set raw mode: stdin is not a terminal");
+      }
+      process.stdin.setRawMode(mode);
+    },
   };
 }
 

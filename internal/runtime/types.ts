@@ -166,6 +166,11 @@ export interface Permissions {
 export interface Stdin {
   readonly readable: ReadableStream<Uint8Array>;
   isTerminal(): boolean;
+  /**
+   * Puts a terminal in raw mode (keys arrive one by one, unechoed, Ctrl-C as
+   * a byte) or back; throws when stdin is not a terminal.
+   */
+  setRaw(mode: boolean): void;
 }
 
 /** The standard output or error. */

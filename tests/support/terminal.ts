@@ -19,7 +19,10 @@ export interface Terminal {
   type(text: string): Promise<void>;
   /** Waits (at most 20 s) until the screen matches, then asserts it does. */
   waitFor(pattern: RegExp): Promise<void>;
-  /** All the CLI has printed so far, without carriage returns. */
+  /**
+   * All the CLI has printed so far, without carriage returns and the
+   * switches of bracketed paste mode.
+   */
   screen(): string;
   /** All the CLI has printed so far, as written (escape sequences and all). */
   output(): string;
@@ -34,6 +37,11 @@ export interface TerminalOptions {
    * 0: unknown, as script(1) run without a terminal leaves it).
    */
   columns?: number;
+  /**
+   * Added to the environment. Without a FELLO_STATE_DIR, the CLI keeps its
+   * state (the prompt history) in a temporary folder removed after.
+   */
+  env?: Record<string, string>;
 }
 
 /**
@@ -54,10 +62,17 @@ export async function onTerminal(
     [Deno.execPath(), "run", "-A", MOD, "--base-url", baseURL]
       .map((part) => `'${part}'`).join(" ")
   } --model m`;
+  const state = options.env?.FELLO_STATE_DIR === undefined
+    ? await Deno.makeTempDir({ prefix: "fello-state-" })
+    : undefined;
   const child = new Deno.Command("script", {
     args: ["-qefc", command, "/dev/null"],
     cwd: dir,
-    env: baseEnv(),
+    env: {
+      ...baseEnv(),
+      ...state === undefined ? {} : { FELLO_STATE_DIR: state },
+      ...options.env,
+    },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
@@ -68,7 +83,10 @@ export async function onTerminal(
     const text = child.stdout.pipeThrough(new TextDecoderStream());
     for await (const chunk of text) output += chunk;
   })();
-  const screen = () => output.replaceAll("\r", "");
+  // Bracketed paste switched on and off around each prompt prints nothing.
+  const screen = () =>
+    output.replaceAll("\r", "").replaceAll("\x1b[?2004h", "")
+      .replaceAll("\x1b[?2004l", "");
   const keys = child.stdin.getWriter();
   try {
     await fn({
@@ -96,6 +114,7 @@ export async function onTerminal(
     }
     await child.status;
     await reading;
+    if (state) await Deno.remove(state, { recursive: true });
   }
 }
 

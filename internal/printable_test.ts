@@ -1,5 +1,7 @@
+// printable(): the escapes that keep text shown for a decision from moving the
+// cursor, faking lines or reordering what is read.
 import assert from "node:assert/strict";
-import { printable } from "./_printable.ts";
+import { printable } from "./printable.ts";
 
 Deno.test("printable() escapes C0, DEL and C1 controls, newline and tab included", () => {
   assert.equal(
