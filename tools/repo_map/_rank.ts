@@ -30,6 +30,8 @@ const NOT_DEFINITIONS = new Set([
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const DAMPING = 0.85;
+/** Names defined in more files than this are no references. */
+const MAX_DEFINERS = 24;
 const ROUNDS = 40;
 
 /** A reference from one file to a name another file defines. */
@@ -91,8 +93,11 @@ export function rankDefinitions(
   const edges: Edge[][] = all.map(() => []);
   all.forEach(({ names }, from) => {
     for (const name of names) {
-      const targets = definers.get(name)?.filter((to) => to !== from);
-      if (!targets?.length) continue;
+      const all = definers.get(name);
+      // A name defined in that many files tells no file apart.
+      if (all === undefined || all.length > MAX_DEFINERS) continue;
+      const targets = all.filter((to) => to !== from);
+      if (targets.length === 0) continue;
       const weight = nameWeight(name, targets.length, focusNames) *
         (focusFiles.has(from) ? 50 : 1) / targets.length /
         Math.sqrt(users.get(name)!);
@@ -100,7 +105,7 @@ export function rankDefinitions(
     }
   });
 
-  const rank = pageRank(edges, focusFiles);
+  const rank = pageRank(merged(edges), focusFiles);
   const scores = all.map(({ definitions }) =>
     new Float64Array(definitions.length)
   );
@@ -146,6 +151,17 @@ function nameWeight(
   if (name.startsWith("_")) weight *= 0.1;
   if (definers > 5) weight *= 0.1;
   return weight;
+}
+
+/** One edge per pair of files, its weight the sum of their names' edges. */
+function merged(edges: Edge[][]): Edge[][] {
+  return edges.map((out) => {
+    const byTarget = new Map<number, number>();
+    for (const { to, weight } of out) {
+      byTarget.set(to, (byTarget.get(to) ?? 0) + weight);
+    }
+    return [...byTarget].map(([to, weight]) => ({ to, name: "", weight }));
+  });
 }
 
 /** PageRank with restarts to `focus` (to every node when it is empty). */

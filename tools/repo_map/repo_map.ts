@@ -15,7 +15,7 @@ import { Outliner } from "../../outline/outliner.ts";
 import { mapFiles } from "./_files.ts";
 import { RepoMapCache } from "./_cache.ts";
 import { type Definition, type FileFacts, flatten } from "./_facts.ts";
-import { rankDefinitions } from "./_rank.ts";
+import { rankDefinitions, type RankedDefinition } from "./_rank.ts";
 import { renderMap } from "./_render.ts";
 
 /** The smallest budget a map may be asked for, in tokens. */
@@ -85,8 +85,34 @@ export async function repoMap(
   const cache = await RepoMapCache.open(folder, options.cacheDir);
   const facts = await readFacts(folder, files, cache, options.signal);
   await cache.save(facts);
-  const ranked = rankDefinitions(facts, focusOf(folder, options.focus ?? []));
+  const ranked = rankedOnce(folder, facts, options.focus ?? []);
   return renderMap(ranked, facts, tokens, estimateTokens);
+}
+
+/** The last ranking of each root, reused while no file and no focus changed. */
+const rankings = new Map<
+  string,
+  { facts: FileFacts[]; focus: string; ranked: RankedDefinition[] }
+>();
+
+function rankedOnce(
+  folder: string,
+  facts: Map<string, FileFacts>,
+  focus: string[],
+): RankedDefinition[] {
+  const now = [...facts.values()];
+  const key = JSON.stringify(focus);
+  const last = rankings.get(folder);
+  if (
+    last !== undefined && last.focus === key &&
+    last.facts.length === now.length &&
+    last.facts.every((entry, i) => entry === now[i])
+  ) {
+    return last.ranked;
+  }
+  const ranked = rankDefinitions(facts, focusOf(folder, focus));
+  rankings.set(folder, { facts: now, focus: key, ranked });
+  return ranked;
 }
 
 /** The focus split into files (relative paths) and symbol name paths. */
@@ -119,7 +145,8 @@ async function readFacts(
     signal?.throwIfAborted();
     let stat: FileInfo;
     try {
-      stat = await runtime.stat(join(folder, file));
+      // Sync: thousands of awaited stats cost more than the stats.
+      stat = runtime.statSync(join(folder, file));
     } catch {
       continue;
     }
