@@ -100,7 +100,7 @@ export function rankDefinitions(
       if (targets.length === 0) continue;
       const weight = nameWeight(name, targets.length, focusNames) *
         (focusFiles.has(from) ? 50 : 1) / targets.length /
-        Math.sqrt(users.get(name)!);
+        users.get(name)!;
       for (const to of targets) edges[from].push({ to, name, weight });
     }
   });
