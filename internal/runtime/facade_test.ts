@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { join, normalize } from "node:path";
 
-const ROOT = normalize(join(import.meta.dirname!, ".."));
+const ROOT = normalize(join(import.meta.dirname!, "..", ".."));
 
 /** What ships or runs as a task: all but tests, benches, dev scripts and dot folders. */
 function isShipped(path: string): boolean {
