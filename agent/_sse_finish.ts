@@ -8,6 +8,8 @@
 const DONE = /^data: ?\[DONE\]\r?$/;
 const FINISH = /"finish_reason"\s*:\s*"/;
 const TOOL_CALL = /"tool_calls"\s*:\s*\[\s*\{/;
+/** A chunk that reports a failure: the stream did not complete. */
+const ERROR = /^data: ?\{\s*"error"\s*:/;
 
 /**
  * Returns `response` with a `finish_reason` chunk added before `[DONE]` when
@@ -26,7 +28,7 @@ export function withFinishReason(response: Response): Response {
         finished = true;
         return `data: ${_finishChunk(toolCalls)}\n\n${text}`;
       }
-      finished ||= FINISH.test(text);
+      finished ||= FINISH.test(text) || ERROR.test(text);
       toolCalls ||= TOOL_CALL.test(text);
     }
     return text;

@@ -84,24 +84,25 @@ Deno.test({
     await withWorkspace(async (dir) => {
       await using server = startScriptedServer([
         {
+          // Each cancelled prompt stays in the conversation, marked: the
+          // next prompt is its next turn.
           match: "start the tree",
-          replies: [{
-            toolCalls: [{
-              name: "Shell",
-              arguments: { command: treeCommand("pids") },
-            }],
-          }],
+          replies: [
+            {
+              toolCalls: [{
+                name: "Shell",
+                arguments: { command: treeCommand("pids") },
+              }],
+            },
+            {
+              toolCalls: [{
+                name: "WriteFile",
+                arguments: { path: "w.txt", content: "x" },
+              }],
+            },
+            { text: "still here" },
+          ],
         },
-        {
-          match: "write a file",
-          replies: [{
-            toolCalls: [{
-              name: "WriteFile",
-              arguments: { path: "w.txt", content: "x" },
-            }],
-          }],
-        },
-        { match: "are you there", replies: [{ text: "still here" }] },
       ]);
       try {
         await onTerminal(dir, server.baseURL, async (terminal) => {
@@ -119,10 +120,12 @@ Deno.test({
           await type("\x03");
           await waitFor(/fello: cancelled\n\n› $/);
           await type("are you there?\n");
-          await waitFor(/still here\n\n› $/);
+          await waitFor(
+            /still here\n\d+ in, \d+ out · context \d+% full .*\n\n› $/,
+          );
           await type("/exit\n");
           assert.equal(await terminal.exitCode(), 0);
-        });
+        }, { args: ["--sandbox", "off"] }); // the pid files need host pids
         await assert.rejects(
           Deno.stat(join(dir, "w.txt")),
           Deno.errors.NotFound,

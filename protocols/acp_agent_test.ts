@@ -176,7 +176,7 @@ Deno.test("createAcpAgent() stops a long Shell on session/cancel and answers can
     assert.equal(update?.status, "failed");
     // The model was asked once: the run stopped instead of going on.
     assert.equal(server.requests.length, 1);
-  });
+  }, { sandbox: "off" }); // its pid file needs the host's pid
 });
 
 Deno.test("createAcpAgent() answers bad requests with errors and keeps serving", async () => {

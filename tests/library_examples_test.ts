@@ -116,6 +116,7 @@ Deno.test("a script importing @fello/agent runs every tool as the JSDoc examples
       signal: null,
       timedOut: false,
       truncated: false,
+      sandboxed: false,
       output: "ready\n",
     });
     assert.equal((out.failed as { exitCode: number }).exitCode, 3);

@@ -124,6 +124,8 @@ Deno.test("createTools() with a deny rule refuses in allow mode, and an allow ru
     const readOnly = createTools({
       cwd,
       permissionMode: "readOnly",
+      // Unsandboxed, readOnly refuses every other command.
+      sandbox: "off",
       permissions: { allow: ["Shell(echo *)"] },
       approve: (request) => (asked.push(request.tool), true),
     });

@@ -32,6 +32,8 @@ export interface Terminal {
 
 /** How the pseudo-terminal is set up. */
 export interface TerminalOptions {
+  /** More arguments for the CLI, after the endpoint and model. */
+  args?: string[];
   /**
    * Its width, as `Deno.consoleSize()` reports it to the CLI (by default
    * 0: unknown, as script(1) run without a terminal leaves it).
@@ -61,7 +63,9 @@ export async function onTerminal(
   const command = `${size}exec ${
     [Deno.execPath(), "run", "-A", MOD, "--base-url", baseURL]
       .map((part) => `'${part}'`).join(" ")
-  } --model m`;
+  } --model m${
+    (options.args ?? []).map((part) => ` '${part}'`).join("")
+  }`;
   const state = options.env?.FELLO_STATE_DIR === undefined
     ? await Deno.makeTempDir({ prefix: "fello-state-" })
     : undefined;

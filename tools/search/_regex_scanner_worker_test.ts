@@ -191,7 +191,7 @@ const tools = createTools({ cwd: ${
       }, permissionMode: "readOnly" });
 const cancel = new AbortController();
 setTimeout(() => cancel.abort(), 200);
-await tools.search.execute({ pattern: "(a|a)*b", regex: true }, { signal: cancel.signal })
+await tools.search.execute({ pattern: "(?=a)(a|a)*b", regex: true }, { signal: cancel.signal })
   .then(() => { throw new Error("not cancelled"); }, (error) => console.log(error.message));
 ${REPORT_IDLE}`,
     );

@@ -143,12 +143,12 @@ Deno.test("search() stops a regex stuck backtracking with a ToolError naming the
       ripgrep: false,
     });
     await assert.rejects(
-      () => search.execute({ pattern: "(a|a)*b", regex: true }),
+      () => search.execute({ pattern: "(?=a)(a|a)*b", regex: true }),
       (error: Error) => {
         assert.ok(error instanceof ToolError);
         assert.match(
           error.message,
-          /^Search for "\(a\|a\)\*b" stopped: the regular expression spent 1 s on one part of "b\/stuck\.txt" without getting through it/,
+          /^Search for "\(\?=a\)\(a\|a\)\*b" stopped: the regular expression spent 1 s on one part of "b\/stuck\.txt" without getting through it/,
         );
         assert.match(error.message, /"regex": false/);
         return true;
@@ -163,7 +163,7 @@ Deno.test("search() stops a regex stuck backtracking with a ToolError naming the
     await assert.rejects(
       () =>
         search.execute({
-          pattern: "(a|a)*b",
+          pattern: "(?=a)(a|a)*b",
           regex: true,
           path: "b/stuck.txt",
         }),
@@ -172,11 +172,11 @@ Deno.test("search() stops a regex stuck backtracking with a ToolError naming the
     const retried = performance.now() - started;
     assert.ok(retried < 1_000, `retry took ${Math.round(retried)} ms`);
     await assert.rejects(
-      () => search.execute({ pattern: "(a|a)*b", regex: true }),
+      () => search.execute({ pattern: "(?=a)(a|a)*b", regex: true }),
       /spent 1 s on one part of "b\/stuck\.txt"/,
     );
     const narrowed = await search.execute({
-      pattern: "(a|a)*b",
+      pattern: "(?=a)(a|a)*b",
       regex: true,
       glob: "!stuck.txt",
     });
@@ -184,7 +184,7 @@ Deno.test("search() stops a regex stuck backtracking with a ToolError naming the
     assert.equal(narrowed.filesSearched, 1);
     // Once the file has changed, the pattern runs on it again.
     await Deno.writeTextFile(join(root, "b/stuck.txt"), "ab\n");
-    const fixed = await search.execute({ pattern: "(a|a)*b", regex: true });
+    const fixed = await search.execute({ pattern: "(?=a)(a|a)*b", regex: true });
     assert.deepEqual(fixed.matches, [{
       path: "b/stuck.txt",
       line: 1,
@@ -604,11 +604,11 @@ const outcome = (input) => search.execute(input).then(
   (error) => "error: " + error.message,
 );
 const out = [];
-out.push(await outcome({ pattern: "(a|a)*b", regex: true }));
-out.push(await outcome({ pattern: "(a|a)*b", regex: true, path: "ok.txt" }));
+out.push(await outcome({ pattern: "(?=a)(a|a)*b", regex: true }));
+out.push(await outcome({ pattern: "(?=a)(a|a)*b", regex: true, path: "ok.txt" }));
 out.push(await outcome({ pattern: "(a|a)*b", regex: false }));
 out.push(await outcome({ pattern: "^a+$", regex: true }));
-out.push(await outcome({ pattern: "(a|a)*b", regex: true }));
+out.push(await outcome({ pattern: "(?=a)(a|a)*b", regex: true }));
 console.log(JSON.stringify(out));
 `;
 
@@ -625,7 +625,7 @@ Deno.test("search() in a script whose regex ran past its budget still searches o
     const [first, other, literal, anchored, again] = JSON.parse(stdout);
     assert.match(
       first,
-      /^error: Search for "\(a\|a\)\*b" stopped: .*"stuck\.txt"/,
+      /^error: Search for "\(\?=a\)\(a\|a\)\*b" stopped: .*"stuck\.txt"/,
     );
     assert.match(first, /leave that file out with "path" or "glob"/);
     assert.deepEqual(other, ["ok.txt:1"]);
@@ -696,7 +696,7 @@ import { createSearch } from "${tools}search/search.ts";
 const context = new ToolContext({ workspace: Deno.args[0], permissionMode: "allow", files: createLocalFiles(), processes: createLocalProcesses() });
 const search = createSearch(context, { regexBudgetMs: 500 });
 for (const letter of "bcdef") {
-await search.execute({ pattern: "(a|a)*" + letter, regex: true }).catch(() => {});
+await search.execute({ pattern: "(?=a)(a|a)*" + letter, regex: true }).catch(() => {});
 }
 await new Promise((resolve) => setTimeout(resolve, 300));
 // Deno names worker threads "worker-N"; a spinning one is always runnable.
