@@ -70,11 +70,12 @@ function withProject(
   });
 }
 
-Deno.test("fello mcp lists file_outline, search and rg with their input schemas", async () => {
+Deno.test("fello mcp lists file_outline, repo_map, search and rg with their input schemas", async () => {
   await withProject(async (client) => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       "file_outline",
+      "repo_map",
       "rg",
       "search",
     ]);

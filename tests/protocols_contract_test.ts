@@ -183,7 +183,14 @@ Deno.test("fello acp over stdio: initialize, session/new, tool calls, permission
     ]);
     await using agent = spawnAcp(
       // --sandbox off: the Shell's pid file needs the host's pid.
-      ["--base-url", server.baseURL, "--model", "acp-model", "--sandbox", "off"],
+      [
+        "--base-url",
+        server.baseURL,
+        "--model",
+        "acp-model",
+        "--sandbox",
+        "off",
+      ],
       { cwd, env: { FELLO_STATE_DIR: cwd } },
     );
     let answer: "allow_once" | "reject_once" = "allow_once";

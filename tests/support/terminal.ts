@@ -63,9 +63,7 @@ export async function onTerminal(
   const command = `${size}exec ${
     [Deno.execPath(), "run", "-A", MOD, "--base-url", baseURL]
       .map((part) => `'${part}'`).join(" ")
-  } --model m${
-    (options.args ?? []).map((part) => ` '${part}'`).join("")
-  }`;
+  } --model m${(options.args ?? []).map((part) => ` '${part}'`).join("")}`;
   const state = options.env?.FELLO_STATE_DIR === undefined
     ? await Deno.makeTempDir({ prefix: "fello-state-" })
     : undefined;

@@ -184,7 +184,10 @@ Deno.test("search() stops a regex stuck backtracking with a ToolError naming the
     assert.equal(narrowed.filesSearched, 1);
     // Once the file has changed, the pattern runs on it again.
     await Deno.writeTextFile(join(root, "b/stuck.txt"), "ab\n");
-    const fixed = await search.execute({ pattern: "(?=a)(a|a)*b", regex: true });
+    const fixed = await search.execute({
+      pattern: "(?=a)(a|a)*b",
+      regex: true,
+    });
     assert.deepEqual(fixed.matches, [{
       path: "b/stuck.txt",
       line: 1,
