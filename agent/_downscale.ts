@@ -1,6 +1,7 @@
 // Shrinks an image that is too large to send, with jimp (pure JS codecs, WASM
 // for WebP). Loaded lazily: most images go out as they are, and jimp costs
 // startup time. Opaque images become JPEG, images with transparency PNG.
+import { importLazily } from "../internal/lazy_import.ts";
 import { startThread } from "../internal/thread.ts";
 import { requireWorkerFolders, workerUrl } from "../internal/worker_url.ts";
 
@@ -12,22 +13,12 @@ export interface EncodedImage {
   height: number;
 }
 
-type JimpFactory = Awaited<ReturnType<typeof loadJimp>>;
-let jimp: Promise<JimpFactory> | undefined;
+type JimpModule = typeof import("./_jimp.ts");
+let jimp: Promise<ReturnType<JimpModule["createImageJimp"]>> | undefined;
 
 async function loadJimp() {
-  const [{ createJimp }, png, jpeg, gif, webp, resize] = await Promise.all([
-    import("@jimp/core"),
-    import("@jimp/js-png"),
-    import("@jimp/js-jpeg"),
-    import("@jimp/js-gif"),
-    import("@jimp/wasm-webp"),
-    import("@jimp/plugin-resize"),
-  ]);
-  return createJimp({
-    formats: [png.default, jpeg.default, gif.default, webp.default],
-    plugins: [resize.methods],
-  });
+  const url = new URL("./_jimp.ts", import.meta.url);
+  return (await importLazily<JimpModule>(url)).createImageJimp();
 }
 
 /**

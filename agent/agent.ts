@@ -15,6 +15,7 @@ import type { ChatModel, Conversation, ModelEndpoint } from "./_ai_sdk.ts";
 import { Channel } from "./_channel.ts";
 import { createEndpointFetch } from "./endpoint_fetch.ts";
 import { historyProblem } from "./_history.ts";
+import { importLazily } from "../internal/lazy_import.ts";
 import { buildInstructions } from "./_instructions.ts";
 import { childToolCallId, currentToolCallId } from "./tool_call_scope.ts";
 import { createImageAnalysis } from "./image_analysis.ts";
@@ -116,19 +117,21 @@ let sdk: Promise<Sdk> | undefined;
 
 /**
  * The AI SDK loads on the first run, not at import: importing the library for
- * its tools (or the CLI for `outline`) stays fast and needs no
- * `--allow-sys=hostname`.
+ * its tools (or the CLI for `outline`) stays fast, needs no
+ * `--allow-sys=hostname` and downloads none of its packages.
  */
 function loadSdk(): Promise<Sdk> {
-  sdk ??= import("./_ai_sdk.ts").catch((error) => {
-    sdk = undefined;
-    if (!isError(error, "notCapable")) throw error;
-    throw runtimeError(
-      "notCapable",
-      `Cannot load the agent's model client: ${error.message} (the AI SDK reads the host name when it loads; grant it with --allow-sys=hostname)`,
-      { cause: error },
-    );
-  });
+  sdk ??= importLazily<Sdk>(new URL("./_ai_sdk.ts", import.meta.url)).catch(
+    (error) => {
+      sdk = undefined;
+      if (!isError(error, "notCapable")) throw error;
+      throw runtimeError(
+        "notCapable",
+        `Cannot load the agent's model client: ${error.message} (the AI SDK reads the host name when it loads; grant it with --allow-sys=hostname)`,
+        { cause: error },
+      );
+    },
+  );
   return sdk;
 }
 

@@ -42,7 +42,10 @@ async function* walk(folder: string): AsyncGenerator<string> {
 interface Edges {
   /** Modules it imports, statically or with a literal `import()`. */
   imports: string[];
-  /** Worker scripts it starts by `new URL("...", import.meta.url)`. */
+  /**
+   * Modules it names by `new URL("...", import.meta.url)`: worker scripts it
+   * starts, and modules it imports lazily (internal/lazy_import.ts).
+   */
   workers: string[];
 }
 
@@ -129,7 +132,8 @@ Deno.test("a _ module is imported only from its own folder", async () => {
 });
 
 Deno.test("no modules import each other in a circle", async () => {
-  // A worker's script is started, not imported: it is no edge of a circle.
+  // A worker's script is started, not imported, and a lazy import runs after
+  // the importing module has loaded: neither is an edge of a circle.
   const edges = await graph();
   const circles: string[] = [];
   const state = new Map<string, "open" | "done">();
