@@ -15,7 +15,6 @@ import type { ChatModel, Conversation, ModelEndpoint } from "./_ai_sdk.ts";
 import { Channel } from "./_channel.ts";
 import { createEndpointFetch } from "./endpoint_fetch.ts";
 import { historyProblem } from "./_history.ts";
-import { importLazily } from "../internal/lazy_import.ts";
 import { buildInstructions } from "./_instructions.ts";
 import { childToolCallId, currentToolCallId } from "./tool_call_scope.ts";
 import { createImageAnalysis } from "./image_analysis.ts";
@@ -121,17 +120,15 @@ let sdk: Promise<Sdk> | undefined;
  * `--allow-sys=hostname` and downloads none of its packages.
  */
 function loadSdk(): Promise<Sdk> {
-  sdk ??= importLazily<Sdk>(new URL("./_ai_sdk.ts", import.meta.url)).catch(
-    (error) => {
-      sdk = undefined;
-      if (!isError(error, "notCapable")) throw error;
-      throw runtimeError(
-        "notCapable",
-        `Cannot load the agent's model client: ${error.message} (the AI SDK reads the host name when it loads; grant it with --allow-sys=hostname)`,
-        { cause: error },
-      );
-    },
-  );
+  sdk ??= import("./_ai_sdk.ts").catch((error) => {
+    sdk = undefined;
+    if (!isError(error, "notCapable")) throw error;
+    throw runtimeError(
+      "notCapable",
+      `Cannot load the agent's model client: ${error.message} (the AI SDK reads the host name when it loads; grant it with --allow-sys=hostname)`,
+      { cause: error },
+    );
+  });
   return sdk;
 }
 

@@ -1,9 +1,10 @@
 // The CLI: declares the commands and lazy-loads each one, so `outline` never
-// pays for loading the AI SDK and `--help` loads nothing (nor makes Deno
-// download the packages of the commands it does not run).
+// pays for loading the AI SDK and `--help` loads nothing. The imports are
+// literal, so Deno loads these modules without read permission; the npm
+// packages only some commands use are imported by computed specifiers
+// (internal/lazy_import.ts), which keeps Deno from fetching them at start-up.
 import denoJson from "../deno.json" with { type: "json" };
 import { likelyCommandTypo } from "./_command_typo.ts";
-import { importLazily } from "../internal/lazy_import.ts";
 
 const USAGE =
   `fello ${denoJson.version}: a coding agent for any OpenAI-compatible endpoint
@@ -29,15 +30,11 @@ such a word to the model, put run first: fello run mpc
 type Command = (args: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  run: () => command(new URL("./run.ts", import.meta.url)),
-  outline: () => command(new URL("./outline.ts", import.meta.url)),
-  mcp: () => command(new URL("./mcp.ts", import.meta.url)),
-  acp: () => command(new URL("./acp.ts", import.meta.url)),
+  run: async () => (await import("./run.ts")).main,
+  outline: async () => (await import("./outline.ts")).main,
+  mcp: async () => (await import("./mcp.ts")).main,
+  acp: async () => (await import("./acp.ts")).main,
 };
-
-async function command(url: URL): Promise<Command> {
-  return (await importLazily<{ main: Command }>(url)).main;
-}
 
 /** Runs the CLI with `args` and resolves to the process exit code. */
 export async function main(args: string[]): Promise<number> {

@@ -5,6 +5,7 @@ import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 import { workspaceFolder } from "./_workspace.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
+import { importOrExplain } from "./_import_or_explain.ts";
 
 const USAGE = `Usage: fello mcp [--cwd DIR] [--workspace-only]
 
@@ -56,8 +57,11 @@ export async function main(args: string[]): Promise<number> {
       "fello mcp: waiting for an MCP client on stdin (an editor or agent starts this command itself; Ctrl-C quits)",
     );
   }
-  const { serveSearchMcp } = await import("../protocols/mcp_server.ts");
-  await serveSearchMcp({
+  const server = await importOrExplain<
+    typeof import("../protocols/mcp_server.ts")
+  >("mcp", new URL("../protocols/mcp_server.ts", import.meta.url));
+  if (!server) return 2;
+  await server.serveSearchMcp({
     cwd,
     permissionMode: values["workspace-only"] ? "readOnly" : "allow",
   });

@@ -54,3 +54,16 @@ Deno.test("deno.json caches npm packages lazily and denies every locked build sc
   assert.ok(withScripts.includes("npm:tree-sitter-go"), withScripts.join(" "));
   assert.deepEqual(withScripts.filter((name) => !denied.has(name)), []);
 });
+
+Deno.test("fello mcp and fello acp start without the MCP and ACP SDKs", async () => {
+  for (const command of ["cli/mcp.ts", "cli/acp.ts"]) {
+    const names = await startupNames(command);
+    assert.deepEqual(
+      names.filter((name) =>
+        /^(@modelcontextprotocol|@agentclientprotocol)\//.test(name)
+      ),
+      [],
+      command,
+    );
+  }
+});
