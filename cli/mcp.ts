@@ -5,7 +5,6 @@ import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 import { workspaceFolder } from "./_workspace.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
-import { importOrExplain } from "./_import_or_explain.ts";
 
 const USAGE = `Usage: fello mcp [--cwd DIR] [--workspace-only]
 
@@ -57,11 +56,8 @@ export async function main(args: string[]): Promise<number> {
       "fello mcp: waiting for an MCP client on stdin (an editor or agent starts this command itself; Ctrl-C quits)",
     );
   }
-  const server = await importOrExplain<
-    typeof import("../protocols/mcp_server.ts")
-  >("mcp", new URL("../protocols/mcp_server.ts", import.meta.url));
-  if (!server) return 2;
-  await server.serveSearchMcp({
+  const { serveSearchMcp } = await import("../protocols/mcp_server.ts");
+  await serveSearchMcp({
     cwd,
     permissionMode: values["workspace-only"] ? "readOnly" : "allow",
   });

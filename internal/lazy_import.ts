@@ -1,5 +1,6 @@
 // Imports that Deno's start-up graph does not see, for what only some commands
-// use: the AI SDK, the MCP and ACP servers.
+// use: the AI SDK, the MCP SDK and jimp by importPackage(), the ACP agent
+// (whose SDK runs through many modules) by importLazily().
 //
 // Deno fetches every npm package that the program's module graph reaches
 // before it runs a line, and a literal `import("./x.ts")` is part of that
