@@ -2,17 +2,7 @@
 // runs the multi-step loop with streamText and maps its stream parts to
 // AgentEvents, keeps the conversation's messages, and asks a vision model
 // about an image. Nothing SDK-typed leaves this file.
-import {
-  isStepCount,
-  jsonSchema,
-  type LanguageModel,
-  type ModelMessage,
-  streamText,
-  tool,
-  type ToolSet,
-  wrapLanguageModel,
-} from "ai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { asToolError } from "../tools/define.ts";
 import type { Tool, ToolKind } from "../tools/types.ts";
 import { EndpointError } from "./endpoint_error.ts";
@@ -50,6 +40,15 @@ import type {
   AgentUsage,
 } from "./types.ts";
 import { isError } from "../internal/runtime/runtime.ts";
+import { importPackage } from "../internal/lazy_import.ts";
+
+// By computed specifiers, so that Deno fetches the SDK's packages only when a
+// run first loads this file, not whenever the library or the CLI starts.
+const { isStepCount, jsonSchema, streamText, tool, wrapLanguageModel } =
+  await importPackage<typeof import("ai")>("ai");
+const { createOpenAICompatible } = await importPackage<
+  typeof import("@ai-sdk/openai-compatible")
+>("@ai-sdk/openai-compatible");
 
 /** Where model requests go; `fetch` already carries the retries and timeouts. */
 export interface ModelEndpoint {

@@ -1,6 +1,7 @@
 // Shrinks an image that is too large to send, with jimp (pure JS codecs, WASM
 // for WebP). Loaded lazily: most images go out as they are, and jimp costs
 // startup time. Opaque images become JPEG, images with transparency PNG.
+import { importPackage } from "../internal/lazy_import.ts";
 import { startThread } from "../internal/thread.ts";
 import { requireWorkerFolders, workerUrl } from "../internal/worker_url.ts";
 
@@ -15,14 +16,16 @@ export interface EncodedImage {
 type JimpFactory = Awaited<ReturnType<typeof loadJimp>>;
 let jimp: Promise<JimpFactory> | undefined;
 
+// By computed specifiers, so that Deno fetches jimp only when an image first
+// needs shrinking, not whenever the library or the CLI starts.
 async function loadJimp() {
   const [{ createJimp }, png, jpeg, gif, webp, resize] = await Promise.all([
-    import("@jimp/core"),
-    import("@jimp/js-png"),
-    import("@jimp/js-jpeg"),
-    import("@jimp/js-gif"),
-    import("@jimp/wasm-webp"),
-    import("@jimp/plugin-resize"),
+    importPackage<typeof import("@jimp/core")>("@jimp/core"),
+    importPackage<typeof import("@jimp/js-png")>("@jimp/js-png"),
+    importPackage<typeof import("@jimp/js-jpeg")>("@jimp/js-jpeg"),
+    importPackage<typeof import("@jimp/js-gif")>("@jimp/js-gif"),
+    importPackage<typeof import("@jimp/wasm-webp")>("@jimp/wasm-webp"),
+    importPackage<typeof import("@jimp/plugin-resize")>("@jimp/plugin-resize"),
   ]);
   return createJimp({
     formats: [png.default, jpeg.default, gif.default, webp.default],
@@ -75,10 +78,14 @@ function hasTransparency(rgba: ArrayLike<number>): boolean {
 const WORKER_URL = workerUrl(
   new URL("./_downscale_worker.ts", import.meta.url),
 );
-/** The folders of the worker's own modules (a test keeps them in step). */
+/**
+ * The folders of the worker's own modules, and deno.json, which holds the
+ * pinned jimp versions it imports (a test keeps them in step).
+ */
 export const DOWNSCALE_WORKER_FOLDERS: readonly URL[] = [
   new URL("./", import.meta.url),
   new URL("../internal/", import.meta.url),
+  new URL("../deno.json", import.meta.url),
 ];
 
 /**

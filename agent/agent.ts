@@ -124,8 +124,8 @@ let sdk: Promise<Sdk> | undefined;
 
 /**
  * The AI SDK loads on the first run, not at import: importing the library for
- * its tools (or the CLI for `outline`) stays fast and needs no
- * `--allow-sys=hostname`.
+ * its tools (or the CLI for `outline`) stays fast, needs no
+ * `--allow-sys=hostname` and downloads none of its packages.
  */
 function loadSdk(): Promise<Sdk> {
   sdk ??= import("./_ai_sdk.ts").catch((error) => {

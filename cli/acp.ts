@@ -22,6 +22,7 @@ import { exitCleanlyOn } from "./_exit_on_signals.ts";
 import { keepServingOnStrayErrors } from "./_stray_errors.ts";
 import { workspaceFolder } from "./_workspace.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
+import { importOrExplain } from "./_import_or_explain.ts";
 
 const USAGE = `Usage: fello acp [options]
 
@@ -83,8 +84,11 @@ export async function main(args: string[]): Promise<number> {
       "fello acp: waiting for an ACP client on stdin (an editor such as Zed starts this command itself; Ctrl-C quits)",
     );
   }
-  const { serveAcp } = await import("../protocols/acp_agent.ts");
-  await serveAcp({
+  const server = await importOrExplain<
+    typeof import("../protocols/acp_agent.ts")
+  >("acp", new URL("../protocols/acp_agent.ts", import.meta.url));
+  if (!server) return 2;
+  await server.serveAcp({
     baseURL: endpoint.baseURL,
     apiKey: endpoint.apiKey,
     model: endpoint.model,

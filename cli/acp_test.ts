@@ -1,7 +1,7 @@
 // `fello acp` as a subprocess, driven by the official ACP client app.
 import assert from "node:assert/strict";
 import * as acp from "@agentclientprotocol/sdk";
-import { spawnFello } from "../tests/support/fello_cli.ts";
+import { fello, spawnFello } from "../tests/support/fello_cli.ts";
 import { unusedBaseURL } from "../tests/support/scripted_server.ts";
 import { TestClient } from "../tests/support/acp_test_client.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
@@ -41,5 +41,23 @@ Deno.test("fello acp: an unreachable endpoint's error says how to configure it",
       }
       await child.status;
     }
+  });
+});
+
+Deno.test("fello acp without read access to protocols/ names the grant and exits 2", async () => {
+  await withWorkspace(async (dir) => {
+    // The agent's module loads after start-up (its SDK is fetched only
+    // then), under Deno's read permission.
+    const out = await fello(["acp"], {
+      cwd: dir,
+      env: { FELLO_BASE_URL: unusedBaseURL(), FELLO_STATE_DIR: dir },
+      flags: ["--allow-env", "--allow-sys", `--allow-read=${dir}`],
+    });
+    assert.equal(out.code, 2, out.stderr);
+    assert.match(
+      out.stderr,
+      /^fello acp: Deno denies reading "[^"]*\/protocols\/": run deno again with --allow-read=\S*\/protocols\/ /m,
+    );
+    assert.equal(out.stdout, "");
   });
 });

@@ -1,5 +1,8 @@
 // The CLI: declares the commands and lazy-loads each one, so `outline` never
-// pays for loading the AI SDK and `--help` loads nothing.
+// pays for loading the AI SDK and `--help` loads nothing. The imports are
+// literal, so Deno loads these modules without read permission; the npm
+// packages only some commands use are imported by computed specifiers
+// (internal/lazy_import.ts), which keeps Deno from fetching them at start-up.
 import denoJson from "../deno.json" with { type: "json" };
 import { likelyCommandTypo } from "./_command_typo.ts";
 

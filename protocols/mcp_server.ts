@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { McpServer } from "@modelcontextprotocol/server";
 import type {
   CallToolResult,
+  McpServer,
   StandardSchemaWithJSON,
 } from "@modelcontextprotocol/server";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import type { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import { jsonLines, type LongLine } from "../internal/json_lines.ts";
@@ -24,6 +24,16 @@ import { createRepoMap } from "../tools/repo_map/repo_map_tool.ts";
 import { createSearch } from "../tools/search/search.ts";
 import type { JsonSchema, PermissionMode, Tool } from "../tools/types.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
+import { importPackage } from "../internal/lazy_import.ts";
+
+// By computed specifiers, so that Deno fetches the MCP SDK only when the
+// server starts, not whenever the CLI does.
+const { McpServer: Server } = await importPackage<
+  typeof import("@modelcontextprotocol/server")
+>("@modelcontextprotocol/server");
+const { StdioServerTransport: StdioTransport } = await importPackage<
+  typeof import("@modelcontextprotocol/server/stdio")
+>("@modelcontextprotocol/server/stdio");
 
 /** Options for {@linkcode createSearchMcpServer} and {@linkcode serveSearchMcp}. */
 export interface SearchMcpServerOptions {
@@ -73,7 +83,7 @@ export function createSearchMcpServer(
     files: createLocalFiles(),
     processes: createLocalProcesses(),
   });
-  const server = new McpServer(
+  const server = new Server(
     { name: "fello-search", version: denoJson.version },
     { capabilities: { tools: {} } },
   );
@@ -138,7 +148,7 @@ export async function serveSearchMcp(
     maxLineBytes: MAX_REQUEST_BYTES,
     onLongLine: (line) => answerLongLine(transport!, line),
   });
-  transport = new StdioServerTransport(_nodeReadable(lines), undefined, {
+  transport = new StdioTransport(_nodeReadable(lines), undefined, {
     maxBufferSize: MAX_REQUEST_BYTES + 1,
   });
   await server.connect(transport);
