@@ -14,13 +14,19 @@ import {
 } from "./_regex_scanner.ts";
 
 /**
- * `(a|a)*b` on 28 `a`s tries 2^28 ways, 2.5-6.5 s of CPU time here: ten
- * times the budget that stops it or more, and short, because Deno 2.9.6 does
- * not stop a terminated worker in the middle of a match: it runs on to the
- * end in this process.
+ * `(a|a)*b` on 28 `a`s tries 2^28 ways, 2.5-6.5 s of CPU time here once V8
+ * has compiled the regex (its first run is interpreted, about eight times
+ * slower): ten times the budget that stops it or more, and short, because
+ * Deno 2.9.6 does not stop a terminated worker in the middle of a match: it
+ * runs on to the end in this process.
  */
 const STUCK = /(a|a)*b/gm;
 const AS = "a".repeat(28);
+/**
+ * 25 `a`s: 2-4 s of CPU time for an interpreted first run here, so a stuck
+ * match that is left running ends soon enough to wait for.
+ */
+const FEW_AS = "a".repeat(25);
 
 Deno.test("RegexScanner finds matching lines in a worker, scanner after scanner", async () => {
   await withWorkspace(async (dir) => {
@@ -119,7 +125,9 @@ Deno.test("RegexScanner lets a long scan that keeps making progress finish", asy
 Deno.test("RegexScanner ends a stuck scan as soon as it is cancelled", async () => {
   await withWorkspace(async (dir) => {
     const path = join(dir, "stuck.txt");
-    await Deno.writeTextFile(path, `${AS}\n`);
+    // Stuck for a few seconds, well short of the budget: the match ends by
+    // itself, and leaves no runaway for the tests after this one.
+    await Deno.writeTextFile(path, `${FEW_AS}\n`);
     // Cancelling does not wait for the budget: the scan rejects at once.
     const scanner = new RegexScanner({ budgetMs: 10_000 });
     const cancel = new AbortController();
@@ -175,9 +183,8 @@ Deno.test("RegexScanner refuses new scans while MAX_RUNAWAY stuck matches still 
   await withWorkspace(async (dir) => {
     const stuck = join(dir, "stuck.txt");
     const good = join(dir, "good.txt");
-    // 25 "a"s: 2-4 s of CPU time per match here (V8 interprets a regex's
-    // first run), ten times the budget or more, short enough to wait for.
-    await Deno.writeTextFile(stuck, `${"a".repeat(25)}\n`);
+    // A new pattern each time: interpreted, ten times the budget or more.
+    await Deno.writeTextFile(stuck, `${FEW_AS}\n`);
     await Deno.writeTextFile(good, "ab\n");
     const scanWith = async (pattern: RegExp, path: string) => {
       const scanner = new RegexScanner({ budgetMs: 200 });
