@@ -15,6 +15,7 @@ import type {
   WorkerMessage,
   WorkerReply,
 } from "./_protocol.ts";
+import { ProgressClock } from "../internal/progress_clock.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
 
 const WORKER_URL = workerUrl(new URL("./_worker.ts", import.meta.url));
@@ -80,16 +81,6 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * gets 5-10%.
  */
 const BUSY_SHARE = 0.02;
-
-// The CPU time of the whole process in ms (Deno's `process` global, no
-// permission needed); 0 where the runtime has none, so only progress counts.
-function _processCpuMs(): number {
-  const node = (globalThis as {
-    process?: { cpuUsage?(): { user: number; system: number } };
-  }).process;
-  const usage = node?.cpuUsage?.();
-  return usage === undefined ? 0 : (usage.user + usage.system) / 1000;
-}
 
 /** A pool of outline workers. Idle workers never keep the process alive. */
 export class OutlinePool {
@@ -226,14 +217,14 @@ export class OutlinePool {
     const limit = running.request.budgetMs + this.#stallMs;
     // A budget past what a timer can count (about 24.8 days) has no watchdog.
     if (!(limit <= MAX_TIMER_MS)) return;
-    const since = _processCpuMs();
-    let checked = since;
+    const since = new ProgressClock();
+    const window = new ProgressClock();
     const check = (): void => {
       if (slot.jobs[0] !== running) return;
-      const cpu = _processCpuMs();
-      const computing = cpu - checked >= limit * BUSY_SHARE;
-      checked = cpu;
-      if (computing && cpu - since < limit) {
+      // Where the runtime does not tell CPU time, only progress counts.
+      const computing = (window.cpuMs() ?? 0) >= limit * BUSY_SHARE;
+      window.restart();
+      if (computing && !since.spent(limit)) {
         arm();
         return;
       }

@@ -88,6 +88,10 @@ export function nodeRuntime(): Runtime {
     unrefTimer(timer) {
       (timer as unknown as { unref?(): void }).unref?.();
     },
+    cpuTimeMs() {
+      const usage = process.cpuUsage();
+      return (usage.user + usage.system) / 1000;
+    },
     stat: (path) => wrap(fsp.stat(path).then(info)),
     statSync: (path) => wrapSync(() => info(fs.statSync(path))),
     lstat: (path) => wrap(fsp.lstat(path).then(info)),

@@ -80,6 +80,7 @@ function denoRuntime(): Runtime {
     removeSignalListener: deno.removeSignalListener,
     kill: deno.kill,
     unrefTimer: deno.unrefTimer,
+    cpuTimeMs: denoCpuTimeMs,
     stat: deno.stat,
     statSync: deno.statSync,
     lstat: deno.lstat,
@@ -111,4 +112,13 @@ function denoRuntime(): Runtime {
     newError: (kind, message, options) =>
       new deno.errors[CLASSES[kind]](message, options),
   };
+}
+
+// Deno's `process` global (no import of node:process, which costs a worker
+// milliseconds; no permission needed).
+function denoCpuTimeMs(): number | undefined {
+  const usage = (globalThis as {
+    process?: { cpuUsage?(): { user: number; system: number } };
+  }).process?.cpuUsage?.();
+  return usage === undefined ? undefined : (usage.user + usage.system) / 1000;
 }

@@ -207,6 +207,12 @@ export interface Runtime {
   kill(pid: number, signal?: Signal): void;
   /** Lets the process exit while the timer is pending. */
   unrefTimer(timer: Parameters<typeof Deno.unrefTimer>[0]): void;
+  /**
+   * The CPU time the whole process has used so far, all its threads, user
+   * and system, in milliseconds (Node's `process.cpuUsage()`); undefined
+   * where the runtime does not tell.
+   */
+  cpuTimeMs(): number | undefined;
 
   stat(path: string): Promise<FileInfo>;
   statSync(path: string): FileInfo;

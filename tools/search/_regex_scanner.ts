@@ -2,8 +2,14 @@
 // cannot be interrupted, and a pattern that backtracks catastrophically
 // (`(a|a)*b` on a line of `a`s) holds its thread for minutes or more: on the
 // main thread an MCP server or an agent would stop answering. In a worker, a
-// scan that shows no progress for the budget fails the search, and the
+// match that shows no progress for the budget fails the search, and the
 // worker is terminated and never used again.
+//
+// The budget is judged by progress and CPU time, not wall time: a match is
+// stuck when the worker started matching a chunk and has not finished it
+// while the process has spent the budget in CPU time (and as much wall time)
+// since. A stuck match spins its core; a worker starved of one on a busy
+// machine, waiting on a read, or still booting uses none, and is not judged.
 //
 // Deno 2.9.6 does not interrupt JavaScript running in a terminated worker: the
 // thread goes on to the end of the match (and of the process, if the match
@@ -21,24 +27,23 @@ import {
 } from "../../internal/thread.ts";
 import { workerUrl } from "../../internal/worker_url.ts";
 import { runtime } from "../../internal/runtime/runtime.ts";
+import { ProgressClock } from "../../internal/progress_clock.ts";
 
-/** How long a scan may go without progress before it is stopped. */
+/**
+ * How long, in CPU time of the process, a match may go without progress
+ * before it is stopped (see ProgressClock.spent).
+ */
 export const REGEX_BUDGET_MS = 10_000;
 /**
- * How long a worker may take to show its first sign of progress, boot
- * included, when that is longer than the budget: a worker starts in 10-40 ms
- * on a quiet machine, in seconds on a busy one, and a budget meant for a
- * stuck match must not fail a search whose worker is still starting.
- */
-export const REGEX_BOOT_MS = 30_000;
-/**
  * In the shared progress array: chunks started (and jobs ended), the job
- * matching one, and a flag set when the worker was given up on, which ends
- * its scans at their next chunk once the stuck match returns.
+ * matching one, a flag set when the worker was given up on, which ends its
+ * scans at their next chunk once the stuck match returns, and a flag up
+ * while the worker matches a chunk (down while it reads, boots or idles).
  */
 export const PROGRESS_STEPS = 0;
 export const PROGRESS_JOB = 1;
 export const PROGRESS_STOP = 2;
+export const PROGRESS_MATCHING = 3;
 /** Workers given up on that may still be spinning before new scans wait. */
 export const MAX_RUNAWAY = 2;
 /** Idle workers kept for the next search (one per concurrent search). */
@@ -52,7 +57,7 @@ export interface RegexJob {
   source: string;
   flags: string;
   limit: number;
-  /** An Int32Array's buffer: see PROGRESS_STEPS and PROGRESS_JOB. */
+  /** An Int32Array's buffer: see PROGRESS_STEPS and the cells after it. */
   progress: SharedArrayBuffer;
 }
 
@@ -83,7 +88,7 @@ export class RegexBusy extends RegexWorkerError {
   }
 }
 
-/** A scan made no progress for the budget: the pattern backtracks catastrophically. */
+/** A match made no progress for the budget: the pattern backtracks catastrophically. */
 export class RegexTimeout extends RegexWorkerError {
   constructor(readonly path: string, readonly budgetMs: number) {
     super(`the regular expression ran ${budgetMs} ms on "${path}"`);
@@ -179,14 +184,13 @@ export class RegexScanner {
   #worker: RegexWorker | undefined;
   /** The jobs the worker has not answered, including cancelled ones. */
   #jobs = new Map<number, Job>();
-  #progress = new Int32Array(new SharedArrayBuffer(12));
+  #progress = new Int32Array(new SharedArrayBuffer(16));
   /** Settles once this scanner may start its worker (see MAX_RUNAWAY). */
   #room: Promise<void> | undefined;
   #roomMade = false;
   #steps = 0;
-  #lastStep = 0;
-  /** Whether the worker has shown progress (a step or a reply) yet. */
-  #alive = false;
+  /** Since the last step or reply, or since the worker was not matching. */
+  #clock = new ProgressClock();
   #watchdog: { stop(): void; unref(): void } | undefined;
   #closed = false;
   #stopped: Error | undefined;
@@ -243,7 +247,7 @@ export class RegexScanner {
       resolve: (scan) => (settle(), resolve(scan)),
       reject: (error) => (settle(), reject(error)),
     });
-    if (this.#jobs.size === 1) this.#lastStep = performance.now();
+    if (this.#jobs.size === 1) this.#clock.restart();
     worker.thread.post(
       {
         id,
@@ -294,8 +298,7 @@ export class RegexScanner {
   }
 
   #receive(reply: RegexReply): void {
-    this.#lastStep = performance.now();
-    this.#alive = true;
+    this.#clock.restart();
     const job = this.#jobs.get(reply.id);
     if (job === undefined) return;
     this.#jobs.delete(reply.id);
@@ -306,21 +309,19 @@ export class RegexScanner {
     else this.#worker?.thread.unref();
   }
 
-  // Stuck: jobs wait, and no chunk was started for the whole budget (or, for
-  // a worker yet to show any progress, the boot allowance).
+  // Stuck: jobs wait, the worker is matching a chunk, and it started no
+  // other since the process spent the budget in CPU and wall time. Steps are
+  // read before the flag: a chunk started since the last look restarts the
+  // clock even if it is being matched now.
   #check(): void {
     const steps = Atomics.load(this.#progress, PROGRESS_STEPS);
-    const now = performance.now();
-    if (steps !== this.#steps || this.#jobs.size === 0) {
-      if (steps !== this.#steps) this.#alive = true;
+    const matching = Atomics.load(this.#progress, PROGRESS_MATCHING) !== 0;
+    if (steps !== this.#steps || this.#jobs.size === 0 || !matching) {
       this.#steps = steps;
-      this.#lastStep = now;
+      this.#clock.restart();
       return;
     }
-    const window = this.#alive
-      ? this.#budgetMs
-      : Math.max(this.#budgetMs, REGEX_BOOT_MS);
-    if (now - this.#lastStep < window) return;
+    if (!this.#clock.spent(this.#budgetMs)) return;
     const stuck = this.#jobs.get(Atomics.load(this.#progress, PROGRESS_JOB)) ??
       this.#jobs.values().next().value!;
     const timeout = new RegexTimeout(stuck.path, this.#budgetMs);

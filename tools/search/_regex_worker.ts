@@ -1,12 +1,15 @@
 // The worker behind _regex_scanner.ts: scans the files it is sent with the
 // search's regular expression, a few at once. Before matching each chunk it
-// counts one step and notes the job in the shared progress array, so the main
-// thread can tell a long file from a pattern stuck backtracking (which it
-// ends by terminating this worker) and name the file it was stuck on.
+// counts one step, notes the job and raises the matching flag in the shared
+// progress array (lowered once the chunk is matched), so the main thread can
+// tell a long file from a pattern stuck backtracking (which it ends by
+// terminating this worker), name the file it was stuck on, and leave alone a
+// worker waiting on a read.
 import { scanFile } from "./_search_file.ts";
 import { threadPort } from "../../internal/thread_port.ts";
 import {
   PROGRESS_JOB,
+  PROGRESS_MATCHING,
   PROGRESS_STEPS,
   PROGRESS_STOP,
   type RegexCancel,
@@ -37,7 +40,9 @@ async function run(job: RegexJob): Promise<void> {
       throw new Error("the search gave up on this worker");
     }
     Atomics.store(progress, PROGRESS_JOB, job.id);
+    Atomics.store(progress, PROGRESS_MATCHING, 1);
   };
+  const afterChunk = () => Atomics.store(progress, PROGRESS_MATCHING, 0);
   const cancel = new AbortController();
   running.set(job.id, cancel);
   let reply: RegexReply;
@@ -46,6 +51,7 @@ async function run(job: RegexJob): Promise<void> {
     const scan = await scanFile(job.path, pattern, {
       limit: job.limit,
       onChunk,
+      afterChunk,
       signal: cancel.signal,
     });
     reply = { id: job.id, kind: "done", scan };
@@ -53,6 +59,8 @@ async function run(job: RegexJob): Promise<void> {
     reply = { id: job.id, kind: "failed", message: String(error) };
   }
   running.delete(job.id);
+  // Lowered whatever way the scan ended (a match may have thrown).
+  afterChunk();
   // A step at the end too: the main thread tells a stuck match that ended
   // (whatever way the scan ended) from one still running.
   Atomics.add(progress, PROGRESS_STEPS, 1);

@@ -45,6 +45,8 @@ export async function scanFile(
     signal?: AbortSignal;
     /** Called before each chunk is matched (the regex worker's heartbeat). */
     onChunk?: () => void;
+    /** Called once a chunk is matched. */
+    afterChunk?: () => void;
   },
 ): Promise<FileScan> {
   using file = await runtime.open(path, { read: true });
@@ -71,9 +73,11 @@ export async function scanFile(
     }
     options.onChunk?.();
     scanner.push(decoder.decode(bytes, { stream: true }));
+    options.afterChunk?.();
   }
   options.onChunk?.();
   if (!scanner.full) scanner.end(decoder.decode());
+  options.afterChunk?.();
   const scan: FileScan = { matches: scanner.matches, binary: false };
   if (scanner.cutLines > 0) scan.cutLines = scanner.cutLines;
   return scan;
