@@ -2,8 +2,8 @@
 // it: what is cut, what is sent. The model is the scripted server.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createAgent } from "./agent.ts";
 import { startEndlessServer } from "../tests/support/raw_endpoint.ts";
+import { scriptedAgent } from "../tests/support/scripted_agent.ts";
 import { startScriptedServer } from "../tests/support/scripted_server.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 Deno.test({
@@ -28,10 +28,7 @@ Deno.test({
           { text: "read" },
         ],
       }]);
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
+      const agent = scriptedAgent(server, dir, {
         permissionMode: "allow",
         contextTokens: 10_000,
       });
@@ -54,12 +51,7 @@ Deno.test({
         : { content: "all work and no play. ".repeat(40) }
     );
     await withWorkspace(async (dir) => {
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
-        contextTokens: 2_000,
-      });
+      const agent = scriptedAgent(server, dir, { contextTokens: 2_000 });
       const outcome = await agent.run("hi", {
         signal: AbortSignal.timeout(10_000),
       }).then((result) => result.text.length, (error) => String(error));

@@ -1310,12 +1310,7 @@ Deno.test("agent cuts a tool call whose arguments never end, keeping no empty me
       : call(first, "all work and no play. ".repeat(40))
   );
   await withWorkspace(async (dir) => {
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
-      contextTokens: 2_000,
-    });
+    const agent = scriptedAgent(server, dir, { contextTokens: 2_000 });
     const result = await agent.run("hi", {
       signal: AbortSignal.timeout(10_000),
     });
