@@ -2,7 +2,8 @@
 // it: what is cut, what is sent. The model is the scripted server.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createAgent } from "./agent.ts";
+import { startEndlessServer } from "../tests/support/raw_endpoint.ts";
+import { scriptedAgent } from "../tests/support/scripted_agent.ts";
 import { startScriptedServer } from "../tests/support/scripted_server.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 Deno.test({
@@ -27,10 +28,7 @@ Deno.test({
           { text: "read" },
         ],
       }]);
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
+      const agent = scriptedAgent(server, dir, {
         permissionMode: "allow",
         contextTokens: 10_000,
       });
@@ -47,54 +45,17 @@ Deno.test({
 Deno.test({
   name: "agent cuts a reply that never ends at its context budget",
   async fn() {
-    let stop = false;
-    const encoder = new TextEncoder();
-    const base = { id: "x", object: "chat.completion.chunk", created: 0 };
-    const server = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-      async (request) => {
-        await request.text();
-        let first = true;
-        return new Response(
-          new ReadableStream({
-            async pull(controller) {
-              await new Promise((resolve) => setTimeout(resolve, 1));
-              if (stop) return controller.close();
-              const delta = first
-                ? { role: "assistant", content: "Again: " }
-                : { content: "all work and no play. ".repeat(40) };
-              first = false;
-              const chunk = {
-                ...base,
-                model: "m",
-                choices: [{ index: 0, delta }],
-              };
-              controller.enqueue(
-                encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`),
-              );
-            },
-          }),
-          { headers: { "content-type": "text/event-stream" } },
-        );
-      },
+    await using server = startEndlessServer((first) =>
+      first
+        ? { role: "assistant", content: "Again: " }
+        : { content: "all work and no play. ".repeat(40) }
     );
-    try {
-      await withWorkspace(async (dir) => {
-        const { port } = server.addr as Deno.NetAddr;
-        const agent = createAgent({
-          baseURL: `http://127.0.0.1:${port}/v1`,
-          model: "m",
-          cwd: dir,
-          contextTokens: 2_000,
-        });
-        const outcome = await agent.run("hi", {
-          signal: AbortSignal.timeout(10_000),
-        }).then((result) => result.text.length, (error) => String(error));
-        assert.equal(typeof outcome, "number", `the run ended with ${outcome}`);
-      });
-    } finally {
-      stop = true;
-      await server.shutdown();
-    }
+    await withWorkspace(async (dir) => {
+      const agent = scriptedAgent(server, dir, { contextTokens: 2_000 });
+      const outcome = await agent.run("hi", {
+        signal: AbortSignal.timeout(10_000),
+      }).then((result) => result.text.length, (error) => String(error));
+      assert.equal(typeof outcome, "number", `the run ended with ${outcome}`);
+    });
   },
 });

@@ -3,7 +3,11 @@
 // as a subprocess; memory is measured in a child of its own.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { outputWithin, spawnFello } from "../tests/support/fello_cli.ts";
+import {
+  endpointArgs,
+  outputWithin,
+  spawnFello,
+} from "../tests/support/fello_cli.ts";
 import { startScriptedServer } from "../tests/support/scripted_server.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 import { childPeak, MB } from "../tests/support/child_peak.ts";
@@ -64,10 +68,7 @@ Deno.test({
       const child = spawnFello(
         [
           "run",
-          "--base-url",
-          `http://127.0.0.1:${port}/v1`,
-          "--model",
-          "m",
+          ...endpointArgs(`http://127.0.0.1:${port}/v1`),
           "hi",
         ],
         { cwd: Deno.cwd() },

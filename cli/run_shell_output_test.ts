@@ -1,7 +1,7 @@
 // How `fello run` shows a Shell call's output at the terminal, run as a
 // subprocess against the scripted server.
 import assert from "node:assert/strict";
-import { fello } from "../tests/support/fello_cli.ts";
+import { endpointArgs, fello } from "../tests/support/fello_cli.ts";
 import { startScriptedServer } from "../tests/support/scripted_server.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
@@ -22,10 +22,7 @@ Deno.test({
         ],
       }]);
       const out = await fello([
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "scripted",
+        ...endpointArgs(server.baseURL, "scripted"),
         "--permission-mode",
         "allow",
         "Count to a lot",

@@ -3,7 +3,11 @@
 // against the scripted server; process trees are checked through /proc.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { outputWithin, spawnFello } from "../tests/support/fello_cli.ts";
+import {
+  endpointArgs,
+  outputWithin,
+  spawnFello,
+} from "../tests/support/fello_cli.ts";
 import {
   killLeftovers,
   readPidFiles,
@@ -46,10 +50,7 @@ Deno.test("fello run stopped with SIGTERM or SIGHUP mid-Shell kills the command'
         ] as const
       ) {
         const child = spawnFello([
-          "--base-url",
-          server.baseURL,
-          "--model",
-          "m",
+          ...endpointArgs(server.baseURL),
           "--permission-mode",
           "allow",
           prompt,

@@ -6,7 +6,11 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { createAcpAgent } from "./acp_agent.ts";
 import { TestClient } from "../tests/support/acp_test_client.ts";
-import { spawnFello, statusWithin } from "../tests/support/fello_cli.ts";
+import {
+  endpointArgs,
+  spawnFello,
+  statusWithin,
+} from "../tests/support/fello_cli.ts";
 import {
   killLeftovers,
   readPidFiles,
@@ -52,10 +56,7 @@ Deno.test("fello acp runs two sessions at once: session/cancel stops one's proce
     ]);
     const child = spawnFello([
       "acp",
-      "--model",
-      "m",
-      "--base-url",
-      server.baseURL,
+      ...endpointArgs(server.baseURL),
       "--permission-mode",
       "allow",
     ], {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { connect } from "../tests/support/acp_connect.ts";
 import { startScriptedServer } from "../tests/support/scripted_server.ts";
+import { gateFailedLock } from "../tests/support/lock_gate.ts";
 import { Holder } from "../tests/support/session_holder.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
@@ -24,31 +25,17 @@ Deno.test("session/load goes on with the conversation as it is once the lock is 
     // until the other process has saved and closed: the load's own retries
     // span only 200 ms, too short for two round trips and an fsync on a
     // loaded machine.
-    const tryLock = Deno.FsFile.prototype.tryLock;
-    const waiting = Promise.withResolvers<void>();
-    const go = Promise.withResolvers<void>();
-    Deno.FsFile.prototype.tryLock = async function (
-      this: Deno.FsFile,
-      ...args: Parameters<Deno.FsFile["tryLock"]>
-    ) {
-      const locked = await tryLock.apply(this, args);
-      if (!locked) {
-        Deno.FsFile.prototype.tryLock = tryLock;
-        waiting.resolve();
-        await go.promise;
-      }
-      return locked;
-    };
+    const gate = gateFailedLock();
     try {
       const loaded = connection.agent.request(
         acp.methods.agent.session.load,
         { sessionId: "s1", cwd: dir, mcpServers: [] },
       );
-      await Promise.race([waiting.promise, loaded]);
+      await Promise.race([gate.reached, loaded]);
       // The other process's last turn is saved as it closes the session.
       assert.equal(await other.send("save 2"), "saved");
       assert.equal(await other.send("close"), "closed");
-      go.resolve();
+      gate.go();
       await loaded;
       const requests = (messages: { role: string; content: unknown }[]) =>
         messages.filter((m) => m.role === "user").map((m) => m.content);
@@ -69,8 +56,8 @@ Deno.test("session/load goes on with the conversation as it is once the lock is 
       ]);
       assert.deepEqual(replayed, ["turn 1", "turn 2"]);
     } finally {
-      Deno.FsFile.prototype.tryLock = tryLock;
-      go.resolve();
+      gate.restore();
+      gate.go();
       await connection.close();
     }
   });

@@ -21,6 +21,7 @@ import {
   toolMessages,
 } from "./support/scripted_server.ts";
 import { assertAllValid, type LogInput, logTool } from "./support/log_tool.ts";
+import { startEndlessServer } from "./support/raw_endpoint.ts";
 import { scriptedAgent } from "./support/scripted_agent.ts";
 import { withWorkspace } from "./support/workspace.ts";
 import {
@@ -1293,66 +1294,28 @@ Deno.test("agent recovers a saved conversation whose unanswered output is many t
 });
 
 Deno.test("agent cuts a tool call whose arguments never end, keeping no empty message", async () => {
-  let stop = false;
-  const encoder = new TextEncoder();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      await request.text();
-      let first = true;
-      const call = (args: string) => ({
-        tool_calls: [{
-          index: 0,
-          id: "c1",
-          type: "function",
-          function: first ? { name: "WriteFile", arguments: args } : {
-            arguments: args,
-          },
-        }],
-      });
-      return new Response(
-        new ReadableStream({
-          async pull(controller) {
-            await new Promise((resolve) => setTimeout(resolve, 1));
-            if (stop) return controller.close();
-            const delta = first
-              ? { role: "assistant", ...call('{"path":"a.txt","content":"') }
-              : call("all work and no play. ".repeat(40));
-            first = false;
-            const chunk = {
-              id: "x",
-              object: "chat.completion.chunk",
-              created: 0,
-              model: "m",
-              choices: [{ index: 0, delta }],
-            };
-            controller.enqueue(
-              encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`),
-            );
-          },
-        }),
-        { headers: { "content-type": "text/event-stream" } },
-      );
-    },
+  const call = (first: boolean, args: string) => ({
+    tool_calls: [{
+      index: 0,
+      id: "c1",
+      type: "function",
+      function: first ? { name: "WriteFile", arguments: args } : {
+        arguments: args,
+      },
+    }],
+  });
+  await using server = startEndlessServer((first) =>
+    first
+      ? { role: "assistant", ...call(first, '{"path":"a.txt","content":"') }
+      : call(first, "all work and no play. ".repeat(40))
   );
-  try {
-    await withWorkspace(async (dir) => {
-      const { port } = server.addr as Deno.NetAddr;
-      const agent = createAgent({
-        baseURL: `http://127.0.0.1:${port}/v1`,
-        model: "m",
-        cwd: dir,
-        contextTokens: 2_000,
-      });
-      const result = await agent.run("hi", {
-        signal: AbortSignal.timeout(10_000),
-      });
-      assert.equal(result.finishReason, "length");
-      assert.deepEqual(result.toolCalls, []);
-      assert.deepEqual(agent.history, []);
+  await withWorkspace(async (dir) => {
+    const agent = scriptedAgent(server, dir, { contextTokens: 2_000 });
+    const result = await agent.run("hi", {
+      signal: AbortSignal.timeout(10_000),
     });
-  } finally {
-    stop = true;
-    await server.shutdown();
-  }
+    assert.equal(result.finishReason, "length");
+    assert.deepEqual(result.toolCalls, []);
+    assert.deepEqual(agent.history, []);
+  });
 });

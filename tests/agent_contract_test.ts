@@ -11,7 +11,7 @@ import {
   toolMessages,
   unusedBaseURL,
 } from "./support/scripted_server.ts";
-import { fello } from "./support/fello_cli.ts";
+import { endpointArgs, fello } from "./support/fello_cli.ts";
 import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
 import { scriptedAgent } from "./support/scripted_agent.ts";
 import { withWorkspace } from "./support/workspace.ts";
@@ -575,10 +575,7 @@ Deno.test('CLI run "prompt" with --base-url and --model streams the answer and s
     const out = await fello(
       [
         "run",
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "cli-model",
+        ...endpointArgs(server.baseURL, "cli-model"),
         "contract-cli-run hi",
       ],
       { cwd },

@@ -27,6 +27,7 @@ import { isSummarizer } from "./support/summary_script.ts";
 import {
   baseEnv,
   type CliOutput,
+  endpointArgs,
   fello,
   felloAt,
   felloCommandLine,
@@ -59,10 +60,7 @@ Deno.test('fello run "prompt" streams the answer and shows each tool call with i
     await using server = startScriptedServer([readScript("read the notes")]);
     const out = await fello([
       "run",
-      "--base-url",
-      server.baseURL,
-      "--model",
-      "m",
+      ...endpointArgs(server.baseURL),
       "--cwd",
       dir,
       "read the notes",
@@ -269,10 +267,7 @@ Deno.test("fello run cancels on Ctrl-C, killing the running Shell command", asyn
       }],
     }]);
     const child = spawnFello([
-      "--base-url",
-      server.baseURL,
-      "--model",
-      "m",
+      ...endpointArgs(server.baseURL),
       "--permission-mode",
       "allow",
       "run forever",
@@ -565,10 +560,7 @@ Deno.test("fello run --session: a refused file leaves no FILE.lock behind", asyn
       [
         "--session",
         "notes.md",
-        "--base-url",
-        unusedBaseURL(),
-        "--model",
-        "m",
+        ...endpointArgs(unusedBaseURL()),
         "hi",
       ],
       { cwd: dir },
@@ -1069,10 +1061,7 @@ Deno.test("fello run --json whose reader closes the pipe exits without a stack t
         : sse(answerText("done ".repeat(200)))
     );
     const fello = felloCommandLine([
-      "--base-url",
-      server.baseURL,
-      "--model",
-      "m",
+      ...endpointArgs(server.baseURL),
       "--permission-mode",
       "allow",
       "--json",
@@ -1138,10 +1127,7 @@ Deno.test("fello run prints a line when the conversation is summarized in the mi
     ]);
     const out = await fello([
       "run",
-      "--base-url",
-      server.baseURL,
-      "--model",
-      "m",
+      ...endpointArgs(server.baseURL),
       "--cwd",
       dir,
       "--permission-mode",

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { dirname, join, normalize, relative } from "node:path";
 import { moduleGraph } from "./support/module_graph.ts";
+import { isPackageSource, packageSources } from "./support/package_sources.ts";
 
 const ROOT = normalize(join(import.meta.dirname!, ".."));
 
@@ -18,27 +19,6 @@ const LAYERS = [
   "cli",
   "mod.ts",
 ];
-
-/** Whatever is not the package itself: tests, benches, their support and dev scripts. */
-function isPackageSource(path: string): boolean {
-  return /\.(ts|js)$/.test(path) && !path.endsWith("_test.ts") &&
-    !path.startsWith("tests/") && !path.startsWith("bench/") &&
-    !path.startsWith("scripts/") && !path.startsWith(".");
-}
-
-async function* walk(folder: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(join(ROOT, folder))) {
-    const path = folder ? `${folder}/${entry.name}` : entry.name;
-    if (entry.isDirectory) {
-      if (
-        entry.name !== "node_modules" && entry.name !== "dist" &&
-        !entry.name.startsWith(".")
-      ) {
-        yield* walk(path);
-      }
-    } else if (isPackageSource(path)) yield path;
-  }
-}
 
 interface Edges {
   /** Modules it imports, statically or with a literal `import()`. */
@@ -83,7 +63,7 @@ function layerOf(path: string): number {
 
 async function graph(): Promise<Map<string, Edges>> {
   const edges = new Map<string, Edges>();
-  for await (const path of walk("")) {
+  for await (const path of packageSources(ROOT)) {
     edges.set(
       path,
       localEdges(path, await Deno.readTextFile(join(ROOT, path))),

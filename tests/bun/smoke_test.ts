@@ -3,7 +3,7 @@
 // help, the MCP server's tools/list and one agent run against a scripted model.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { bunFello, fello } from "../support/fello_cli.ts";
+import { bunFello, endpointArgs, fello } from "../support/fello_cli.ts";
 import { has } from "../support/has.ts";
 import { startScriptedServer } from "../support/scripted_server.ts";
 import { withWorkspace } from "../support/workspace.ts";
@@ -129,10 +129,7 @@ Deno.test({
     }]);
     await withWorkspace(async (dir) => {
       const out = await bunFello([
-        "--base-url",
-        server.baseURL,
-        "--model",
-        "m",
+        ...endpointArgs(server.baseURL),
         "--permission-mode",
         "allow",
         "make a note",

@@ -136,6 +136,11 @@ export function felloCommandLine(args: string[]): string {
     .map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
 }
 
+/** The words that point the CLI at the endpoint `baseURL`, with `model`. */
+export function endpointArgs(baseURL: string, model = "m"): string[] {
+  return ["--base-url", baseURL, "--model", model];
+}
+
 /** Runs `fello` against the endpoint at `baseURL` with model "m", then `args`. */
 export function felloAt(
   baseURL: string,

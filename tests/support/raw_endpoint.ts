@@ -158,3 +158,35 @@ export function startCutServer(): { baseURL: string } & AsyncDisposable {
     },
   };
 }
+
+/**
+ * An endpoint whose every answer never ends: an SSE event each millisecond,
+ * its delta `delta(first)` (`first` true for the first event of an answer),
+ * until the endpoint is disposed.
+ */
+export function startEndlessServer(
+  delta: (first: boolean) => Delta,
+): RawServer {
+  let stop = false;
+  const encoder = new TextEncoder();
+  const server = startRawServer(() => {
+    let first = true;
+    return sse(
+      new ReadableStream({
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          if (stop) return controller.close();
+          controller.enqueue(encoder.encode(event(delta(first))));
+          first = false;
+        },
+      }),
+    );
+  });
+  return {
+    ...server,
+    [Symbol.asyncDispose]: () => {
+      stop = true;
+      return server[Symbol.asyncDispose]();
+    },
+  };
+}

@@ -3,15 +3,17 @@
 
 const SESSION_FILE = new URL("../../agent/session_file.ts", import.meta.url)
   .href;
+const LOCK_GATE = new URL("./lock_gate.ts", import.meta.url).href;
 
 // A process that holds, removes and saves the session file named by its
 // argument, one command per stdin line, answering each with one stdout line.
 const HOLDER = `
 import { holdSession, removeSession, saveSession } from "${SESSION_FILE}";
+import { gateFailedLock } from "${LOCK_GATE}";
 const path = Deno.args[0];
 let lock;
 let held;
-let go;
+let gate;
 const answer = (text) => Deno.stdout.write(new TextEncoder().encode(text + "\\n"));
 async function run(line) {
   const [command, arg] = line.split(" ");
@@ -25,26 +27,15 @@ async function run(line) {
     // step of another process lands between two attempts, however loaded
     // the machine (a sleep cannot promise that).
     if (command === "hold-gated") {
-      const reached = Promise.withResolvers();
-      go = Promise.withResolvers();
-      const tryLock = Deno.FsFile.prototype.tryLock;
-      Deno.FsFile.prototype.tryLock = async function (...args) {
-        const locked = await tryLock.apply(this, args);
-        if (!locked) {
-          Deno.FsFile.prototype.tryLock = tryLock;
-          reached.resolve();
-          await go.promise;
-        }
-        return locked;
-      };
+      gate = gateFailedLock();
       held = holdSession(path, { attempts: Number(arg) }).then(
         (file) => ((lock = file), "held"),
         (error) => "error " + error.message,
       );
-      return await Promise.race([reached.promise.then(() => "waiting"), held]);
+      return await Promise.race([gate.reached.then(() => "waiting"), held]);
     }
     if (command === "go") {
-      go.resolve();
+      gate.go();
       return await held;
     }
     if (command === "remove") {
