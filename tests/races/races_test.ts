@@ -1,11 +1,15 @@
-// EditFile against writers in other processes: two processes editing one
-// file lose no edit, and lines a shell appends meanwhile are all kept.
+// Tools against other processes racing them: EditFile against writers that
+// edit or append to the same file (no edit lost, no appended line lost), and
+// ReadFile, WriteFile and EditFile while another process flips a file or its
+// folder to a symlink out of the workspace (no read or write outside).
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { createTools } from "../../tools/create_tools.ts";
 import { loopLine } from "../support/edit_loop.ts";
 import { withWorkspace } from "../support/workspace.ts";
+import { startFlipper } from "../support/flipper.ts";
+import { withDirs } from "../support/workspace.ts";
 
 const EDIT_LOOP = fileURLToPath(
   new URL("../support/edit_loop.ts", import.meta.url),
@@ -96,3 +100,79 @@ Deno.test(`EditFile while a shell appends ${APPENDS} lines keeps every appended 
     assert.ok(edits > 0, "no edit ran while the shell appended");
   });
 });
+
+const CALLS = 300;
+const SECRET = "outside secret inside\n";
+
+type Operation = "ReadFile" | "WriteFile" | "EditFile";
+
+/**
+ * Runs CALLS calls of `operation` on `a.txt` (under `sub/` when the folder
+ * flips) while a flipper runs; resolves to the escapes: outside content
+ * returned, or the outside file changed.
+ */
+async function escapes(
+  operation: Operation,
+  flip: "file" | "folder",
+): Promise<{ escaped: number; done: number }> {
+  let escaped = 0;
+  let done = 0;
+  await withDirs(async ({ ws, out }) => {
+    const outFile = join(out, "a.txt");
+    await Deno.writeTextFile(outFile, SECRET);
+    await Deno.mkdir(join(ws, "sub"));
+    const path = flip === "file" ? "a.txt" : "sub/a.txt";
+    await Deno.writeTextFile(join(ws, path), "inside old\n");
+    const tools = createTools({
+      cwd: ws,
+      permissionMode: "acceptEdits",
+      approve: () => false,
+    });
+    const flipper = flip === "file"
+      ? startFlipper(join(ws, "a.txt"), outFile)
+      : startFlipper(join(ws, "sub"), out);
+    try {
+      for (let i = 0; i < CALLS; i++) {
+        try {
+          if (operation === "ReadFile") {
+            const { content } = await tools.ReadFile.execute({ path });
+            if (content.includes("outside secret")) escaped++;
+          } else if (operation === "WriteFile") {
+            await tools.WriteFile.execute({ path, content: `inside ${i}\n` });
+          } else {
+            // Matches the outside file too: an escaped edit would change it.
+            const [oldText, newText] = i % 2 === 0
+              ? ["inside", "INSIDE"]
+              : ["INSIDE", "inside"];
+            await tools.EditFile.execute({ path, oldText, newText });
+          }
+          done++;
+        } catch {
+          // Refused, changed, missing: all fine, as long as nothing escaped.
+        }
+        if (operation !== "ReadFile") {
+          const now = await Deno.readTextFile(outFile);
+          if (now !== SECRET) {
+            escaped++;
+            await Deno.writeTextFile(outFile, SECRET);
+          }
+        }
+      }
+    } finally {
+      flipper.kill("SIGKILL");
+      await flipper.status;
+    }
+  });
+  return { escaped, done };
+}
+
+for (const operation of ["ReadFile", "WriteFile", "EditFile"] as const) {
+  for (const flip of ["file", "folder"] as const) {
+    Deno.test(`${operation} never reaches outside while another process flips its ${flip} to a symlink (${CALLS} calls)`, async () => {
+      const { escaped, done } = await escapes(operation, flip);
+      assert.equal(escaped, 0);
+      // The race was live: calls got through between the flips.
+      assert.ok(done > 0, "no call succeeded");
+    });
+  }
+}
