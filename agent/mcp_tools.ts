@@ -1,17 +1,21 @@
 // MCP servers (an editor's session/new list, or the mcpServers of fello's
 // config): each is connected with the official MCP client and its tools
 // become tools the model can call. Closing stops the servers.
-import {
-  Client,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  type Transport,
-} from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client, Transport } from "@modelcontextprotocol/client";
+import { importPackage } from "../internal/lazy_import.ts";
 import denoJson from "../deno.json" with { type: "json" };
 import { ToolError } from "../internal/tool_error.ts";
 import { withLinearReads } from "./_mcp_read_buffer.ts";
 import type { JsonSchema, Tool } from "../tools/types.ts";
+
+// Loaded by a computed specifier: a first run that starts no MCP server
+// never fetches the SDK (see internal/lazy_import.ts).
+const sdk = await importPackage<typeof import("@modelcontextprotocol/client")>(
+  "@modelcontextprotocol/client",
+);
+const stdioSdk = await importPackage<
+  typeof import("@modelcontextprotocol/client/stdio")
+>("@modelcontextprotocol/client/stdio");
 
 /** Asks before a tool that is not read-only runs; throws a ToolError when refused. */
 export type McpGate = (tool: string, description: string) => Promise<void>;
@@ -141,7 +145,7 @@ async function connect(
   server: McpServerConfig,
   cwd: string,
 ): Promise<Client> {
-  const client = new Client({ name: "fello", version: denoJson.version });
+  const client = new sdk.Client({ name: "fello", version: denoJson.version });
   const signal = AbortSignal.timeout(CONNECT_TIMEOUT_MS);
   try {
     await client.connect(transportOf(server, cwd), { signal });
@@ -156,11 +160,13 @@ function transportOf(server: McpServerConfig, cwd: string): Transport {
   if (server.type === "http" || server.type === "sse") {
     const requestInit = { headers: { ...server.headers } };
     return server.type === "http"
-      ? new StreamableHTTPClientTransport(new URL(server.url), { requestInit })
-      : new SSEClientTransport(new URL(server.url), { requestInit });
+      ? new sdk.StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit,
+      })
+      : new sdk.SSEClientTransport(new URL(server.url), { requestInit });
   }
   const stdio = server as McpStdioServer;
-  const transport = new StdioClientTransport({
+  const transport = new stdioSdk.StdioClientTransport({
     command: stdio.command,
     args: stdio.args ?? [],
     // Added to the SDK's safe defaults (HOME, PATH, ...), not to our environment.

@@ -5,7 +5,7 @@
 // are measured by `deno task test:first-run`.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startupPackages } from "./support/module_graph.ts";
+import { startupPackages } from "../tests/support/module_graph.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
 

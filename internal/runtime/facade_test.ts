@@ -2,7 +2,7 @@
 // `Deno.`: everything else reaches the runtime through it, so it runs on Bun.
 import assert from "node:assert/strict";
 import { join, normalize } from "node:path";
-import { packageSources } from "./support/package_sources.ts";
+import { packageSources } from "../../tests/support/package_sources.ts";
 
 const ROOT = normalize(join(import.meta.dirname!, "..", ".."));
 
