@@ -21,9 +21,6 @@ export const go: LanguageSpec = {
   braces: true,
 };
 
-// How many import paths an import symbol's name lists before "+N more".
-const MAX_IMPORT_NAMES = 4;
-
 function extractGo(root: Node): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   const nodes = _topLevel(root);
@@ -109,15 +106,12 @@ function _packageName(node: Node): string {
     ?.text ?? "?";
 }
 
-// `import "fmt"` or `import ("fmt"; f "os")`: the specs as written, so a
-// reader sees aliases; long groups end with "+N more".
+// `import "fmt"` or `import ("fmt"; f "os")`: every spec as written, so a
+// reader sees aliases and any path can be found by name.
 function _importName(node: Node): string {
-  const specs = node.descendantsOfType("import_spec");
-  const names = specs.slice(0, MAX_IMPORT_NAMES).map((spec) =>
-    spec.text.replace(/\s+/g, " ")
-  );
-  const more = specs.length - names.length;
-  return more > 0 ? `${names.join(", ")}, +${more} more` : names.join(", ");
+  return node.descendantsOfType("import_spec")
+    .map((spec) => spec.text.replace(/\s+/g, " "))
+    .join(", ");
 }
 
 // `(*Server) Start`: the receiver type as godoc prints it, then the name.

@@ -15,7 +15,7 @@ testFixture(go, {
   file: "sample.go",
   outline: [
     "package server 2-2 // Package server runs a small HTTP server.",
-    'import "context", "fmt", nethttp "net/http", "sync", +1 more 4-10',
+    'import "context", "fmt", nethttp "net/http", "sync", "time" 4-10',
     'import "errors" 12-12',
     "const DefaultPort 15-15 // DefaultPort is used when Config.Port is zero.",
     "const ModeDev 19-19 // ModeDev logs every request.",
