@@ -9,7 +9,8 @@ export const BENCH_DATA: string =
 
 /**
  * The path of `file` inside the npm package `spec` (e.g. `typescript@5.9.3`),
- * unpacked into .bench-data/ with `npm pack` the first time.
+ * unpacked into .bench-data/ with `npm pack` the first time. A folder is
+ * unpacked with everything under it.
  */
 export async function packageFile(spec: string, file: string): Promise<string> {
   const folder = join(BENCH_DATA, spec.replace("/", "__"));
