@@ -185,6 +185,13 @@ function _valueMembers(
   type: string | undefined,
 ): OutlineSymbol[] {
   if (declarator === undefined || type !== "variable_declarator") return [];
+  // lib.dom.d.ts declares its constructors so: `declare var Node: {
+  // prototype: Node; new(): Node; readonly ELEMENT_NODE: 1; }`.
+  const annotation = declarator.childForFieldName("type")?.firstNamedChild;
+  if (annotation !== undefined && annotation !== null) {
+    const members = _aliasMembers(annotation);
+    if (members.length > 0) return members;
+  }
   const value = declarator.childForFieldName("value");
   if (value?.type === "class") return _classMembers(value);
   if (value?.type !== "call_expression") return [];
@@ -195,6 +202,24 @@ function _valueMembers(
     member.kind === "function" || member.kind === "class"
   );
   return bundle ? members : [];
+}
+
+// The members of the object types a type alias or a variable's annotation is
+// written as, one level down: `{ a: T }`, and each object type of a union or
+// intersection (`type P = { as?: "div" } & Base`), in order.
+function _aliasMembers(value: Node | null): OutlineSymbol[] {
+  const type = value?.type;
+  if (type === "union_type" || type === "intersection_type") {
+    const members: OutlineSymbol[] = [];
+    for (const part of value!.namedChildren) {
+      append(members, _aliasMembers(part));
+    }
+    return members;
+  }
+  if (type === "parenthesized_type") {
+    return _aliasMembers(value!.firstNamedChild);
+  }
+  return _typeMembers(value);
 }
 
 // Whether a function or a class can be declared in `body`: each needs
@@ -328,7 +353,7 @@ function _statement(
         make(
           "type",
           _name(node, type) ?? "",
-          () => _typeMembers(node.childForFieldName("value")),
+          () => _aliasMembers(node.childForFieldName("value")),
         ),
       ];
     case "enum_declaration":

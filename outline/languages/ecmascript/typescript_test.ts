@@ -405,6 +405,7 @@ testOutlineFiles([
         outline: [
           'namespace "semantic-release" 1-8',
           "    type Result 2-2",
+          "        property ok 2-2",
           "    function default 7-7 // Run semantic-release and returns a Promise that resolves to a Result",
         ],
       },
@@ -520,6 +521,26 @@ testExtract(typescript, [
       "                member A 8-8",
       "        class Session 10-10",
       "            method close 10-10",
+    ],
+  },
+  {
+    name:
+      "typescript.extract() lists the members of a variable's type and of each object type an alias joins",
+    text: lines(
+      "declare var NodeFilter: {",
+      "  readonly FILTER_ACCEPT: 1;",
+      "  new(): NodeFilter;",
+      "};",
+      'type BoxDivProps = { as?: "div" } & (A | { b: 1 });',
+      "let z: number = 1;",
+    ),
+    outline: [
+      "var NodeFilter 1-4",
+      "    property FILTER_ACCEPT 2-2",
+      "type BoxDivProps 5-5",
+      "    property as 5-5",
+      "    property b 5-5",
+      "let z 6-6",
     ],
   },
   {
