@@ -399,9 +399,14 @@ function _definitions(root: Node, reference: Reference): Definition[] {
     const node = pending.pop()!;
     const type = node.type;
     const names = reference.names(node, type);
+    // A C++ template's declaration starts at `template <...>`, as the
+    // outline's symbol does.
+    const from = node.parent?.type === "template_declaration"
+      ? node.parent
+      : node;
     for (const name of names ?? []) {
       if (name.length > 0) {
-        found.push({ name, line: node.startPosition.row + 1 });
+        found.push({ name, line: from.startPosition.row + 1 });
       }
     }
     if (reference.opaque.has(type)) continue;
