@@ -2,6 +2,7 @@
 // gitignored .bench-data/ folder on first use (real files come from
 // tests/support/npm_package.ts).
 import { dirname, join } from "node:path";
+import { exists } from "../internal/exists.ts";
 import { BENCH_DATA } from "../tests/support/npm_package.ts";
 
 /** Writes `text` to .bench-data/generated/<name> unless it is there already. */
@@ -10,7 +11,7 @@ export async function generatedFile(
   make: () => string,
 ): Promise<string> {
   const path = join(BENCH_DATA, "generated", name);
-  if (await _exists(path)) return path;
+  if (await exists(path)) return path;
   await Deno.mkdir(dirname(path), { recursive: true });
   await Deno.writeTextFile(path, make());
   return path;
@@ -121,13 +122,4 @@ int print${i}(const node${i}_t *head) {
     size += part.length;
   }
   return parts.join("");
-}
-
-async function _exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -2,6 +2,7 @@
 // with `npm pack` into the gitignored .bench-data/ folder on first use (never
 // committed) and kept there.
 import { join } from "node:path";
+import { exists } from "../../internal/exists.ts";
 
 /** The folder holding the unpacked packages (gitignored). */
 export const BENCH_DATA: string =
@@ -15,7 +16,7 @@ export const BENCH_DATA: string =
 export async function packageFile(spec: string, file: string): Promise<string> {
   const folder = join(BENCH_DATA, spec.replace("/", "__"));
   const path = join(folder, file);
-  if (await _exists(path)) return path;
+  if (await exists(path)) return path;
   await Deno.mkdir(folder, { recursive: true });
   const packed = await _run("npm", [
     "pack",
@@ -51,13 +52,4 @@ async function _run(command: string, args: string[]): Promise<string> {
     );
   }
   return new TextDecoder().decode(output.stdout);
-}
-
-async function _exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
