@@ -1,40 +1,9 @@
-// Large real files for the benches, taken from pinned npm packages with
-// `npm pack` into the gitignored .bench-data/ folder on first use (never
-// committed), and generated large sources of each language.
+// Generated large sources of each language for the benches, written into the
+// gitignored .bench-data/ folder on first use (real files come from
+// tests/support/npm_package.ts).
 import { dirname, join } from "node:path";
-
-/** The folder holding bench inputs (gitignored). */
-export const BENCH_DATA: string =
-  new URL("../.bench-data/", import.meta.url).pathname;
-
-/**
- * The path of `file` inside the npm package `spec` (e.g. `typescript@5.9.3`),
- * unpacked into .bench-data/ with `npm pack` the first time.
- */
-export async function packageFile(spec: string, file: string): Promise<string> {
-  const folder = join(BENCH_DATA, spec.replace("/", "__"));
-  const path = join(folder, file);
-  if (await _exists(path)) return path;
-  await Deno.mkdir(folder, { recursive: true });
-  const packed = await _run("npm", [
-    "pack",
-    spec,
-    "--silent",
-    "--pack-destination",
-    folder,
-  ]);
-  const tarball = join(folder, packed.trim().split("\n").at(-1)!);
-  await _run("tar", [
-    "xzf",
-    tarball,
-    "-C",
-    folder,
-    "--strip-components=1",
-    `package/${file}`,
-  ]);
-  await Deno.remove(tarball);
-  return path;
-}
+import { exists } from "../internal/exists.ts";
+import { BENCH_DATA } from "../tests/support/npm_package.ts";
 
 /**
  * A folder holding the whole npm packages `specs`, one subfolder each
@@ -69,7 +38,7 @@ export async function generatedFile(
   make: () => string,
 ): Promise<string> {
   const path = join(BENCH_DATA, "generated", name);
-  if (await _exists(path)) return path;
+  if (await exists(path)) return path;
   await Deno.mkdir(dirname(path), { recursive: true });
   await Deno.writeTextFile(path, make());
   return path;
@@ -180,29 +149,4 @@ int print${i}(const node${i}_t *head) {
     size += part.length;
   }
   return parts.join("");
-}
-
-async function _run(command: string, args: string[]): Promise<string> {
-  const output = await new Deno.Command(command, {
-    args,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!output.success) {
-    throw new Error(
-      `${command} ${args.join(" ")} failed: ${
-        new TextDecoder().decode(output.stderr)
-      }`,
-    );
-  }
-  return new TextDecoder().decode(output.stdout);
-}
-
-async function _exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -25,8 +25,8 @@ import {
   makeC,
   makePython,
   makeTypeScript,
-  packageFile,
 } from "./_bench_data.ts";
+import { packageFile } from "../tests/support/npm_package.ts";
 
 const MB = 1024 * 1024;
 

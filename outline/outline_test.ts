@@ -65,7 +65,7 @@ Deno.test("fileOutline() caps the listing at maxSymbols and says how many were l
   assert.deepEqual(whole.slice(4, 7), [
     "import os, sys (line 2)",
     "import typing (line 3)",
-    "import . (line 4)",
+    "import .sibling (line 4)",
   ]);
   assert.equal(
     text,

@@ -36,7 +36,7 @@ const CASES: {
     totalLines: 84,
     head: [
       "package server (line 2)  // Package server runs a small HTTP server.",
-      'import "context", "fmt", nethttp "net/http", "sync", +1 more (lines 4-10)',
+      'import "context", "fmt", nethttp "net/http", "sync", "time" (lines 4-10)',
     ],
   },
   {

@@ -102,7 +102,7 @@ const FIXTURE_OUTLINES: Record<string, { covers: string; lines: string[] }> = {
       "─── Symbols ───",
       "import os, sys (line 2)",
       "import typing (line 3)",
-      "import . (line 4)",
+      "import .sibling (line 4)",
       "def plain (lines 7-12)  // Adds two numbers.",
       "def decorated (lines 15-18)",
       "class Animal (lines 21-42)  // An animal.",

@@ -537,10 +537,10 @@ class _Walker {
   }
 
   // A template wraps one declaration; the symbol starts at `template <...>`.
-  #template(
+  #template<T>(
     node: Node,
-    build: (inner: Node) => OutlineSymbol | undefined,
-  ): OutlineSymbol | undefined {
+    build: (inner: Node) => T | undefined,
+  ): T | undefined {
     const inner = node.namedChildren.at(-1);
     return inner === undefined ? undefined : build(inner);
   }
@@ -638,7 +638,8 @@ class _Walker {
     for (let i = 0; i < items.length; i++) {
       const { node, type } = items[i];
       const member = this.#member(node, node, { type, className });
-      if (member !== undefined) members.push(member);
+      if (Array.isArray(member)) append(members, member);
+      else if (member !== undefined) members.push(member);
     }
     return members;
   }
@@ -647,7 +648,7 @@ class _Walker {
     node: Node,
     outer: Node,
     { type = node.type, className }: { type?: string; className?: string },
-  ): OutlineSymbol | undefined {
+  ): OutlineSymbol | OutlineSymbol[] | undefined {
     switch (type) {
       case "function_definition":
         return this.#symbol("method", this.#functionName(node), node, outer);
@@ -711,7 +712,7 @@ class _Walker {
     node: Node,
     outer: Node,
     className?: string,
-  ): OutlineSymbol | undefined {
+  ): OutlineSymbol | OutlineSymbol[] | undefined {
     const { nodes, types } = this.#declarators(node);
     if (nodes.length === 0) {
       const type = node.childForFieldName("type");
@@ -735,10 +736,29 @@ class _Walker {
       if (name !== undefined) names.push(name);
     }
     if (names.length === 0) return undefined;
+    // `struct sqlite3_index_constraint { ... } *aConstraint;`: a type with a
+    // tag declared in the field is a member of its own (its tag names it, in
+    // C at file scope, in C++ in the enclosing class), then the field.
+    const tagged = this.#taggedInlineType(node, nodes[0]);
+    if (tagged !== undefined) {
+      return [tagged, this.#symbol("field", names.join(", "), node, outer)];
+    }
     // `union { ... } ifr_ifru;`: the members of a type written inline are
     // the field's, as a typedef's are.
     const children = this.#inlineMembers(node, nodes[0]);
     return this.#symbol("field", names.join(", "), node, outer, children);
+  }
+
+  // The struct, union, enum or class with a tag and a body written in field
+  // `node` before its first `declarator`, as a symbol; the doc above the
+  // field stays the field's.
+  #taggedInlineType(node: Node, declarator: Node): OutlineSymbol | undefined {
+    if (this.#text?.holds("{", node, declarator) === false) return undefined;
+    const type = node.childForFieldName("type");
+    if (type === null || type.childForFieldName("name") === null) {
+      return undefined;
+    }
+    return this.#type(type, type, type);
   }
 
   // The members of the struct, union, enum or class written in declaration

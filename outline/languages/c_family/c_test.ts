@@ -229,7 +229,8 @@ testExtract(c, [
     ],
   },
   {
-    name: "c.extract() lists a type written inline in a field under the field",
+    name:
+      "c.extract() lists an untagged type written in a field under the field, a tagged one beside it",
     text: [
       "struct ifreq {",
       "  union {",
@@ -245,9 +246,30 @@ testExtract(c, [
       "    field ifr_ifrn 2-5",
       "        field name 3-3",
       "        field index 4-4",
-      "    field aConstraint 6-6",
+      "    struct constraint 6-6",
       "        field col 6-6",
+      "    field aConstraint 6-6",
       "    field flags 7-7",
+    ],
+  },
+  {
+    name: "c.extract() lists tagged types declared in fields at any depth",
+    text: [
+      "struct outer {",
+      "  struct middle {",
+      "    /* The inner one. */",
+      "    union inner { int a; long b; } *in;",
+      "  } mid;",
+      "};",
+    ].join("\n"),
+    outline: [
+      "struct outer 1-6",
+      "    struct middle 2-5",
+      "        union inner 4-4",
+      "            field a 4-4",
+      "            field b 4-4",
+      "        field in 4-4 // The inner one.",
+      "    field mid 2-5",
     ],
   },
   {

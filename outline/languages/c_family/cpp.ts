@@ -5,10 +5,8 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../../types.ts";
 import type { ExtractOptions, LanguageSpec } from "../_language.ts";
 import { extractCFamily, joinCFamily } from "./_c_family.ts";
-import {
-  blankCMacros,
-  macroRanges,
-} from "./repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts";
+import { macroRanges } from "./repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts";
+import { constructorMacroRanges } from "./repairs/constructor_macros_cpp_0_23_4.ts";
 import { enumIncludeRanges } from "./repairs/enum_includes_c_0_24_1_cpp_0_23_4.ts";
 import { blankRanges, codeOnly } from "./c_code.ts";
 import { liftOverMacroLines } from "./repairs/macro_lines_c_0_24_1_cpp_0_23_4.ts";
@@ -28,16 +26,28 @@ export const cpp: LanguageSpec = {
 /**
  * The text with the X-macro lines of enums blanked
  * (repairs/enum_includes_c_0_24_1_cpp_0_23_4.ts), then the declaration macros
- * (repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts). Most files have no such enum:
- * then both passes read the same code, found once.
+ * (repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts) and the macros before
+ * constructors (repairs/constructor_macros_cpp_0_23_4.ts). Most files have no
+ * such enum: then the macro passes read the code found once.
  */
 export function blankCppDeclarationMacros(source: string): string {
-  if (!source.includes("enum")) return blankCMacros(source);
-  const code = codeOnly(source);
-  const enumRanges = enumIncludeRanges(code);
-  if (enumRanges.length === 0) return blankRanges(source, macroRanges(code));
-  // The macro pass reads the code as it is once those lines are gone.
-  return blankCMacros(blankRanges(source, enumRanges));
+  let text = source;
+  let code = codeOnly(text);
+  if (text.includes("enum")) {
+    const enumRanges = enumIncludeRanges(code);
+    if (enumRanges.length > 0) {
+      // The macro passes read the code as it is once those lines are gone.
+      text = blankRanges(text, enumRanges);
+      code = codeOnly(text);
+    }
+  }
+  const ranges = macroRanges(code);
+  const constructors = constructorMacroRanges(code);
+  if (constructors.length === 0) return blankRanges(text, ranges);
+  return blankRanges(
+    text,
+    [...ranges, ...constructors].sort((a, b) => a[0] - b[0]),
+  );
 }
 
 function extractCpp(

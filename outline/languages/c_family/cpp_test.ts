@@ -3,11 +3,13 @@
 // namespace macros, templates, qualified definitions and test macros.
 import assert from "node:assert/strict";
 import {
+  extractLines,
   extractText,
   lines,
   testExtract,
   testFixture,
   testOutlineFiles,
+  withTree,
 } from "../../../tests/support/outline_languages.ts";
 import { cpp } from "./cpp.ts";
 
@@ -68,6 +70,37 @@ Deno.test("cpp.extract() keeps the member name of a long qualified definition", 
   assert.equal(symbol.kind, "function");
   assert.deepEqual([symbol.startLine, symbol.endLine], [1, 9]);
   assert.match(symbol.name, /^_Hashtable\b.*::_M_rehash$/);
+});
+
+Deno.test("cpp.prepare() lets the grammar read constructors with initializers after a macro", async () => {
+  // Read as a return type, the macro made the initializer list a bit-field
+  // (an error), and on libstdc++'s stl_vector.h the class ended early.
+  const text = [
+    "struct Vec {",
+    "  _GLIBCXX20_CONSTEXPR",
+    "  Vec() _GLIBCXX_NOEXCEPT",
+    "  : _M_start(), _M_finish()",
+    "  { }",
+    "  explicit _GLIBCXX20_CONSTEXPR",
+    "  Vec(const Vec& __x) noexcept",
+    "  : _Base(__x.size())",
+    "  { }",
+    "  void clear() { }",
+    "};",
+    "",
+  ].join("\n");
+  await withTree("cpp", cpp.prepare!(text), (tree) => {
+    assert.equal(tree.rootNode.hasError, false);
+  });
+  await withTree("cpp", text, (tree) => {
+    assert.equal(tree.rootNode.hasError, true);
+  });
+  assert.deepEqual(await extractLines(cpp, text), [
+    "struct Vec 1-11",
+    "    method Vec 2-5",
+    "    method Vec 6-9",
+    "    method clear 10-10",
+  ]);
 });
 
 testExtract(cpp, [

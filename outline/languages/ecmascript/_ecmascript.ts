@@ -11,6 +11,7 @@ import {
   isComment,
   isFileOverview,
   makeSymbol,
+  nested,
 } from "../_nodes.ts";
 import { type TreeText, treeText } from "./_es_text.ts";
 
@@ -58,7 +59,7 @@ const STATEMENT_TYPES = new Set([
 export function extractEcmascript(root: Node): OutlineSymbol[] {
   source = treeText(root);
   try {
-    return _statements(root, true);
+    return _statements(root);
   } finally {
     source = undefined;
   }
@@ -75,9 +76,10 @@ export function joinEcmascript(pieces: OutlineSymbol[][]): OutlineSymbol[] {
   return _mergeOverloads(pieces.flat());
 }
 
-// `withMembers` is false inside a namespace: its declarations sit at level two and
-// get no members of their own.
-function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
+// The declarations of a program, a namespace's body or a bundle's wrapper,
+// each with its members at any depth (up to MAX_NESTING levels): a namespace
+// nested two deep lists its interfaces, and they list their properties.
+function _statements(parent: Node): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   const siblings = parent.namedChildren;
   const types = _types(siblings);
@@ -95,7 +97,7 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
       ? _guardedWrapperBody(node)
       : undefined;
     if (body !== undefined) {
-      append(symbols, _statements(body, withMembers));
+      append(symbols, _statements(body));
       taken = undefined;
       continue;
     }
@@ -106,7 +108,6 @@ function _statements(parent: Node, withMembers: boolean): OutlineSymbol[] {
       continue;
     }
     const place: Place = {
-      withMembers,
       siblings,
       types,
       index,
@@ -184,16 +185,41 @@ function _valueMembers(
   type: string | undefined,
 ): OutlineSymbol[] {
   if (declarator === undefined || type !== "variable_declarator") return [];
+  // lib.dom.d.ts declares its constructors so: `declare var Node: {
+  // prototype: Node; new(): Node; readonly ELEMENT_NODE: 1; }`.
+  const annotation = declarator.childForFieldName("type")?.firstNamedChild;
+  if (annotation !== undefined && annotation !== null) {
+    const members = _aliasMembers(annotation);
+    if (members.length > 0) return members;
+  }
   const value = declarator.childForFieldName("value");
   if (value?.type === "class") return _classMembers(value);
   if (value?.type !== "call_expression") return [];
   const body = _iifeBody(value);
   if (body === undefined || !_mayDeclare(body)) return [];
-  const members = _statements(body, true);
+  const members = _statements(body);
   const bundle = members.some((member) =>
     member.kind === "function" || member.kind === "class"
   );
   return bundle ? members : [];
+}
+
+// The members of the object types a type alias or a variable's annotation is
+// written as, one level down: `{ a: T }`, and each object type of a union or
+// intersection (`type P = { as?: "div" } & Base`), in order.
+function _aliasMembers(value: Node | null): OutlineSymbol[] {
+  const type = value?.type;
+  if (type === "union_type" || type === "intersection_type") {
+    const members: OutlineSymbol[] = [];
+    for (const part of value!.namedChildren) {
+      append(members, _aliasMembers(part));
+    }
+    return members;
+  }
+  if (type === "parenthesized_type") {
+    return _aliasMembers(value!.firstNamedChild);
+  }
+  return _typeMembers(value);
 }
 
 // Whether a function or a class can be declared in `body`: each needs
@@ -253,7 +279,6 @@ function _firstNamed(node: Node): Typed | undefined {
 }
 
 interface Place {
-  withMembers: boolean;
   siblings: readonly Node[];
   types: readonly string[];
   index: number;
@@ -272,25 +297,25 @@ function _statement(
   const found = _unwrap(outer, place.types[place.index], place.first);
   if (found === undefined || !SYMBOL_TYPES.has(found.type)) return undefined;
   const { node, type } = found;
-  const { withMembers, siblings, types, index } = place;
+  const { siblings, types, index } = place;
   const doc = _docAbove(siblings, types, index) ??
     _takenDoc(place.above, outer);
   const taken = BLOCK_DECLARATIONS.has(type) ? _takenComment(node) : undefined;
   place.taken = taken;
   const to = taken === undefined ? undefined : _codeBefore(taken);
-  // Members are read only where they are listed (not inside a namespace).
+  // Members one level down, whatever the depth of the declaration.
   const make = (kind: string, name: string, members?: () => OutlineSymbol[]) =>
     makeSymbol(kind, name, node, {
       from: outer,
       to,
       doc,
-      children: withMembers ? members?.() : undefined,
+      children: members === undefined ? undefined : nested(members),
     });
   switch (type) {
     case "import_statement":
       return [make("import", _importName(node))];
     case "export from":
-      return [make("export", _importName(node))];
+      return [make("export", _reexportName(node))];
     case "export default signature":
       return [make("function", "default")];
     case "function_declaration":
@@ -328,7 +353,7 @@ function _statement(
         make(
           "type",
           _name(node, type) ?? "",
-          () => _typeMembers(node.childForFieldName("value")),
+          () => _aliasMembers(node.childForFieldName("value")),
         ),
       ];
     case "enum_declaration":
@@ -356,10 +381,9 @@ function _statement(
         declarators,
         types: declaratorTypes,
       });
-      if (withMembers && variables.length === 1) {
-        variables[0].children = _valueMembers(
-          declarators[0],
-          declaratorTypes[0],
+      if (variables.length === 1) {
+        variables[0].children = nested(() =>
+          _valueMembers(declarators[0], declaratorTypes[0])
         );
       }
       return variables;
@@ -512,6 +536,28 @@ function _importName(node: Node): string {
   return source.text.slice(1, -1);
 }
 
+// A re-export names what it passes on, then its module: `{ createTools }
+// from ./x.ts`, `* as fs from node:fs`; `export * from "./y"` names the
+// module alone. Every name is kept, so each one can be found.
+function _reexportName(node: Node): string {
+  const module = _importName(node);
+  for (const child of node.namedChildren) {
+    const type = child.type;
+    if (type === "namespace_export") {
+      return `${child.text.replace(WHITESPACE_RUN, " ")} from ${module}`;
+    }
+    if (type === "export_clause") {
+      const names = child.namedChildren
+        .filter((specifier) => specifier.type === "export_specifier")
+        .map((specifier) => specifier.text.replace(WHITESPACE_RUN, " "));
+      return names.length === 0
+        ? module
+        : `{ ${names.join(", ")} } from ${module}`;
+    }
+  }
+  return module;
+}
+
 function _variables(
   node: Node,
   type: string,
@@ -660,7 +706,7 @@ function _types(siblings: readonly Node[]): string[] {
 }
 
 function _namespaceBody(body: Node | null): OutlineSymbol[] {
-  return body === null ? [] : _statements(body, false);
+  return body === null ? [] : _statements(body);
 }
 
 // Overloads (`function f(a: string): void;` then `function f(a) {}`, or a

@@ -51,7 +51,7 @@ Deno.test("extractEcmascript() leaves an adjacent @module or @packageDocumentati
       'export { a } from "./a.js";',
     );
     assert.deepEqual(await extractLines(typescript, text), [
-      "export ./a.js 5-5",
+      "export { a } from ./a.js 5-5",
     ], tag);
   }
   // Named in a sentence, the tag is no overview.

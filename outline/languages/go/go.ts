@@ -9,6 +9,7 @@ import {
   fieldText,
   firstMeaningfulLine,
   makeSymbol,
+  nested,
   precedingComments,
 } from "../_nodes.ts";
 
@@ -20,9 +21,6 @@ export const go: LanguageSpec = {
   extract: extractGo,
   braces: true,
 };
-
-// How many import paths an import symbol's name lists before "+N more".
-const MAX_IMPORT_NAMES = 4;
 
 function extractGo(root: Node): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
@@ -109,15 +107,12 @@ function _packageName(node: Node): string {
     ?.text ?? "?";
 }
 
-// `import "fmt"` or `import ("fmt"; f "os")`: the specs as written, so a
-// reader sees aliases; long groups end with "+N more".
+// `import "fmt"` or `import ("fmt"; f "os")`: every spec as written, so a
+// reader sees aliases and any path can be found by name.
 function _importName(node: Node): string {
-  const specs = node.descendantsOfType("import_spec");
-  const names = specs.slice(0, MAX_IMPORT_NAMES).map((spec) =>
-    spec.text.replace(/\s+/g, " ")
-  );
-  const more = specs.length - names.length;
-  return more > 0 ? `${names.join(", ")}, +${more} more` : names.join(", ");
+  return node.descendantsOfType("import_spec")
+    .map((spec) => spec.text.replace(/\s+/g, " "))
+    .join(", ");
 }
 
 // `(*Server) Start`: the receiver type as godoc prints it, then the name.
@@ -147,13 +142,50 @@ function _constSymbol(spec: Node, doc: string | undefined): OutlineSymbol {
   return _symbol("const", _names(spec) ?? "?", spec, doc);
 }
 
+// A variable of a struct type written in place (`var hosts struct {...}`,
+// a test table `var tests = []struct{...}{...}`) lists its fields.
 function _varSymbol(spec: Node, doc: string | undefined): OutlineSymbol {
-  return _symbol("var", _names(spec) ?? "?", spec, doc);
+  const type = spec.childForFieldName("type") ??
+    spec.childForFieldName("value")?.firstNamedChild
+      ?.childForFieldName("type") ??
+    null;
+  const inner = _innerType(type);
+  const children = inner === null ? [] : nested(() => _members(inner));
+  return _symbol("var", _names(spec) ?? "?", spec, doc, children);
+}
+
+// The struct or interface type written in `type`, through pointers, slices,
+// arrays, maps (their values) and channels; null for any other.
+function _innerType(type: Node | null): Node | null {
+  let current = type;
+  for (let depth = 0; current !== null && depth < 8; depth++) {
+    switch (current.type) {
+      case "struct_type":
+      case "interface_type":
+        return current;
+      case "map_type":
+        current = current.childForFieldName("value");
+        break;
+      case "pointer_type":
+      case "parenthesized_type":
+        current = current.namedChildren.at(-1) ?? null;
+        break;
+      case "slice_type":
+      case "array_type":
+      case "channel_type":
+        current = current.childForFieldName("element") ??
+          current.childForFieldName("value");
+        break;
+      default:
+        return null;
+    }
+  }
+  return null;
 }
 
 function _typeSymbol(spec: Node, doc: string | undefined): OutlineSymbol {
   const type = spec.childForFieldName("type");
-  const children = type === null ? [] : _members(type);
+  const children = type === null ? [] : nested(() => _members(type));
   return _symbol("type", fieldText(spec) ?? "?", spec, doc, children);
 }
 
@@ -164,9 +196,20 @@ function _members(type: Node): OutlineSymbol[] {
     const list = type.namedChildren.find((child) =>
       child.type === "field_declaration_list"
     );
+    // A field of a struct type written in place lists its fields in turn.
     return (list?.namedChildren ?? [])
       .filter((child) => child.type === "field_declaration")
-      .map((field) => _symbol("field", _fieldName(field), field, _doc(field)));
+      .map((field) => {
+        const inner = _innerType(field.childForFieldName("type"));
+        const children = inner === null ? [] : nested(() => _members(inner));
+        return _symbol(
+          "field",
+          _fieldName(field),
+          field,
+          _doc(field),
+          children,
+        );
+      });
   }
   if (type.type === "interface_type") {
     return type.namedChildren

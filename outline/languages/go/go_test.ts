@@ -15,7 +15,7 @@ testFixture(go, {
   file: "sample.go",
   outline: [
     "package server 2-2 // Package server runs a small HTTP server.",
-    'import "context", "fmt", nethttp "net/http", "sync", +1 more 4-10',
+    'import "context", "fmt", nethttp "net/http", "sync", "time" 4-10',
     'import "errors" 12-12',
     "const DefaultPort 15-15 // DefaultPort is used when Config.Port is zero.",
     "const ModeDev 19-19 // ModeDev logs every request.",
@@ -46,6 +46,50 @@ testFixture(go, {
 });
 
 testExtract(go, [
+  {
+    name:
+      "go.extract() lists the fields of struct types written in place, at any depth",
+    text: [
+      "package p",
+      "",
+      "var hosts struct {",
+      "\tsync.Mutex",
+      "\tbyName map[string]int",
+      "}",
+      "",
+      "var tests = []struct {",
+      "\tname string",
+      "\tin   struct {",
+      "\t\ta, b int",
+      "\t}",
+      "}{",
+      '\t{name: "x"},',
+      "}",
+      "",
+      "type T struct {",
+      "\tinner *struct {",
+      "\t\tdeep int",
+      "\t}",
+      "}",
+      "",
+      "var plain = 1",
+      "",
+    ].join("\n"),
+    outline: [
+      "package p 1-1",
+      "var hosts 3-6",
+      "    field sync.Mutex 4-4",
+      "    field byName 5-5",
+      "var tests 8-15",
+      "    field name 9-9",
+      "    field in 10-12",
+      "        field a, b 11-11",
+      "type T 17-21",
+      "    field inner 18-20",
+      "        field deep 19-19",
+      "var plain 23-23",
+    ],
+  },
   {
     name: "go.extract() takes a grouped spec's own comment, not the group's",
     text: [

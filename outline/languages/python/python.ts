@@ -61,8 +61,14 @@ function _statement(node: Node, place: Place): OutlineSymbol[] {
         ? [makeSymbol("import", _importName(node, type), node)]
         : [];
     case "expression_statement":
-      return scope === "class" ? _fields(node, place.source) : [];
+      return scope === "member"
+        ? []
+        : _fields(node, place.source, scope === "class" ? "field" : "var");
     case "if_statement":
+      // What runs as a script (`if __name__ == "__main__":`) declares
+      // nothing of the module's.
+      if (_isMainGuard(node)) return [];
+      return scope === "member" ? [] : _branches(node, place);
     case "try_statement":
     case "with_statement":
       // `if TYPE_CHECKING:` / `try: import x` at module level and
@@ -105,9 +111,14 @@ function _branches(node: Node, place: Place): OutlineSymbol[] {
   return symbols;
 }
 
-// Class attributes: `x = 1` and `x: int = 0` directly in the class body, and
-// every name a chain binds (pdb's `do_c = do_cont = do_continue`).
-function _fields(statement: Node, source: string): OutlineSymbol[] {
+// Class attributes (`field`) and module variables (`var`): `x = 1` and `x:
+// int = 0` directly in the class body or the module, every name a chain binds
+// (pdb's `do_c = do_cont = do_continue`) and each name of `a, b = 1, 2`.
+function _fields(
+  statement: Node,
+  source: string,
+  kind: string,
+): OutlineSymbol[] {
   // A statement that opens with a string (a docstring) is no assignment.
   if (_startsWithString(source, statement.startIndex)) return [];
   const fields: OutlineSymbol[] = [];
@@ -115,12 +126,24 @@ function _fields(statement: Node, source: string): OutlineSymbol[] {
   let assignment = statement.firstNamedChild;
   while (assignment?.type === "assignment") {
     const left = assignment.childForFieldName("left");
-    if (left?.type === "identifier") {
-      fields.push(makeSymbol("field", left.text, statement));
+    const type = left?.type;
+    if (type === "identifier") {
+      fields.push(makeSymbol(kind, left!.text, statement));
+    } else if (type === "pattern_list" || type === "tuple_pattern") {
+      for (const name of left!.namedChildren) {
+        if (name.type === "identifier") {
+          fields.push(makeSymbol(kind, name.text, statement));
+        }
+      }
     }
     assignment = assignment.childForFieldName("right");
   }
   return fields;
+}
+
+function _isMainGuard(node: Node): boolean {
+  const condition = node.childForFieldName("condition");
+  return condition !== null && condition.text.includes("__name__");
 }
 
 // `type Vector = list[float]`, `type Pair[T] = tuple[T, T]`: the name is the
@@ -135,8 +158,20 @@ function _typeAlias(node: Node): OutlineSymbol {
 
 function _importName(node: Node, type: string): string {
   switch (type) {
-    case "import_from_statement":
-      return fieldText(node, "module_name") ?? "";
+    case "import_from_statement": {
+      const module = fieldText(node, "module_name") ?? "";
+      // `from . import x` (`from .. import a, b`): the module is only dots,
+      // so the names say what is imported, each behind them (`.x`).
+      if (!/^\.+$/.test(module)) return module;
+      const names = node.childrenForFieldName("name");
+      if (names.length > 0) {
+        return names.map((name) => `${module}${name.text}`).join(", ");
+      }
+      const wildcard = node.namedChildren.some((child) =>
+        child.type === "wildcard_import"
+      );
+      return wildcard ? `${module}*` : module;
+    }
     case "future_import_statement":
       // `from __future__ import annotations`: the grammar has a node of its
       // own for it, with no module_name field.

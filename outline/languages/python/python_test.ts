@@ -46,6 +46,54 @@ Deno.test("outlineSymbols() still lists Python symbols when the grammar fails on
 testExtract(python, [
   {
     name:
+      "python.extract() names what a relative import from a package brings in",
+    text: [
+      "from . import x",
+      "from .. import a, b as c",
+      "from .mod import y",
+      "from . import *",
+      "",
+    ].join("\n"),
+    outline: [
+      "import .x 1-1",
+      "import ..a, ..b as c 2-2",
+      "import .mod 3-3",
+      "import .* 4-4",
+    ],
+  },
+  {
+    name:
+      "python.extract() lists module variables, not those of a function or a __main__ block",
+    text: [
+      "NAME = 1",
+      "A = B = 2",
+      "c, d = 3, 4",
+      "t: int = 0",
+      'os.environ["x"] = "1"',
+      "try:",
+      "    import fast as impl",
+      "except ImportError:",
+      "    impl = None",
+      "def f():",
+      "    local = 1",
+      'if __name__ == "__main__":',
+      "    args = 1",
+      "",
+    ].join("\n"),
+    outline: [
+      "var NAME 1-1",
+      "var A 2-2",
+      "var B 2-2",
+      "var c 3-3",
+      "var d 3-3",
+      "var t 4-4",
+      "import fast as impl 7-7",
+      "var impl 9-9",
+      "def f 10-11",
+    ],
+  },
+  {
+    name:
       "python.extract() reads docstrings as Python does: escapes, concatenation, parentheses",
     text: [
       "def a():",
@@ -104,6 +152,8 @@ testExtract(python, [
       "    field a 7-7",
       "    field b 7-7",
       "    field c 7-7",
+      "    field p 8-8",
+      "    field q 8-8",
       "    field r 8-8",
       "    type Inner 9-9",
       "    field x 10-10",
@@ -294,7 +344,9 @@ a backslash."""
       "class Box (lines 11-18)  // A box.",
       "    field item (line 14)",
       "    method get (lines 16-18)",
+      "var s (line 22)",
       "def walrus (lines 23-26)  // Doc on its second line.",
+      "var match (line 29)",
       "def after (lines 32-33)",
     ],
   },

@@ -1,0 +1,55 @@
+// Files of published npm packages for benches and tests on real code: taken
+// with `npm pack` into the gitignored .bench-data/ folder on first use (never
+// committed) and kept there.
+import { join } from "node:path";
+import { exists } from "../../internal/exists.ts";
+
+/** The folder holding the unpacked packages (gitignored). */
+export const BENCH_DATA: string =
+  new URL("../../.bench-data/", import.meta.url).pathname;
+
+/**
+ * The path of `file` inside the npm package `spec` (e.g. `typescript@5.9.3`),
+ * unpacked into .bench-data/ with `npm pack` the first time. A folder is
+ * unpacked with everything under it.
+ */
+export async function packageFile(spec: string, file: string): Promise<string> {
+  const folder = join(BENCH_DATA, spec.replace("/", "__"));
+  const path = join(folder, file);
+  if (await exists(path)) return path;
+  await Deno.mkdir(folder, { recursive: true });
+  const packed = await _run("npm", [
+    "pack",
+    spec,
+    "--silent",
+    "--pack-destination",
+    folder,
+  ]);
+  const tarball = join(folder, packed.trim().split("\n").at(-1)!);
+  await _run("tar", [
+    "xzf",
+    tarball,
+    "-C",
+    folder,
+    "--strip-components=1",
+    `package/${file}`,
+  ]);
+  await Deno.remove(tarball);
+  return path;
+}
+
+async function _run(command: string, args: string[]): Promise<string> {
+  const output = await new Deno.Command(command, {
+    args,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    throw new Error(
+      `${command} ${args.join(" ")} failed: ${
+        new TextDecoder().decode(output.stderr)
+      }`,
+    );
+  }
+  return new TextDecoder().decode(output.stdout);
+}
