@@ -10,7 +10,7 @@ import { Outliner } from "../outline/outliner.ts";
 import { clearRepoMapCache } from "../tools/repo_map/_cache.ts";
 import { mapFiles } from "../tools/repo_map/_files.ts";
 import { repoMap } from "../tools/repo_map/repo_map.ts";
-import { packageTree } from "./_bench_data.ts";
+import { packageTree } from "../tests/support/npm_package.ts";
 
 const TREE = await packageTree("repo-map-tree", [
   "date-fns@2.30.0",

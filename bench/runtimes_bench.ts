@@ -12,7 +12,8 @@
 // TypeScript's lib files with `npm pack` into .bench-data/).
 import { join } from "node:path";
 import { has } from "../tests/support/has.ts";
-import { generatedFile, makePython, packageFile } from "./_bench_data.ts";
+import { generatedFile, makePython } from "./_bench_data.ts";
+import { packageFile } from "../tests/support/npm_package.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const PROBE = join(ROOT, "bench/_runtime_probe.ts");

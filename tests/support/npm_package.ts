@@ -53,3 +53,30 @@ async function _run(command: string, args: string[]): Promise<string> {
   }
   return new TextDecoder().decode(output.stdout);
 }
+
+/**
+ * A folder holding the whole npm packages `specs`, one subfolder each
+ * (`react-native@0.76.5/...`), unpacked into .bench-data/ the first time.
+ */
+export async function packageTree(
+  name: string,
+  specs: string[],
+): Promise<string> {
+  const root = join(BENCH_DATA, name);
+  for (const spec of specs) {
+    const folder = join(root, spec.replace("/", "__"));
+    if (await exists(join(folder, "package.json"))) continue;
+    await Deno.mkdir(folder, { recursive: true });
+    const packed = await _run("npm", [
+      "pack",
+      spec,
+      "--silent",
+      "--pack-destination",
+      folder,
+    ]);
+    const tarball = join(folder, packed.trim().split("\n").at(-1)!);
+    await _run("tar", ["xzf", tarball, "-C", folder, "--strip-components=1"]);
+    await Deno.remove(tarball);
+  }
+  return root;
+}
