@@ -677,13 +677,30 @@ Deno.test("search() under a 20 000-rule .gitignore takes about as long as withou
     }
     await Deno.writeTextFile(join(dir, "src", "n.txt"), "needle\n");
     const rules = Array.from({ length: 20_000 }, (_, i) => `build${i}/`);
-    await Deno.writeTextFile(join(dir, ".gitignore"), rules.join("\n"));
+    const gitignore = join(dir, ".gitignore");
     const tools = createTools({ cwd: dir, permissionMode: "allow" });
-    const started = performance.now();
-    const result = await tools.search.execute({ pattern: "needle" });
-    const ms = performance.now() - started;
-    assert.match(tools.search.toModelText(result), /n\.txt:1: needle/);
-    assert.ok(ms < 5_000, `search took ${Math.round(ms)} ms`);
+    // Against the same search without the file, taken turn about and best
+    // of three each, so a busy machine slows both alike (250-400 ms each
+    // beside two busy loops). Generous: the bound catches a cost that grows
+    // with rules times paths, not a slow run.
+    const best = { with: Infinity, without: Infinity };
+    for (let round = 0; round < 3; round++) {
+      for (const kind of ["without", "with"] as const) {
+        if (kind === "with") {
+          await Deno.writeTextFile(gitignore, rules.join("\n"));
+        } else await Deno.remove(gitignore).catch(() => {});
+        const started = performance.now();
+        const result = await tools.search.execute({ pattern: "needle" });
+        best[kind] = Math.min(best[kind], performance.now() - started);
+        assert.match(tools.search.toModelText(result), /n\.txt:1: needle/);
+      }
+    }
+    assert.ok(
+      best.with < 10 * best.without + 1_000,
+      `search took ${Math.round(best.with)} ms, ${
+        Math.round(best.without)
+      } ms without the .gitignore`,
+    );
   });
 });
 
