@@ -79,7 +79,11 @@ function _reportEnd(scope: WorkerScope): void {
     const ended: ThreadEnded = { type: THREAD_ENDED, code };
     scope.postMessage(ended, []);
   };
-  globalThis.addEventListener("unload", () => tell(runtime.exitCode));
+  if (typeof globalThis.addEventListener === "function") {
+    globalThis.addEventListener("unload", () => tell(runtime.exitCode));
+  }
+  // Bun's worker scope has no close() to wrap.
+  if (typeof scope.close !== "function") return;
   const close = scope.close.bind(scope);
   scope.close = () => {
     tell(0);
