@@ -67,19 +67,12 @@ function descriptorsOf(info: FileInfo): Set<string> {
   return found;
 }
 
+/** One descriptor open on the file `info` describes, none of `skip`. */
 function descriptorOf(
   info: FileInfo,
   skip?: Set<string>,
 ): string | undefined {
-  for (const entry of runtime.readDirSync(FD_DIR)) {
-    if (skip?.has(entry.name)) continue;
-    try {
-      const other = runtime.statSync(`${FD_DIR}/${entry.name}`);
-      if (other.dev === info.dev && other.ino === info.ino) return entry.name;
-    } catch {
-      // a descriptor closed meanwhile (the listing's own)
-    }
-  }
+  for (const fd of descriptorsOf(info)) if (!skip?.has(fd)) return fd;
   return undefined;
 }
 
