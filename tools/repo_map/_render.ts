@@ -103,18 +103,7 @@ function render(
   // Files in the order of their best definition; each definition with the
   // ones around it, so that a method shows under its class.
   const byFile = new Map<string, Set<number>>();
-  for (const { file, index } of chosen) {
-    const shown = byFile.get(file) ?? new Set<number>();
-    byFile.set(file, shown);
-    const { definitions } = facts.get(file)!;
-    for (
-      let at = index;
-      at >= 0 && !shown.has(at);
-      at = definitions[at].parent
-    ) {
-      shown.add(at);
-    }
-  }
+  for (const { file, index } of chosen) addShown(byFile, facts, file, index);
   const lines: string[] = [];
   let symbols = 0;
   for (const [file, shown] of byFile) {
