@@ -11,9 +11,6 @@ import {
   testOutlineFiles,
 } from "../../../tests/support/outline_languages.ts";
 import { kotlin } from "./kotlin.ts";
-import { blankConstructorAnnotations } from "./repairs/constructor_annotations_kotlin_1_1_0.ts";
-import { joinConstructorLines } from "./repairs/constructor_on_next_line_kotlin_1_1_0.ts";
-import { standInForDynamic } from "./repairs/dynamic_as_name_kotlin_1_1_0.ts";
 import { terminateOneLineBodies } from "./repairs/one_line_bodies_kotlin_1_1_0.ts";
 
 testFixture(kotlin, {
@@ -128,58 +125,6 @@ const ANNOTATED_CONSTRUCTOR = [
   "",
   "internal fun helper(): Int = 1",
 ].join("\n");
-
-Deno.test("blankConstructorAnnotations() blanks only annotations before a primary constructor", () => {
-  deepStrictEqual(
-    blankConstructorAnnotations(
-      'class A\n@Inject @Named("a(b)")\ninternal constructor(x: Int)',
-    ),
-    `class A\n${" ".repeat(22)}\ninternal constructor(x: Int)`,
-  );
-  // Elsewhere annotations stay: on a function, on a secondary constructor.
-  const untouched =
-    "class A {\n  @Inject\n  fun f() {}\n  @Inject constructor()\n}";
-  deepStrictEqual(blankConstructorAnnotations(untouched), untouched);
-});
-
-Deno.test("joinConstructorLines() moves the line break after a primary constructor's (", () => {
-  deepStrictEqual(
-    joinConstructorLines(
-      "class O {\n  class Page\n  private constructor(val id: Int) {}\n}",
-    ),
-    "class O {\n  class Page private constructor(\nval id: Int) {}\n}",
-  );
-  // Blank lines (annotations blanked before) and CRLF move along, kept.
-  deepStrictEqual(
-    joinConstructorLines("class A<T>\r\n   \r\n constructor()"),
-    "class A<T> constructor(\r\n\r\n)",
-  );
-  // A comment that mentions a class, above a secondary constructor, stays.
-  const untouched = "  // makes a class\n  constructor(x: Int) : this()";
-  deepStrictEqual(joinConstructorLines(untouched), untouched);
-});
-
-Deno.test("blankConstructorAnnotations() takes linear time on a run of annotations that fails", () => {
-  const started = performance.now();
-  // No constructor follows: the match fails after every annotation.
-  blankConstructorAnnotations(`fun f( {\nclass A\n${"@a ".repeat(40)}x`);
-  blankConstructorAnnotations(
-    `class A\n${"    @A\n".repeat(40)}    fun f() {}`,
-  );
-  // Exponential backtracking took minutes here; a generous bound.
-  ok(performance.now() - started < 5_000);
-});
-
-Deno.test("standInForDynamic() keeps the length and touches only the word dynamic", () => {
-  const text = "val dynamic: dynamic = dynamicity + _dynamic";
-  const stand = "dynam\u0456c";
-  const stood = standInForDynamic(text);
-  deepStrictEqual(stood.length, text.length);
-  deepStrictEqual(
-    stood,
-    `val ${stand}: ${stand} = dynamicity + _dynamic`,
-  );
-});
 
 Deno.test("kotlin.extract() keeps the rest of a file with a when guard", async () => {
   const text = lines(
