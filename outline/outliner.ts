@@ -260,38 +260,23 @@ export class Outliner {
     await _requireWorkerRead();
     const stat = await _stat(path, absolute);
     await _requireOutlinable(path, absolute, stat.size);
-    this.#pool.warm();
-    this.#parses++;
-    const extension = await dialectExtension(absolute, named);
-    const spec = languageForExtension(extension);
-    const reply = await this.#run(path, {
-      path: absolute,
-      extension,
-      ...(spec === undefined ? {} : { language: languageId(spec) }),
-      budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
-      recycleBytes: this.#recycleBytes,
-      maxSymbols: MAX_SYMBOLS,
-      names: true,
-      signal: options.signal,
-      ...await _grammarFor(extension, options.grammarsDir),
-    }).catch((error) => {
-      throw _grammarsDirAdvice(error, options.grammarsDir);
-    });
+    const { job } = await this.#job(absolute, named, options);
+    const reply = await this.#run(path, { ...job, names: true }).catch(
+      (error) => {
+        throw _grammarsDirAdvice(error, options.grammarsDir);
+      },
+    );
     if (reply.type === "error") throw _failure(path, reply);
     return { result: unpackOutline(reply.outline), names: reply.names ?? [] };
   }
 
-  async #parse(
-    path: string,
-    { absolute, extension: named, stat, racy, options }: {
-      absolute: string;
-      extension: string;
-      stat: { size: number; mtimeMs: number | null };
-      racy: boolean;
-      options: OutlineCallOptions;
-    },
-  ): Promise<OutlineResult> {
-    // A miss: boot a worker while the grammar modules are fetched.
+  // The pool job that parses `absolute`, whose extension is `named`; boots a
+  // worker while the grammar modules are fetched.
+  async #job(
+    absolute: string,
+    named: string,
+    options: OutlineCallOptions,
+  ): Promise<{ job: PoolJob; spec: LanguageSpec | undefined }> {
     this.#pool.warm();
     this.#parses++;
     // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts).
@@ -307,6 +292,20 @@ export class Outliner {
       signal: options.signal,
       ...await _grammarFor(extension, options.grammarsDir),
     };
+    return { job, spec };
+  }
+
+  async #parse(
+    path: string,
+    { absolute, extension: named, stat, racy, options }: {
+      absolute: string;
+      extension: string;
+      stat: { size: number; mtimeMs: number | null };
+      racy: boolean;
+      options: OutlineCallOptions;
+    },
+  ): Promise<OutlineResult> {
+    const { job, spec } = await this.#job(absolute, named, options);
     const count = this.#pieceCount(spec, stat.size);
     // A file that may be split is read here, once: its pieces get the bytes,
     // or the whole-file job does (after a failed read the worker reads and
