@@ -3,8 +3,6 @@
 // blocks, wrapped prototypes, struct members and doc comments.
 import assert from "node:assert/strict";
 import {
-  extractLines,
-  extractText,
   lines,
   outlineFile,
   outlineFileLines,
@@ -112,47 +110,6 @@ Deno.test("c.extract() skips /*- and @{ marker lines in a doc summary", async ()
   ]);
 });
 
-Deno.test("c.extract() lists zlib's OF((...)) prototypes under their own names", async () => {
-  const text = lines(
-    "ZEXTERN const char * ZEXPORT zlibVersion OF((void));",
-    "/* The application can compare zlibVersion and ZLIB_VERSION. */",
-    "",
-    "ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));",
-    "",
-    "ZEXTERN int ZEXPORT inflateBackInit_ OF((z_streamp strm, int windowBits,",
-    "                                         const char *version));",
-  );
-  const names = (await extractText(c, text)).map((s) => `${s.kind} ${s.name}`);
-  assert.deepEqual(names, [
-    "function zlibVersion",
-    "function deflate",
-    "function inflateBackInit_",
-  ]);
-});
-
-Deno.test("c.extract() keeps a packed struct typedef named after __attribute__((packed))", async () => {
-  const text = lines(
-    "typedef struct {",
-    "\t__u32 v32;",
-    "} __attribute__((packed)) jint32_t;",
-    "",
-    "struct cld_msg {",
-    "\tunion {",
-    "\t\t__s64 cm_gen;",
-    "\t} __attribute__((packed)) cm_u;",
-    "};",
-  );
-  const outline = await extractLines(c, text);
-  assert.deepEqual(outline.slice(0, 2), [
-    "typedef jint32_t 1-3",
-    "    field v32 2-2",
-  ]);
-  assert.ok(
-    outline.some((line) => line.trim().startsWith("field cm_u 6-8")),
-    outline.join("\n"),
-  );
-});
-
 // A scan per candidate to the text's end once took minutes on such text.
 Deno.test("blankCDeclarationMacros() ends on 500 KB of unclosed wrapper-like calls", () => {
   const text = "int before(void);\n" + "a X((".repeat(100_000) + "\n";
@@ -169,6 +126,45 @@ Deno.test("outlineSymbols() outlines a C header of unclosed wrapper-like calls w
 });
 
 testExtract(c, [
+  {
+    name: "c.extract() lists zlib's OF((...)) prototypes under their own names",
+    text: lines(
+      "ZEXTERN const char * ZEXPORT zlibVersion OF((void));",
+      "/* The application can compare zlibVersion and ZLIB_VERSION. */",
+      "",
+      "ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));",
+      "",
+      "ZEXTERN int ZEXPORT inflateBackInit_ OF((z_streamp strm, int windowBits,",
+      "                                         const char *version));",
+    ),
+    outline: [
+      "function zlibVersion 1-1",
+      "function deflate 4-4",
+      "function inflateBackInit_ 6-7",
+    ],
+  },
+  {
+    name:
+      "c.extract() keeps a packed struct typedef named after __attribute__((packed))",
+    text: lines(
+      "typedef struct {",
+      "\t__u32 v32;",
+      "} __attribute__((packed)) jint32_t;",
+      "",
+      "struct cld_msg {",
+      "\tunion {",
+      "\t\t__s64 cm_gen;",
+      "\t} __attribute__((packed)) cm_u;",
+      "};",
+    ),
+    outline: [
+      "typedef jint32_t 1-3",
+      "    field v32 2-2",
+      "struct cld_msg 5-9",
+      "    field cm_u 6-8",
+      "        field cm_gen 7-7",
+    ],
+  },
   {
     name:
       "c.extract() lists a prototype of a function that returns a function pointer, not a pointer variable",

@@ -126,28 +126,6 @@ const ANNOTATED_CONSTRUCTOR = [
   "internal fun helper(): Int = 1",
 ].join("\n");
 
-Deno.test("kotlin.extract() keeps the rest of a file with a when guard", async () => {
-  const text = lines(
-    "class Parser {",
-    "  fun sign(x: Any) = when (x) {",
-    "    is Int if x > 0 -> 1",
-    "    else -> 0",
-    "  }",
-    "  fun reset() {}",
-    "}",
-    "",
-    "class Lexer {",
-    "  fun next() {}",
-    "}",
-  );
-  const listed = await extractLines(kotlin, text);
-  assert.ok(
-    listed.includes("class Lexer 9-11") &&
-      listed.includes("    fun next 10-10"),
-    `Lexer is missing: ${JSON.stringify(listed)}`,
-  );
-});
-
 Deno.test("kotlin.extract() keeps backticked names with braces in files with errors and in templates", async () => {
   const lines = async (text: string) => await extractLines(kotlin, text);
   assert.deepEqual(
@@ -169,6 +147,29 @@ Deno.test("kotlin.extract() keeps backticked names with braces in files with err
 });
 
 testExtract(kotlin, [
+  {
+    name: "kotlin.extract() keeps the rest of a file with a when guard",
+    text: lines(
+      "class Parser {",
+      "  fun sign(x: Any) = when (x) {",
+      "    is Int if x > 0 -> 1",
+      "    else -> 0",
+      "  }",
+      "  fun reset() {}",
+      "}",
+      "",
+      "class Lexer {",
+      "  fun next() {}",
+      "}",
+    ),
+    outline: [
+      "class Parser 1-7",
+      "    fun sign 2-5",
+      "    fun reset 6-6",
+      "class Lexer 9-11",
+      "    fun next 10-10",
+    ],
+  },
   {
     name:
       "kotlin.extract() outlines a class whose primary constructor is annotated on its own line",
