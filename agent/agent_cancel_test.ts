@@ -2,52 +2,43 @@
 // that the agent goes on afterwards. The model is the scripted server.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createAgent } from "./agent.ts";
 import { EndpointError } from "./endpoint_error.ts";
 import { runDeno } from "../tests/support/run_deno.ts";
 import { startStallingServer } from "../tests/support/stalling_server.ts";
 
 const MOD = new URL("../mod.ts", import.meta.url).pathname;
-import { startScriptedServer } from "../tests/support/scripted_server.ts";
+import {
+  callsTool,
+  startScriptedServer,
+} from "../tests/support/scripted_server.ts";
+import { scriptedAgent } from "../tests/support/scripted_agent.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
-Deno.test({
-  name:
-    "agent.run() cancelled during a WriteFile approval leaves the file unchanged",
-  async fn() {
-    await withWorkspace(async (ws) => {
-      await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
-      await using server = startScriptedServer([{
-        match: "Rewrite a.txt",
-        replies: [
-          {
-            toolCalls: [{
-              name: "WriteFile",
-              arguments: { path: "a.txt", content: "new\n" },
-            }],
-          },
-          { text: "done" },
-        ],
-      }]);
-      const controller = new AbortController();
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "scripted",
-        cwd: ws,
-        permissionMode: "ask",
-        approve: async () => {
-          controller.abort(); // the user cancels while the dialog is open
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          return true; // ... and the stale dialog is answered yes
-        },
-      });
-      await assert.rejects(
-        agent.run("Rewrite a.txt", { signal: controller.signal }),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "old\n");
+Deno.test("agent.run() cancelled during a WriteFile approval leaves the file unchanged", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.txt"), "old\n");
+    await using server = startScriptedServer([{
+      match: "Rewrite a.txt",
+      replies: [
+        callsTool("WriteFile", { path: "a.txt", content: "new\n" }),
+        { text: "done" },
+      ],
+    }]);
+    const controller = new AbortController();
+    const agent = scriptedAgent(server, ws, {
+      permissionMode: "ask",
+      approve: async () => {
+        controller.abort(); // the user cancels while the dialog is open
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return true; // ... and the stale dialog is answered yes
+      },
     });
-  },
+    await assert.rejects(
+      agent.run("Rewrite a.txt", { signal: controller.signal }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await Deno.readTextFile(join(ws, "a.txt")), "old\n");
+  });
 });
 
 Deno.test("agent.run() aborted mid-stream in a script lets it exit at once, and the agent answers the next prompt", async () => {
@@ -91,10 +82,7 @@ Deno.test("agent requestTimeoutMs ends a reply that stalls mid-stream with an En
   await withWorkspace(async (dir) => {
     const server = startStallingServer();
     try {
-      const agent = createAgent({
-        baseURL: server.baseURL,
-        model: "m",
-        cwd: dir,
+      const agent = scriptedAgent(server, dir, {
         maxRetries: 0,
         requestTimeoutMs: 500,
       });
@@ -125,20 +113,15 @@ Deno.test("agent.run() aborted while approve() never answers rejects at once, wr
     await using server = startScriptedServer([
       {
         match: "write it",
-        replies: [{
-          toolCalls: [{
-            name: "WriteFile",
-            arguments: { path: "a.txt", content: "hello" },
-          }],
-        }, { text: "wrote" }],
+        replies: [
+          callsTool("WriteFile", { path: "a.txt", content: "hello" }),
+          { text: "wrote" },
+        ],
       },
       { match: "something else", replies: [{ text: "still here" }] },
     ]);
     let asked = 0;
-    const agent = createAgent({
-      baseURL: server.baseURL,
-      model: "m",
-      cwd: dir,
+    const agent = scriptedAgent(server, dir, {
       permissionMode: "ask",
       approve: () => {
         asked++;

@@ -370,6 +370,11 @@ export function toolResultText(
   return "";
 }
 
+/** A reply in which the model calls the tool `name` with `args`. */
+export function callsTool(name: string, args: unknown): ScriptedReply {
+  return { toolCalls: [{ name, arguments: args }] };
+}
+
 /** The replies of a model that makes one tool call, then answers `text`. */
 export function callThen(
   call: ScriptedToolCall,
