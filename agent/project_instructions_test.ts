@@ -5,69 +5,78 @@ import { join } from "node:path";
 import { withWorkspace, writeFiles } from "../tests/support/workspace.ts";
 import {
   findProjectInstructions,
+  type ProjectInstructionsFile,
   projectInstructionsText,
 } from "./project_instructions.ts";
 
-Deno.test("findProjectInstructions() reads the user's file, then the repository root down to the workspace", async () => {
+/**
+ * The instruction files findProjectInstructions() finds from the folder
+ * `from` of a fresh workspace holding `files`, with the user's folder
+ * `config` (none when not given), and the workspace's path.
+ */
+async function findIn(
+  files: Record<string, string>,
+  options: { from?: string; config?: string } = {},
+): Promise<{ dir: string; found: ProjectInstructionsFile[] }> {
+  let found: ProjectInstructionsFile[] = [];
+  let root = "";
   await withWorkspace(async (dir) => {
-    await writeFiles(dir, {
-      "config/AGENTS.md": "user rules",
-      "repo/.git/HEAD": "ref: refs/heads/main\n",
-      "repo/AGENTS.md": "root rules",
-      "repo/src/AGENTS.md": "src rules",
-      "repo/src/deep/AGENTS.md": "below the workspace: not read",
-      "AGENTS.md": "above the repository: not read",
+    root = dir;
+    await writeFiles(dir, files);
+    found = await findProjectInstructions(join(dir, options.from ?? ""), {
+      configFolder: options.config === undefined
+        ? null
+        : join(dir, options.config),
     });
-    const files = await findProjectInstructions(join(dir, "repo", "src"), {
-      configFolder: join(dir, "config"),
-    });
-    assert.deepEqual(files.map((file) => file.text), [
-      "user rules",
-      "root rules",
-      "src rules",
-    ]);
-    assert.deepEqual(files.slice(1).map((file) => file.shown), [
-      "AGENTS.md",
-      "src/AGENTS.md",
-    ]);
-    assert.equal(files[2].path, join(dir, "repo", "src", "AGENTS.md"));
   });
+  return { dir: root, found };
+}
+
+Deno.test("findProjectInstructions() reads the user's file, then the repository root down to the workspace", async () => {
+  const { dir, found } = await findIn({
+    "config/AGENTS.md": "user rules",
+    "repo/.git/HEAD": "ref: refs/heads/main\n",
+    "repo/AGENTS.md": "root rules",
+    "repo/src/AGENTS.md": "src rules",
+    "repo/src/deep/AGENTS.md": "below the workspace: not read",
+    "AGENTS.md": "above the repository: not read",
+  }, { from: "repo/src", config: "config" });
+  assert.deepEqual(found.map((file) => file.text), [
+    "user rules",
+    "root rules",
+    "src rules",
+  ]);
+  assert.deepEqual(found.slice(1).map((file) => file.shown), [
+    "AGENTS.md",
+    "src/AGENTS.md",
+  ]);
+  assert.equal(found[2].path, join(dir, "repo", "src", "AGENTS.md"));
 });
 
 Deno.test("findProjectInstructions() reads CLAUDE.md only in a folder without AGENTS.md", async () => {
-  await withWorkspace(async (dir) => {
-    await writeFiles(dir, {
-      ".git/HEAD": "",
-      "CLAUDE.md": "claude root",
-      "a/AGENTS.md": "agents a",
-      "a/CLAUDE.md": "claude a: shadowed",
-    });
-    const files = await findProjectInstructions(join(dir, "a"), {
-      configFolder: null,
-    });
-    assert.deepEqual(files.map((file) => `${file.shown}: ${file.text}`), [
-      "CLAUDE.md: claude root",
-      "a/AGENTS.md: agents a",
-    ]);
-  });
+  const { found } = await findIn({
+    ".git/HEAD": "",
+    "CLAUDE.md": "claude root",
+    "a/AGENTS.md": "agents a",
+    "a/CLAUDE.md": "claude a: shadowed",
+  }, { from: "a" });
+  assert.deepEqual(found.map((file) => `${file.shown}: ${file.text}`), [
+    "CLAUDE.md: claude root",
+    "a/AGENTS.md: agents a",
+  ]);
 });
 
 Deno.test("findProjectInstructions() without a repository reads the workspace's file only", async () => {
-  await withWorkspace(async (dir) => {
-    await writeFiles(dir, { "AGENTS.md": "outer", "ws/AGENTS.md": "inner" });
-    const files = await findProjectInstructions(join(dir, "ws"), {
-      configFolder: null,
-    });
-    assert.deepEqual(files.map((file) => file.text), ["inner"]);
-  });
+  const { found } = await findIn(
+    { "AGENTS.md": "outer", "ws/AGENTS.md": "inner" },
+    { from: "ws" },
+  );
+  assert.deepEqual(found.map((file) => file.text), ["inner"]);
 });
 
 Deno.test("findProjectInstructions() passes over an AGENTS.md that is a folder", async () => {
-  await withWorkspace(async (dir) => {
-    await writeFiles(dir, { "AGENTS.md/x": "", "CLAUDE.md": "claude" });
-    const files = await findProjectInstructions(dir, { configFolder: null });
-    assert.deepEqual(files.map((file) => file.text), ["claude"]);
-  });
+  const { found } = await findIn({ "AGENTS.md/x": "", "CLAUDE.md": "claude" });
+  assert.deepEqual(found.map((file) => file.text), ["claude"]);
 });
 
 Deno.test("projectInstructionsText() puts each file's text under its path, and cuts to the budget", () => {
