@@ -23,46 +23,59 @@ function outline(
   return fello(["outline", ...args], { cwd, ...options });
 }
 
-Deno.test("fello outline <folder> outlines each file in order, skipping .git, node_modules and .gitignore'd files", async () => {
+/**
+ * Runs `fello outline` in a fresh workspace holding `files`, on the folder
+ * `args` gives for the workspace's path (".", the workspace itself).
+ */
+async function outlineOf(
+  files: Record<string, string>,
+  args: (dir: string) => string[] = () => ["."],
+): Promise<CliOutput> {
+  let result: CliOutput | undefined;
   await withWorkspace(async (dir) => {
-    await writeFiles(dir, {
-      ".gitignore": "build/\n*.gen.ts\n",
-      "src/b.py": "def b():\n    pass\n",
-      "src/a.ts": "export function a() {}\n",
-      "src/x.gen.ts": "export function gen() {}\n",
-      "src/notes.txt": "not code\n",
-      "README.md": "# Read me\n",
-      ".git/hook.js": "function hook() {}\n",
-      "node_modules/pkg/index.js": "function dep() {}\n",
-      "build/out.js": "function out() {}\n",
-    });
-    const { code, stdout, stderr } = await outline(["."], dir);
-    assert.equal(code, 0, stderr);
-    assert.equal(stderr, "");
-    assert.equal(
-      stdout,
-      [
-        "File: README.md",
-        "Language: Markdown",
-        "Total lines: 1",
-        "─── Symbols ───",
-        "heading Read me (line 1)",
-        "",
-        "File: src/a.ts",
-        "Language: TypeScript",
-        "Total lines: 1",
-        "─── Symbols ───",
-        "function a (line 1)",
-        "",
-        "File: src/b.py",
-        "Language: Python",
-        "Total lines: 2",
-        "─── Symbols ───",
-        "def b (lines 1-2)",
-        "",
-      ].join("\n"),
-    );
+    await writeFiles(dir, files);
+    result = await outline(args(dir), dir);
   });
+  return result!;
+}
+
+Deno.test("fello outline <folder> outlines each file in order, skipping .git, node_modules and .gitignore'd files", async () => {
+  const { code, stdout, stderr } = await outlineOf({
+    ".gitignore": "build/\n*.gen.ts\n",
+    "src/b.py": "def b():\n    pass\n",
+    "src/a.ts": "export function a() {}\n",
+    "src/x.gen.ts": "export function gen() {}\n",
+    "src/notes.txt": "not code\n",
+    "README.md": "# Read me\n",
+    ".git/hook.js": "function hook() {}\n",
+    "node_modules/pkg/index.js": "function dep() {}\n",
+    "build/out.js": "function out() {}\n",
+  });
+  assert.equal(code, 0, stderr);
+  assert.equal(stderr, "");
+  assert.equal(
+    stdout,
+    [
+      "File: README.md",
+      "Language: Markdown",
+      "Total lines: 1",
+      "─── Symbols ───",
+      "heading Read me (line 1)",
+      "",
+      "File: src/a.ts",
+      "Language: TypeScript",
+      "Total lines: 1",
+      "─── Symbols ───",
+      "function a (line 1)",
+      "",
+      "File: src/b.py",
+      "Language: Python",
+      "Total lines: 2",
+      "─── Symbols ───",
+      "def b (lines 1-2)",
+      "",
+    ].join("\n"),
+  );
 });
 
 Deno.test("fello outline prints outlineSymbols() results with --json and fails on a bad file", async () => {
@@ -207,15 +220,12 @@ Deno.test("fello outline <folder> of 2,000 files works under a low open-file lim
 });
 
 Deno.test("fello outline <folder> reads .gitignore case-sensitively, as git does", async () => {
-  await withWorkspace(async (ws) => {
-    await writeFiles(ws, {
-      ".git/HEAD": "ref: refs/heads/main\n",
-      ".gitignore": "core\n*.LOG\n",
-      "Core/a.c": "int needle(void) { return 0; }\n",
-    });
-    const result = await outline([ws], ws);
-    assert.match(result.stdout, /^File: .*Core\/a\.c$/m);
-  });
+  const result = await outlineOf({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".gitignore": "core\n*.LOG\n",
+    "Core/a.c": "int needle(void) { return 0; }\n",
+  }, (ws) => [ws]);
+  assert.match(result.stdout, /^File: .*Core\/a\.c$/m);
 });
 
 Deno.test("fello outline runs its web workers with read access to the package and the workspace only, and from FELLO_GRAMMARS_DIR", async () => {
