@@ -11,7 +11,12 @@ import {
   toolResultText,
 } from "./support/scripted_server.ts";
 import { withWorkspace, writeFiles } from "./support/workspace.ts";
-import { fello, felloAt, MOD } from "./support/fello_cli.ts";
+import {
+  type CliOutput,
+  endpointArgs,
+  fello,
+  MOD,
+} from "./support/fello_cli.ts";
 
 /** The system message of a recorded request. */
 function systemText(request: RecordedRequest): string {
@@ -28,6 +33,21 @@ function userEnv(dir: string): Record<string, string> {
   };
 }
 
+/**
+ * Runs `fello <args>` in the folder `ws` of `dir` (default "ws") with the
+ * user folders of `dir` and `env`; `at` puts the endpoint flags in front.
+ */
+function felloIn(
+  dir: string,
+  args: string[],
+  options: { ws?: string; env?: Record<string, string>; at?: string } = {},
+): Promise<CliOutput> {
+  return fello([...options.at ? endpointArgs(options.at) : [], ...args], {
+    cwd: join(dir, options.ws ?? "ws"),
+    env: { ...userEnv(dir), ...options.env },
+  });
+}
+
 Deno.test("fello run puts the repository's and a nested AGENTS.md into the instructions and lists them", async () => {
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([{
@@ -40,9 +60,9 @@ Deno.test("fello run puts the repository's and a nested AGENTS.md into the instr
       "repo/src/AGENTS.md": "Src rule: keep files small.\n",
       "user-config/fello/AGENTS.md": "User rule: answer briefly.\n",
     });
-    const out = await felloAt(server.baseURL, ["hello"], {
-      cwd: join(dir, "repo", "src"),
-      env: userEnv(dir),
+    const out = await felloIn(dir, ["hello"], {
+      ws: "repo/src",
+      at: server.baseURL,
     });
     assert.equal(out.code, 0, out.stderr);
     const system = systemText(server.requests[0]);
@@ -76,10 +96,7 @@ Deno.test("fello run takes baseURL and model from the settings files with no fla
       // A workspace may pick the model without being trusted.
       "ws/.fello/config.json": JSON.stringify({ model: "workspace-model" }),
     });
-    const out = await fello(["hello"], {
-      cwd: join(dir, "ws"),
-      env: userEnv(dir),
-    });
+    const out = await felloIn(dir, ["hello"]);
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout.trim(), "hi");
     assert.equal(server.requests[0].body.model, "workspace-model");
@@ -87,9 +104,8 @@ Deno.test("fello run takes baseURL and model from the settings files with no fla
       server.requests[0].headers.get("authorization"),
       "Bearer user-key",
     );
-    const shown = await fello(["config"], {
-      cwd: join(dir, "ws"),
-      env: { ...userEnv(dir), FELLO_MODEL: "env-model" },
+    const shown = await felloIn(dir, ["config"], {
+      env: { FELLO_MODEL: "env-model" },
     });
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /^baseURL +http:\S+ +\(~?.*config\.json\)$/m);
@@ -115,11 +131,9 @@ Deno.test("fello run refuses a Shell call a deny rule names, in allow mode", asy
         permissions: { deny: ["Shell(rm *)"] },
       }),
     });
-    const out = await felloAt(server.baseURL, [
-      "--permission-mode",
-      "allow",
-      "clean up",
-    ], { cwd: join(dir, "ws"), env: userEnv(dir) });
+    const out = await felloIn(dir, ["--permission-mode", "allow", "clean up"], {
+      at: server.baseURL,
+    });
     assert.equal(out.code, 0, out.stderr);
     assert.match(
       toolResultText(server, "call_rm"),
@@ -156,11 +170,13 @@ Deno.test("fello run offers and calls the tools of an mcpServers stdio server as
         },
       }),
     });
-    const out = await felloAt(server.baseURL, [
+    const out = await felloIn(dir, [
       "--permission-mode",
       "allow",
       "find the needle",
-    ], { cwd: join(dir, "ws"), env: userEnv(dir) });
+    ], {
+      at: server.baseURL,
+    });
     assert.equal(out.code, 0, out.stderr);
     const offered = server.requests[0].body.tools?.map((t) => t.function.name);
     assert.ok(offered?.includes("mcp__files__search"), `offered: ${offered}`);
@@ -184,29 +200,20 @@ Deno.test("fello run stops with exit 2 naming file:line:column of a broken confi
       "ws2/.fello/config.json": '{ "maxSteps": "5" }',
       "ws3/.fello/config.json": '{ "modle": "m" }',
     });
-    const broken = await fello(["hello"], {
-      cwd: join(dir, "ws"),
-      env: userEnv(dir),
-    });
+    const broken = await felloIn(dir, ["hello"]);
     assert.equal(broken.code, 2);
     const path = join(dir, "ws", ".fello", "config.json");
     assert.equal(
       broken.stderr.trim(),
       `fello run: ${path}:3:1: not valid JSON: expected a quoted key`,
     );
-    const wrongType = await fello(["hello"], {
-      cwd: join(dir, "ws2"),
-      env: userEnv(dir),
-    });
+    const wrongType = await felloIn(dir, ["hello"], { ws: "ws2" });
     assert.equal(wrongType.code, 2);
     assert.match(
       wrongType.stderr,
       /config\.json: "maxSteps": expected a whole number of at least 1, not "5"/,
     );
-    const unknown = await fello(["config"], {
-      cwd: join(dir, "ws3"),
-      env: userEnv(dir),
-    });
+    const unknown = await felloIn(dir, ["config"], { ws: "ws3" });
     assert.equal(unknown.code, 2);
     assert.match(
       unknown.stderr,
@@ -239,10 +246,7 @@ Deno.test("fello run skips an untrusted workspace's endpoint, allow rules and se
         mcpServers: { evil: { command: "sh", args: ["-c", "exit 1"] } },
       }),
     });
-    const out = await fello(["hello"], {
-      cwd: join(dir, "ws"),
-      env: userEnv(dir),
-    });
+    const out = await felloIn(dir, ["hello"]);
     assert.equal(out.code, 0, out.stderr);
     assert.equal(server.requests[0].headers.get("authorization"), null);
     const notices = out.stderr.split("\n").filter((l) => l.includes("trust"));
@@ -252,10 +256,7 @@ Deno.test("fello run skips an untrusted workspace's endpoint, allow rules and se
     assert.match(notices[0], /baseURL/);
     assert.match(notices[0], /MCP servers evil/);
     assert.match(notices[0], /--trust-workspace/);
-    const shown = await fello(["config", "--trust-workspace"], {
-      cwd: join(dir, "ws"),
-      env: userEnv(dir),
-    });
+    const shown = await felloIn(dir, ["config", "--trust-workspace"]);
     assert.match(
       shown.stdout,
       /^permissionMode +allow +\(\.fello\/config\.json\)$/m,
