@@ -5,13 +5,23 @@ import assert from "node:assert/strict";
 import {
   lines,
   outlineFile,
-  outlineFileLines,
   testExtract,
   testFixture,
   testOutlineFiles,
 } from "../../../tests/support/outline_languages.ts";
 import { elapsedMs } from "../../../tests/support/elapsed.ts";
 import { blankCDeclarationMacros, c } from "./c.ts";
+
+// The end of a function whose "if" lacks its "}", so that its body runs on
+// over the documented struct that follows.
+const RUN_ON = [
+  "  if (a) {",
+  "    a++;",
+  "  return a;",
+  "}",
+  "",
+  "/* A thing. */",
+];
 
 testFixture(c, {
   name:
@@ -48,66 +58,6 @@ testFixture(c, {
     "function kv_visitor 75-77",
     "function kv_first 79-79",
   ],
-});
-
-Deno.test("c.extract() lists the members of a struct or union inline in a field", async () => {
-  const source = [
-    "struct ifreq {",
-    "  union {",
-    "    char ifrn_name[16];",
-    "  } ifr_ifrn;",
-    "  struct constraint {",
-    "    int iColumn;",
-    "  } *aConstraint;",
-    "};",
-    "",
-  ].join("\n");
-  const lines = await outlineFileLines("if.h", source);
-  const names = lines.map((line) => line.trim().split(" ")[1]);
-  for (const member of ["ifr_ifrn", "ifrn_name", "aConstraint", "iColumn"]) {
-    assert.ok(names.includes(member), `${member} in ${lines.join(" | ")}`);
-  }
-});
-
-Deno.test("c.extract() keeps a struct a run-on function body swallowed", async () => {
-  const source = [
-    "int before(int a) {",
-    "  if (a) {",
-    "    a++;",
-    "  return a;",
-    "}",
-    "",
-    "/* A thing. */",
-    "struct Thing {",
-    "  int x;",
-    "};",
-    "",
-    "int after(void) { return 3; }",
-    "",
-  ].join("\n");
-  const lines = await outlineFileLines("run_on.c", source);
-  assert.ok(lines.includes("function after 12-12"), lines.join(" | "));
-  assert.ok(lines.includes("struct Thing 8-10 // A thing."), lines.join(" | "));
-  assert.ok(lines.includes("    field x 9-9"), lines.join(" | "));
-});
-
-Deno.test("c.extract() skips /*- and @{ marker lines in a doc summary", async () => {
-  const source = [
-    "/*-",
-    "   The following functions add strings.",
-    " */",
-    "int UI_add_input_string(UI *ui);",
-    "",
-    "/// \\name Accessors",
-    "/// @{",
-    "int is64Bit(void);",
-    "",
-  ].join("\n");
-  const { symbols } = await outlineFile("ui.h", source);
-  assert.deepEqual(symbols.map((symbol) => symbol.doc), [
-    "The following functions add strings.",
-    "Accessors",
-  ]);
 });
 
 // A scan per candidate to the text's end once took minutes on such text.
@@ -274,12 +224,7 @@ testExtract(c, [
     text: [
       "int before(int a) {",
       "  struct local { int y; } l;",
-      "  if (a) {",
-      "    a++;",
-      "  return a;",
-      "}",
-      "",
-      "/* A thing. */",
+      ...RUN_ON,
       "typedef struct Thing {",
       "  int x;",
       "} Thing;",
@@ -459,6 +404,66 @@ testExtract(c, [
 ]);
 
 testOutlineFiles([
+  {
+    name: "c.extract() keeps a struct a run-on function body swallowed",
+    file: "run_on.c",
+    text: lines(
+      "int before(int a) {",
+      ...RUN_ON,
+      "struct Thing {",
+      "  int x;",
+      "};",
+      "",
+      "int after(void) { return 3; }",
+    ),
+    outline: [
+      "function before 1-7",
+      "struct Thing 8-10 // A thing.",
+      "    field x 9-9",
+      "function after 12-12",
+    ],
+  },
+  {
+    name: "c.extract() skips /*- and @{ marker lines in a doc summary",
+    file: "ui.h",
+    text: lines(
+      "/*-",
+      "   The following functions add strings.",
+      " */",
+      "int UI_add_input_string(UI *ui);",
+      "",
+      "/// \\name Accessors",
+      "/// @{",
+      "int is64Bit(void);",
+    ),
+    outline: [
+      "function UI_add_input_string 4-4 // The following functions add strings.",
+      "function is64Bit 8-8 // Accessors",
+    ],
+  },
+  {
+    name:
+      "c.extract() lists the members of a struct or union inline in a field",
+    file: "if.h",
+    text: lines(
+      "struct ifreq {",
+      "  union {",
+      "    char ifrn_name[16];",
+      "  } ifr_ifrn;",
+      "  struct constraint {",
+      "    int iColumn;",
+      "  } *aConstraint;",
+      "};",
+    ),
+    outline: [
+      "struct ifreq 1-8",
+      "    field ifr_ifrn 2-4",
+      "        field ifrn_name 3-3",
+      "    struct constraint 5-7",
+      "        field iColumn 6-6",
+      "    field aConstraint 5-7",
+    ],
+  },
   {
     name: "c.extract() lists prototypes returning a pointer before XMLCALL",
     file: "reader.h",

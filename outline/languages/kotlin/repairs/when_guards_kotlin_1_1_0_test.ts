@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
-  extractLines,
+  lines,
+  testExtract,
   withTree,
 } from "../../../../tests/support/outline_languages.ts";
 import { kotlin } from "../kotlin.ts";
@@ -42,8 +43,10 @@ Deno.test("contextAsAnnotation() reads a context parameter list starting a line 
   ]);
 });
 
-Deno.test("kotlin.extract() reads a file with Kotlin 2.2 guards and context parameters", async () => {
-  const text = [
+testExtract(kotlin, [{
+  name:
+    "kotlin.extract() reads a file with Kotlin 2.2 guards and context parameters",
+  text: lines(
     "/** Logs. */",
     "context(logger: Logger)",
     "fun log() {}",
@@ -53,14 +56,13 @@ Deno.test("kotlin.extract() reads a file with Kotlin 2.2 guards and context para
     "    else -> 0",
     "  }",
     "}",
-    "",
-  ].join("\n");
-  assert.deepEqual(await extractLines(kotlin, text), [
+  ),
+  outline: [
     "fun log 2-3 // Logs.",
     "class Parser 4-9",
     "    fun sign 5-8",
-  ]);
-});
+  ],
+}]);
 
 Deno.test("the Kotlin grammar still misreads a when guard", async () => {
   // When this fails, the grammar reads it: the repair can go.
