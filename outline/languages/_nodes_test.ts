@@ -4,59 +4,46 @@ import assert from "node:assert/strict";
 import { firstMeaningfulLine, MAX_NESTING, nested } from "./_nodes.ts";
 import type { OutlineSymbol } from "../types.ts";
 
+/** Asserts that firstMeaningfulLine() gives each comment the summary paired with it. */
+function assertSummaries(
+  cases: [comment: string, summary: string | undefined][],
+): void {
+  for (const [comment, summary] of cases) {
+    assert.equal(
+      firstMeaningfulLine(comment),
+      summary,
+      JSON.stringify(comment),
+    );
+  }
+}
+
 Deno.test("firstMeaningfulLine() strips comment markers and a closing */, and stops at a block tag", () => {
-  assert.equal(
-    firstMeaningfulLine("/** Opens the store. */"),
-    "Opens the store.",
-  );
-  // A tag's description runs on: "Reads it." describes x, no summary.
-  assert.equal(
-    firstMeaningfulLine("/**\n *\n * @param x\n * Reads it. **/"),
-    undefined,
-  );
-  assert.equal(
-    firstMeaningfulLine("/**\n * Reads x.\n * @param x the input\n */"),
-    "Reads x.",
-  );
-  assert.equal(firstMeaningfulLine("/// @brief Closes it."), "Closes it.");
-  // Doxygen: a structural command first, the summary after it.
-  assert.equal(
-    firstMeaningfulLine("/**\n * @fn int add(int a)\n * @brief Adds.\n */"),
-    "Adds.",
-  );
-  assert.equal(
-    firstMeaningfulLine("/**\n * \\file a.c\n * Opens the store.\n */"),
-    "Opens the store.",
-  );
-  assert.equal(firstMeaningfulLine("/** @brief\n * Reads it. */"), "Reads it.");
-  // TSDoc: a modifier tag takes no text.
-  assert.equal(
-    firstMeaningfulLine("/**\n * @internal\n * Parses it.\n */"),
-    "Parses it.",
-  );
-  assert.equal(
-    firstMeaningfulLine("/** @internal Parses it. */"),
-    "Parses it.",
-  );
-  assert.equal(firstMeaningfulLine("/* a */ b */"), "a */ b");
+  assertSummaries([
+    ["/** Opens the store. */", "Opens the store."],
+    // A tag's description runs on: "Reads it." describes x, no summary.
+    ["/**\n *\n * @param x\n * Reads it. **/", undefined],
+    ["/**\n * Reads x.\n * @param x the input\n */", "Reads x."],
+    ["/// @brief Closes it.", "Closes it."],
+    // Doxygen: a structural command first, the summary after it.
+    ["/**\n * @fn int add(int a)\n * @brief Adds.\n */", "Adds."],
+    ["/**\n * \\file a.c\n * Opens the store.\n */", "Opens the store."],
+    ["/** @brief\n * Reads it. */", "Reads it."],
+    // TSDoc: a modifier tag takes no text.
+    ["/**\n * @internal\n * Parses it.\n */", "Parses it."],
+    ["/** @internal Parses it. */", "Parses it."],
+    ["/* a */ b */", "a */ b"],
+  ]);
 });
 
 Deno.test("firstMeaningfulLine() skips /*- and Doxygen group markers, falling back on the group's \\name", () => {
-  assert.deepEqual(
-    firstMeaningfulLine("/*-\n   Adds strings.\n */"),
-    "Adds strings.",
-  );
-  assert.deepEqual(
-    firstMeaningfulLine("/// \\name Accessors\n/// @{"),
-    "Accessors",
-  );
-  assert.deepEqual(
-    firstMeaningfulLine("//@{\n/// \\name Sizes\n/// Returns the size."),
-    "Returns the size.",
-  );
-  assert.deepEqual(firstMeaningfulLine("/// @}"), undefined);
-  // A JSDoc @name opens no group: no summary.
-  assert.deepEqual(firstMeaningfulLine("/** @name Foo */"), undefined);
+  assertSummaries([
+    ["/*-\n   Adds strings.\n */", "Adds strings."],
+    ["/// \\name Accessors\n/// @{", "Accessors"],
+    ["//@{\n/// \\name Sizes\n/// Returns the size.", "Returns the size."],
+    ["/// @}", undefined],
+    // A JSDoc @name opens no group: no summary.
+    ["/** @name Foo */", undefined],
+  ]);
 });
 
 Deno.test("firstMeaningfulLine() cuts a long line, in time linear in its length", () => {
@@ -95,22 +82,12 @@ Deno.test("nested() reads MAX_NESTING levels of members, then none, and unwinds 
 });
 
 Deno.test("firstMeaningfulLine() takes no line of a JSDoc @typedef's type, and keeps an inline {@link} line", () => {
-  assert.equal(
-    firstMeaningfulLine("/** @typedef {{\n\tskip: () => void;\n}} Ctx */"),
-    undefined,
-  );
-  // Doxygen's \typedef still names what the summary under it documents.
-  assert.equal(
-    firstMeaningfulLine("/**\n * @typedef unsigned long ulong\n * Sizes.\n */"),
-    "Sizes.",
-  );
-  assert.equal(
-    firstMeaningfulLine("/**\n * {@link Base.ttl}\n */"),
-    "{@link Base.ttl}",
-  );
-  // A Dart directive alone on its line is still no text.
-  assert.equal(
-    firstMeaningfulLine("/// {@template x}\n/// Opens it."),
-    "Opens it.",
-  );
+  assertSummaries([
+    ["/** @typedef {{\n\tskip: () => void;\n}} Ctx */", undefined],
+    // Doxygen's \typedef still names what the summary under it documents.
+    ["/**\n * @typedef unsigned long ulong\n * Sizes.\n */", "Sizes."],
+    ["/**\n * {@link Base.ttl}\n */", "{@link Base.ttl}"],
+    // A Dart directive alone on its line is still no text.
+    ["/// {@template x}\n/// Opens it.", "Opens it."],
+  ]);
 });
