@@ -11,7 +11,6 @@ import {
   testOutlineFiles,
 } from "../../../tests/support/outline_languages.ts";
 import { kotlin } from "./kotlin.ts";
-import { terminateOneLineBodies } from "./repairs/one_line_bodies_kotlin_1_1_0.ts";
 
 testFixture(kotlin, {
   name:
@@ -80,29 +79,6 @@ Deno.test("kotlin.extract() recovers the declarations the grammar loses after on
     "    fun one 3-3",
     "fun after 5-5",
   ]);
-});
-
-Deno.test("terminateOneLineBodies() adds ';' only where code ends a one-line body", () => {
-  deepStrictEqual(
-    terminateOneLineBodies("class A { fun g() {} }\nclass B {\n}\n"),
-    "class A { fun g() {} ;}\nclass B {\n}\n",
-  );
-  // Braces in strings, templates, chars and comments are left alone.
-  deepStrictEqual(
-    terminateOneLineBodies('val s = "a}b ${x.y} }" }'),
-    'val s = "a}b ${x.y} }" ;}',
-  );
-  deepStrictEqual(
-    terminateOneLineBodies('val s = """raw } ${ f { 1 } } x""" }'),
-    'val s = """raw } ${ f { 1 ;} } x""" ;}',
-  );
-  deepStrictEqual(terminateOneLineBodies("c = '}' }"), "c = '}' ;}");
-  deepStrictEqual(
-    terminateOneLineBodies("/* } */ x }\n// }\n}"),
-    "/* } */ x ;}\n// }\n}",
-  );
-  // After `{`, `,` or `->` a `;` is not needed.
-  deepStrictEqual(terminateOneLineBodies("f { x -> }"), "f { x -> }");
 });
 
 // An annotation that starts the line after a class's name, before its primary

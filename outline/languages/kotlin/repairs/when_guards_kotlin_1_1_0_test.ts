@@ -6,7 +6,6 @@ import {
 } from "../../../../tests/support/outline_languages.ts";
 import { kotlin } from "../kotlin.ts";
 import { blankWhenGuards } from "./when_guards_kotlin_1_1_0.ts";
-import { contextAsAnnotation } from "./context_parameters_kotlin_1_1_0.ts";
 
 Deno.test("blankWhenGuards() blanks a when entry's guard and nothing else", () => {
   const entries = [
@@ -27,20 +26,6 @@ Deno.test("blankWhenGuards() blanks a when entry's guard and nothing else", () =
     "  a if b if c -> 1",
   ].join("\n");
   assert.equal(blankWhenGuards(others), others);
-});
-
-Deno.test("contextAsAnnotation() reads a context parameter list starting a line as an annotation", () => {
-  const text = "context(a: A, f: (Int) -> Unit)\nfun f() {}\n" +
-    "  context(x: X) fun g()\nval c = context(a)\n";
-  const rewritten = contextAsAnnotation(text);
-  assert.equal(rewritten.length, text.length);
-  assert.deepEqual(rewritten.split("\n"), [
-    `@ontext(${" ".repeat(22)})`,
-    "fun f() {}",
-    "  @ontext(    ) fun g()",
-    "val c = context(a)",
-    "",
-  ]);
 });
 
 testExtract(kotlin, [{
