@@ -3,7 +3,10 @@
 // and render the symbols as outline lines so a test can compare names,
 // labels, ranges, nesting and doc comments exactly in one readable array;
 // tables of such cases register one test each.
-import { deepStrictEqual as assertDeepEqual } from "node:assert/strict";
+import {
+  deepStrictEqual as assertDeepEqual,
+  ok as assertOk,
+} from "node:assert/strict";
 import { join } from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../../grammars/grammars.ts";
@@ -33,6 +36,24 @@ export async function withTree(
     tree.delete();
     parser.delete();
   }
+}
+
+/**
+ * Registers the test that keeps a grammar repair: `grammar` still parses
+ * `text`, what the repair exists for, with an ERROR (`error` says where).
+ * When it fails, the grammar reads the text and the repair can go.
+ */
+export function testStillMisreads(gap: {
+  name: string;
+  grammar: GrammarId;
+  text: string;
+  error: string;
+}): void {
+  Deno.test(gap.name, async () => {
+    await withTree(gap.grammar, gap.text, (tree) => {
+      assertOk(tree.rootNode.hasError, gap.error);
+    });
+  });
 }
 
 /** `node` and every named node under it, in document order. */

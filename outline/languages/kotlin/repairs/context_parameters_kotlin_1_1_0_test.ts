@@ -1,6 +1,6 @@
 // contextAsAnnotation(), and the grammar gap it repairs.
 import assert from "node:assert/strict";
-import { withTree } from "../../../../tests/support/outline_languages.ts";
+import { testStillMisreads } from "../../../../tests/support/outline_languages.ts";
 import { contextAsAnnotation } from "./context_parameters_kotlin_1_1_0.ts";
 
 Deno.test("contextAsAnnotation() reads a context parameter list starting a line as an annotation", () => {
@@ -17,13 +17,9 @@ Deno.test("contextAsAnnotation() reads a context parameter list starting a line 
   ]);
 });
 
-Deno.test("the Kotlin grammar still misreads context parameters", async () => {
-  // When this fails, the grammar reads it: the repair can go.
-  await withTree(
-    "kotlin",
-    "context(logger: Logger)\nfun log() {}\n",
-    (tree) => {
-      assert.ok(tree.rootNode.hasError, "an ERROR for the list");
-    },
-  );
+testStillMisreads({
+  name: "the Kotlin grammar still misreads context parameters",
+  grammar: "kotlin",
+  text: "context(logger: Logger)\nfun log() {}\n",
+  error: "an ERROR for the list",
 });

@@ -1,6 +1,6 @@
 // standInForDynamic(), and the grammar gap it repairs.
-import { deepStrictEqual, ok } from "node:assert/strict";
-import { withTree } from "../../../../tests/support/outline_languages.ts";
+import { deepStrictEqual } from "node:assert/strict";
+import { testStillMisreads } from "../../../../tests/support/outline_languages.ts";
 import { standInForDynamic } from "./dynamic_as_name_kotlin_1_1_0.ts";
 
 Deno.test("standInForDynamic() keeps the length and touches only the word dynamic", () => {
@@ -14,9 +14,9 @@ Deno.test("standInForDynamic() keeps the length and touches only the word dynami
   );
 });
 
-Deno.test("the Kotlin grammar still misreads dynamic as a name", async () => {
-  // When this fails, the grammar reads it: the repair can go.
-  await withTree("kotlin", "val dynamic = 1\nfun f() {}\n", (tree) => {
-    ok(tree.rootNode.hasError, "an ERROR for the keyword");
-  });
+testStillMisreads({
+  name: "the Kotlin grammar still misreads dynamic as a name",
+  grammar: "kotlin",
+  text: "val dynamic = 1\nfun f() {}\n",
+  error: "an ERROR for the keyword",
 });

@@ -1,6 +1,6 @@
 // terminateOneLineBodies(), and the grammar gap it repairs.
-import { deepStrictEqual, ok } from "node:assert/strict";
-import { withTree } from "../../../../tests/support/outline_languages.ts";
+import { deepStrictEqual } from "node:assert/strict";
+import { testStillMisreads } from "../../../../tests/support/outline_languages.ts";
 import { terminateOneLineBodies } from "./one_line_bodies_kotlin_1_1_0.ts";
 
 Deno.test("terminateOneLineBodies() adds ';' only where code ends a one-line body", () => {
@@ -26,13 +26,9 @@ Deno.test("terminateOneLineBodies() adds ';' only where code ends a one-line bod
   deepStrictEqual(terminateOneLineBodies("f { x -> }"), "f { x -> }");
 });
 
-Deno.test("the Kotlin grammar still misreads one-line bodies", async () => {
-  // When this fails, the grammar reads it: the repair can go.
-  await withTree(
-    "kotlin",
-    "object A { fun f() {} }\nobject B { fun g() {} }\nfun after() {}\n",
-    (tree) => {
-      ok(tree.rootNode.hasError, "an ERROR from the second body on");
-    },
-  );
+testStillMisreads({
+  name: "the Kotlin grammar still misreads one-line bodies",
+  grammar: "kotlin",
+  text: "object A { fun f() {} }\nobject B { fun g() {} }\nfun after() {}\n",
+  error: "an ERROR from the second body on",
 });

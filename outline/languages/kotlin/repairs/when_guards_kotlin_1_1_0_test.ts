@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import {
   lines,
   testExtract,
-  withTree,
+  testStillMisreads,
 } from "../../../../tests/support/outline_languages.ts";
 import { kotlin } from "../kotlin.ts";
 import { blankWhenGuards } from "./when_guards_kotlin_1_1_0.ts";
@@ -49,13 +49,10 @@ testExtract(kotlin, [{
   ],
 }]);
 
-Deno.test("the Kotlin grammar still misreads a when guard", async () => {
-  // When this fails, the grammar reads it: the repair can go.
-  await withTree(
-    "kotlin",
+testStillMisreads({
+  name: "the Kotlin grammar still misreads a when guard",
+  grammar: "kotlin",
+  text:
     "class P {\n  fun s(x: Any) = when (x) {\n    is Int if x > 0 -> 1\n    else -> 0\n  }\n}\n",
-    (tree) => {
-      assert.ok(tree.rootNode.hasError, "an ERROR for the guard");
-    },
-  );
+  error: "an ERROR for the guard",
 });
