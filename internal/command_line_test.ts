@@ -25,6 +25,15 @@ function covers(
   return JSON.parse(alwaysKeyOf(command, args, env));
 }
 
+/** Asserts that alwaysKeyOf() keys `command` (with `args`) by exactly itself. */
+function assertKeyedExactly(command: string, args?: string[]): void {
+  assert.deepEqual(covers(command, args), {
+    exact: command,
+    args: args ?? null,
+    env: null,
+  });
+}
+
 Deno.test("alwaysKeyOf() is the executable and first argument of a simple command", () => {
   const gitStatus = { prefix: ["git", "status"], env: null };
   assert.deepEqual(covers("git", ["status", "--short"]), gitStatus);
@@ -33,44 +42,16 @@ Deno.test("alwaysKeyOf() is the executable and first argument of a simple comman
 });
 
 Deno.test("alwaysKeyOf() keys shell operators, assignments and launchers by the exact command", () => {
-  assert.deepEqual(covers("git status && rm -rf x"), {
-    exact: "git status && rm -rf x",
-    args: null,
-    env: null,
-  });
-  assert.deepEqual(covers("FOO=1 git status"), {
-    exact: "FOO=1 git status",
-    args: null,
-    env: null,
-  });
-  assert.deepEqual(covers("sh", ["-c", "rm -rf x"]), {
-    exact: "sh",
-    args: ["-c", "rm -rf x"],
-    env: null,
-  });
-  assert.deepEqual(covers("/usr/bin/env", ["rm"]), {
-    exact: "/usr/bin/env",
-    args: ["rm"],
-    env: null,
-  });
-  assert.deepEqual(covers("echo $(id)"), {
-    exact: "echo $(id)",
-    args: null,
-    env: null,
-  });
+  assertKeyedExactly("git status && rm -rf x");
+  assertKeyedExactly("FOO=1 git status");
+  assertKeyedExactly("sh", ["-c", "rm -rf x"]);
+  assertKeyedExactly("/usr/bin/env", ["rm"]);
+  assertKeyedExactly("echo $(id)");
 });
 
 Deno.test("alwaysKeyOf() keys a command whose first argument is an option by the exact command", () => {
-  assert.deepEqual(covers("git", ["-C", "/w", "status"]), {
-    exact: "git",
-    args: ["-C", "/w", "status"],
-    env: null,
-  });
-  assert.deepEqual(covers("rm -rf build"), {
-    exact: "rm -rf build",
-    args: null,
-    env: null,
-  });
+  assertKeyedExactly("git", ["-C", "/w", "status"]);
+  assertKeyedExactly("rm -rf build");
 });
 
 Deno.test("alwaysKeyOf() keys never collide across spellings: 'exact:sh' with args is not 'sh x.sh'", () => {

@@ -1,24 +1,34 @@
 import assert from "node:assert/strict";
 import { textEdit } from "./_incremental.ts";
 
+/** An edit's end as [index, row, column]. */
+type End = [index: number, row: number, column: number];
+
+/** Asserts textEdit(before, after): its start, old end and new end. */
+function assertEdit(
+  before: string,
+  after: string,
+  [start, oldEnd, newEnd]: End[],
+) {
+  const point = ([, row, column]: End) => ({ row, column });
+  assert.deepEqual(textEdit(before, after), {
+    startIndex: start[0],
+    oldEndIndex: oldEnd[0],
+    newEndIndex: newEnd[0],
+    startPosition: point(start),
+    oldEndPosition: point(oldEnd),
+    newEndPosition: point(newEnd),
+  });
+}
+
 Deno.test("textEdit() spans the replaced text between the common prefix and suffix", () => {
-  assert.deepEqual(textEdit("ab\ncd\nef", "ab\ncXYd\nef"), {
-    startIndex: 4,
-    oldEndIndex: 4,
-    newEndIndex: 6,
-    startPosition: { row: 1, column: 1 },
-    oldEndPosition: { row: 1, column: 1 },
-    newEndPosition: { row: 1, column: 3 },
-  });
+  assertEdit("ab\ncd\nef", "ab\ncXYd\nef", [[4, 1, 1], [4, 1, 1], [6, 1, 3]]);
   // The common prefix runs into "t" of "two"/"three".
-  assert.deepEqual(textEdit("one\ntwo\nthree\n", "one\nthree\n"), {
-    startIndex: 5,
-    oldEndIndex: 9,
-    newEndIndex: 5,
-    startPosition: { row: 1, column: 1 },
-    oldEndPosition: { row: 2, column: 1 },
-    newEndPosition: { row: 1, column: 1 },
-  });
+  assertEdit("one\ntwo\nthree\n", "one\nthree\n", [
+    [5, 1, 1],
+    [9, 2, 1],
+    [5, 1, 1],
+  ]);
 });
 
 Deno.test("textEdit() never splits a surrogate pair", () => {
