@@ -17,6 +17,16 @@ export async function packageFile(spec: string, file: string): Promise<string> {
   const folder = join(BENCH_DATA, spec.replace("/", "__"));
   const path = join(folder, file);
   if (await exists(path)) return path;
+  await unpack(spec, folder, [`package/${file}`]);
+  return path;
+}
+
+/** Packs `spec` with `npm pack` and unpacks `members` of it (all when none) into `folder`. */
+async function unpack(
+  spec: string,
+  folder: string,
+  members: string[] = [],
+): Promise<void> {
   await Deno.mkdir(folder, { recursive: true });
   const packed = await _run("npm", [
     "pack",
@@ -32,10 +42,9 @@ export async function packageFile(spec: string, file: string): Promise<string> {
     "-C",
     folder,
     "--strip-components=1",
-    `package/${file}`,
+    ...members,
   ]);
   await Deno.remove(tarball);
-  return path;
 }
 
 async function _run(command: string, args: string[]): Promise<string> {
@@ -65,18 +74,9 @@ export async function packageTree(
   const root = join(BENCH_DATA, name);
   for (const spec of specs) {
     const folder = join(root, spec.replace("/", "__"));
-    if (await exists(join(folder, "package.json"))) continue;
-    await Deno.mkdir(folder, { recursive: true });
-    const packed = await _run("npm", [
-      "pack",
-      spec,
-      "--silent",
-      "--pack-destination",
-      folder,
-    ]);
-    const tarball = join(folder, packed.trim().split("\n").at(-1)!);
-    await _run("tar", ["xzf", tarball, "-C", folder, "--strip-components=1"]);
-    await Deno.remove(tarball);
+    if (!await exists(join(folder, "package.json"))) {
+      await unpack(spec, folder);
+    }
   }
   return root;
 }
