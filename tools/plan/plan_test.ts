@@ -67,36 +67,26 @@ Deno.test("Plan rejects more than one in_progress entry and keeps the old plan",
 
 Deno.test("Plan names the allowed values of a bad priority or status", async () => {
   const tools = createTools();
-  await assert.rejects(
-    tools.Plan.execute({
-      entries: [
-        {
-          content: "x",
-          priority: "urgent",
-          status: "pending",
-        } as unknown as PlanEntry,
-      ],
-    }),
-    /"entries\.0\.priority": must be one of "high", "medium", "low"/,
-  );
-  await assert.rejects(
-    tools.Plan.execute({
-      entries: [
-        {
-          content: "x",
-          priority: "low",
-          status: "done",
-        } as unknown as PlanEntry,
-      ],
-    }),
-    /"entries\.0\.status": must be one of "pending", "in_progress", "completed"/,
-  );
-  await assert.rejects(
-    tools.Plan.execute({
-      entries: [{ content: " ", priority: "low", status: "pending" }],
-    }),
-    /"entries\.0\.content": must not be empty/,
-  );
+  const cases: [Record<string, string>, RegExp][] = [
+    [
+      { content: "x", priority: "urgent", status: "pending" },
+      /"entries\.0\.priority": must be one of "high", "medium", "low"/,
+    ],
+    [
+      { content: "x", priority: "low", status: "done" },
+      /"entries\.0\.status": must be one of "pending", "in_progress", "completed"/,
+    ],
+    [
+      { content: " ", priority: "low", status: "pending" },
+      /"entries\.0\.content": must not be empty/,
+    ],
+  ];
+  for (const [entry, message] of cases) {
+    await assert.rejects(
+      tools.Plan.execute({ entries: [entry as unknown as PlanEntry] }),
+      message,
+    );
+  }
 });
 
 Deno.test("Plan clears the plan with an empty list", async () => {
