@@ -160,26 +160,20 @@ Deno.test("Plan refuses two in_progress entries and bad enum values, naming the 
       }),
       "in_progress",
     );
-    await rejectsTool(
-      tools.Plan.execute(
-        {
-          entries: [{ content: "a", priority: "urgent", status: "pending" }],
-        } as never,
-      ),
-      "high",
-      "medium",
-      "low",
-    );
-    await rejectsTool(
-      tools.Plan.execute(
-        {
-          entries: [{ content: "a", priority: "high", status: "doing" }],
-        } as never,
-      ),
-      "pending",
-      "in_progress",
-      "completed",
-    );
+    const badValues: [Record<string, string>, string[]][] = [
+      [{ priority: "urgent", status: "pending" }, ["high", "medium", "low"]],
+      [{ priority: "high", status: "doing" }, [
+        "pending",
+        "in_progress",
+        "completed",
+      ]],
+    ];
+    for (const [entry, valid] of badValues) {
+      await rejectsTool(
+        tools.Plan.execute({ entries: [{ content: "a", ...entry }] } as never),
+        ...valid,
+      );
+    }
     assert.deepEqual(
       [...tools.plan],
       ENTRIES,
