@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { fileOutline, outlineSymbols } from "../mod.ts";
 import type { OutlineSymbol } from "../mod.ts";
+import { SAMPLE_TSX_OUTLINE } from "./support/outline_samples.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const FIXTURES = new URL("./fixtures/outline/", import.meta.url).pathname;
@@ -61,17 +62,7 @@ const FIXTURE_OUTLINES: Record<string, { covers: string; lines: string[] }> = {
   },
   "sample.tsx": {
     covers: "TSX: JSX components",
-    lines: [
-      "File: sample.tsx",
-      "Language: TSX",
-      "Total lines: 17",
-      "─── Symbols ───",
-      "import react (line 1)",
-      "interface ButtonProps (lines 4-6)  // Props of the button.",
-      "    property label (line 5)",
-      "function Button (lines 9-11)  // A button.",
-      "const App (lines 13-17)",
-    ],
+    lines: SAMPLE_TSX_OUTLINE,
   },
   "sample.js": {
     covers: "JavaScript: classes, fields, var, JSX, generators",

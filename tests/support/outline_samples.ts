@@ -1,5 +1,6 @@
 // Sources shared by the outline tests: a TypeScript file with its outline in
-// the specification's format, and generated files of many functions.
+// the specification's format, the outline of the TSX fixture, and generated
+// files of many functions.
 
 /** A TypeScript file of 28 lines covering the common declarations. */
 export const TS_SAMPLE: string = [
@@ -52,6 +53,19 @@ export const TS_EXPECTED: string = [
   "namespace Util (lines 26-28)",
   "    function helper (line 27)",
 ].join("\n");
+
+/** The outline of the fixture `tests/fixtures/outline/sample.tsx`, in the specification's format. */
+export const SAMPLE_TSX_OUTLINE: string[] = [
+  "File: sample.tsx",
+  "Language: TSX",
+  "Total lines: 17",
+  "─── Symbols ───",
+  "import react (line 1)",
+  "interface ButtonProps (lines 4-6)  // Props of the button.",
+  "    property label (line 5)",
+  "function Button (lines 9-11)  // A button.",
+  "const App (lines 13-17)",
+];
 
 /** TypeScript of `count` exported functions `fn0`... of three lines each. */
 export function manyFunctions(count: number): string {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools, ToolError } from "../../mod.ts";
 import { bigTypeScript } from "../../tests/support/big_source.ts";
+import { SAMPLE_TSX_OUTLINE } from "../../tests/support/outline_samples.ts";
 import { withWorkspace } from "../../tests/support/workspace.ts";
 import { recorder } from "../../tests/support/tool_asserts.ts";
 import { childPeak, MB, MOD } from "../../tests/support/child_peak.ts";
@@ -12,20 +13,7 @@ const FIXTURES =
 Deno.test("file_outline outlines a workspace file, showing the path as given", async () => {
   const tools = createTools({ cwd: FIXTURES, permissionMode: "readOnly" });
   const text = await tools.file_outline.execute({ path: "sample.tsx" });
-  assert.equal(
-    text,
-    [
-      "File: sample.tsx",
-      "Language: TSX",
-      "Total lines: 17",
-      "─── Symbols ───",
-      "import react (line 1)",
-      "interface ButtonProps (lines 4-6)  // Props of the button.",
-      "    property label (line 5)",
-      "function Button (lines 9-11)  // A button.",
-      "const App (lines 13-17)",
-    ].join("\n"),
-  );
+  assert.equal(text, SAMPLE_TSX_OUTLINE.join("\n"));
   assert.equal(tools.file_outline.toModelText(text), text);
   assert.equal(tools.file_outline.kind, "read");
 });
