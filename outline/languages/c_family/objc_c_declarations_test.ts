@@ -6,6 +6,17 @@ import { cLines, objcLines } from "../../../tests/support/objc_lines.ts";
 import { testOutlines } from "../../../tests/support/outline_languages.ts";
 import { blankObjc } from "./_objc.ts";
 
+// A documented function between __BEGIN_DECLS and __END_DECLS, as Apple's
+// headers declare it.
+const DECLS_OF_G = [
+  "__BEGIN_DECLS",
+  "",
+  "/** Gees. */",
+  "OS_EXPORT CFStringRef g(void);",
+  "__END_DECLS",
+  "",
+];
+
 Deno.test("objc.extract() keeps a macro line above @interface out of the C declarations", async () => {
   for (
     const macro of [
@@ -234,12 +245,7 @@ Deno.test("objc.extract() blanks __BEGIN_DECLS after an NS_ENUM or @interface {"
     "typedef NS_ENUM(NSInteger, NSFooKind) {",
     "    NSFooKindA,",
     "};",
-    "__BEGIN_DECLS",
-    "",
-    "/** Gees. */",
-    "OS_EXPORT CFStringRef g(void);",
-    "__END_DECLS",
-    "",
+    ...DECLS_OF_G,
   ].join("\n");
   assert.ok((await cLines(afterEnum)).includes("function g 8-8 // Gees."));
   assert.deepEqual(await objcLines(afterEnum), [
@@ -253,10 +259,7 @@ Deno.test("objc.extract() blanks __BEGIN_DECLS after an NS_ENUM or @interface {"
     "    int _x;",
     "}",
     "@end",
-    "__BEGIN_DECLS",
-    "/** Gees. */",
-    "OS_EXPORT CFStringRef g(void);",
-    "__END_DECLS",
+    ...DECLS_OF_G.filter((line) => line !== ""),
     "",
   ].join("\n");
   assert.deepEqual(
@@ -273,12 +276,7 @@ Deno.test('objc.extract() blanks __BEGIN_DECLS inside an extern "C" { guard', as
     "#ifdef __cplusplus",
     'extern "C" {',
     "#endif",
-    "__BEGIN_DECLS",
-    "",
-    "/** Gees. */",
-    "OS_EXPORT CFStringRef g(void);",
-    "__END_DECLS",
-    "",
+    ...DECLS_OF_G,
   ].join("\n");
   assert.deepEqual(await cLines(text), ["function g 8-8 // Gees."]);
   assert.deepEqual(await objcLines(text), ["function g 8-8 // Gees."]);

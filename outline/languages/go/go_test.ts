@@ -45,6 +45,16 @@ testFixture(go, {
   ],
 });
 
+// A package whose first function's doc starts with a //go: directive.
+const NOINLINE_FOO = [
+  "package p",
+  "",
+  "//go:noinline",
+  "// Foo does x.",
+  "func Foo() {}",
+  "",
+];
+
 testExtract(go, [
   {
     name:
@@ -146,12 +156,7 @@ testExtract(go, [
     name:
       "go.extract() skips directive lines in a doc comment group, as godoc does",
     text: [
-      "package p",
-      "",
-      "//go:noinline",
-      "// Foo does x.",
-      "func Foo() {}",
-      "",
+      ...NOINLINE_FOO,
       "//nolint:errcheck",
       "// Bar does y.",
       "func Bar() {}",
@@ -195,12 +200,7 @@ testExtract(go, [
   {
     name: "go.extract() drops directives as go/ast does, and keeps look-alikes",
     text: [
-      "package p",
-      "",
-      "//go:noinline",
-      "// Foo does x.",
-      "func Foo() {}",
-      "",
+      ...NOINLINE_FOO,
       "// Bar does y.",
       "//",
       "//go:generate stringer -type=X",
