@@ -8,6 +8,7 @@ import {
   type ContextMessage,
 } from "./context_budget.ts";
 import {
+  callsTool,
   contentText,
   type RecordedRequest,
   startScriptedServer,
@@ -79,12 +80,7 @@ Deno.test("agent keeps cleared calls' arguments valid JSON and every call paired
             { name: "fetch_log", arguments: { label: "v2", size: 30_000 } },
           ],
         },
-        {
-          toolCalls: [{
-            name: "fetch_log",
-            arguments: { label: "v3", size: 30_000, note },
-          }],
-        },
+        callsTool("fetch_log", { label: "v3", size: 30_000, note }),
         { text: "done" },
       ],
     }]);

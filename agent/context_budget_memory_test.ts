@@ -4,7 +4,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEndlessServer } from "../tests/support/raw_endpoint.ts";
 import { scriptedAgent } from "../tests/support/scripted_agent.ts";
-import { startScriptedServer } from "../tests/support/scripted_server.ts";
+import {
+  callsTool,
+  startScriptedServer,
+} from "../tests/support/scripted_server.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 Deno.test({
   name:
@@ -19,12 +22,7 @@ Deno.test({
       await using server = startScriptedServer([{
         match: "Read it all",
         replies: [
-          {
-            toolCalls: [{
-              name: "ReadFile",
-              arguments: { path: "big.txt", force: true },
-            }],
-          },
+          callsTool("ReadFile", { path: "big.txt", force: true }),
           { text: "read" },
         ],
       }]);

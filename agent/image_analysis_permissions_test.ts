@@ -4,7 +4,10 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { type CliOutput, decoded, MOD } from "../tests/support/fello_cli.ts";
-import { startScriptedServer } from "../tests/support/scripted_server.ts";
+import {
+  callsTool,
+  startScriptedServer,
+} from "../tests/support/scripted_server.ts";
 import { widePng } from "../tests/support/wide_png.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
@@ -47,12 +50,7 @@ async function analyzeInChild(
     {
       match: "look at the strip",
       replies: [
-        {
-          toolCalls: [{
-            name: "ImageAnalysis",
-            arguments: { path: "wide.png" },
-          }],
-        },
+        callsTool("ImageAnalysis", { path: "wide.png" }),
         { text: "done" },
       ],
     },

@@ -20,6 +20,7 @@ import {
   waitForPids,
 } from "../tests/support/processes.ts";
 import {
+  callsTool,
   startScriptedServer,
   toolTexts,
 } from "../tests/support/scripted_server.ts";
@@ -33,22 +34,12 @@ Deno.test("fello acp runs two sessions at once: session/cancel stops one's proce
     await using server = startScriptedServer([
       {
         match: "session A works",
-        replies: [{
-          toolCalls: [{
-            name: "Shell",
-            arguments: { command: treeCommand("pids") },
-          }],
-        }],
+        replies: [callsTool("Shell", { command: treeCommand("pids") })],
       },
       {
         match: "session B works",
         replies: [
-          {
-            toolCalls: [{
-              name: "Shell",
-              arguments: { command: "sleep 1; echo B-done" },
-            }],
-          },
+          callsTool("Shell", { command: "sleep 1; echo B-done" }),
           { text: "B finished" },
         ],
       },

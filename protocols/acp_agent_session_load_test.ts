@@ -10,6 +10,7 @@ import {
   withSavingAgent,
 } from "../tests/support/acp_connect.ts";
 import {
+  callsTool,
   contentText,
   startScriptedServer,
 } from "../tests/support/scripted_server.ts";
@@ -130,7 +131,7 @@ Deno.test("session/close answers after the prompt it cancelled is saved, and ses
   await withSavingAgent([{
     match: "Read, then wait",
     replies: [
-      { toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }] },
+      callsTool("ReadFile", { path: "notes.txt" }),
       { hang: true },
     ],
   }], async (first, { dir, saved, server }) => {

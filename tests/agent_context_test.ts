@@ -11,6 +11,7 @@ import {
 } from "../mod.ts";
 import { estimateTokens } from "../agent/context_budget.ts";
 import {
+  callsTool,
   type ChatRequest,
   contentText,
   type RecordedRequest,
@@ -225,7 +226,7 @@ Deno.test("each Subagent child clears its own conversation within contextTokens"
         match: "Delegate",
         replies: [
           { toolCalls: [call("P", 30_000)] },
-          { toolCalls: [{ name: "Subagent", arguments: { tasks } }] },
+          callsTool("Subagent", { tasks }),
           { text: "delegated" },
         ],
       },
@@ -730,12 +731,7 @@ Deno.test("agent.reset() during a run leaves the new conversation's outputs uncl
       const done = labels(r);
       if (size > 10_000 && done === 1) made.agent!.reset(); // the old run goes on
       return done < stopAt
-        ? {
-          toolCalls: [{
-            name: "fetch_log",
-            arguments: { label: `l${done}`, size },
-          }],
-        }
+        ? callsTool("fetch_log", { label: `l${done}`, size })
         : { text: "done" };
     };
     await using server = startScriptedServer([
@@ -769,12 +765,7 @@ Deno.test("agent's summary at the last step keeps the request within the budget,
       anyPrompt(20, (r) => {
         if (last(r).role === "tool") return { text: "Done." };
         if (JSON.stringify(last(r).content).includes("Turn 4")) {
-          return {
-            toolCalls: [{
-              name: "fetch_log",
-              arguments: { label: "big", size: 50_000 },
-            }],
-          };
+          return callsTool("fetch_log", { label: "big", size: 50_000 });
         }
         return longAnswer.compute!(r);
       }),
@@ -873,7 +864,7 @@ Deno.test("agent asks an unusable summarizer (empty, reasoning only, tool calls)
   const unusable: ScriptedReply[] = [
     { text: "  \n" },
     { reasoning: "Let me think about a summary." },
-    { toolCalls: [{ name: "ReadFile", arguments: { path: "a.ts" } }] },
+    callsTool("ReadFile", { path: "a.ts" }),
   ];
   for (const reply of unusable) {
     await withWorkspace(async (dir) => {

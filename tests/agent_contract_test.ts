@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type AgentEvent, createAgent, EndpointError } from "../mod.ts";
 import {
+  callsTool,
   contentText,
   type RecordedRequest,
   startScriptedServer,
@@ -52,7 +53,7 @@ Deno.test("createAgent() run: a tool call, its result and a final answer; every 
     await using server = startScriptedServer([{
       match: "contract-read",
       replies: [
-        { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
+        callsTool("ReadFile", { path: "a.txt" }),
         {
           compute: (request) => ({
             text: toolMessages(request).map((m) => contentText(m.content))
@@ -106,7 +107,7 @@ Deno.test("createAgent() stream yields text deltas, tool calls, tool results and
     await using server = startScriptedServer([{
       match: "contract-stream",
       replies: [
-        { toolCalls: [{ name: "Plan", arguments: { entries } }] },
+        callsTool("Plan", { entries }),
         { text: "Planned and done." },
       ],
     }]);
@@ -236,12 +237,7 @@ Deno.test("createAgent() approve allows a write in ask mode", async () => {
     await using server = startScriptedServer([{
       match: "contract-approve",
       replies: [
-        {
-          toolCalls: [{
-            name: "WriteFile",
-            arguments: { path: "out.txt", content: "written\n" },
-          }],
-        },
+        callsTool("WriteFile", { path: "out.txt", content: "written\n" }),
         { text: "wrote it" },
       ],
     }]);
@@ -261,13 +257,12 @@ Deno.test("createAgent() EditFile and Shell run through the loop", async () => {
     await using server = startScriptedServer([{
       match: "contract-edit-shell",
       replies: [
-        {
-          toolCalls: [{
-            name: "EditFile",
-            arguments: { path: "e.txt", oldText: "two", newText: "deux" },
-          }],
-        },
-        { toolCalls: [{ name: "Shell", arguments: { command: "cat e.txt" } }] },
+        callsTool("EditFile", {
+          path: "e.txt",
+          oldText: "two",
+          newText: "deux",
+        }),
+        callsTool("Shell", { command: "cat e.txt" }),
         {
           compute: (request) => {
             toolText = toolMessages(request).map((m) => contentText(m.content))
@@ -334,12 +329,10 @@ Deno.test("createAgent() ImageAnalysis sends a data-URL image to the vision mode
       {
         match: "contract-image",
         replies: [
-          {
-            toolCalls: [{
-              name: "ImageAnalysis",
-              arguments: { path: "pic.bin", prompt: "contract-vision-q" },
-            }],
-          },
+          callsTool("ImageAnalysis", {
+            path: "pic.bin",
+            prompt: "contract-vision-q",
+          }),
           {
             compute: (request) => {
               answer = toolMessages(request).map((m) => contentText(m.content))
@@ -432,12 +425,7 @@ Deno.test("createAgent() abort kills a running Shell", async () => {
     await using server = startScriptedServer([{
       match: "contract-abort",
       replies: [
-        {
-          toolCalls: [{
-            name: "Shell",
-            arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
-          }],
-        },
+        callsTool("Shell", { command: "echo $$ > pid.txt; exec sleep 30" }),
         { text: "should not get here" },
       ],
     }]);
@@ -488,7 +476,7 @@ Deno.test("createAgent() works with a server that answers plain JSON to streamed
     await using server = startScriptedServer([{
       match: "contract-json",
       replies: [
-        { toolCalls: [{ name: "ReadFile", arguments: { path: "j.txt" } }] },
+        callsTool("ReadFile", { path: "j.txt" }),
         {
           compute: (request) => ({
             text: toolMessages(request).map((m) => contentText(m.content))
@@ -568,7 +556,7 @@ Deno.test('CLI run "prompt" with --base-url and --model streams the answer and s
     await using server = startScriptedServer([{
       match: "contract-cli-run",
       replies: [
-        { toolCalls: [{ name: "ReadFile", arguments: { path: "shown.txt" } }] },
+        callsTool("ReadFile", { path: "shown.txt" }),
         { text: "cli answer 123" },
       ],
     }]);
@@ -597,7 +585,7 @@ Deno.test('CLI bare "prompt" takes FELLO_BASE_URL and FELLO_MODEL; --json prints
     await using server = startScriptedServer([{
       match: "contract-cli-env",
       replies: [
-        { toolCalls: [{ name: "ReadFile", arguments: { path: "a.txt" } }] },
+        callsTool("ReadFile", { path: "a.txt" }),
         { text: "json answer" },
       ],
     }]);
@@ -678,12 +666,9 @@ Deno.test({
   ignore: !HAS_SCRIPT,
   fn: async () => {
     await withWorkspace(async (cwd) => {
-      const write = (n: number) => ({
-        toolCalls: [{
-          name: "WriteFile",
-          arguments: { path: `w${n}.txt`, content: `${n}` },
-        }],
-      });
+      const write = (
+        n: number,
+      ) => (callsTool("WriteFile", { path: `w${n}.txt`, content: `${n}` }));
       await using server = startScriptedServer([{
         match: "contract-tty",
         replies: [
@@ -725,12 +710,7 @@ Deno.test("createAgent(): EndpointError carries url, status and attempts; an abo
       {
         match: "mark please",
         replies: [
-          {
-            toolCalls: [{
-              name: "Shell",
-              arguments: { command: "echo ran > marker.txt" },
-            }],
-          },
+          callsTool("Shell", { command: "echo ran > marker.txt" }),
           { text: "marked" },
         ],
       },

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { AgentMessage } from "../mod.ts";
 import {
+  callsTool,
   type ChatMessage,
   contentText,
   type RecordedRequest,
@@ -145,12 +146,7 @@ Deno.test("fello run in ask mode without a terminal refuses, tells the model and
     await using server = startScriptedServer([{
       match: "make a file",
       replies: [
-        {
-          toolCalls: [{
-            name: "WriteFile",
-            arguments: { path: "new.txt", content: "x" },
-          }],
-        },
+        callsTool("WriteFile", { path: "new.txt", content: "x" }),
         { text: "I could not write it." },
       ],
     }]);
@@ -259,12 +255,9 @@ Deno.test("fello run cancels on Ctrl-C, killing the running Shell command", asyn
   await withWorkspace(async (dir) => {
     await using server = startScriptedServer([{
       match: "run forever",
-      replies: [{
-        toolCalls: [{
-          name: "Shell",
-          arguments: { command: "echo $$ > pid.txt; exec sleep 30" },
-        }],
-      }],
+      replies: [
+        callsTool("Shell", { command: "echo $$ > pid.txt; exec sleep 30" }),
+      ],
     }]);
     const child = spawnFello([
       ...endpointArgs(server.baseURL),
@@ -580,7 +573,7 @@ Deno.test("fello run --session keeps the steps a Ctrl-C'd run completed, and the
     await using server = startScriptedServer([{
       match: "Read the notes",
       replies: [
-        { toolCalls: [{ name: "ReadFile", arguments: { path: "notes.txt" } }] },
+        callsTool("ReadFile", { path: "notes.txt" }),
         {
           compute: (request) =>
             messageText(request.body.messages.at(-1)) === "And?"
@@ -928,12 +921,7 @@ Deno.test({
     await using server = startScriptedServer([{
       match: "write it",
       replies: [
-        {
-          toolCalls: [{
-            name: "WriteFile",
-            arguments: { path: "w.txt", content: "x\n" },
-          }],
-        },
+        callsTool("WriteFile", { path: "w.txt", content: "x\n" }),
         { text: "done" },
       ],
     }]);

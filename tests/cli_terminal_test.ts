@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { HAS_SCRIPT, onTerminal } from "./support/terminal.ts";
 import {
+  callsTool,
   contentText,
   type RecordedRequest,
   startScriptedServer,
@@ -27,12 +28,11 @@ Deno.test({
       await using server = startScriptedServer([{
         match: "shout two",
         replies: [
-          {
-            toolCalls: [{
-              name: "EditFile",
-              arguments: { path: "hello.txt", oldText: "two", newText: "TWO" },
-            }],
-          },
+          callsTool("EditFile", {
+            path: "hello.txt",
+            oldText: "two",
+            newText: "TWO",
+          }),
           { text: "shouted" },
         ],
       }]);

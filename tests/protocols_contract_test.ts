@@ -11,6 +11,7 @@ import { callText, connectMcp } from "./support/mcp_client.ts";
 import { waitUntilGone } from "./support/processes.ts";
 import { hasRipgrep } from "./support/ripgrep.ts";
 import {
+  callsTool,
   callThen,
   contentText,
   type RecordedRequest,
@@ -318,12 +319,7 @@ Deno.test("fello acp over stdio: the editor's files, edits as diffs, plan update
       {
         match: "contract-acp-fs",
         replies: [
-          {
-            toolCalls: [{
-              name: "ReadFile",
-              arguments: { path: "buffer.txt" },
-            }],
-          },
+          callsTool("ReadFile", { path: "buffer.txt" }),
           {
             toolCalls: [{
               name: "EditFile",
@@ -334,7 +330,7 @@ Deno.test("fello acp over stdio: the editor's files, edits as diffs, plan update
               },
             }],
           },
-          { toolCalls: [{ name: "Plan", arguments: { entries } }] },
+          callsTool("Plan", { entries }),
           { compute: grab },
         ],
       },

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bunFello, endpointArgs, fello } from "../support/fello_cli.ts";
 import { has } from "../support/has.ts";
-import { startScriptedServer } from "../support/scripted_server.ts";
+import { callsTool, startScriptedServer } from "../support/scripted_server.ts";
 import { withWorkspace } from "../support/workspace.ts";
 
 const ignore = !has("bun");
@@ -118,12 +118,7 @@ Deno.test({
     await using server = startScriptedServer([{
       match: "make a note",
       replies: [
-        {
-          toolCalls: [{
-            name: "WriteFile",
-            arguments: { path: "note.txt", content: "from bun\n" },
-          }],
-        },
+        callsTool("WriteFile", { path: "note.txt", content: "from bun\n" }),
         { text: "Wrote note.txt." },
       ],
     }]);
