@@ -125,13 +125,15 @@ export function outlineLines(symbols: OutlineSymbol[], depth = 0): string[] {
 
 /**
  * Outlines `text` saved as `name` in a fresh folder, through the public
- * outlineSymbols() (worker, text passes and all), as {@linkcode outlineLines}.
+ * outlineSymbols() (worker, text passes and all), as {@linkcode outlineLines};
+ * `options` as {@linkcode outlineFile} takes them.
  */
 export async function outlineFileLines(
   name: string,
   text: string,
+  options: Omit<OutlineSymbolsOptions, "cwd"> = {},
 ): Promise<string[]> {
-  return outlineLines((await outlineFile(name, text)).symbols);
+  return outlineLines((await outlineFile(name, text, options)).symbols);
 }
 
 /**
