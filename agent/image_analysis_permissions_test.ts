@@ -30,19 +30,36 @@ async function runChild(
   );
 }
 
+/** What the child printed: the tool's result or error events, and its stderr. */
+interface ChildAnalysis {
+  events: { type: string; output?: unknown; error?: string }[];
+  stderr: string;
+}
+
 /**
- * Runs one agent turn in a child process that calls ImageAnalysis on
- * `wide.png` in `dir`; prints the tool's result or error as JSON lines.
+ * Runs one agent turn in a child process, in a fresh folder, that calls
+ * ImageAnalysis on `wide.png`; the child may reach 127.0.0.1, read the
+ * hostname and the folder, and, as `grant` says, the environment and the
+ * package.
  */
 async function analyzeInChild(
-  dir: string,
-  flags: string[],
-): Promise<
-  {
-    events: { type: string; output?: unknown; error?: string }[];
-    stderr: string;
-  }
-> {
+  grant: { env: boolean; readPackage: boolean },
+): Promise<ChildAnalysis> {
+  let analysis: ChildAnalysis | undefined;
+  await withWorkspace(async (dir) => {
+    const read = grant.readPackage ? `${dir},${PACKAGE}` : dir;
+    analysis = await analyzeIn(dir, [
+      "--allow-net=127.0.0.1",
+      "--allow-sys=hostname",
+      ...grant.env ? ["--allow-env"] : [],
+      `--allow-read=${read}`,
+    ]);
+  });
+  return analysis!;
+}
+
+/** {@linkcode analyzeInChild} in `dir`, the child run with exactly `flags`. */
+async function analyzeIn(dir: string, flags: string[]): Promise<ChildAnalysis> {
   const ws = join(dir, "ws");
   await Deno.mkdir(ws);
   await Deno.writeFile(join(ws, "wide.png"), await widePng());
@@ -79,60 +96,46 @@ for await (const event of agent.stream("look at the strip")) {
 }
 
 Deno.test("ImageAnalysis downscales a large image under createAgent()'s documented permissions, without --allow-env", async () => {
-  await withWorkspace(async (dir) => {
-    const { events } = await analyzeInChild(dir, [
-      "--allow-net=127.0.0.1",
-      "--allow-sys=hostname",
-      `--allow-read=${dir},${PACKAGE}`,
-    ]);
-    assert.equal(events.length, 1);
-    assert.equal(events[0].type, "tool-result", events[0].error);
-    const output = events[0].output as {
-      resized: boolean;
-      sent: { mediaType: string; width: number };
-    };
-    assert.equal(output.resized, true);
-    assert.equal(output.sent.mediaType, "image/jpeg");
-    assert.equal(output.sent.width, 2048);
-  });
+  const { events } = await analyzeInChild({ env: false, readPackage: true });
+  assert.equal(events.length, 1);
+  assert.equal(events[0].type, "tool-result", events[0].error);
+  const output = events[0].output as {
+    resized: boolean;
+    sent: { mediaType: string; width: number };
+  };
+  assert.equal(output.resized, true);
+  assert.equal(output.sent.mediaType, "image/jpeg");
+  assert.equal(output.sent.width, 2048);
 });
 
 Deno.test("ImageAnalysis without read access to the package prints no uncaught error and does not blame the image", async () => {
-  await withWorkspace(async (dir) => {
-    const { events, stderr } = await analyzeInChild(dir, [
-      "--allow-net=127.0.0.1",
-      "--allow-sys=hostname",
-      "--allow-env",
-      `--allow-read=${dir}`,
-    ]);
-    assert.doesNotMatch(stderr, /Uncaught/);
-    assert.equal(events.length, 1);
-    if (events[0].type === "tool-error") {
-      assert.match(events[0].error!, /--allow-read/);
-      assert.doesNotMatch(events[0].error!, /damaged/);
-    }
+  const { events, stderr } = await analyzeInChild({
+    env: true,
+    readPackage: false,
   });
+  assert.doesNotMatch(stderr, /Uncaught/);
+  assert.equal(events.length, 1);
+  if (events[0].type === "tool-error") {
+    assert.match(events[0].error!, /--allow-read/);
+    assert.doesNotMatch(events[0].error!, /damaged/);
+  }
 });
 
 Deno.test("ImageAnalysis downscales a large image with --allow-env, and the script exits", async () => {
-  await withWorkspace(async (dir) => {
-    const { events, stderr } = await analyzeInChild(dir, [
-      "--allow-net=127.0.0.1",
-      "--allow-sys=hostname",
-      "--allow-env",
-      `--allow-read=${dir},${PACKAGE}`,
-    ]);
-    assert.equal(stderr, "");
-    assert.equal(events.length, 1);
-    assert.equal(events[0].type, "tool-result", events[0].error);
-    assert.deepEqual(
-      (events[0].output as { sent: unknown }).sent,
-      {
-        mediaType: "image/jpeg",
-        width: 2048,
-        height: 32,
-        bytes: (events[0].output as { sent: { bytes: number } }).sent.bytes,
-      },
-    );
+  const { events, stderr } = await analyzeInChild({
+    env: true,
+    readPackage: true,
   });
+  assert.equal(stderr, "");
+  assert.equal(events.length, 1);
+  assert.equal(events[0].type, "tool-result", events[0].error);
+  assert.deepEqual(
+    (events[0].output as { sent: unknown }).sent,
+    {
+      mediaType: "image/jpeg",
+      width: 2048,
+      height: 32,
+      bytes: (events[0].output as { sent: { bytes: number } }).sent.bytes,
+    },
+  );
 });
