@@ -55,13 +55,15 @@ Deno.test("jsonToSse() replays a completion with text, tool calls and usage as S
 });
 
 Deno.test("asksForStream() reads the stream flag of a JSON request body", () => {
-  assert.equal(
-    asksForStream('{"model":"m","stream":true,"messages":[]}'),
-    true,
-  );
-  assert.equal(asksForStream('{"model":"m","stream": false}'), false);
-  assert.equal(asksForStream('{"model":"m"}'), false);
-  assert.equal(asksForStream(undefined), false);
+  const bodies: [string | undefined, boolean][] = [
+    ['{"model":"m","stream":true,"messages":[]}', true],
+    ['{"model":"m","stream": false}', false],
+    ['{"model":"m"}', false],
+    [undefined, false],
+  ];
+  for (const [body, streams] of bodies) {
+    assert.equal(asksForStream(body), streams, body);
+  }
 });
 
 Deno.test("jsonToSse() fails with the server's message for a JSON error sent with 200", async () => {
