@@ -36,6 +36,9 @@ async function through(deltas: string[]) {
   };
 }
 
+/** The stream parts of a reasoning block, in order. */
+const REASONING_PARTS = ["reasoning-start", "reasoning-delta", "reasoning-end"];
+
 Deno.test("leadingThinkMiddleware moves an opening <think> block to reasoning, tags split anywhere", async () => {
   const whole = "\n<think>\nplan it\n</think>\n\nThe answer.";
   for (let cut = 1; cut < whole.length; cut++) {
@@ -46,9 +49,7 @@ Deno.test("leadingThinkMiddleware moves an opening <think> block to reasoning, t
   const singles = await through([...whole]);
   assert.equal(singles.text, "The answer.");
   assert.deepEqual(singles.types, [
-    "reasoning-start",
-    "reasoning-delta",
-    "reasoning-end",
+    ...REASONING_PARTS,
     "text-start",
     "text-delta",
     "text-end",
@@ -69,10 +70,5 @@ Deno.test("leadingThinkMiddleware ends an unclosed think block as reasoning, wit
   const out = await through(["<think>still thinking", " when cut"]);
   assert.equal(out.reasoning, "still thinking when cut");
   assert.equal(out.text, "");
-  assert.deepEqual(out.types, [
-    "reasoning-start",
-    "reasoning-delta",
-    "reasoning-end",
-    "finish",
-  ]);
+  assert.deepEqual(out.types, [...REASONING_PARTS, "finish"]);
 });

@@ -62,11 +62,7 @@ Deno.test("ContextBudget clears the oldest outputs down to half the budget, neve
   const budget = new ContextBudget(chars(20_000));
   const messages = [
     user,
-    ...step("a1", 4000),
-    ...step("b2", 4000),
-    ...step("c3", 4000),
-    ...step("d4", 4000),
-    ...step("e5", 4000),
+    ...["a1", "b2", "c3", "d4", "e5"].flatMap((id) => step(id, 4000)),
   ];
   const before = structuredClone(messages);
   const fitted = budget.fit(messages);
