@@ -56,7 +56,7 @@ testFixture(cpp, {
 Deno.test("cpp.prepare() lets the grammar read constructors with initializers after a macro", async () => {
   // Read as a return type, the macro made the initializer list a bit-field
   // (an error), and on libstdc++'s stl_vector.h the class ended early.
-  const text = [
+  const text = lines(
     "struct Vec {",
     "  _GLIBCXX20_CONSTEXPR",
     "  Vec() _GLIBCXX_NOEXCEPT",
@@ -68,8 +68,7 @@ Deno.test("cpp.prepare() lets the grammar read constructors with initializers af
     "  { }",
     "  void clear() { }",
     "};",
-    "",
-  ].join("\n");
+  );
   await withTree("cpp", cpp.prepare!(text), (tree) => {
     assert.equal(tree.rootNode.hasError, false);
   });

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import {
   fileOutlineLines,
+  lines,
   outlineFile,
   testExtract,
   testOutlines,
@@ -26,18 +27,19 @@ const UNREADABLE_METHOD = [
 ];
 
 Deno.test("outlineSymbols() still lists Python symbols when the grammar fails on one spot", async () => {
-  const source = [
-    "import os",
-    "",
-    "",
-    "class T:",
-    ...UNREADABLE_METHOD,
-    "",
-    "def last():",
-    "    pass",
-    "",
-  ].join("\n");
-  const { symbols } = await outlineFile("m.py", source);
+  const { symbols } = await outlineFile(
+    "m.py",
+    lines(
+      "import os",
+      "",
+      "",
+      "class T:",
+      ...UNREADABLE_METHOD,
+      "",
+      "def last():",
+      "    pass",
+    ),
+  );
   const names = symbols.map((s) => `${s.kind} ${s.name} ${s.startLine}`);
   assert.ok(names.includes("import os 1"), names.join("; "));
   assert.ok(names.includes("class T 4"), names.join("; "));
