@@ -10,7 +10,7 @@ import {
 } from "../tests/support/outline_languages.ts";
 
 Deno.test("outlineSymbols() keeps a Markdown section whole around a > ## Note callout", async () => {
-  const result = await outlineFile(
+  const { symbols } = await outlineFile(
     "guide.md",
     lines(
       "## Getting Started",
@@ -28,17 +28,17 @@ Deno.test("outlineSymbols() keeps a Markdown section whole around a > ## Note ca
     ),
     { parseBudgetMs: 2_000 },
   );
-  const [section] = result.symbols;
+  const [section] = symbols;
   assert.equal(
-    result.symbols.length,
+    symbols.length,
     1,
-    outlineLines(result.symbols).join("\n"),
+    outlineLines(symbols).join("\n"),
   );
   assert.equal(section.name, "Getting Started");
   assert.equal(section.endLine, 12);
   assert.ok(
     section.children.some((child) => child.name === "Your first plugin"),
-    outlineLines(result.symbols).join("\n"),
+    outlineLines(symbols).join("\n"),
   );
 });
 

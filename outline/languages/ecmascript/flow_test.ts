@@ -7,7 +7,7 @@ import {
 } from "../../../tests/support/outline_languages.ts";
 
 Deno.test("outlineSymbols() outlines a Flow-typed script with its types, as JavaScript", async () => {
-  const result = await outlineFile(
+  const { language, symbols } = await outlineFile(
     "button.js",
     [
       "/**",
@@ -31,8 +31,8 @@ Deno.test("outlineSymbols() outlines a Flow-typed script with its types, as Java
       "}",
     ].join("\n"),
   );
-  equal(result.language, "JavaScript");
-  deepStrictEqual(outlineLines(result.symbols), [
+  equal(language, "JavaScript");
+  deepStrictEqual(outlineLines(symbols), [
     "import react 4-4",
     "type Props 6-9",
     "    property title 7-7",
