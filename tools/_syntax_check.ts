@@ -167,12 +167,10 @@ export function syntaxFields(check: SyntaxCheck): SyntaxFields {
  */
 export function syntaxText(result: SyntaxFields): string {
   if (result.syntaxErrors === undefined) return "";
-  const head = `\nThe file has ${
-    _errors(result.syntaxErrors)
-  } as its language's grammar reads them.`;
+  const left = `\nThe file has ${_errors(result.syntaxErrors)} left`;
   return result.newSyntaxErrors === undefined
-    ? head
-    : `${head} New ones written:\n${result.newSyntaxErrors}`;
+    ? `${left}.`
+    : `${left}; new ones written anyway:\n${result.newSyntaxErrors}`;
 }
 
 function _errors(count: number): string {
