@@ -26,7 +26,6 @@
 // and C++, a struct, union or enum that a `typedef` declares counts as the
 // typedef (the outline lists `typedef node_t` with the struct's fields).
 import type { Node } from "web-tree-sitter";
-import { join } from "node:path";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { outlineSymbols } from "../mod.ts";
 import type { OutlineSymbol } from "../outline/types.ts";

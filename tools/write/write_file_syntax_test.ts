@@ -22,7 +22,7 @@ Deno.test("writeFile() refuses a new file with a syntax error and creates nothin
     // CRLF: the line shown without its CR, the column as an editor counts it.
     assert.match(
       error.message,
-      /\n2:\d+: [^\n]+\n {2}    return \[1, 2\n {2} +\^\n/,
+      /\n2:\d+: [^\n]+\n {6}return \[1, 2\n {3,}\^\n/,
     );
     assert.equal(await exists(join(ws, "src")), false);
   });
