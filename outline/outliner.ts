@@ -185,7 +185,10 @@ export class Outliner {
     return this.#pieceOutlines;
   }
 
-  /** How many of those parses reused the file's previous tree. A test seam. */
+  /**
+   * How many of those parses, and of the syntax checks, reused the file's
+   * previous tree. A test seam.
+   */
   get incrementalParses(): number {
     return this.#incremental;
   }
@@ -334,6 +337,7 @@ export class Outliner {
       throw _grammarsDirAdvice(error, options.grammarsDir);
     });
     if (reply.type === "error") throw _failure(path, reply);
+    if (reply.incremental) this.#incremental++;
     return {
       language: spec.name,
       languageId: languageId(spec),
