@@ -134,7 +134,10 @@ export type SyntaxReply =
   | {
     type: "syntax";
     id: number;
-    /** The errors of the old text (0 without one). */
+    /**
+     * The errors of the old text, counted only when the new text has some
+     * (else 0: the old text need not be parsed).
+     */
     before: number;
     /** The errors of the new text. */
     after: number;

@@ -202,7 +202,13 @@ function _parseAndExtract(
       symbols,
       ...(request.names ? { names: identifiersOf(tree) } : {}),
       incremental,
-      cleanup: () => keeper.keep(request.path, key, parsed, tree),
+      cleanup: () =>
+        keeper.keep(request.path, {
+          parser: key,
+          text: parsed,
+          source: text,
+          tree,
+        }),
     };
   } catch (error) {
     tree.delete();
@@ -233,9 +239,12 @@ function _parseAsFresh(
 /** New errors listed in a reply at most. */
 const MAX_ADDED = 50;
 
-// A syntax check (see SyntaxRequest): the old text's tree comes from the kept
-// one when there is one, the new text's from the old's, and the new tree is
-// kept for the next check or outline of the file.
+// A syntax check (see SyntaxRequest). The new text is parsed from the kept
+// tree of the file, edited to match (after an earlier check or outline of
+// it, the tree of the old text). The old text's errors count only when the
+// new text has some: from the kept tree when it is the old text's, else
+// from a parse of its own. The new tree is kept for the next check or
+// outline of the file.
 async function _syntax(
   request: SyntaxRequest,
 ): Promise<{ reply: WorkerReply; cleanup?: () => void }> {
@@ -245,24 +254,16 @@ async function _syntax(
   const budget = _budget(request);
   const { path, oldText, newText } = request;
   const newParsed = prepare(newText);
-  let base: Tree | null;
-  let before: SyntaxErrors = { count: 0, listed: [] };
-  if (oldText === undefined) {
-    base = keeper.take(path, key, newParsed);
-  } else {
-    const oldParsed = prepare(oldText);
-    const { tree } = _parseAsFresh(parser, oldParsed, {
-      oldTree: keeper.take(path, key, oldParsed),
-      budget,
-    });
-    try {
-      before = syntaxErrors(tree.rootNode, oldText);
-      tree.edit(textEdit(oldParsed, newParsed) as Edit);
-    } catch (error) {
-      tree.delete();
-      throw error;
+  const kept = keeper.takeKept(path, key);
+  let before: SyntaxErrors | undefined;
+  let base: Tree | null = null;
+  if (kept !== null) {
+    // Kept trees are as a fresh parse gives them (see _parseAsFresh).
+    if (kept.source === oldText) {
+      before = syntaxErrors(kept.tree.rootNode, oldText);
     }
-    base = tree;
+    kept.tree.edit(textEdit(kept.text, newParsed) as Edit);
+    base = kept.tree;
   }
   const { tree, incremental } = _parseAsFresh(parser, newParsed, {
     oldTree: base,
@@ -271,25 +272,48 @@ async function _syntax(
   let after: SyntaxErrors;
   try {
     after = syntaxErrors(tree.rootNode, newText);
+    if (after.count > 0 && before === undefined && oldText !== undefined) {
+      before = _errorsOf(parser, prepare(oldText), { source: oldText, budget });
+    }
   } catch (error) {
     tree.delete();
     throw error;
   }
-  const added = after.count > before.count
-    ? addedErrors(before.listed, after.listed).slice(0, MAX_ADDED)
+  const added = after.count > (before?.count ?? 0)
+    ? addedErrors(before?.listed ?? [], after.listed).slice(0, MAX_ADDED)
     : [];
   return {
     reply: {
       type: "syntax",
       id: request.id,
-      before: before.count,
+      before: before?.count ?? 0,
       after: after.count,
       added,
       recycle: newText.length > request.recycleBytes,
       incremental,
     },
-    cleanup: () => keeper.keep(path, key, newParsed, tree),
+    cleanup: () =>
+      keeper.keep(path, {
+        parser: key,
+        text: newParsed,
+        source: newText,
+        tree,
+      }),
   };
+}
+
+// The errors of a text parsed from scratch (its tree not kept).
+function _errorsOf(
+  parser: Parser,
+  text: string,
+  { source, budget }: { source: string; budget: Budget },
+): SyntaxErrors {
+  const tree = _parseWithin(parser, text, null, budget);
+  try {
+    return syntaxErrors(tree.rootNode, source);
+  } finally {
+    tree.delete();
+  }
 }
 
 // One piece of a large file (see _pieces.ts): the first piece was sent the

@@ -145,7 +145,10 @@ export interface SyntaxErrorsFound {
    * (an Objective-C header), `swift`, `kotlin` or `dart`.
    */
   languageId: string;
-  /** How many errors the old text has (0 without one). */
+  /**
+   * How many errors the old text has, counted only when the new text has
+   * some (else 0, the old text not parsed at all).
+   */
   before: number;
   /** How many errors the new text has. */
   after: number;
