@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createLocalFiles, createTools, type FileBackend } from "../../mod.ts";
 import { withWorkspace } from "../../tests/support/workspace.ts";
-import { rejectsTool } from "../../tests/support/tool_asserts.ts";
+import { recorder, rejectsTool } from "../../tests/support/tool_asserts.ts";
 
 function tools(ws: string, files?: FileBackend) {
   return createTools({ cwd: ws, permissionMode: "allow", backend: { files } });
@@ -157,5 +157,18 @@ Deno.test("editFile() checks the edit again on the text that changed on disk bef
       "const a = (1;\nconst b = 3;\n",
     );
     assert.equal(result.syntaxErrors, 1);
+  });
+});
+
+Deno.test("editFile() refuses an edit that adds a syntax error before anyone is asked to approve it", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.ts"), "export const a = [1];\n");
+    const { calls, approve } = recorder(true);
+    const t = createTools({ cwd: ws, permissionMode: "ask", approve });
+    await rejectsTool(
+      t.EditFile.execute({ path: "a.ts", oldText: "[1]", newText: "[1" }),
+      "allowSyntaxErrors: true",
+    );
+    assert.equal(calls.length, 0);
   });
 });

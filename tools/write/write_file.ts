@@ -1,7 +1,7 @@
 // WriteFile: creates or replaces a whole file, atomically, one write of a file
 // at a time.
 import { z } from "zod";
-import type { ToolContext } from "../context.ts";
+import type { AuthorizeRequest, ToolContext } from "../context.ts";
 import { defineTool } from "../define.ts";
 import {
   fileSystemError,
@@ -15,6 +15,7 @@ import { ToolError } from "../../internal/tool_error.ts";
 import type { FileBackend, Tool, WriteOptions } from "../types.ts";
 import {
   checkSyntax,
+  type SyntaxCheck,
   type SyntaxFields,
   syntaxFields,
   syntaxText,
@@ -139,22 +140,27 @@ async function writeFile(
   const data = new TextEncoder().encode(input.content);
   await queued.file.wait(signal);
   refuseAborted(signal, target);
-  const authorized = await context.authorize({
+  const request: AuthorizeRequest = {
     tool: NAME,
     action: "write",
     path,
     description: `Write ${data.length} bytes to "${target.display}"`,
-  }, { turn: queued.ask, signal });
+  };
+  // Content the syntax check refuses fails before anyone is asked to approve
+  // it (inside the workspace, where reading needs no approval of its own).
+  if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
+    await checkWrite(context, target, { input, signal });
+  }
+  const authorized = await context.authorize(request, {
+    turn: queued.ask,
+    signal,
+  });
   return await context.lockFile(path, async () => {
     refuseAborted(signal, target);
     // "Outside" was decided before asking; the file may lead elsewhere now.
     await refuseRetargeted(context, target, authorized);
-    const created = !(await existsAsFile(context.files, target));
-    const old = created ? { text: undefined } : await oldText(context, target);
-    const syntax = old === undefined ? undefined : await checkSyntax(target, {
-      oldText: old.text,
-      newText: input.content,
-      allowSyntaxErrors: input.allowSyntaxErrors,
+    const { created, syntax } = await checkWrite(context, target, {
+      input,
       signal,
     });
     try {
@@ -171,6 +177,25 @@ async function writeFile(
       ...(syntax === undefined ? {} : syntaxFields(syntax)),
     };
   });
+}
+
+// Whether the file is new, and the syntax check of the content against the
+// text it replaces (none when that cannot be read); throws on a refusal.
+async function checkWrite(
+  context: ToolContext,
+  target: FileTarget,
+  { input, signal }: { input: WriteFileInput; signal?: AbortSignal },
+): Promise<{ created: boolean; syntax?: SyntaxCheck }> {
+  const created = !(await existsAsFile(context.files, target));
+  const old = created ? { text: undefined } : await oldText(context, target);
+  if (old === undefined) return { created };
+  const syntax = await checkSyntax(target, {
+    oldText: old.text,
+    newText: input.content,
+    allowSyntaxErrors: input.allowSyntaxErrors,
+    signal,
+  });
+  return { created, syntax };
 }
 
 // The text the write replaces, for the syntax check; undefined when it

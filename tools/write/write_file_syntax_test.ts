@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools } from "../../mod.ts";
 import { withWorkspace } from "../../tests/support/workspace.ts";
-import { rejectsTool } from "../../tests/support/tool_asserts.ts";
+import { recorder, rejectsTool } from "../../tests/support/tool_asserts.ts";
 import { exists } from "../../internal/exists.ts";
 
 function tools(ws: string) {
@@ -92,5 +92,22 @@ Deno.test("writeFile() writes valid code and text of other kinds unchecked", asy
       assert.equal(result.syntaxErrors, undefined);
       assert.equal(await Deno.readTextFile(join(ws, path)), "f(1\n");
     }
+  });
+});
+
+Deno.test("writeFile() refuses content with a new syntax error before anyone is asked to approve it", async () => {
+  await withWorkspace(async (ws) => {
+    const { calls, approve } = recorder(true);
+    const t = createTools({ cwd: ws, permissionMode: "ask", approve });
+    await rejectsTool(
+      t.WriteFile.execute({ path: "a.ts", content: "export const a = [1;\n" }),
+      "allowSyntaxErrors: true",
+    );
+    assert.equal(calls.length, 0);
+    await t.WriteFile.execute({
+      path: "a.ts",
+      content: "export const a = [1];\n",
+    });
+    assert.equal(calls.length, 1);
   });
 });
