@@ -8,7 +8,10 @@ import { isObjcHeader } from "../../_dialect.ts";
 import { objcLines } from "../../../tests/support/objc_lines.ts";
 import {
   extractLines,
+  lines,
+  outlineFile,
   outlineLines,
+  type OutlineSnippet,
   testExtract,
   testFixture,
   testOutlines,
@@ -101,31 +104,34 @@ Deno.test("objc.extract() leaves a macro wrapping a whole declaration, and glibc
   );
 });
 
+/**
+ * Asserts that outlineSymbols() reads `text`, saved as `file`, as
+ * Objective-C with exactly `outline`.
+ */
+async function assertObjcFile(
+  { file, text, outline }: Required<OutlineSnippet>,
+): Promise<void> {
+  const { language, symbols } = await outlineFile(file, text);
+  assert.equal(language, "Objective-C");
+  assert.deepEqual(outlineLines(symbols), outline);
+}
+
 Deno.test('outlineSymbols() reads an Objective-C header with @"image/*" in a string', async () => {
-  await withWorkspace(async (dir) => {
-    await Deno.writeTextFile(
-      join(dir, "Mime.h"),
-      [
-        "#import <Foundation/Foundation.h>",
-        'static NSString *const kImage = @"image/*";',
-        "@interface A : NSObject",
-        "- (void)a;",
-        "@end",
-        "int after(void);",
-        "",
-      ].join("\n"),
-    );
-    assert.equal(
-      isObjcHeader('x = @"image/*";\n@interface A : NSObject\n@end\n'),
-      true,
-    );
-    const outline = await outlineSymbols("Mime.h", { cwd: dir });
-    assert.equal(outline.language, "Objective-C");
-    assert.deepEqual(outlineLines(outline.symbols), [
-      "interface A 3-5",
-      "    method a 4-4",
-      "function after 6-6",
-    ]);
+  assert.equal(
+    isObjcHeader('x = @"image/*";\n@interface A : NSObject\n@end\n'),
+    true,
+  );
+  await assertObjcFile({
+    file: "Mime.h",
+    text: lines(
+      "#import <Foundation/Foundation.h>",
+      'static NSString *const kImage = @"image/*";',
+      "@interface A : NSObject",
+      "- (void)a;",
+      "@end",
+      "int after(void);",
+    ),
+    outline: ["interface A 3-5", "    method a 4-4", "function after 6-6"],
   });
 });
 
@@ -187,67 +193,52 @@ Deno.test("outlineSymbols() outlines an Apple-SDK-style Objective-C header with 
     "NS_HEADER_AUDIT_END(nullability, sendability)", // 40
     "struct NSWidgetPair { int a; int b; };",
   ].join("\r\n");
-  await withWorkspace(async (dir) => {
-    await Deno.writeTextFile(join(dir, "NSWidget.h"), header);
-    const outline = await outlineSymbols("NSWidget.h", { cwd: dir });
-    assert.equal(outline.language, "Objective-C");
-    assert.equal(outline.totalLines, 41);
-    assert.deepEqual(outlineLines(outline.symbols), [
-      "enum NSWidgetKind 6-11 // Widget kinds.",
-      "    enumerator NSWidgetKindPlain 7-7",
-      "    enumerator NSWidgetKindMac 9-9",
-      "interface NSWidget 14-28 // A generic widget.",
-      "    property open 19-19 // Whether it is open.",
-      "    property items 20-20",
-      "    method runWithCompletion: 21-22",
-      "    class method widgetWithName:kind: 25-26 // Makes one.",
-      "    method handler 27-27",
-      "interface NSWidget (Extras) 30-34",
-      "    method extra 32-32",
-      "function NSWidgetCount 37-37 // Counts widgets.",
-      "typedef NSWidgetHandler 38-38",
-      "struct NSWidgetPair 41-41",
-      "    field a 41-41",
-      "    field b 41-41",
-    ]);
-  });
+  const outline = await outlineFile("NSWidget.h", header);
+  assert.equal(outline.language, "Objective-C");
+  assert.equal(outline.totalLines, 41);
+  assert.deepEqual(outlineLines(outline.symbols), [
+    "enum NSWidgetKind 6-11 // Widget kinds.",
+    "    enumerator NSWidgetKindPlain 7-7",
+    "    enumerator NSWidgetKindMac 9-9",
+    "interface NSWidget 14-28 // A generic widget.",
+    "    property open 19-19 // Whether it is open.",
+    "    property items 20-20",
+    "    method runWithCompletion: 21-22",
+    "    class method widgetWithName:kind: 25-26 // Makes one.",
+    "    method handler 27-27",
+    "interface NSWidget (Extras) 30-34",
+    "    method extra 32-32",
+    "function NSWidgetCount 37-37 // Counts widgets.",
+    "typedef NSWidgetHandler 38-38",
+    "struct NSWidgetPair 41-41",
+    "    field a 41-41",
+    "    field b 41-41",
+  ]);
 });
 
 Deno.test("outlineSymbols() stays fast and whole on an unterminated @interface of 20,000 lines without ;", async () => {
-  await withWorkspace(async (dir) => {
-    await Deno.writeTextFile(
-      join(dir, "Big.h"),
-      "@interface A : NSObject\n" + "- (void)a:(int)x\n".repeat(20_000) +
-        "@property int p\n".repeat(2_000) + "/* never closed\n",
-    );
-    const started = performance.now();
-    const outline = await outlineSymbols("Big.h", { cwd: dir });
-    // Milliseconds here; only proves it does not hang.
-    assert.ok(performance.now() - started < 20_000);
-    assert.equal(outline.language, "Objective-C");
-    assert.equal(outline.symbols.length, 1);
-    assert.equal(outline.symbols[0].kind, "interface");
-  });
+  const text = "@interface A : NSObject\n" +
+    "- (void)a:(int)x\n".repeat(20_000) + "@property int p\n".repeat(2_000) +
+    "/* never closed\n";
+  const started = performance.now();
+  const outline = await outlineFile("Big.h", text);
+  // Milliseconds here; only proves it does not hang.
+  assert.ok(performance.now() - started < 20_000);
+  assert.equal(outline.language, "Objective-C");
+  assert.equal(outline.symbols.length, 1);
+  assert.equal(outline.symbols[0].kind, "interface");
 });
 
 Deno.test("outlineSymbols() finds an @interface that follows an availability macro on its line", async () => {
-  await withWorkspace(async (dir) => {
-    await Deno.writeTextFile(
-      join(dir, "UIView.h"),
-      [
-        "#import <UIKit/UIKitDefines.h>",
-        "NS_CLASS_AVAILABLE_IOS(2_0) @interface UIView : UIResponder",
-        "- (void)layoutSubviews;",
-        "@end",
-        "",
-      ].join("\n"),
-    );
-    const outline = await outlineSymbols("UIView.h", { cwd: dir });
-    assert.equal(outline.language, "Objective-C");
-    assert.deepEqual(outlineLines(outline.symbols), [
-      "interface UIView 2-4",
-      "    method layoutSubviews 3-3",
-    ]);
+  await assertObjcFile({
+    file: "UIView.h",
+    text: lines(
+      "#import <UIKit/UIKitDefines.h>",
+      "NS_CLASS_AVAILABLE_IOS(2_0) @interface UIView : UIResponder",
+      "- (void)layoutSubviews;",
+      "@end",
+    ),
+    outline: ["interface UIView 2-4", "    method layoutSubviews 3-3"],
   });
 });
 
