@@ -115,24 +115,33 @@ for (const { spec, file, language, totalLines, head } of CASES) {
   });
 }
 
+/**
+ * Copies the outline fixture `header.fixture` into `dir` as `name`, and
+ * asserts that outlineSymbols() reads it as `header.language` with the
+ * outline `header.spec` gives the fixture.
+ */
+async function assertFixtureAs(
+  dir: string,
+  name: string,
+  header: { fixture: string; spec: LanguageSpec; language: string },
+): Promise<void> {
+  await Deno.copyFile(new URL(header.fixture, FIXTURES), join(dir, name));
+  const outline = await outlineSymbols(name, { cwd: dir });
+  equal(outline.language, header.language);
+  deepStrictEqual(
+    outlineLines(outline.symbols),
+    await fixtureLines(header.spec, header.fixture),
+  );
+}
+
 // A `.h` header is C by the specification's table; a C++ one (a class, a
 // namespace, a template) would lose its names under the C grammar.
 Deno.test("outlineSymbols() outlines a C++ header as C++ and a C header as C", async () => {
   await withWorkspace(async (dir) => {
-    await Deno.copyFile(new URL("sample.cpp", FIXTURES), `${dir}/geo.h`);
-    await Deno.copyFile(new URL("sample.c", FIXTURES), `${dir}/store.h`);
-    const cppHeader = await outlineSymbols("geo.h", { cwd: dir });
-    equal(cppHeader.language, "C++");
-    deepStrictEqual(
-      outlineLines(cppHeader.symbols),
-      await fixtureLines(cpp, "sample.cpp"),
-    );
-    const cHeader = await outlineSymbols("store.h", { cwd: dir });
-    equal(cHeader.language, "C");
-    deepStrictEqual(
-      outlineLines(cHeader.symbols),
-      await fixtureLines(c, "sample.c"),
-    );
+    const geo = { fixture: "sample.cpp", spec: cpp, language: "C++" };
+    await assertFixtureAs(dir, "geo.h", geo);
+    const store = { fixture: "sample.c", spec: c, language: "C" };
+    await assertFixtureAs(dir, "store.h", store);
   });
 });
 
@@ -140,13 +149,11 @@ Deno.test("outlineSymbols() outlines a C++ header as C++ and a C header as C", a
 // C declarations after them.
 Deno.test("fileOutline() outlines an Objective-C header's classes and its C declarations", async () => {
   await withWorkspace(async (dir) => {
-    await Deno.copyFile(new URL("sample_objc.h", FIXTURES), `${dir}/KVStore.h`);
-    const outline = await outlineSymbols("KVStore.h", { cwd: dir });
-    equal(outline.language, "Objective-C");
-    deepStrictEqual(
-      outlineLines(outline.symbols),
-      await fixtureLines(objc, "sample_objc.h"),
-    );
+    await assertFixtureAs(dir, "KVStore.h", {
+      fixture: "sample_objc.h",
+      spec: objc,
+      language: "Objective-C",
+    });
     const text = await fileOutline("KVStore.h", { cwd: dir });
     deepStrictEqual(text.split("\n").slice(0, 7), [
       "File: KVStore.h",
