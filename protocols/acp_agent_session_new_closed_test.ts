@@ -3,21 +3,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
+import { exists } from "../internal/exists.ts";
 import { connect } from "../tests/support/acp_connect.ts";
 import { startScriptedServer } from "../tests/support/scripted_server.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 Deno.test("createAcpAgent() closes a new session that finishes starting after the connection closed", async () => {

@@ -2,17 +2,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTools } from "./create_tools.ts";
+import { exists } from "../internal/exists.ts";
 import { ToolError } from "../internal/tool_error.ts";
 import { withWorkspace } from "../tests/support/workspace.ts";
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("createTools() with a missing cwd: WriteFile refuses to create the workspace", async () => {
   await withWorkspace(async (dir) => {
@@ -24,6 +16,10 @@ Deno.test("createTools() with a missing cwd: WriteFile refuses to create the wor
         error instanceof ToolError &&
         error.message.includes(typo) && /does not exist/.test(error.message),
     );
-    assert.equal(exists(typo), false, "the mistyped workspace was created");
+    assert.equal(
+      await exists(typo),
+      false,
+      "the mistyped workspace was created",
+    );
   });
 });
