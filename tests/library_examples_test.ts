@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { contentText, startScriptedServer } from "./support/scripted_server.ts";
 import { decoded } from "./support/fello_cli.ts";
 import { isAlive, waitForPid, waitUntilGone } from "./support/processes.ts";
+import { STEP_RUNNER } from "./support/step_runner.ts";
 import { withWorkspace, writeFiles } from "./support/workspace.ts";
 
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
@@ -242,14 +243,7 @@ import { createTools, ToolError } from "@fello/agent";
 
 const [which, cwd] = Deno.args;
 const tools = createTools({ cwd, permissionMode: "allow" });
-const out = {};
-async function run(name, fn) {
-  try {
-    out[name] = { ok: await fn() };
-  } catch (error) {
-    out[name] = { error: error.message, toolError: error instanceof ToolError };
-  }
-}
+${STEP_RUNNER}
 if (which === "read") {
   await run("granted", () => tools.ReadFile.execute({ path: "a.txt" }));
   await run("denied", () => tools.ReadFile.execute({ path: "b.txt" }));

@@ -8,6 +8,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { callText, connectMcp } from "./support/mcp_client.ts";
 import { plantLink, SECRET } from "./support/planted_secret.ts";
 import { runDeno } from "./support/run_deno.ts";
+import { STEP_RUNNER } from "./support/step_runner.ts";
 import { withDirs, withWorkspace } from "./support/workspace.ts";
 
 const MOD_URL = new URL("../mod.ts", import.meta.url).href;
@@ -27,17 +28,13 @@ async function childReport<
 }
 
 const WRITE_CHILD = `
-import { createTools } from ${JSON.stringify(MOD_URL)};
+import { createTools, ToolError } from ${JSON.stringify(MOD_URL)};
 const [ws] = Deno.args;
 const tools = createTools({ cwd: ws, permissionMode: "allow" });
-const results = {};
-async function run(name, fn) {
-  try { results[name] = { ok: await fn() }; }
-  catch (error) { results[name] = { error: error.message }; }
-}
+${STEP_RUNNER}
 await run("write", () => tools.WriteFile.execute({ path: "a.txt", content: "new\\n" }));
 await run("edit", () => tools.EditFile.execute({ path: "b.txt", oldText: "old", newText: "new" }));
-console.log(JSON.stringify(results));
+console.log(JSON.stringify(out));
 `;
 
 const SYMLINK_WRITE_CHILD = `
@@ -222,14 +219,7 @@ const DENIALS_CHILD = `
 import { createTools, ToolError } from ${JSON.stringify(MOD_URL)};
 const [ws] = Deno.args;
 const tools = createTools({ cwd: ws, permissionMode: "allow" });
-const results = {};
-async function run(name, fn) {
-  try {
-    results[name] = { ok: await fn() };
-  } catch (error) {
-    results[name] = { error: error.message, toolError: error instanceof ToolError };
-  }
-}
+${STEP_RUNNER}
 await run("writeInside", () => tools.WriteFile.execute({ path: "sub/ok.txt", content: "fine" }));
 await run("writeOutside", () => tools.WriteFile.execute({ path: "outside.txt", content: "nope" }));
 await run("editOutside", () => tools.EditFile.execute({ path: "existing.txt", oldText: "old", newText: "new" }));
@@ -240,7 +230,7 @@ await run("readInside", () => tools.ReadFile.execute({ path: "existing.txt" }));
 // The regex worker's own module is not readable here: it scans in-process.
 await run("regexSearch", async () => (await tools.search.execute({ pattern: "^o+ld$", regex: true })).matches);
 await run("writeExactFile", () => tools.WriteFile.execute({ path: "exact.txt", content: "x" }));
-console.log(JSON.stringify(results));
+console.log(JSON.stringify(out));
 `;
 
 Deno.test("createTools() under narrow --allow-read/--allow-write turns each denial into a ToolError naming the flag, writing nothing", async () => {
