@@ -14,6 +14,26 @@ export function seededRandom(seed: number): (n: number) => number {
 }
 
 /**
+ * `count` random texts made from `seed`, each of 1 to `most` `pieces` in a
+ * row; with `between`, one of them, picked at random, follows each piece.
+ */
+export function* randomTexts(
+  pieces: string[],
+  options: { seed: number; count: number; most: number; between?: string[] },
+): Generator<string> {
+  const next = seededRandom(options.seed);
+  const between = options.between;
+  for (let trial = 0; trial < options.count; trial++) {
+    let text = "";
+    for (let k = 1 + next(options.most); k > 0; k--) {
+      text += pieces[next(pieces.length)];
+      if (between) text += between[next(between.length)];
+    }
+    yield text;
+  }
+}
+
+/**
  * Asserts that `out` is `text` with some characters blanked: the same
  * length, every changed character a space, and no line break changed.
  */

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import {
   assertBlankedOnly,
-  seededRandom,
+  randomTexts,
 } from "../../../tests/support/blanked_text.ts";
 import { isCppHeader, isObjcHeader } from "../../_dialect.ts";
 import type { OutlineSymbol } from "../../types.ts";
@@ -97,12 +97,13 @@ Deno.test("blankObjc() keeps length, line breaks and \\r on random Objective-C t
     "@class X;",
     "@interface A () @end",
   ];
-  const next = seededRandom(7);
-  for (let trial = 0; trial < 1500; trial++) {
-    let text = "";
-    for (let k = 1 + next(25); k > 0; k--) {
-      text += pieces[next(pieces.length)] + [" ", "\n", ""][next(3)];
-    }
+  const texts = randomTexts(pieces, {
+    seed: 7,
+    count: 1500,
+    most: 25,
+    between: [" ", "\n", ""],
+  });
+  for (const text of texts) {
     // Every character stays or becomes a space; line breaks stay.
     for (const out of [blankObjc(text), codeOnly(text)]) {
       assertBlankedOnly(out, text);

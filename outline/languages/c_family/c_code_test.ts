@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import {
   assertBlankedOnly,
-  seededRandom,
+  randomTexts,
 } from "../../../tests/support/blanked_text.ts";
 import { elapsedMs } from "../../../tests/support/elapsed.ts";
 import { codeOnly } from "./c_code.ts";
@@ -80,10 +80,7 @@ Deno.test("codeOnly() keeps length and line breaks on random raw strings, prefix
     "}",
     "😀",
   ];
-  const next = seededRandom(11);
-  for (let trial = 0; trial < 1500; trial++) {
-    let text = "";
-    for (let k = 1 + next(30); k > 0; k--) text += pieces[next(pieces.length)];
+  for (const text of randomTexts(pieces, { seed: 11, count: 1500, most: 30 })) {
     // Every character stays or becomes a space; line breaks stay.
     for (const out of [codeOnly(text), blankObjc(text)]) {
       assertBlankedOnly(out, text);
