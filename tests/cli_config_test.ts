@@ -7,6 +7,8 @@ import {
   callThen,
   contentText,
   type RecordedRequest,
+  type ScriptedServer,
+  type ScriptedToolCall,
   startScriptedServer,
   toolResultText,
 } from "./support/scripted_server.ts";
@@ -48,12 +50,33 @@ function felloIn(
   });
 }
 
+/** A model that answers "hello" with "hi". */
+const HELLO = [{ match: "hello", replies: [{ text: "hi" }] }];
+
+/**
+ * Writes `files` into `dir` and runs `fello run` in allow mode in its "ws"
+ * against a model that makes `call` once, then answers; resolves to the
+ * run's output, the text the model got for the call, and the (closed)
+ * server with its requests.
+ */
+async function runOneCall(
+  dir: string,
+  run: { call: ScriptedToolCall; files: Record<string, string> },
+): Promise<{ out: CliOutput; result: string; server: ScriptedServer }> {
+  await using server = startScriptedServer([{
+    match: "the task",
+    replies: callThen({ ...run.call, id: "the_call" }, "Done."),
+  }]);
+  await writeFiles(dir, run.files);
+  const out = await felloIn(dir, ["--permission-mode", "allow", "the task"], {
+    at: server.baseURL,
+  });
+  return { out, result: toolResultText(server, "the_call"), server };
+}
+
 Deno.test("fello run puts the repository's and a nested AGENTS.md into the instructions and lists them", async () => {
   await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "hello",
-      replies: [{ text: "hi" }],
-    }]);
+    await using server = startScriptedServer(HELLO);
     await writeFiles(dir, {
       "repo/.git/HEAD": "ref: refs/heads/main\n",
       "repo/AGENTS.md": "Root rule: run deno task ok.\n",
@@ -83,10 +106,7 @@ Deno.test("fello run puts the repository's and a nested AGENTS.md into the instr
 
 Deno.test("fello run takes baseURL and model from the settings files with no flags", async () => {
   await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "hello",
-      replies: [{ text: "hi" }],
-    }]);
+    await using server = startScriptedServer(HELLO);
     await writeFiles(dir, {
       "user-config/fello/config.json": JSON.stringify({
         baseURL: server.baseURL,
@@ -116,29 +136,18 @@ Deno.test("fello run takes baseURL and model from the settings files with no fla
 
 Deno.test("fello run refuses a Shell call a deny rule names, in allow mode", async () => {
   await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "clean up",
-      replies: callThen({
-        id: "call_rm",
-        name: "Shell",
-        arguments: { command: "rm -f keep.txt" },
-      }, "Could not."),
-    }]);
-    await writeFiles(dir, {
-      "ws/keep.txt": "kept\n",
-      // A workspace's deny rules apply without trust.
-      "ws/.fello/config.json": JSON.stringify({
-        permissions: { deny: ["Shell(rm *)"] },
-      }),
-    });
-    const out = await felloIn(dir, ["--permission-mode", "allow", "clean up"], {
-      at: server.baseURL,
+    const { out, result } = await runOneCall(dir, {
+      call: { name: "Shell", arguments: { command: "rm -f keep.txt" } },
+      files: {
+        "ws/keep.txt": "kept\n",
+        // A workspace's deny rules apply without trust.
+        "ws/.fello/config.json": JSON.stringify({
+          permissions: { deny: ["Shell(rm *)"] },
+        }),
+      },
     });
     assert.equal(out.code, 0, out.stderr);
-    assert.match(
-      toolResultText(server, "call_rm"),
-      /deny rule "Shell\(rm \*\)"/,
-    );
+    assert.match(result, /deny rule "Shell\(rm \*\)"/);
     assert.equal(
       await Deno.readTextFile(join(dir, "ws", "keep.txt")),
       "kept\n",
@@ -148,43 +157,28 @@ Deno.test("fello run refuses a Shell call a deny rule names, in allow mode", asy
 
 Deno.test("fello run offers and calls the tools of an mcpServers stdio server as mcp__<server>__<tool>", async () => {
   await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "find the needle",
-      replies: callThen({
-        id: "call_mcp",
-        name: "mcp__files__search",
-        arguments: { pattern: "needle" },
-      }, "Found it."),
-    }]);
     const denoDir = Deno.env.get("DENO_DIR");
-    await writeFiles(dir, {
-      "ws/notes.txt": "a needle here\n",
-      "user-config/fello/config.json": JSON.stringify({
-        mcpServers: {
-          files: {
-            command: Deno.execPath(),
-            args: ["run", "-A", MOD, "mcp", "--cwd", join(dir, "ws")],
-            env: denoDir ? { DENO_DIR: denoDir, NO_COLOR: "1" } : {},
+    const { out, result, server } = await runOneCall(dir, {
+      call: { name: "mcp__files__search", arguments: { pattern: "needle" } },
+      files: {
+        "ws/notes.txt": "a needle here\n",
+        "user-config/fello/config.json": JSON.stringify({
+          mcpServers: {
+            files: {
+              command: Deno.execPath(),
+              args: ["run", "-A", MOD, "mcp", "--cwd", join(dir, "ws")],
+              env: denoDir ? { DENO_DIR: denoDir, NO_COLOR: "1" } : {},
+            },
+            broken: { command: join(dir, "no-such-program") },
           },
-          broken: { command: join(dir, "no-such-program") },
-        },
-      }),
-    });
-    const out = await felloIn(dir, [
-      "--permission-mode",
-      "allow",
-      "find the needle",
-    ], {
-      at: server.baseURL,
+        }),
+      },
     });
     assert.equal(out.code, 0, out.stderr);
     const offered = server.requests[0].body.tools?.map((t) => t.function.name);
     assert.ok(offered?.includes("mcp__files__search"), `offered: ${offered}`);
     assert.ok(offered?.includes("search"), "the built-in search stays");
-    assert.equal(
-      toolResultText(server, "call_mcp"),
-      "notes.txt:1: a needle here",
-    );
+    assert.equal(result, "notes.txt:1: a needle here");
     // A server that cannot start is one warning line, not a failed run.
     const warnings = out.stderr.split("\n").filter((line) =>
       line.includes('MCP server "broken"')
@@ -224,10 +218,7 @@ Deno.test("fello run stops with exit 2 naming file:line:column of a broken confi
 
 Deno.test("fello run skips an untrusted workspace's endpoint, allow rules and servers with one notice, and --trust-workspace uses them", async () => {
   await withWorkspace(async (dir) => {
-    await using server = startScriptedServer([{
-      match: "hello",
-      replies: [{ text: "hi" }],
-    }, {
+    await using server = startScriptedServer([...HELLO, {
       match: "trusted",
       replies: [{ text: "ok" }],
     }]);
