@@ -31,8 +31,8 @@ export type ByteRange = readonly [start: number, end: number];
 export class ByteBlocks {
   #blocks: Block[] = [];
   #length = 0;
-  // Dropped full-size blocks, reused: a long stream then allocates nothing
-  // and leaves no garbage behind.
+  // Dropped blocks, reused: a long stream then allocates nothing and leaves
+  // no garbage behind.
   #spares: Uint8Array[] = [];
 
   /** Bytes kept. */
@@ -58,9 +58,11 @@ export class ByteBlocks {
       needed,
       Math.min(BLOCK, Math.max(FIRST_BLOCK, this.#length)),
     );
-    return size === BLOCK && this.#spares.length > 0
-      ? this.#spares.pop()!
-      : new Uint8Array(size);
+    const spare = this.#spares.at(-1);
+    if (spare !== undefined && spare.length >= needed) {
+      return this.#spares.pop()!;
+    }
+    return new Uint8Array(size);
   }
 
   /**
@@ -79,7 +81,7 @@ export class ByteBlocks {
     ) {
       const [dropped] = this.#blocks.splice(at, 1);
       this.#length -= dropped.length;
-      if (dropped.bytes.length === BLOCK) this.#spares.push(dropped.bytes);
+      this.#spares.push(dropped.bytes);
     }
   }
 
