@@ -6,8 +6,9 @@ import type { McpServerConfig } from "../agent/mcp_tools.ts";
 import { isError, runtime } from "../internal/runtime/runtime.ts";
 import { PERMISSION_MODES } from "../tools/permission.ts";
 import { permissionRuleProblem } from "../tools/permission_rules.ts";
-import type { PermissionMode } from "../tools/types.ts";
+import type { PermissionMode, SandboxMode } from "../tools/types.ts";
 import { jsonSyntaxError } from "./_json_error.ts";
+import { SANDBOX_MODES } from "./_agent_flags.ts";
 
 /** The settings a config file may hold. */
 export interface ConfigValues {
@@ -18,7 +19,8 @@ export interface ConfigValues {
   apiKeyEnv?: string;
   visionModel?: string;
   permissionMode?: PermissionMode;
-  sandbox?: boolean;
+  /** When Shell commands run in the OS sandbox, as `--sandbox` takes it. */
+  sandbox?: SandboxMode;
   contextTokens?: number;
   maxSteps?: number;
   permissions?: { allow?: string[]; deny?: string[] };
@@ -137,10 +139,15 @@ function checkConfig(path: string, data: unknown): ConfigValues {
         values.permissionMode = value as PermissionMode;
         break;
       case "sandbox":
-        if (typeof value !== "boolean") {
-          wrongType(path, key, "true or false", value);
+        if (!SANDBOX_MODES.includes(value as SandboxMode)) {
+          wrongType(
+            path,
+            key,
+            `one of ${SANDBOX_MODES.map((m) => `"${m}"`).join(", ")}`,
+            value,
+          );
         }
-        values.sandbox = value;
+        values.sandbox = value as SandboxMode;
         break;
       case "contextTokens":
       case "maxSteps":
