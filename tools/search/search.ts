@@ -13,6 +13,7 @@ import { ScanPool } from "./_scan_pool.ts";
 import { MAX_SKIM_LITERAL } from "./_literal_skim.ts";
 import { type FileScan, type LineMatch, scanFile } from "./_search_file.ts";
 import { walkFiles } from "./walk.ts";
+import { GitIgnore } from "./_gitignore.ts";
 import { rgSearch, ripgrepUsable } from "./_rg_search.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { Tool } from "../types.ts";
@@ -233,6 +234,7 @@ async function runSearch(
       ignoreCase: input.caseSensitive === false,
       root,
       glob: glob && { text: input.glob!, filter: glob },
+      parentIgnores: !(await GitIgnore.above(root, context.workspace)).empty,
       limit,
       signal,
     }).catch((error) => {
