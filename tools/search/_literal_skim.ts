@@ -1,9 +1,10 @@
 // A quick look for a literal in a file's bytes, before any decoding: most
 // files of a search hold no match, and decoding them to text costs more than
-// reading them. A case-sensitive literal's UTF-8 bytes that occur nowhere in a
-// file mean no line of its text matches (a byte that does not decode becomes
-// U+FFFD, which such a literal does not hold). Blocking reads: for the scan
-// workers, whose thread has nothing else to do meanwhile.
+// reading them. The UTF-8 bytes of a case-sensitive literal (or of text every
+// match of a regex holds) that occur nowhere in a file mean no line of its
+// text matches (a byte that does not decode becomes U+FFFD, which such a
+// literal does not hold). Blocking reads: for the scan workers, whose thread
+// has nothing else to do meanwhile.
 import { looksBinary, utf16Bom } from "../../internal/read_head.ts";
 import { openedFileSizeSync } from "../../internal/open_file_size.ts";
 import { runtime } from "../../internal/runtime/runtime.ts";

@@ -60,7 +60,7 @@ export interface RegexJob {
   source: string;
   flags: string;
   limit: number;
-  /** A case-sensitive literal's UTF-8 bytes: the file is skimmed for them first. */
+  /** UTF-8 bytes every match holds: the file is skimmed for them first. */
   literal?: Uint8Array;
   /** An Int32Array's buffer: see PROGRESS_STEPS and the cells after it. */
   progress: SharedArrayBuffer;
@@ -221,8 +221,9 @@ export class RegexScanner {
   /**
    * Scans `path` for lines matching `pattern` (a regex with the `g` flag).
    * A cancelled scan rejects at once; the worker stops it at its next chunk
-   * (the budget still applies until then). `literal`, when `pattern` is a
-   * case-sensitive literal: its UTF-8 bytes, for a skim of the file first.
+   * (the budget still applies until then). `literal`: the UTF-8 bytes every
+   * match of `pattern` holds (a case-sensitive literal pattern's own), for a
+   * skim of the file first.
    */
   scan(
     path: string,

@@ -65,6 +65,7 @@ async function run(job: RegexJob): Promise<RegexReply> {
         onChunk,
         afterChunk,
         signal: cancel.signal,
+        blocking: true,
       });
     }
     reply = { id: job.id, kind: "done", scan };

@@ -11,6 +11,7 @@ import { isWithin } from "../../internal/paths.ts";
 import { RegexBusy, RegexTimeout, RegexWorkerError } from "./_regex_scanner.ts";
 import { ScanPool } from "./_scan_pool.ts";
 import { MAX_SKIM_LITERAL } from "./_literal_skim.ts";
+import { requiredLiteral } from "./_required_literal.ts";
 import { type FileScan, type LineMatch, scanFile } from "./_search_file.ts";
 import { walkFiles } from "./walk.ts";
 import { GitIgnore } from "./_gitignore.ts";
@@ -436,14 +437,16 @@ async function scanOne(
 }
 
 /**
- * The UTF-8 bytes of a case-sensitive literal pattern, which a file's bytes
- * must hold for a line of its text to match; undefined for other patterns.
+ * The UTF-8 bytes a file's bytes must hold for a line of its text to match:
+ * a case-sensitive literal pattern, or the text every match of a
+ * case-sensitive regex holds; undefined when there is none.
  */
 function skimmable(input: SearchInput): Uint8Array | undefined {
-  if (input.regex || input.caseSensitive === false) return undefined;
+  if (input.caseSensitive === false) return undefined;
+  const text = input.regex ? requiredLiteral(input.pattern) : input.pattern;
   // A byte that does not decode becomes U+FFFD: not in the bytes searched.
-  if (input.pattern.includes("\uFFFD")) return undefined;
-  const bytes = new TextEncoder().encode(input.pattern);
+  if (text === undefined || text.includes("\uFFFD")) return undefined;
+  const bytes = new TextEncoder().encode(text);
   return bytes.length <= MAX_SKIM_LITERAL ? bytes : undefined;
 }
 

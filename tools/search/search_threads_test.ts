@@ -64,6 +64,12 @@ const SEARCHES: (SearchInput & { path: string })[] = [
     path: "tools",
     maxResults: 1000,
   },
+  {
+    pattern: "export\\s+function\\s+(\\w+)\\(",
+    regex: true,
+    path: "tools",
+    maxResults: 1000,
+  },
   { pattern: "DENO", caseSensitive: false, path: "internal", maxResults: 1000 },
 ];
 
