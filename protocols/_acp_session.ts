@@ -214,9 +214,9 @@ export class AcpSession {
       rules && new PermissionRuleSet(rules, request.cwd),
     );
     const editors = request.mcpServers.map(mcpServerOf);
-    const configured = (setup.settings.configuredMcpServers ?? []).filter((server) =>
-      !editors.some((other) => other.name === server.name)
-    );
+    const configured = (setup.settings.configuredMcpServers ?? []).filter((
+      server,
+    ) => !editors.some((other) => other.name === server.name));
     this.#mcp = await startMcpServers([...editors, ...configured], {
       cwd: request.cwd,
       reserved: builtinToolNames(request.cwd),
