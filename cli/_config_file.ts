@@ -128,26 +128,10 @@ function checkConfig(path: string, data: unknown): ConfigValues {
         values[key] = stringAt(path, key, value);
         break;
       case "permissionMode":
-        if (!PERMISSION_MODES.includes(value as PermissionMode)) {
-          wrongType(
-            path,
-            key,
-            `one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(", ")}`,
-            value,
-          );
-        }
-        values.permissionMode = value as PermissionMode;
+        values.permissionMode = oneOf(path, key, value, PERMISSION_MODES);
         break;
       case "sandbox":
-        if (!SANDBOX_MODES.includes(value as SandboxMode)) {
-          wrongType(
-            path,
-            key,
-            `one of ${SANDBOX_MODES.map((m) => `"${m}"`).join(", ")}`,
-            value,
-          );
-        }
-        values.sandbox = value as SandboxMode;
+        values.sandbox = oneOf(path, key, value, SANDBOX_MODES);
         break;
       case "contextTokens":
       case "maxSteps":
@@ -257,6 +241,23 @@ function objectAt(
     wrongType(path, key, "an object", value);
   }
   return value as Record<string, unknown>;
+}
+
+function oneOf<T extends string>(
+  path: string,
+  key: string,
+  value: unknown,
+  choices: readonly T[],
+): T {
+  if (!choices.includes(value as T)) {
+    wrongType(
+      path,
+      key,
+      `one of ${choices.map((c) => `"${c}"`).join(", ")}`,
+      value,
+    );
+  }
+  return value as T;
 }
 
 function stringAt(path: string, key: string, value: unknown): string {
