@@ -48,7 +48,12 @@ const MODES: readonly PermissionMode[] = [
   "readOnly",
 ];
 
-const SANDBOXES: readonly SandboxMode[] = ["auto", "off", "required"];
+/** The values of `--sandbox` and of the config key `sandbox`. */
+export const SANDBOX_MODES: readonly SandboxMode[] = [
+  "auto",
+  "off",
+  "required",
+];
 
 /**
  * Checks --permission-mode (default "ask"), --max-steps, --context-tokens,
@@ -62,9 +67,9 @@ export function readAgentFlags(values: AgentFlagValues): AgentFlags {
     );
   }
   const sandbox = values.sandbox ?? "auto";
-  if (!SANDBOXES.includes(sandbox as SandboxMode)) {
+  if (!SANDBOX_MODES.includes(sandbox as SandboxMode)) {
     throw new TypeError(
-      `--sandbox must be one of ${SANDBOXES.join(", ")}, not "${sandbox}"`,
+      `--sandbox must be one of ${SANDBOX_MODES.join(", ")}, not "${sandbox}"`,
     );
   }
   return {

@@ -10,7 +10,7 @@ import { tildePath, userConfigFolder } from "../internal/config_folder.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
 import { PERMISSION_MODES } from "../tools/permission.ts";
 import type { PermissionRules } from "../tools/permission_rules.ts";
-import type { PermissionMode } from "../tools/types.ts";
+import type { PermissionMode, SandboxMode } from "../tools/types.ts";
 import {
   AGENT_FLAGS,
   type AgentFlagValues,
@@ -51,7 +51,7 @@ export interface EffectiveConfig {
   visionModel?: string;
   contextTokens?: number;
   maxSteps?: number;
-  sandbox?: boolean;
+  sandbox: SandboxMode;
   permissions: PermissionRules;
   rules: SourcedRule[];
   mcpServers: (McpServerConfig & { source: string })[];
@@ -153,6 +153,11 @@ export async function loadConfig(
     flags["permission-mode"] === undefined ? undefined : checked.permissionMode,
   ]) ?? "ask";
   sources.permissionMode ??= "default";
+  const sandbox = pick("sandbox", [
+    "--sandbox",
+    flags.sandbox === undefined ? undefined : checked.sandbox,
+  ]) ?? "auto";
+  sources.sandbox ??= "default";
   const rules: SourcedRule[] = [];
   for (const layer of layers) {
     for (const verdict of ["deny", "allow"] as const) {
@@ -179,7 +184,7 @@ export async function loadConfig(
       checked.contextTokens,
     ]),
     maxSteps: pick("maxSteps", ["--max-steps", checked.maxSteps]),
-    sandbox: pick("sandbox"),
+    sandbox,
     permissions: {
       allow: rules.filter((r) => r.verdict === "allow").map((r) => r.rule),
       deny: rules.filter((r) => r.verdict === "deny").map((r) => r.rule),
@@ -274,7 +279,10 @@ async function trustedPart(
   ) {
     safe.permissionMode = project.permissionMode;
   }
-  if (project?.sandbox === true) safe.sandbox = true;
+  const userSandbox = files.user?.sandbox ?? "auto";
+  if (project?.sandbox && !looserSandbox(project.sandbox, userSandbox)) {
+    safe.sandbox = project.sandbox;
+  }
   if (project?.permissions?.deny) {
     safe.permissions = { deny: project.permissions.deny };
   }
@@ -309,7 +317,10 @@ function powers(files: {
   if (project?.baseURL) fromProject.push(`baseURL ${project.baseURL}`);
   if (project?.apiKey) fromProject.push("apiKey");
   if (project?.apiKeyEnv) fromProject.push(`apiKeyEnv ${project.apiKeyEnv}`);
-  if (project?.sandbox === false) fromProject.push("sandbox off");
+  const userSandbox = files.user?.sandbox ?? "auto";
+  if (project?.sandbox && looserSandbox(project.sandbox, userSandbox)) {
+    fromProject.push(`sandbox "${project.sandbox}"`);
+  }
   if (project?.mcpServers?.length) {
     fromProject.push(
       `MCP servers ${project.mcpServers.map((s) => s.name).join(", ")}`,
@@ -330,6 +341,13 @@ function powers(files: {
 
 function morePermissive(mode: PermissionMode, than: PermissionMode): boolean {
   return PERMISSION_MODES.indexOf(mode) > PERMISSION_MODES.indexOf(than);
+}
+
+/** Sandbox modes from the least confining to the most. */
+const CONFINEMENT: readonly SandboxMode[] = ["off", "auto", "required"];
+
+function looserSandbox(mode: SandboxMode, than: SandboxMode): boolean {
+  return CONFINEMENT.indexOf(mode) < CONFINEMENT.indexOf(than);
 }
 
 function readEnv(name: string): string | undefined {

@@ -6,8 +6,9 @@ import type { McpServerConfig } from "../agent/mcp_tools.ts";
 import { isError, runtime } from "../internal/runtime/runtime.ts";
 import { PERMISSION_MODES } from "../tools/permission.ts";
 import { permissionRuleProblem } from "../tools/permission_rules.ts";
-import type { PermissionMode } from "../tools/types.ts";
+import type { PermissionMode, SandboxMode } from "../tools/types.ts";
 import { jsonSyntaxError } from "./_json_error.ts";
+import { SANDBOX_MODES } from "./_agent_flags.ts";
 
 /** The settings a config file may hold. */
 export interface ConfigValues {
@@ -18,7 +19,8 @@ export interface ConfigValues {
   apiKeyEnv?: string;
   visionModel?: string;
   permissionMode?: PermissionMode;
-  sandbox?: boolean;
+  /** When Shell commands run in the OS sandbox, as `--sandbox` takes it. */
+  sandbox?: SandboxMode;
   contextTokens?: number;
   maxSteps?: number;
   permissions?: { allow?: string[]; deny?: string[] };
@@ -126,21 +128,10 @@ function checkConfig(path: string, data: unknown): ConfigValues {
         values[key] = stringAt(path, key, value);
         break;
       case "permissionMode":
-        if (!PERMISSION_MODES.includes(value as PermissionMode)) {
-          wrongType(
-            path,
-            key,
-            `one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(", ")}`,
-            value,
-          );
-        }
-        values.permissionMode = value as PermissionMode;
+        values.permissionMode = oneOf(path, key, value, PERMISSION_MODES);
         break;
       case "sandbox":
-        if (typeof value !== "boolean") {
-          wrongType(path, key, "true or false", value);
-        }
-        values.sandbox = value;
+        values.sandbox = oneOf(path, key, value, SANDBOX_MODES);
         break;
       case "contextTokens":
       case "maxSteps":
@@ -250,6 +241,23 @@ function objectAt(
     wrongType(path, key, "an object", value);
   }
   return value as Record<string, unknown>;
+}
+
+function oneOf<T extends string>(
+  path: string,
+  key: string,
+  value: unknown,
+  choices: readonly T[],
+): T {
+  if (!choices.includes(value as T)) {
+    wrongType(
+      path,
+      key,
+      `one of ${choices.map((c) => `"${c}"`).join(", ")}`,
+      value,
+    );
+  }
+  return value as T;
 }
 
 function stringAt(path: string, key: string, value: unknown): string {

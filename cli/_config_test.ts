@@ -81,3 +81,78 @@ Deno.test("loadConfig() remembers a workspace the user trusts, and asks no more"
     }
   });
 });
+
+Deno.test("loadConfig() takes sandbox as auto, off or required, with --sandbox over the files", async () => {
+  await withWorkspace(async (dir) => {
+    await writeFiles(dir, {
+      "user/config.json": JSON.stringify({ sandbox: "off" }),
+      "ws/.fello/config.json": JSON.stringify({ sandbox: "required" }),
+    });
+    const options = { userFolder: join(dir, "user"), env: () => undefined };
+    const fromFile = await loadConfig({}, join(dir, "ws"), options);
+    assert.equal(fromFile.sandbox, "required");
+    assert.equal(fromFile.sources.sandbox, ".fello/config.json");
+    const fromFlag = await loadConfig(
+      { sandbox: "auto" },
+      join(dir, "ws"),
+      options,
+    );
+    assert.deepEqual([fromFlag.sandbox, fromFlag.sources.sandbox], [
+      "auto",
+      "--sandbox",
+    ]);
+    const none = await loadConfig({}, join(dir, "ws"), {
+      ...options,
+      userFolder: null,
+    });
+    assert.equal(none.sandbox, "required", "a stricter sandbox needs no trust");
+  });
+});
+
+Deno.test("loadConfig() applies an untrusted workspace's looser sandbox only once trusted", async () => {
+  await withWorkspace(async (dir) => {
+    await writeFiles(dir, {
+      "ws/.fello/config.json": JSON.stringify({ sandbox: "off" }),
+    });
+    const options = { userFolder: null, env: () => undefined };
+    const untrusted = await loadConfig({}, join(dir, "ws"), options);
+    assert.deepEqual([untrusted.sandbox, untrusted.sources.sandbox], [
+      "auto",
+      "default",
+    ]);
+    assert.match(untrusted.skipped ?? "", /sandbox "off"/);
+    const trusted = await loadConfig(
+      { "trust-workspace": true },
+      join(dir, "ws"),
+      options,
+    );
+    assert.equal(trusted.sandbox, "off");
+  });
+});
+
+Deno.test("loadConfig() refuses a sandbox that is not auto, off or required, naming the file and key", async () => {
+  await withWorkspace(async (dir) => {
+    for (const value of [true, "sometimes"]) {
+      await writeFiles(dir, {
+        "user/config.json": JSON.stringify({ sandbox: value }),
+      });
+      await assert.rejects(
+        loadConfig({}, join(dir, "ws"), {
+          userFolder: join(dir, "user"),
+          env: () => undefined,
+        }),
+        (error: Error) => {
+          assert.equal(
+            error.message,
+            `${
+              join(dir, "user/config.json")
+            }: "sandbox": expected one of "auto", "off", "required", not ${
+              value === true ? "true" : '"sometimes"'
+            }`,
+          );
+          return true;
+        },
+      );
+    }
+  });
+});

@@ -5,16 +5,11 @@ import { join } from "node:path";
 import { stateFolder } from "../agent/session_file.ts";
 import { parseArgs } from "node:util";
 import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MAX_STEPS } from "../agent/agent.ts";
-import {
-  AGENT_FLAGS,
-  type AgentFlags,
-  readAgentFlags,
-} from "./_agent_flags.ts";
+import { readAgentFlags } from "./_agent_flags.ts";
+import { CONFIG_FLAGS, type EffectiveConfig, loadConfig } from "./_config.ts";
 import {
   describeEndpointFailure,
   ENDPOINT_USAGE,
-  type EndpointSettings,
-  resolveEndpoint,
   resolveModel,
 } from "./_endpoint.ts";
 import { EndpointError } from "../agent/endpoint_error.ts";
@@ -46,7 +41,15 @@ ${ENDPOINT_USAGE}
   --vision-model NAME     the model ImageAnalysis asks (default: the --model)
   --cwd DIR               the folder the agent runs in (each session still works
                           in the folder the editor gives it)
-  -h, --help              show this help`;
+  --trust-workspace       use the --cwd folder's allow rules, endpoint, key and
+                          MCP servers (.fello/config.json, .mcp.json)
+  -h, --help              show this help
+
+Settings also come from .fello/config.json in the --cwd folder (default: the
+current one) and config.json in $XDG_CONFIG_HOME/fello (else ~/.config/fello),
+as for fello run: the flags and variables win, an untrusted workspace's
+powers are skipped (nobody can be asked: stdin is the protocol), and
+"fello config" shows them. The MCP servers they name join every session's.`;
 
 /** Runs the "acp" command and resolves to its exit code when the client disconnects. */
 export async function main(args: string[]): Promise<number> {
@@ -54,7 +57,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args,
-      options: AGENT_FLAGS,
+      options: CONFIG_FLAGS,
       strict: true,
       allowPositionals: false,
     }));
@@ -65,17 +68,17 @@ export async function main(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  let flags: AgentFlags;
-  let endpoint: EndpointSettings;
+  let sandboxNetwork: boolean;
+  let config: EffectiveConfig;
   try {
-    flags = readAgentFlags(values);
-    if (values.cwd !== undefined) {
-      runtime.chdir(await workspaceFolder(values.cwd));
-    }
-    endpoint = resolveEndpoint(values);
+    ({ sandboxNetwork } = readAgentFlags(values));
+    const cwd = await workspaceFolder(values.cwd);
+    if (values.cwd !== undefined) runtime.chdir(cwd);
+    config = await loadConfig(values, cwd);
   } catch (error) {
     return usageError((error as Error).message);
   }
+  if (config.skipped) console.error(config.skipped);
   keepServingOnStrayErrors("acp");
   exitCleanlyOn(["SIGTERM", "SIGHUP", "SIGINT"]);
   // Run by hand, a silent agent looks hung.
@@ -88,17 +91,20 @@ export async function main(args: string[]): Promise<number> {
     typeof import("../protocols/acp_agent.ts")
   >("acp", new URL("../protocols/acp_agent.ts", import.meta.url));
   if (!server) return 2;
+  const { endpoint } = config;
   await server.serveAcp({
     baseURL: endpoint.baseURL,
     apiKey: endpoint.apiKey,
     model: endpoint.model,
     chooseModel: () => resolveModel(endpoint),
-    permissionMode: flags.permissionMode,
-    sandbox: flags.sandbox,
-    sandboxNetwork: flags.sandboxNetwork,
-    maxSteps: flags.maxSteps,
-    contextTokens: flags.contextTokens,
-    visionModel: values["vision-model"],
+    permissionMode: config.permissionMode,
+    permissions: config.permissions,
+    configuredMcpServers: config.mcpServers,
+    sandbox: config.sandbox,
+    sandboxNetwork,
+    maxSteps: config.maxSteps,
+    contextTokens: config.contextTokens,
+    visionModel: config.visionModel,
     sessionsDir: acpSessionsDir(),
     // The editor shows the same advice as `fello run`: the fix is the flags
     // or env of the editor's entry for fello.

@@ -61,3 +61,23 @@ Deno.test("fello acp without read access to protocols/ names the grant and exits
     assert.equal(out.stdout, "");
   });
 });
+
+Deno.test("fello acp stops with exit 2 naming a broken settings file and its key", async () => {
+  await withWorkspace(async (dir) => {
+    await Deno.mkdir(`${dir}/.fello`);
+    await Deno.writeTextFile(
+      `${dir}/.fello/config.json`,
+      '{ "sandbox": "sometimes" }',
+    );
+    const out = await fello(["acp"], {
+      cwd: dir,
+      env: { FELLO_BASE_URL: unusedBaseURL(), FELLO_STATE_DIR: dir },
+    });
+    assert.equal(out.code, 2, out.stderr);
+    assert.equal(
+      out.stderr.trim(),
+      `fello acp: ${dir}/.fello/config.json: "sandbox": expected one of "auto", "off", "required", not "sometimes"`,
+    );
+    assert.equal(out.stdout, "");
+  });
+});

@@ -63,7 +63,7 @@ export function describeConfig(config: EffectiveConfig, cwd: string): string {
     ...optional(config, "visionModel", "(the model)"),
     ...optional(config, "contextTokens", "100000"),
     ...optional(config, "maxSteps", "50"),
-    ...optional(config, "sandbox", "(not set)"),
+    ["sandbox", config.sandbox, sources.sandbox],
   ];
   for (const rule of config.rules) {
     rows.push([`permissions.${rule.verdict}`, rule.rule, rule.source]);
@@ -90,7 +90,7 @@ export function describeConfig(config: EffectiveConfig, cwd: string): string {
 
 function optional(
   config: EffectiveConfig,
-  key: "visionModel" | "contextTokens" | "maxSteps" | "sandbox",
+  key: "visionModel" | "contextTokens" | "maxSteps",
   fallback: string,
 ): [string, string, string][] {
   const value = config[key];

@@ -156,7 +156,7 @@ async function parse(
     return 0;
   }
   try {
-    const { sandbox, sandboxNetwork, repoMapTokens } = readAgentFlags(values);
+    const { sandboxNetwork, repoMapTokens } = readAgentFlags(values);
     const cwd = await workspaceFolder(values.cwd);
     const config = await loadConfig(values, cwd, {
       askTrust: terminalTrustQuestion(),
@@ -176,7 +176,7 @@ async function parse(
       maxSteps: config.maxSteps,
       contextTokens: config.contextTokens,
       visionModel: config.visionModel,
-      sandbox,
+      sandbox: config.sandbox,
       sandboxNetwork,
       repoMapTokens,
       config,

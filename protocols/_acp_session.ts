@@ -27,6 +27,7 @@ import type { AcpAgentOptions } from "./acp_options.ts";
 import { createLocalFiles } from "../tools/local_files.ts";
 import { createTools } from "../tools/create_tools.ts";
 import { PermissionGate } from "../tools/permission.ts";
+import { PermissionRuleSet } from "../tools/permission_rules.ts";
 import type {
   Backend,
   PermissionAnswer,
@@ -206,8 +207,17 @@ export class AcpSession {
   ): Promise<void> {
     const mode = setup.settings.permissionMode ?? "ask";
     // One mode for the built-in tools and the MCP tools; set_mode switches both.
-    this.#mcpGate = new PermissionGate(mode, (r) => this.#askClient(r));
-    this.#mcp = await startMcpServers(request.mcpServers.map(mcpServerOf), {
+    const rules = setup.settings.permissions;
+    this.#mcpGate = new PermissionGate(
+      mode,
+      (r) => this.#askClient(r),
+      rules && new PermissionRuleSet(rules, request.cwd),
+    );
+    const editors = request.mcpServers.map(mcpServerOf);
+    const configured = (setup.settings.configuredMcpServers ?? []).filter((
+      server,
+    ) => !editors.some((other) => other.name === server.name));
+    this.#mcp = await startMcpServers([...editors, ...configured], {
       cwd: request.cwd,
       reserved: builtinToolNames(request.cwd),
       warn: (message) => console.error(`fello acp: ${message}`),
@@ -225,6 +235,7 @@ export class AcpSession {
       chooseModel: _,
       sessionsDir: __,
       describeError: ___,
+      configuredMcpServers: ____,
       ...settings
     } = setup.settings;
     try {

@@ -5,6 +5,8 @@
  * @module
  */
 import type { PermissionMode, SandboxMode } from "../tools/types.ts";
+import type { PermissionRules } from "../tools/permission_rules.ts";
+import type { McpServerConfig } from "../agent/mcp_tools.ts";
 
 /** Options for `createAcpAgent`: the model endpoint and agent settings. */
 export interface AcpAgentOptions {
@@ -24,6 +26,17 @@ export interface AcpAgentOptions {
   apiKey?: string;
   /** What needs approval through `session/request_permission`; defaults to `"ask"`. */
   permissionMode?: PermissionMode;
+  /**
+   * Rules like `Shell(git status*)` that allow or deny tool calls without
+   * asking, in every mode, for the built-in tools and MCP tools alike; deny
+   * wins (see `createAgent`'s `permissions`).
+   */
+  permissions?: PermissionRules;
+  /**
+   * MCP servers every session connects besides those the editor lists (an
+   * editor's server of the same name wins).
+   */
+  configuredMcpServers?: McpServerConfig[];
   /** When Shell runs commands in the OS sandbox (see `createTools`); defaults to `"auto"`. */
   sandbox?: SandboxMode;
   /** Lets sandboxed commands use the network; default false. */

@@ -319,3 +319,69 @@ Deno.test("createAcpAgent() starts the MCP servers session/new lists at the same
     assert.equal(typeof (await created).sessionId, "string");
   });
 });
+
+Deno.test("fello acp takes its endpoint, model, mode and rules from the settings files, with no flags", async () => {
+  await withWorkspace(async (dir) => {
+    await using server = startScriptedServer([{
+      match: "clean up",
+      replies: [
+        {
+          toolCalls: [{
+            id: "call_rm",
+            name: "Shell",
+            arguments: { command: "rm -f keep.txt" },
+          }],
+        },
+        ...callThen({
+          id: "call_ls",
+          name: "Shell",
+          arguments: { command: "echo listed" },
+        }, "Could not remove it."),
+      ],
+    }]);
+    const ws = join(dir, "ws");
+    await Deno.mkdir(join(dir, "user-config", "fello"), { recursive: true });
+    await Deno.mkdir(join(ws, ".fello"), { recursive: true });
+    await Deno.writeTextFile(join(ws, "keep.txt"), "kept\n");
+    await Deno.writeTextFile(
+      join(dir, "user-config", "fello", "config.json"),
+      JSON.stringify({
+        baseURL: server.baseURL,
+        model: "user-model",
+        permissionMode: "allow",
+        sandbox: "off",
+      }),
+    );
+    // A workspace's deny rules apply without trust.
+    await Deno.writeTextFile(
+      join(ws, ".fello", "config.json"),
+      JSON.stringify({ permissions: { deny: ["Shell(rm *)"] } }),
+    );
+    await using agent = spawnAcp([], {
+      cwd: ws,
+      env: {
+        XDG_CONFIG_HOME: join(dir, "user-config"),
+        FELLO_STATE_DIR: join(dir, "state"),
+      },
+    });
+    const client = new TestClient();
+    try {
+      const editor = await connectStdio(client.app, agent, client.capabilities);
+      const sessionId = await editor.newSession(ws);
+      const response = await editor.prompt(sessionId, "clean up");
+      assert.equal(response.stopReason, "end_turn");
+      assert.equal(server.requests[0].body.model, "user-model");
+      assert.match(
+        toolResultText(server, "call_rm"),
+        /deny rule "Shell\(rm \*\)"/,
+      );
+      // Allow mode from the user's file: asked nothing.
+      assert.match(toolResultText(server, "call_ls"), /listed/);
+      assert.equal(client.permissionRequests.length, 0);
+      assert.equal(await Deno.readTextFile(join(ws, "keep.txt")), "kept\n");
+      editor.connection.close();
+    } finally {
+      client.dispose();
+    }
+  });
+});

@@ -112,6 +112,7 @@ Deno.test("fello run takes baseURL and model from the settings files with no fla
         baseURL: server.baseURL,
         model: "user-model",
         apiKey: "user-key",
+        sandbox: "off",
       }),
       // A workspace may pick the model without being trusted.
       "ws/.fello/config.json": JSON.stringify({ model: "workspace-model" }),
@@ -130,6 +131,7 @@ Deno.test("fello run takes baseURL and model from the settings files with no fla
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /^baseURL +http:\S+ +\(~?.*config\.json\)$/m);
     assert.match(shown.stdout, /^model +env-model +\(FELLO_MODEL\)$/m);
+    assert.match(shown.stdout, /^sandbox +off +\(~?.*config\.json\)$/m);
     assert.doesNotMatch(shown.stdout, /user-key/);
   });
 });
@@ -193,6 +195,7 @@ Deno.test("fello run stops with exit 2 naming file:line:column of a broken confi
       "ws/.fello/config.json": '{\n  "model": "m",\n}\n',
       "ws2/.fello/config.json": '{ "maxSteps": "5" }',
       "ws3/.fello/config.json": '{ "modle": "m" }',
+      "ws4/.fello/config.json": '{ "sandbox": true }',
     });
     const broken = await felloIn(dir, ["hello"]);
     assert.equal(broken.code, 2);
@@ -212,6 +215,17 @@ Deno.test("fello run stops with exit 2 naming file:line:column of a broken confi
     assert.match(
       unknown.stderr,
       /"modle": unknown key; expected one of .*model/,
+    );
+    const sandbox = await fello(["config"], {
+      cwd: join(dir, "ws4"),
+      env: userEnv(dir),
+    });
+    assert.equal(sandbox.code, 2);
+    assert.equal(
+      sandbox.stderr.trim(),
+      `fello config: ${
+        join(dir, "ws4", ".fello", "config.json")
+      }: "sandbox": expected one of "auto", "off", "required", not true`,
     );
   });
 });

@@ -53,6 +53,11 @@ export class GitIgnore {
     return stack.ignores(root, true) ? new GitIgnore() : stack;
   }
 
+  /** Whether no rules are in force. */
+  get empty(): boolean {
+    return this.#layers.length === 0;
+  }
+
   /** The stack for the entries of `folder`, adding its own .gitignore. */
   async enter(folder: string): Promise<GitIgnore> {
     const layer = await readLayer(folder, ".gitignore");

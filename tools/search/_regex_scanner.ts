@@ -46,8 +46,11 @@ export const PROGRESS_STOP = 2;
 export const PROGRESS_MATCHING = 3;
 /** Workers given up on that may still be spinning before new scans wait. */
 export const MAX_RUNAWAY = 2;
-/** Idle workers kept for the next search (one per concurrent search). */
-const MAX_IDLE = 2;
+/**
+ * Idle workers kept for the next search: a search's pool (see
+ * _scan_pool.ts), for two searches at once.
+ */
+const MAX_IDLE = 4;
 const WORKER_MODULE = new URL("./_regex_worker.ts", import.meta.url);
 
 /** A file to scan, as the worker receives it. */
@@ -57,16 +60,24 @@ export interface RegexJob {
   source: string;
   flags: string;
   limit: number;
+  /** UTF-8 bytes every match holds: the file is skimmed for them first. */
+  literal?: Uint8Array;
   /** An Int32Array's buffer: see PROGRESS_STEPS and the cells after it. */
   progress: SharedArrayBuffer;
 }
+
+/**
+ * Jobs sent to the worker in one message at most: a message each cost more
+ * than skimming most files.
+ */
+const BATCH_JOBS = 16;
 
 /** Asks the worker to stop scanning a file whose scan was cancelled. */
 export interface RegexCancel {
   cancel: number;
 }
 
-/** What the worker answers: the scan, or why it failed. */
+/** What the worker answers for each job of a batch: the scan, or why it failed. */
 export type RegexReply =
   | { id: number; kind: "done"; scan: FileScan }
   | { id: number; kind: "failed"; message: string };
@@ -194,20 +205,30 @@ export class RegexScanner {
   #watchdog: { stop(): void; unref(): void } | undefined;
   #closed = false;
   #stopped: Error | undefined;
+  /** Jobs not sent yet, and the timer that sends them. */
+  #outbox: RegexJob[] = [];
+  #flushSoon: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(options: { budgetMs?: number } = {}) {
+  /**
+   * `mayBacktrack: false` is for a literal pattern: it cannot get stuck, so
+   * it starts its worker without waiting for room among runaway ones.
+   */
+  constructor(options: { budgetMs?: number; mayBacktrack?: boolean } = {}) {
     this.#budgetMs = options.budgetMs ?? REGEX_BUDGET_MS;
+    this.#roomMade = options.mayBacktrack === false;
   }
 
   /**
    * Scans `path` for lines matching `pattern` (a regex with the `g` flag).
    * A cancelled scan rejects at once; the worker stops it at its next chunk
-   * (the budget still applies until then).
+   * (the budget still applies until then). `literal`: the UTF-8 bytes every
+   * match of `pattern` holds (a case-sensitive literal pattern's own), for a
+   * skim of the file first.
    */
   scan(
     path: string,
     pattern: RegExp,
-    options: { limit: number; signal?: AbortSignal },
+    options: { limit: number; signal?: AbortSignal; literal?: Uint8Array },
   ): Promise<FileScan> {
     const stopped = this.#stopped ??
       (this.#closed ? new RegexWorkerError("the scanner is closed") : null);
@@ -226,7 +247,12 @@ export class RegexScanner {
   #post(
     path: string,
     pattern: RegExp,
-    options: { limit: number; signal?: AbortSignal; key: string },
+    options: {
+      limit: number;
+      signal?: AbortSignal;
+      literal?: Uint8Array;
+      key: string;
+    },
   ): Promise<FileScan> {
     const key = options.key;
     const worker = this.#start();
@@ -236,6 +262,14 @@ export class RegexScanner {
     const signal = options.signal;
     const onAbort = () => {
       reject(signal!.reason);
+      const waiting = this.#outbox.findIndex((job) => job.id === id);
+      if (waiting !== -1) {
+        // Not sent yet: no reply will come.
+        this.#outbox.splice(waiting, 1);
+        this.#jobs.delete(id);
+        if (this.#jobs.size === 0 && this.#closed) this.#release();
+        return;
+      }
       // The worker stops reading the file at its next chunk.
       this.#worker?.thread.post({ cancel: id } satisfies RegexCancel, []);
     };
@@ -248,18 +282,31 @@ export class RegexScanner {
       reject: (error) => (settle(), reject(error)),
     });
     if (this.#jobs.size === 1) this.#clock.restart();
-    worker.thread.post(
-      {
-        id,
-        path,
-        source: pattern.source,
-        flags: pattern.flags,
-        limit: options.limit,
-        progress: this.#progress.buffer as SharedArrayBuffer,
-      } satisfies RegexJob,
-      [],
-    );
+    this.#outbox.push({
+      id,
+      path,
+      source: pattern.source,
+      flags: pattern.flags,
+      limit: options.limit,
+      literal: options.literal,
+      progress: this.#progress.buffer as SharedArrayBuffer,
+    });
+    if (this.#outbox.length >= BATCH_JOBS) this.#flush();
+    else this.#flushSoon ??= setTimeout(() => this.#flush(), 0);
     return promise;
+  }
+
+  /**
+   * Sends the scans asked for since the last batch went: they go by
+   * BATCH_JOBS, or once the caller's turn ends.
+   */
+  #flush(): void {
+    if (this.#flushSoon !== undefined) clearTimeout(this.#flushSoon);
+    this.#flushSoon = undefined;
+    if (this.#outbox.length === 0) return;
+    const batch = this.#outbox;
+    this.#outbox = [];
+    this.#worker?.thread.post(batch, []);
   }
 
   /**
@@ -282,7 +329,7 @@ export class RegexScanner {
     const worker = idle.pop() ?? spawn();
     if (worker === undefined) return undefined;
     worker.events = {
-      message: (reply) => this.#receive(reply as RegexReply),
+      message: (replies) => this.#receive(replies as RegexReply[]),
       error: (error) => this.#lost(error.message),
     };
     worker.thread.ref();
@@ -297,13 +344,15 @@ export class RegexScanner {
     return worker;
   }
 
-  #receive(reply: RegexReply): void {
+  #receive(replies: RegexReply[]): void {
     this.#clock.restart();
-    const job = this.#jobs.get(reply.id);
-    if (job === undefined) return;
-    this.#jobs.delete(reply.id);
-    if (reply.kind === "done") job.resolve(reply.scan);
-    else job.reject(new Error(reply.message));
+    for (const reply of replies) {
+      const job = this.#jobs.get(reply.id);
+      if (job === undefined) continue;
+      this.#jobs.delete(reply.id);
+      if (reply.kind === "done") job.resolve(reply.scan);
+      else job.reject(new Error(reply.message));
+    }
     if (this.#jobs.size > 0) return;
     if (this.#closed) this.#release();
     else this.#worker?.thread.unref();

@@ -5,7 +5,8 @@
 // tell a long file from a pattern stuck backtracking (which it ends by
 // terminating this worker), name the file it was stuck on, and leave alone a
 // worker waiting on a read.
-import { scanFile } from "./_search_file.ts";
+import { type FileScan, scanFile } from "./_search_file.ts";
+import { skimForLiteral } from "./_literal_skim.ts";
 import { threadPort } from "../../internal/thread_port.ts";
 import {
   PROGRESS_JOB,
@@ -21,13 +22,18 @@ const port = await threadPort();
 /** The scans running, by job id, to stop the cancelled ones. */
 const running = new Map<number, AbortController>();
 
-port.onMessage((data) => {
-  const message = data as RegexJob | RegexCancel;
-  if ("cancel" in message) running.get(message.cancel)?.abort();
-  else run(message);
+port.onMessage(async (data) => {
+  const message = data as RegexJob[] | RegexCancel;
+  if ("cancel" in message) {
+    running.get(message.cancel)?.abort();
+    return;
+  }
+  // One reply for the batch: the scans a skim settles end at once.
+  const replies = await Promise.all(message.map(run));
+  port.post(replies, []);
 });
 
-async function run(job: RegexJob): Promise<void> {
+async function run(job: RegexJob): Promise<RegexReply> {
   const progress = new Int32Array(job.progress);
   // A step as the job arrives: the scanner's budget then runs from here, not
   // from a boot slowed down by a busy machine.
@@ -47,13 +53,21 @@ async function run(job: RegexJob): Promise<void> {
   running.set(job.id, cancel);
   let reply: RegexReply;
   try {
-    const pattern = new RegExp(job.source, job.flags);
-    const scan = await scanFile(job.path, pattern, {
-      limit: job.limit,
-      onChunk,
-      afterChunk,
-      signal: cancel.signal,
-    });
+    const skim = job.literal &&
+      skimForLiteral(job.path, job.literal, { onChunk, afterChunk });
+    let scan: FileScan;
+    if (skim === "absent" || skim === "binary") {
+      scan = { matches: [], binary: skim === "binary" };
+    } else {
+      const pattern = new RegExp(job.source, job.flags);
+      scan = await scanFile(job.path, pattern, {
+        limit: job.limit,
+        onChunk,
+        afterChunk,
+        signal: cancel.signal,
+        blocking: true,
+      });
+    }
     reply = { id: job.id, kind: "done", scan };
   } catch (error) {
     reply = { id: job.id, kind: "failed", message: String(error) };
@@ -64,5 +78,5 @@ async function run(job: RegexJob): Promise<void> {
   // A step at the end too: the main thread tells a stuck match that ended
   // (whatever way the scan ended) from one still running.
   Atomics.add(progress, PROGRESS_STEPS, 1);
-  port.post(reply, []);
+  return reply;
 }

@@ -25,6 +25,12 @@ export interface RgSearchOptions {
   /** A file or folder, absolute. */
   root: string;
   glob?: { text: string; filter: GlobFilter };
+  /**
+   * Whether the .gitignore files above `root` apply: false when none do in
+   * the in-process walk (none up to the repository, or they ignore `root`
+   * itself), so ripgrep reads none either.
+   */
+  parentIgnores: boolean;
   limit: number;
   signal?: AbortSignal;
 }
@@ -105,6 +111,7 @@ function rgArgs(options: RgSearchOptions, sorted: boolean): string[] {
     "--glob=!node_modules",
     `--max-count=${options.limit + 1}`,
   ];
+  if (!options.parentIgnores) args.push("--no-ignore-parent");
   if (sorted) args.push("--sort=path");
   // A glob of names only means the same to ripgrep (each match is checked
   // with the search's own filter too); one with a folder in it is matched

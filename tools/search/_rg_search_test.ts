@@ -77,6 +77,31 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "search() on ripgrep searches a workspace inside a folder its repository ignores, as the in-process scan does",
+  ignore: ignoreWithout("rg"),
+  fn: async () => {
+    await withWorkspace(async (dir) => {
+      await writeFiles(dir, {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        // Rules that ignore the workspace itself do not apply inside it.
+        ".gitignore": "data/\ndist/\n",
+        "data/pkg/a.ts": "const needle = 1;\n",
+        "data/pkg/dist/b.ts": "needle();\n",
+      });
+      const { rg, inProcess } = await both(`${dir}/data/pkg`, {
+        pattern: "needle",
+      });
+      assert.deepEqual(
+        inProcess.matches.map((m) => m.path),
+        ["a.ts", "dist/b.ts"],
+      );
+      assert.deepEqual(rg.matches, inProcess.matches);
+    });
+  },
+});
+
+Deno.test({
   name: "search() on ripgrep scans in-process for a regex ripgrep cannot take",
   ignore: ignoreWithout("rg"),
   fn: async () => {

@@ -4,7 +4,10 @@
 // mark is searched as ReadFile reads it.
 import { looksBinary, utf16Bom } from "../../internal/read_head.ts";
 import { countChar } from "../../internal/count_char.ts";
-import { openedFileSize } from "../../internal/open_file_size.ts";
+import {
+  openedFileSize,
+  openedFileSizeSync,
+} from "../../internal/open_file_size.ts";
 import { runtime } from "../../internal/runtime/runtime.ts";
 
 /** A matching line. */
@@ -47,21 +50,32 @@ export async function scanFile(
     onChunk?: () => void;
     /** Called once a chunk is matched. */
     afterChunk?: () => void;
+    /**
+     * Read with blocking calls, for a worker thread with nothing else to do
+     * meanwhile (they cost less); the signal is then seen only between files.
+     */
+    blocking?: boolean;
   },
 ): Promise<FileScan> {
-  using file = await runtime.open(path, { read: true });
+  const blocking = options.blocking === true;
+  using file = blocking
+    ? runtime.openSync(path, { read: true })
+    : await runtime.open(path, { read: true });
   // Up to the size the file has now: one that keeps growing (a log being
   // written, `yes > f`) would otherwise keep the search going for ever.
-  let left = await openedFileSize(file, path);
+  let left = blocking
+    ? openedFileSizeSync(file, path)
+    : await openedFileSize(file, path);
   const scanner = new LineScanner(pattern, options.limit);
   let decoder = new TextDecoder();
-  const buffer = new Uint8Array(CHUNK_BYTES);
+  // No bigger than the file: most are small, and zeroing 64 KiB for each
+  // cost more than reading it.
+  const buffer = new Uint8Array(Math.min(left, CHUNK_BYTES));
   let first = true;
   while (!scanner.full && left > 0) {
     options.signal?.throwIfAborted();
-    const read = await file.read(
-      buffer.subarray(0, Math.min(left, CHUNK_BYTES)),
-    );
+    const view = buffer.subarray(0, Math.min(left, CHUNK_BYTES));
+    const read = blocking ? file.readSync(view) : await file.read(view);
     if (read === null) break;
     left -= read;
     const bytes = buffer.subarray(0, read);

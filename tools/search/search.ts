@@ -8,14 +8,13 @@ import { defineTool } from "../define.ts";
 import { requireRealGrant } from "../../internal/deno_permission.ts";
 import { type GlobFilter, globFilter } from "./_glob.ts";
 import { isWithin } from "../../internal/paths.ts";
-import {
-  RegexBusy,
-  RegexScanner,
-  RegexTimeout,
-  RegexWorkerError,
-} from "./_regex_scanner.ts";
+import { RegexBusy, RegexTimeout, RegexWorkerError } from "./_regex_scanner.ts";
+import { ScanPool } from "./_scan_pool.ts";
+import { MAX_SKIM_LITERAL } from "./_literal_skim.ts";
+import { requiredLiteral } from "./_required_literal.ts";
 import { type FileScan, type LineMatch, scanFile } from "./_search_file.ts";
 import { walkFiles } from "./walk.ts";
+import { GitIgnore } from "./_gitignore.ts";
 import { rgSearch, ripgrepUsable } from "./_rg_search.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { Tool } from "../types.ts";
@@ -192,6 +191,11 @@ export interface SearchOptions {
    * `--allow-run` grants it; defaults to true. False scans in-process.
    */
   ripgrep?: boolean;
+  /**
+   * How many worker threads the scan without ripgrep uses; defaults to the
+   * cores, 2 to 4.
+   */
+  threads?: number;
 }
 
 async function runSearch(
@@ -231,6 +235,7 @@ async function runSearch(
       ignoreCase: input.caseSensitive === false,
       root,
       glob: glob && { text: input.glob!, filter: glob },
+      parentIgnores: !(await GitIgnore.above(root, context.workspace)).empty,
       limit,
       signal,
     }).catch((error) => {
@@ -258,12 +263,20 @@ async function runSearch(
     signal,
     onUnreadable: () => result.unreadable++,
   });
-  // A literal cannot backtrack; a model's regex can, so it runs in a worker.
-  const regex = input.regex
-    ? new RegexScanner({ budgetMs: options.regexBudgetMs })
+  // A model's regex can backtrack for ever, so it runs in workers that a
+  // watchdog gives up on; a literal cannot, and runs there to use every core
+  // (one file is read here: a worker would cost more than it saves).
+  const pool = input.regex || kind === "directory"
+    ? new ScanPool({
+      threads: options.threads,
+      budgetMs: options.regexBudgetMs,
+      mayBacktrack: input.regex === true,
+    })
     : undefined;
-  const scan: ScanFn = regex
-    ? (file, limit, signal) => regex.scan(file, matcher, { limit, signal })
+  const literal = skimmable(input);
+  const scan: ScanFn = pool
+    ? (file, limit, signal) =>
+      pool.scan(file, matcher, { limit, signal, literal })
     : (file, limit, signal) => scanFile(file, matcher, { limit, signal });
   try {
     await scanInOrder(files, { scan, limit, signal, result }, context);
@@ -276,7 +289,7 @@ async function runSearch(
     }
     throw error;
   } finally {
-    regex?.close();
+    pool?.close();
   }
   return result;
 }
@@ -319,10 +332,11 @@ function regexStopped(
 }
 
 /**
- * Files scanned at once, so reads and the round trips to the regex worker
- * overlap with matching; results stay in order.
+ * Files in hand at once: enough that each scan worker gets its files in
+ * batches (see _regex_scanner.ts) while the walk goes on; results stay in
+ * order.
  */
-const PARALLEL_FILES = 8;
+const PARALLEL_FILES = 64;
 
 /** What scanning one file gave. */
 type FileOutcome =
@@ -411,7 +425,8 @@ async function scanOne(
     if (scan.binary) return { kind: "binary" };
     return {
       kind: "text",
-      path: displayPath(workspace, file),
+      // Most files match nothing: no path to work out for them.
+      path: scan.matches.length > 0 ? displayPath(workspace, file) : "",
       matches: scan.matches,
       cutLines: scan.cutLines,
     };
@@ -419,6 +434,20 @@ async function scanOne(
     if (signal.aborted || error instanceof RegexWorkerError) throw error;
     return { kind: "unreadable" };
   }
+}
+
+/**
+ * The UTF-8 bytes a file's bytes must hold for a line of its text to match:
+ * a case-sensitive literal pattern, or the text every match of a
+ * case-sensitive regex holds; undefined when there is none.
+ */
+function skimmable(input: SearchInput): Uint8Array | undefined {
+  if (input.caseSensitive === false) return undefined;
+  const text = input.regex ? requiredLiteral(input.pattern) : input.pattern;
+  // A byte that does not decode becomes U+FFFD: not in the bytes searched.
+  if (text === undefined || text.includes("\uFFFD")) return undefined;
+  const bytes = new TextEncoder().encode(text);
+  return bytes.length <= MAX_SKIM_LITERAL ? bytes : undefined;
 }
 
 /** Builds the global, multiline regex for the input; throws a ToolError when invalid. */

@@ -28,34 +28,59 @@ export async function* walkFiles(
   root: string,
   options: WalkOptions,
 ): AsyncGenerator<string> {
-  const ignores = await GitIgnore.above(root, options.workspace);
-  yield* walkFolder(root, root, ignores, options);
-}
-
-async function* walkFolder(
-  root: string,
-  folder: string,
-  parentIgnores: GitIgnore,
-  options: WalkOptions,
-): AsyncGenerator<string> {
-  options.signal?.throwIfAborted();
-  const entries = await listFolder(folder);
-  if (entries === undefined) {
-    options.onUnreadable?.(folder);
-    return;
-  }
-  const ignores = await parentIgnores.enter(folder);
-  for (const entry of entries) {
+  // A stack of the folders being listed, not a generator for each: a file
+  // yielded through nested generators costs a step at every level.
+  const stack: Folder[] = [];
+  const top = await openFolder(
+    root,
+    await GitIgnore.above(root, options.workspace),
+    options,
+  );
+  if (top) stack.push(top);
+  while (stack.length > 0) {
+    const folder = stack[stack.length - 1];
+    if (folder.next === folder.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const entry = folder.entries[folder.next++];
     if (entry.isSymlink || ALWAYS_SKIPPED.has(entry.name)) continue;
-    const path = join(folder, entry.name);
-    if (ignores.ignores(path, entry.isDirectory)) continue;
+    const path = join(folder.path, entry.name);
+    if (folder.ignores.ignores(path, entry.isDirectory)) continue;
     if (entry.isDirectory) {
       if (options.skipFolder?.(entry.name)) continue;
-      yield* walkFolder(root, path, ignores, options);
+      const child = await openFolder(path, folder.ignores, options);
+      if (child) stack.push(child);
     } else if (entry.isFile && passesGlob(root, path, options.glob)) {
       yield path;
     }
   }
+}
+
+/** A folder being walked: its sorted entries, the next one, its rules. */
+interface Folder {
+  path: string;
+  entries: DirEntry[];
+  next: number;
+  ignores: GitIgnore;
+}
+
+async function openFolder(
+  path: string,
+  parentIgnores: GitIgnore,
+  options: WalkOptions,
+): Promise<Folder | undefined> {
+  options.signal?.throwIfAborted();
+  const entries = await listFolder(path);
+  if (entries === undefined) {
+    options.onUnreadable?.(path);
+    return undefined;
+  }
+  // Read only where the listing shows one: most folders have none.
+  const ignores = entries.some((entry) => entry.name === ".gitignore")
+    ? await parentIgnores.enter(path)
+    : parentIgnores;
+  return { path, entries, next: 0, ignores };
 }
 
 async function listFolder(
