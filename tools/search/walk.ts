@@ -39,12 +39,16 @@ async function* walkFolder(
   options: WalkOptions,
 ): AsyncGenerator<string> {
   options.signal?.throwIfAborted();
-  const entries = await listFolder(folder);
+  const entries = listFolder(folder);
   if (entries === undefined) {
     options.onUnreadable?.(folder);
     return;
   }
-  const ignores = await parentIgnores.enter(folder);
+  // Only a folder listing a .gitignore has rules to read: trying to read one
+  // in every folder costs a failed open and an error object each.
+  const ignores = entries.some((entry) => entry.name === ".gitignore")
+    ? await parentIgnores.enter(folder)
+    : parentIgnores;
   for (const entry of entries) {
     if (entry.isSymlink || ALWAYS_SKIPPED.has(entry.name)) continue;
     const path = join(folder, entry.name);
@@ -58,12 +62,12 @@ async function* walkFolder(
   }
 }
 
-async function listFolder(
-  folder: string,
-): Promise<DirEntry[] | undefined> {
+function listFolder(folder: string): DirEntry[] | undefined {
   const entries: DirEntry[] = [];
   try {
-    for await (const entry of runtime.readDir(folder)) entries.push(entry);
+    // Sync: a listing takes a few system calls, fewer than the async op's
+    // hand-off to another thread costs.
+    for (const entry of runtime.readDirSync(folder)) entries.push(entry);
   } catch {
     return undefined;
   }
