@@ -28,38 +28,60 @@ export async function* walkFiles(
   root: string,
   options: WalkOptions,
 ): AsyncGenerator<string> {
-  const ignores = await GitIgnore.above(root, options.workspace);
-  yield* walkFolder(root, root, ignores, options);
-}
-
-async function* walkFolder(
-  root: string,
-  folder: string,
-  parentIgnores: GitIgnore,
-  options: WalkOptions,
-): AsyncGenerator<string> {
-  options.signal?.throwIfAborted();
-  const entries = listFolder(folder);
-  if (entries === undefined) {
-    options.onUnreadable?.(folder);
-    return;
-  }
-  // Only a folder listing a .gitignore has rules to read: trying to read one
-  // in every folder costs a failed open and an error object each.
-  const ignores = entries.some((entry) => entry.name === ".gitignore")
-    ? await parentIgnores.enter(folder)
-    : parentIgnores;
-  for (const entry of entries) {
+  // One generator over a stack of open folders: a generator per folder would
+  // pass each path up through one more generator per level.
+  const stack: OpenFolder[] = [];
+  const top = await openFolder(
+    root,
+    await GitIgnore.above(root, options.workspace),
+    options,
+  );
+  if (top) stack.push(top);
+  while (stack.length > 0) {
+    const folder = stack[stack.length - 1];
+    const entry = folder.entries[folder.next++];
+    if (entry === undefined) {
+      stack.pop();
+      continue;
+    }
     if (entry.isSymlink || ALWAYS_SKIPPED.has(entry.name)) continue;
-    const path = join(folder, entry.name);
-    if (ignores.ignores(path, entry.isDirectory)) continue;
+    const path = join(folder.path, entry.name);
+    if (folder.ignores.ignores(path, entry.isDirectory)) continue;
     if (entry.isDirectory) {
       if (options.skipFolder?.(entry.name)) continue;
-      yield* walkFolder(root, path, ignores, options);
+      const child = await openFolder(path, folder.ignores, options);
+      if (child) stack.push(child);
     } else if (entry.isFile && passesGlob(root, path, options.glob)) {
       yield path;
     }
   }
+}
+
+/** A folder being walked: its sorted entries and the rules inside it. */
+interface OpenFolder {
+  path: string;
+  entries: DirEntry[];
+  next: number;
+  ignores: GitIgnore;
+}
+
+async function openFolder(
+  path: string,
+  parentIgnores: GitIgnore,
+  options: WalkOptions,
+): Promise<OpenFolder | undefined> {
+  options.signal?.throwIfAborted();
+  const entries = listFolder(path);
+  if (entries === undefined) {
+    options.onUnreadable?.(path);
+    return undefined;
+  }
+  // Only a folder listing a .gitignore has rules to read: trying to read one
+  // in every folder costs a failed open and an error object each.
+  const ignores = entries.some((entry) => entry.name === ".gitignore")
+    ? await parentIgnores.enter(path)
+    : parentIgnores;
+  return { path, entries, next: 0, ignores };
 }
 
 function listFolder(folder: string): DirEntry[] | undefined {
