@@ -139,23 +139,38 @@ export function rankDefinitions(
 /** Who defines each name, and which definitions of each file carry it. */
 function definersOf(all: FileFacts[]): Map<string, Definers> {
   const definers = new Map<string, Definers>();
-  all.forEach(({ definitions }, file) => {
-    definitions.forEach((definition, index) => {
-      if (NOT_DEFINITIONS.has(definition.kind)) return;
-      if (!IDENTIFIER.test(definition.name)) return;
-      let defined = definers.get(definition.name);
+  all.forEach((facts, file) => {
+    for (const [name, indices] of namedIn(facts)) {
+      let defined = definers.get(name);
       if (defined === undefined) {
-        defined = { name: definition.name, files: [], indices: [], users: 0 };
-        definers.set(definition.name, defined);
+        defined = { name, files: [], indices: [], users: 0 };
+        definers.set(name, defined);
       }
-      if (defined.files.at(-1) !== file) {
-        defined.files.push(file);
-        defined.indices.push([]);
-      }
-      defined.indices.at(-1)!.push(index);
-    });
+      defined.files.push(file);
+      defined.indices.push(indices);
+    }
   });
   return definers;
+}
+
+/** Per file, the names it defines and the definitions carrying each. */
+const named = new WeakMap<FileFacts, Map<string, number[]>>();
+
+/** The names `facts` defines, worked out once: an edited file gets new facts. */
+function namedIn(facts: FileFacts): Map<string, number[]> {
+  let names = named.get(facts);
+  if (names === undefined) {
+    names = new Map();
+    facts.definitions.forEach((definition, index) => {
+      if (NOT_DEFINITIONS.has(definition.kind)) return;
+      if (!IDENTIFIER.test(definition.name)) return;
+      const indices = names!.get(definition.name);
+      if (indices === undefined) names!.set(definition.name, [index]);
+      else indices.push(index);
+    });
+    named.set(facts, names);
+  }
+  return names;
 }
 
 /** Focus symbols: their files join the focus, their names weigh more. */
