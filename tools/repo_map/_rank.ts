@@ -84,7 +84,8 @@ export function rankDefinitions(
   const start = new Int32Array(all.length + 1);
   const to = new Int32Array(most);
   const weight = new Float64Array(most);
-  const carriers: number[][] = new Array(most);
+  // Pushed, not preallocated: V8 keeps a large `new Array(n)` as a dictionary.
+  const carriers: number[][] = [];
   let edge = 0;
   used.forEach((refs, from) => {
     for (const defined of refs) {
@@ -97,7 +98,8 @@ export function rankDefinitions(
         if (files[k] === from) continue;
         to[edge] = files[k];
         weight[edge] = share;
-        carriers[edge++] = defined.indices[k];
+        carriers.push(defined.indices[k]);
+        edge++;
       }
     }
     start[from + 1] = edge;
