@@ -1,6 +1,6 @@
 // The files a repo map reads: outlinable code, not ignored by .gitignore, out
 // of hidden, vendored and built folders.
-import { relative, sep } from "node:path";
+import { sep } from "node:path";
 import { isError, runtime } from "../../internal/runtime/runtime.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import { supportedExtension } from "../../outline/supported.ts";
@@ -24,6 +24,8 @@ export async function mapFiles(
   signal?: AbortSignal,
 ): Promise<string[]> {
   const files: string[] = [];
+  // The walk yields `folder` joined with a relative path.
+  const prefix = folder.endsWith(sep) ? folder : folder + sep;
   try {
     for await (
       const path of walkFiles(folder, {
@@ -35,7 +37,8 @@ export async function mapFiles(
       const extension = supportedExtension(path);
       // Markdown headings are never referenced from code: a map of code.
       if (extension === undefined || extension === ".md") continue;
-      files.push(relative(folder, path).split(sep).join("/"));
+      const rel = path.slice(prefix.length);
+      files.push(sep === "/" ? rel : rel.split(sep).join("/"));
     }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;

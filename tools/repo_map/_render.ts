@@ -25,7 +25,10 @@ export function renderMap(
   const fits = (chosen: RankedDefinition[]) =>
     estimate(render(chosen, facts, totalFiles, totalSymbols)) <= tokens;
   let low = 0;
-  let high = ranked.length;
+  // Each definition adds a line of more than four characters, a token at
+  // least: no more than `tokens` of them fit, and a render of that many is
+  // quick where one of a large tree's whole ranking is not.
+  let high = Math.min(ranked.length, Math.floor(tokens));
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     if (fits(ranked.slice(0, middle))) low = middle;

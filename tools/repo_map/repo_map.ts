@@ -92,7 +92,7 @@ export async function repoMap(
 /** The last ranking of each root, reused while no file and no focus changed. */
 const rankings = new Map<
   string,
-  { facts: FileFacts[]; focus: string; ranked: RankedDefinition[] }
+  { facts: Map<string, FileFacts>; focus: string; ranked: RankedDefinition[] }
 >();
 
 function rankedOnce(
@@ -100,18 +100,18 @@ function rankedOnce(
   facts: Map<string, FileFacts>,
   focus: string[],
 ): RankedDefinition[] {
-  const now = [...facts.values()];
   const key = JSON.stringify(focus);
   const last = rankings.get(folder);
+  // By path: files re-read come last in `facts`, the others in walk order.
   if (
     last !== undefined && last.focus === key &&
-    last.facts.length === now.length &&
-    last.facts.every((entry, i) => entry === now[i])
+    last.facts.size === facts.size &&
+    [...facts].every(([file, entry]) => last.facts.get(file) === entry)
   ) {
     return last.ranked;
   }
   const ranked = rankDefinitions(facts, focusOf(folder, focus));
-  rankings.set(folder, { facts: now, focus: key, ranked });
+  rankings.set(folder, { facts, focus: key, ranked });
   return ranked;
 }
 
