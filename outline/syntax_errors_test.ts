@@ -91,3 +91,16 @@ Deno.test("Outliner.syntaxErrors() parses an edit from the tree of the text it r
     await outliner.terminate();
   }
 });
+
+Deno.test("findSyntaxErrors() reads a Flow-typed script with the grammar its outline uses", async () => {
+  const newText =
+    "// @flow\nfunction f(x: number): string {\n  return String(x);\n}\n";
+  const flow = await findSyntaxErrors("/w/a.js", { newText });
+  assert.deepEqual([flow?.languageId, flow?.after], ["flow", 0]);
+  // Without the pragma the JavaScript grammar reads the types as errors.
+  const plain = await findSyntaxErrors("/w/b.js", {
+    newText: newText.replace("// @flow\n", ""),
+  });
+  assert.equal(plain?.languageId, "javascript");
+  assert.ok(plain!.after > 0);
+});
