@@ -166,6 +166,12 @@ async function initRuntime(module?: WebAssembly.Module): Promise<void> {
       );
       return {};
     },
+    // emscripten prints "Aborted(...)" on stderr as it aborts (a parse out of
+    // WASM memory), then throws an error that says the same: the error is
+    // what reaches the caller, and the line would be noise beside it.
+    printErr(text: string): void {
+      if (!text.startsWith("Aborted(")) console.error(text);
+    },
   } as unknown as InitOptions;
   await _withoutProcess(() => Parser.init(options));
 }

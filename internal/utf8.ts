@@ -1,4 +1,13 @@
 // UTF-8 boundaries: where a byte buffer may be cut without splitting a character.
+import { isUtf8 } from "node:buffer";
+
+/**
+ * Whether `bytes` are valid UTF-8, so that decoding them replaces nothing
+ * and the text takes as many UTF-8 bytes as they do (a native scan, no string).
+ */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  return isUtf8(bytes);
+}
 
 /** Whether `byte` continues a multi-byte character. */
 export function isContinuation(byte: number): boolean {

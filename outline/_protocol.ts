@@ -101,14 +101,16 @@ export type WorkerRequest = OutlineRequest | SyntaxRequest;
 
 /**
  * Why a file could not be outlined, as the worker classifies it. "unclean":
- * a piece has a syntax error on its own, so the file must be parsed whole.
+ * a piece has a syntax error on its own, so the file must be parsed whole;
+ * "line": a line is too long to parse.
  */
 export type OutlineFailure =
   | "binary"
   | "read"
   | "budget"
   | "parse"
-  | "unclean";
+  | "unclean"
+  | "line";
 
 /** What a worker answers to an outline. `recycle` asks the pool to replace it (huge file). */
 export type OutlineReply =

@@ -118,6 +118,7 @@ async function _outline(
   if (ready === undefined) {
     return _outlineMarkdown(request, bytes, hash);
   }
+  _refuseLongLine(bytes, request.piece?.lineOffset ?? 0);
   const { spec, parser } = await ready;
   if (request.piece) return _outlinePiece(parser, spec, bytes, request);
   const text = new TextDecoder().decode(bytes);
@@ -633,6 +634,35 @@ function _read(path: string): Uint8Array<ArrayBuffer> {
   }
 }
 
+// The longest line a grammar parses. A line is never split into pieces, and
+// minified code or a data literal on one line costs the parser CPU and WASM
+// memory by its tokens: a line of many megabytes of them runs the parser out
+// of memory after seconds of work. Such a line is generated code or data,
+// which an outline by line numbers cannot show anyway. Measured: bench/README.md.
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+// Refuses before parsing a file that holds a line over MAX_LINE_BYTES
+// (`lineOffset`: the lines before these bytes, for a piece of a file).
+function _refuseLongLine(bytes: Uint8Array, lineOffset: number): void {
+  if (bytes.length <= MAX_LINE_BYTES) return;
+  let line = lineOffset + 1;
+  for (let start = 0; start < bytes.length; line++) {
+    const newline = bytes.indexOf(10, start);
+    const end = newline === -1 ? bytes.length : newline;
+    if (end - start > MAX_LINE_BYTES) {
+      throw new Failure(
+        "line",
+        `line ${line.toLocaleString("en-US")} is ${
+          (end - start).toLocaleString("en-US")
+        } bytes long, and an outline parses lines of up to ${
+          MAX_LINE_BYTES / 1024 / 1024
+        } MiB (a longer one is generated code or data, which runs the parser out of memory); search it instead`,
+      );
+    }
+    start = end + 1;
+  }
+}
+
 // Lines as ReadFile counts them: a final newline ends the last line.
 function _countLines(bytes: Uint8Array): number {
   if (bytes.length === 0) return 0;
@@ -668,7 +698,7 @@ async function _handle(
     return { reply, cleanup };
   } catch (error) {
     const failure = error instanceof Failure ? error.failure : "parse";
-    const message = _outOfMemory(error)
+    const message = !(error instanceof Failure) && _outOfMemory(error)
       ? "the parser ran out of memory on this file; read it by line ranges instead"
       : error instanceof Error
       ? error.message

@@ -342,7 +342,12 @@ Deno.test("Outliner's incremental re-parse after an edit that leaves a syntax er
 
 Deno.test("Outliner reports a parse that runs out of WASM memory clearly, then keeps serving", async () => {
   await withOutliner(async (outliner, ws) => {
-    await Deno.writeTextFile(join(ws, "dense.js"), "1;".repeat(5_000_000));
+    // 10 MB in lines of 2 KB with no blank line: parsed whole (no pieces),
+    // and no line long enough to be refused before parsing.
+    await Deno.writeTextFile(
+      join(ws, "dense.js"),
+      `${"1;".repeat(1000)}\n`.repeat(5000),
+    );
     await Deno.writeTextFile(join(ws, "ok.ts"), "export function ok() {}\n");
     await assert.rejects(
       // A budget far past the default 30 s: on a loaded machine the parse

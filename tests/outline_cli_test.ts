@@ -272,3 +272,21 @@ Deno.test("fello outline under read access to the folders it asks for asks for t
     }
   });
 });
+
+Deno.test("fello outline of a 50 MB one-line .ts file fails fast, printing only its error", async () => {
+  await withWorkspace(async (dir) => {
+    const line = `const x = [${"1,".repeat(25 * 1024 * 1024 - 7)}1];`;
+    await Deno.writeTextFile(join(dir, "x.ts"), `${line}\n`);
+    const started = performance.now();
+    const { code, stdout, stderr } = await outline(["x.ts"], dir);
+    const ms = performance.now() - started;
+    assert.equal(code, 1);
+    assert.equal(stdout, "");
+    assert.equal(
+      stderr,
+      `fello outline: Cannot outline "x.ts": line 1 is 52,428,800 bytes long, and an outline parses lines of up to 4 MiB (a longer one is generated code or data, which runs the parser out of memory); search it instead\n`,
+    );
+    // Only proves it ends: 10x the 3 s it may take on a quiet machine.
+    assert.ok(ms < 30_000, `${Math.round(ms)} ms`);
+  });
+});

@@ -171,3 +171,33 @@ const text = tools.file_outline.toModelText(await tools.file_outline.execute({ p
     );
   });
 });
+
+Deno.test("file_outline refuses a file with a line over 4 MiB before parsing, naming the line", async () => {
+  await withWorkspace(async (dir) => {
+    const tools = createTools({ cwd: dir, permissionMode: "readOnly" });
+    // A string literal parses in one token: the 4 MiB line is outlined.
+    const line = `const s = "${"a".repeat(4 * MB - 13)}";`;
+    assert.equal(line.length, 4 * MB);
+    await Deno.writeTextFile(
+      join(dir, "at_limit.ts"),
+      `export function a() {}\n${line}\nexport function b() {}\n`,
+    );
+    const outline = await tools.file_outline.execute({ path: "at_limit.ts" });
+    assert.match(outline, /function b \(line 3\)/);
+    await Deno.writeTextFile(
+      join(dir, "over.ts"),
+      `export function a() {}\n\n${line} \nexport function b() {}\n`,
+    );
+    await assert.rejects(
+      tools.file_outline.execute({ path: "over.ts" }),
+      (error: unknown) => {
+        assert.ok(error instanceof ToolError);
+        assert.equal(
+          error.message,
+          'Cannot outline "over.ts": line 3 is 4,194,305 bytes long, and an outline parses lines of up to 4 MiB (a longer one is generated code or data, which runs the parser out of memory); search it instead',
+        );
+        return true;
+      },
+    );
+  });
+});

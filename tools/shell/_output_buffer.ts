@@ -1,9 +1,10 @@
 // Bounded command output: keeps the first and last bytes in memory, streams
 // everything to a log file once the limit is passed, and renders the text the
 // model sees (head, one marker naming what was omitted, tail). Memory stays at
-// about `limit` plus one chunk, however much a command prints.
+// about `limit` plus a block, however much a command prints; rendering frees
+// the bytes as it decodes them, so the text takes their place.
 import { dirname } from "node:path";
-import { concatBytes } from "../../internal/concat_bytes.ts";
+import { ByteBlocks, type ByteRange } from "./_byte_blocks.ts";
 import { LOG_PREFIX, LOG_SUFFIX, sweepOldLogs } from "./_log_sweep.ts";
 import { AnsiStripper } from "./_ansi.ts";
 import {
@@ -11,7 +12,6 @@ import {
   countNewlinesUnless,
 } from "../../internal/scan_buffer.ts";
 import {
-  boundaryAfter,
   boundaryBefore,
   incompleteTail,
   isContinuation,
@@ -71,9 +71,11 @@ export class OutputBuffer {
   #headSize: number;
   #tailSize: number;
   #logDir: string | undefined;
-  #pending = new GrowableBytes(); // everything, until the limit is passed
-  #head: Uint8Array | undefined; // set once the limit is passed
-  #tail: TailRing | undefined;
+  // Everything until the limit is passed; then the first #head bytes and
+  // the last #tailSize (each with up to a block more).
+  #kept = new ByteBlocks();
+  #head = 0; // set once the limit is passed
+  #truncated = false;
   #total = 0;
   #lines = 0;
   #log: FsFile | undefined;
@@ -108,21 +110,22 @@ export class OutputBuffer {
     this.#onChunk?.(chunk);
     this.#total += chunk.length;
     this.#lines += newlines ?? countNewlines(chunk);
-    if (this.#tail === undefined) {
-      this.#pending.append(chunk);
+    this.#kept.append(chunk);
+    if (!this.#truncated) {
       if (this.#total > this.#limit) this.#overflow();
       return;
     }
     this.#writeLog(chunk);
-    this.#tail.push(chunk);
+    this.#kept.keepEnds(this.#head, this.#tailSize);
   }
 
   /** Closes the log and renders the output. */
   finish(): RenderedOutput {
-    if (this.#tail === undefined) {
-      const text = decode(this.#pending.bytes());
-      if (byteLength(text) <= this.#limit) {
-        return { output: text, truncated: false, totalBytes: this.#total };
+    if (!this.#truncated) {
+      const all: ByteRange = [0, this.#kept.length];
+      if (this.#kept.textBytes(...all) <= this.#limit) {
+        const [output] = this.#kept.texts([all]);
+        return { output, truncated: false, totalBytes: this.#total };
       }
       // Replacement characters for invalid bytes made the text longer than the limit.
       this.#overflow();
@@ -146,14 +149,12 @@ export class OutputBuffer {
   // First time past the limit: everything so far is still in memory, so the
   // head is cut from it and the log starts with it.
   #overflow(): void {
-    const all = this.#pending.bytes();
-    this.#pending = new GrowableBytes();
+    this.#truncated = true;
     // Three bytes more tell whether a cut at #headSize would split a character.
-    this.#head = all.slice(0, this.#headSize + 3);
-    this.#tail = new TailRing(this.#tailSize);
-    this.#tail.push(all);
+    this.#head = Math.min(this.#kept.length, this.#headSize + 3);
     this.#openLog();
-    this.#writeLog(all);
+    for (const view of this.#kept.views()) this.#writeLog(view);
+    this.#kept.keepEnds(this.#head, this.#tailSize);
   }
   #openLog(): void {
     try {
@@ -240,8 +241,6 @@ export class OutputBuffer {
   }
 
   #renderTruncated(): string {
-    const head = this.#head ?? new Uint8Array();
-    const tail = this.#tail?.bytes() ?? new Uint8Array();
     const markerRoom = marker(this.#total, this.#lines).length + 1;
     // A limit too small to hold the marker and some text keeps `limit` bytes of
     // text and puts the marker on top, so output still starts with the
@@ -250,44 +249,70 @@ export class OutputBuffer {
     let budget = tiny ? this.#limit : this.#limit - markerRoom;
     // (+1: the newline put after a head that does not end with one)
     const cap = tiny ? this.#limit + markerRoom + 1 : this.#limit;
-    let output = "";
-    // Replacement characters can make the decoded text longer than its bytes;
-    // shrink the budget by the excess and cut again.
-    for (let attempt = 0; attempt < 4; attempt++) {
-      output = this.#join(head, tail, Math.max(0, budget));
-      const excess = byteLength(output) - cap;
-      if (excess <= 0 || budget <= 0) break;
+    // Cuts are measured on the bytes and only the last one is decoded:
+    // replacement characters for invalid bytes can make the text longer, and
+    // then the budget shrinks by the excess.
+    for (let attempt = 0;; attempt++) {
+      const cut = this.#cut(Math.max(0, budget));
+      const excess = cut.bytes - cap;
+      if (excess <= 0 || budget <= 0 || attempt === 3) return this.#text(cut);
       budget -= excess;
     }
-    return output;
   }
 
-  #join(head: Uint8Array, tail: Uint8Array, budget: number): string {
+  #cut(budget: number): Cut {
+    const kept = this.#kept;
     // At least one byte of head: output starts with the command's first bytes.
     const headWanted = Math.min(
       budget,
       Math.max(1, Math.floor(budget * HEAD_SHARE)),
     );
-    let headEnd = cutHead(head, Math.min(head.length, headWanted));
+    let headEnd = cutHead(kept, Math.min(this.#head, headWanted));
     // A first character longer than the head's share still leads when it fits.
-    if (headEnd === 0 && head.length > 0) {
-      const first = boundaryAfter(head, 1);
+    if (headEnd === 0 && this.#head > 0) {
+      const first = kept.boundaryAfter(1);
       if (first <= budget) headEnd = first;
     }
     const tailStart = cutTail(
-      tail,
-      tail.length - Math.min(tail.length, budget - headEnd),
+      kept,
+      kept.length - Math.min(kept.length - this.#head, budget - headEnd),
     );
-    const kept = [head.subarray(0, headEnd), tail.subarray(tailStart)];
-    const omittedBytes = this.#total - kept[0].length - kept[1].length;
-    const omittedLines = this.#lines - countNewlines(kept[0]) -
-      countNewlines(kept[1]);
-    const headText = decode(kept[0]);
-    const separator = headText === "" || headText.endsWith("\n") ? "" : "\n";
-    return `${headText}${separator}${marker(omittedBytes, omittedLines)}\n${
-      decode(kept[1])
-    }`;
+    const tailBytes = kept.length - tailStart;
+    const omitted = marker(
+      this.#total - headEnd - tailBytes,
+      this.#lines - kept.countNewlines(0, headEnd) -
+        kept.countNewlines(tailStart),
+    );
+    const separator = headEnd === 0 || kept.at(headEnd - 1) === 0x0a
+      ? ""
+      : "\n";
+    return {
+      headEnd,
+      tailStart,
+      marker: omitted,
+      separator,
+      bytes: kept.textBytes(0, headEnd) + separator.length + omitted.length +
+        1 + kept.textBytes(tailStart, kept.length),
+    };
   }
+
+  // The bytes are dropped as they become text.
+  #text(cut: Cut): string {
+    const [head, tail] = this.#kept.texts([[0, cut.headEnd], [
+      cut.tailStart,
+      this.#kept.length,
+    ]]);
+    return head + cut.separator + cut.marker + "\n" + tail;
+  }
+}
+
+/** Where the rendered output cuts the head and the tail, and its length in UTF-8. */
+interface Cut {
+  headEnd: number;
+  tailStart: number;
+  marker: string;
+  separator: string;
+  bytes: number;
 }
 
 /** One stream of a command: strips escape sequences and never splits a character between chunks. */
@@ -357,88 +382,20 @@ function marker(bytes: number, lines: number): string {
 }
 
 // Ends the head after its last newline when that keeps at least half of it.
-function cutHead(head: Uint8Array, length: number): number {
-  const newline = head.subarray(0, length).lastIndexOf(0x0a);
+function cutHead(head: ByteBlocks, length: number): number {
+  const newline = head.lastIndexOf(0x0a, length);
   if (newline >= 0 && newline + 1 >= length / 2) return newline + 1;
-  return boundaryBefore(head, length);
+  return head.boundaryBefore(length);
 }
 
 // Starts the tail after its first newline when that keeps at least half of it.
-function cutTail(tail: Uint8Array, start: number): number {
+function cutTail(tail: ByteBlocks, start: number): number {
   const newline = tail.indexOf(0x0a, start);
   const kept = tail.length - start;
   if (newline >= 0 && tail.length - (newline + 1) >= kept / 2) {
     return newline + 1;
   }
-  return boundaryAfter(tail, start);
+  return tail.boundaryAfter(start);
 }
 
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-
-function decode(bytes: Uint8Array): string {
-  return decoder.decode(bytes);
-}
-
-function byteLength(text: string): number {
-  // Most output is ASCII: skip the encoding when length already decides.
-  return !/[\u0080-\uffff]/.test(text)
-    ? text.length
-    : encoder.encode(text).length;
-}
-
-// A byte buffer that doubles as it fills.
-class GrowableBytes {
-  #buffer = new Uint8Array(4096);
-  #length = 0;
-
-  append(bytes: Uint8Array): void {
-    if (this.#length + bytes.length > this.#buffer.length) {
-      let size = this.#buffer.length * 2;
-      while (size < this.#length + bytes.length) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.#buffer.subarray(0, this.#length));
-      this.#buffer = grown;
-    }
-    this.#buffer.set(bytes, this.#length);
-    this.#length += bytes.length;
-  }
-
-  bytes(): Uint8Array {
-    return this.#buffer.subarray(0, this.#length);
-  }
-}
-
-// The last `size` bytes written, in a fixed buffer.
-class TailRing {
-  #buffer: Uint8Array;
-  #end = 0; // where the next byte goes
-  #filled = 0;
-
-  constructor(size: number) {
-    this.#buffer = new Uint8Array(size);
-  }
-
-  push(bytes: Uint8Array): void {
-    const size = this.#buffer.length;
-    if (size === 0) return;
-    const kept = bytes.length > size
-      ? bytes.subarray(bytes.length - size)
-      : bytes;
-    const first = Math.min(kept.length, size - this.#end);
-    this.#buffer.set(kept.subarray(0, first), this.#end);
-    this.#buffer.set(kept.subarray(first), 0);
-    this.#end = (this.#end + kept.length) % size;
-    this.#filled = Math.min(size, this.#filled + kept.length);
-  }
-
-  bytes(): Uint8Array {
-    if (this.#filled < this.#buffer.length) {
-      return this.#buffer.slice(0, this.#filled);
-    }
-    return concatBytes([
-      this.#buffer.subarray(this.#end),
-      this.#buffer.subarray(0, this.#end),
-    ]);
-  }
-}

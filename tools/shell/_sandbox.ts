@@ -140,7 +140,15 @@ async function isFile(path: string): Promise<boolean> {
 const SANDBOX_FAILURE =
   /read-only file system|EROFS|network is unreachable|ENETUNREACH|could not resolve host|temporary failure in name resolution|EAI_AGAIN|getaddrinfo|name or service not known|dns error|connection refused|ECONNREFUSED|couldn't connect to server|fetch failed/i;
 
-/** Whether a failed sandboxed command's output looks like the sandbox stopped it. */
+// Output is scanned up to this many characters. Any search copies a string
+// that was joined from pieces (V8 flattens it first), and a copy of a huge
+// output would double what Shell holds.
+const SCANNED_OUTPUT = 1024 * 1024;
+
+/**
+ * Whether a failed sandboxed command's output looks like the sandbox stopped
+ * it; output longer than 1 MiB is not scanned (false).
+ */
 export function looksSandboxed(output: string): boolean {
-  return SANDBOX_FAILURE.test(output);
+  return output.length <= SCANNED_OUTPUT && SANDBOX_FAILURE.test(output);
 }

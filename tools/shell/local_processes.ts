@@ -128,6 +128,8 @@ async function runLocal(
 // In the sandbox bwrap starts the program: one it cannot start is an exit
 // code and bwrap's message, which become the error a spawn would give.
 function execFailure(result: ShellResult): Error | undefined {
+  // (Longer output is not bwrap's message; a search would copy it.)
+  if (result.output.length > 1024) return undefined;
   const match =
     /^bwrap: execvp [^\n]*: (No such file or directory|Permission denied)\n?$/
       .exec(result.output);

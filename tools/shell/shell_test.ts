@@ -1187,3 +1187,63 @@ if (r.logPath) Deno.removeSync(r.logPath);
     );
   });
 });
+
+Deno.test("Shell holds at most 1.5x outputByteLimit plus 32 MiB while 100 MB of output pass through", async () => {
+  await withWorkspace(async (dir) => {
+    const { result } = await childPeak(
+      `import { createTools } from "${MOD}";
+const tools = createTools({ cwd: Deno.args[0], permissionMode: "allow" });
+const rss = (field: string) => Number(new RegExp(field + ":\\\\s+(\\\\d+)")
+  .exec(Deno.readTextFileSync("/proc/self/status"))![1]) * 1024;
+await tools.Shell.execute({ command: "true" });
+Deno.writeTextFileSync("/proc/self/clear_refs", "5"); // resets VmHWM to VmRSS
+const before = rss("VmRSS");
+const r = await tools.Shell.execute({
+  command: "seq 1 12500000",
+  outputByteLimit: ${64 * MB},
+});
+const text = tools.Shell.toModelText(r);
+const grown = rss("VmHWM") - before;
+if (r.logPath) Deno.removeSync(r.logPath);
+const output = r.output;
+const marker = /\\[\\.\\.\\. (\\d+) bytes \\((\\d+) lines\\) omitted \\.\\.\\.\\]\\n/.exec(output)!;
+const [head, tail] = [output.slice(0, marker.index), output.slice(marker.index + marker[0].length)];
+(globalThis as Record<string, unknown>).result = {
+  grown,
+  bytes: new TextEncoder().encode(output).length,
+  truncated: r.truncated,
+  note: text.includes("The output was truncated (see the marker); the full output is in"),
+  head: [head.slice(0, 6), head.split("\\n").length - 1],
+  tail: [tail.slice(-18), tail.split("\\n").length - 1],
+  omitted: [Number(marker[1]), Number(marker[2])],
+  headAndTail: head.length + tail.length,
+};`,
+      [dir],
+    );
+    const { grown, bytes, truncated, note, head, tail, omitted, headAndTail } =
+      result as {
+        grown: number;
+        bytes: number;
+        truncated: boolean;
+        note: boolean;
+        head: [string, number];
+        tail: [string, number];
+        omitted: [number, number];
+        headAndTail: number;
+      };
+    assert.ok(
+      grown <= 1.5 * 64 * MB + 32 * MB,
+      `memory grew by ${Math.round(grown / MB)} MiB`,
+    );
+    assert.equal(truncated, true);
+    assert.ok(note, "the model text says where the full output is");
+    assert.ok(bytes <= 64 * MB, `${bytes} bytes of output`);
+    assert.equal(head[0], "1\n2\n3\n");
+    assert.equal(tail[0], "12499999\n12500000\n");
+    // seq 1 12500000 prints 101,388,897 bytes in 12,500,000 lines.
+    assert.deepEqual(omitted, [
+      101_388_897 - headAndTail,
+      12_500_000 - head[1] - tail[1],
+    ]);
+  });
+});
