@@ -259,6 +259,7 @@ async function _syntax(
   const prepare = spec.prepare ?? ((source: string) => source);
   const budget = _budget(request);
   const { path, oldText, newText } = request;
+  _refuseLongTextLine(newText);
   const kept = keeper.takeKept(path, key);
   if (kept !== null && !spec.parseWhole && kept.source === oldText) {
     const quick = _syntaxFromRegion(parser, { request, kept, prepare, budget });
@@ -658,6 +659,20 @@ function _refuseLongLine(bytes: Uint8Array, lineOffset: number): void {
           MAX_LINE_BYTES / 1024 / 1024
         } MiB (a longer one is generated code or data, which runs the parser out of memory); search it instead`,
       );
+    }
+    start = end + 1;
+  }
+}
+
+// A syntax check's refusal of a text with a line over MAX_LINE_BYTES (counted
+// in UTF-16 code units, near enough), for the same reason.
+function _refuseLongTextLine(text: string): void {
+  if (text.length <= MAX_LINE_BYTES) return;
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > MAX_LINE_BYTES) {
+      throw new Failure("line", "a line is too long to parse");
     }
     start = end + 1;
   }
