@@ -140,7 +140,7 @@ function _refusal(
  * The errors one after the other, each as `line:column: what`, its source
  * line and a caret under the column (the line's tabs kept, so it lines up).
  */
-export function formatSyntaxErrors(errors: SyntaxErrorInfo[]): string {
+function formatSyntaxErrors(errors: SyntaxErrorInfo[]): string {
   const shown = errors.slice(0, MAX_SHOWN).map((error) => {
     const what = error.missing !== undefined
       ? `missing "${error.missing}"`
