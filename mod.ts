@@ -42,6 +42,7 @@ export type {
   ShellRequest,
   ShellResult,
   ShellSandbox,
+  SyntaxCheckFields,
   Tool,
   ToolKind,
   WriteOptions,

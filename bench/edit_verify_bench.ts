@@ -2,9 +2,11 @@
 // 500 KB of TypeScript: the baseline edits a copy named `.txt`, which no
 // check reads. Each call flips one value back and forth, so every edit is a
 // real change; after the warm-up the pool is warm and its worker keeps the
-// tree of the file's last text (the steady state of an agent's edits). A
-// second group checks a fresh tree every time: the cost of a file's first
-// edit, parsed whole.
+// tree of the file's last text. Edits are timed one by one after a pause, as
+// an agent's come (a model's turn apart): the worker parses the whole new
+// text after it answered a check from the part the edit touches, and
+// back-to-back calls would wait for that. A second group checks a file with
+// no kept tree every time: the cost of a file's first edit, parsed whole.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTools } from "../mod.ts";
@@ -65,13 +67,23 @@ await Deno.writeTextFile(join(DATA, "big.txt"), content);
 
 const tools = createTools({ cwd: DATA, permissionMode: "allow" });
 
-function flipper(path: string): () => Promise<void> {
+/** The pause before each timed edit: a model's turn is seconds. */
+const TURN_MS = 50;
+/** Timed edits per bench: single ones vary by 10x on a loaded machine. */
+const ROUNDS = 60;
+
+// An edit that flips the value each call, timed alone after a pause in
+// which the worker finishes what it does after answering (see the header).
+function flipper(path: string): (b: Deno.BenchContext) => Promise<void> {
   let flips = 0;
-  return async () => {
+  return async (b) => {
     const [oldText, newText] = flips++ % 2 === 0
       ? [edited, flipped]
       : [flipped, edited];
+    await new Promise((resolve) => setTimeout(resolve, TURN_MS));
+    b.start();
     await tools.EditFile.execute({ path, oldText, newText });
+    b.end();
   };
 }
 
@@ -79,12 +91,14 @@ Deno.bench({
   group: "EditFile 500 KB TypeScript, warm pool",
   name: "without the check (.txt) (baseline)",
   baseline: true,
+  n: ROUNDS,
   fn: flipper("big.txt"),
 });
 
 Deno.bench({
   group: "EditFile 500 KB TypeScript, warm pool",
   name: "with the check, from the kept tree",
+  n: ROUNDS,
   fn: flipper("big.ts"),
 });
 

@@ -15,7 +15,12 @@ import { threadPort } from "../internal/thread_port.ts";
 import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { type LanguageId, loadLanguageSpec } from "./languages/_loaders.ts";
-import { textEdit, TreeKeeper } from "./_incremental.ts";
+import {
+  type Kept,
+  type TextEdit,
+  textEdit,
+  TreeKeeper,
+} from "./_incremental.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
 import { identifiersOf } from "./_identifiers.ts";
 import { sha256 } from "./_sha256.ts";
@@ -254,8 +259,13 @@ async function _syntax(
   const prepare = spec.prepare ?? ((source: string) => source);
   const budget = _budget(request);
   const { path, oldText, newText } = request;
-  const newParsed = prepare(newText);
+  _refuseLongTextLine(newText);
   const kept = keeper.takeKept(path, key);
+  if (kept !== null && !spec.parseWhole && kept.source === oldText) {
+    const quick = _syntaxFromRegion(parser, { request, kept, prepare, budget });
+    if (quick !== undefined) return quick;
+  }
+  const newParsed = prepare(newText);
   let before: SyntaxErrors | undefined;
   let base: Tree | null = null;
   if (kept !== null) {
@@ -301,6 +311,106 @@ async function _syntax(
         tree,
       }),
   };
+}
+
+/** The most of a file a region parse covers (a share of its length). */
+const MAX_REGION_SHARE = 0.25;
+
+// A check answered from the part of the new text an edit touches: when the
+// old text is clean (its kept tree says so), the top-level nodes the edit
+// touches, one more on each side, parse cleanly on their own, and they stand
+// for their part of the file (as a piece does, see _pieces.ts), the new text
+// is clean. That costs a parse of the part, not a walk of the whole file's
+// tree; the whole new text is parsed after the reply is posted, from the
+// kept tree, and kept for the next check or outline. Undefined (the kept
+// tree untouched) when the region does not tell.
+function _syntaxFromRegion(
+  parser: Parser,
+  { request, kept, prepare, budget }: {
+    request: SyntaxRequest;
+    kept: Kept;
+    prepare: (source: string) => string;
+    budget: Budget;
+  },
+): { reply: WorkerReply; cleanup: () => void } | undefined {
+  const { path, newText } = request;
+  const root = kept.tree.rootNode;
+  if (root.hasError) return undefined;
+  const edit = textEdit(kept.source, newText);
+  const { start, end } = _touchedRegion(root, edit, kept.source.length);
+  if (end - start > kept.source.length * MAX_REGION_SHARE) return undefined;
+  const part = newText.slice(start, end + edit.newEndIndex - edit.oldEndIndex);
+  const tree = _parseWithin(parser, prepare(part), null, budget);
+  const clean = standsAlone(tree.rootNode, start === 0);
+  tree.delete();
+  if (!clean) return undefined;
+  return {
+    reply: {
+      type: "syntax",
+      id: request.id,
+      before: 0,
+      after: 0,
+      added: [],
+      recycle: false,
+      incremental: true,
+    },
+    cleanup: () => {
+      const parsed = prepare(newText);
+      kept.tree.edit(textEdit(kept.text, parsed) as Edit);
+      try {
+        const { tree } = _parseAsFresh(parser, parsed, {
+          oldTree: kept.tree,
+          budget: _budget(request),
+        });
+        keeper.keep(path, { ...kept, text: parsed, source: newText, tree });
+      } catch {
+        // Over its budget: the next check of the file parses from scratch.
+      }
+    },
+  };
+}
+
+// The part of the old text under `root` that `edit` touches, widened to the
+// top-level nodes it overlaps and one more on each side (to the start or the
+// end of the text at its first or last node), as offsets into the old text.
+function _touchedRegion(
+  root: Node,
+  edit: TextEdit,
+  length: number,
+): { start: number; end: number } {
+  const count = root.childCount;
+  // The first node ending after the edit's start, the first starting after its end.
+  const first = _firstChild(
+    root,
+    count,
+    (node) => node.endIndex > edit.startIndex,
+  );
+  const after = _firstChild(
+    root,
+    count,
+    (node) => node.startIndex > edit.oldEndIndex,
+  );
+  return {
+    start: first <= 1 ? 0 : root.child(first - 1)!.startIndex,
+    end: after >= count - 1 ? length : root.child(after)!.endIndex,
+  };
+}
+
+// The index of the first of the `count` children of `node` for which `past`
+// holds (`count` if none), `past` holding for every child after it.
+function _firstChild(
+  node: Node,
+  count: number,
+  past: (child: Node) => boolean,
+): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (past(node.child(middle)!)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 // The errors of a text parsed from scratch (its tree not kept).
@@ -549,6 +659,20 @@ function _refuseLongLine(bytes: Uint8Array, lineOffset: number): void {
           MAX_LINE_BYTES / 1024 / 1024
         } MiB (a longer one is generated code or data, which runs the parser out of memory); search it instead`,
       );
+    }
+    start = end + 1;
+  }
+}
+
+// A syntax check's refusal of a text with a line over MAX_LINE_BYTES (counted
+// in UTF-16 code units, near enough), for the same reason.
+function _refuseLongTextLine(text: string): void {
+  if (text.length <= MAX_LINE_BYTES) return;
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > MAX_LINE_BYTES) {
+      throw new Failure("line", "a line is too long to parse");
     }
     start = end + 1;
   }

@@ -335,7 +335,7 @@ export class Outliner {
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
       recycleBytes: this.#recycleBytes,
       signal: options.signal,
-      ...await _grammarFor(spec.extensions[0] ?? named, options.grammarsDir),
+      ...await _grammarFor(spec, options.grammarsDir),
     }).catch((error) => {
       throw _grammarsDirAdvice(error, options.grammarsDir);
     });
@@ -370,7 +370,7 @@ export class Outliner {
       recycleBytes: this.#recycleBytes,
       maxSymbols: options.maxSymbols ?? MAX_SYMBOLS,
       signal: options.signal,
-      ...await _grammarFor(extension, options.grammarsDir),
+      ...await _grammarFor(spec, options.grammarsDir),
     };
     return { job, spec };
   }
@@ -668,10 +668,9 @@ export const WORKER_FOLDERS: readonly URL[] = [
 // What the worker needs to load the grammar: the folder in force, or else the
 // compiled modules, imported once on this thread and shared with every worker.
 async function _grammarFor(
-  extension: string,
+  spec: LanguageSpec | undefined,
   grammarsDir: string | undefined,
 ): Promise<Pick<OutlineJob, "grammarsDir" | "grammar" | "runtime">> {
-  const spec = languageForExtension(extension);
   if (spec === undefined) return {};
   const dir = configuredGrammarsDir(grammarsDir);
   if (dir !== undefined) return { grammarsDir: dir };

@@ -91,3 +91,53 @@ Deno.test("Outliner.syntaxErrors() parses an edit from the tree of the text it r
     await outliner.terminate();
   }
 });
+
+Deno.test("findSyntaxErrors() reads a Flow-typed script with the grammar its outline uses", async () => {
+  const newText =
+    "// @flow\nfunction f(x: number): string {\n  return String(x);\n}\n";
+  const flow = await findSyntaxErrors("/w/a.js", { newText });
+  assert.deepEqual([flow?.languageId, flow?.after], ["flow", 0]);
+  // Without the pragma the JavaScript grammar reads the types as errors.
+  const plain = await findSyntaxErrors("/w/b.js", {
+    newText: newText.replace("// @flow\n", ""),
+  });
+  assert.equal(plain?.languageId, "javascript");
+  assert.ok(plain!.after > 0);
+});
+
+Deno.test("Outliner.syntaxErrors() answers a clean edit of a clean file from the part it touches, and keeps the whole tree", async () => {
+  const outliner = new Outliner({ workers: 1 });
+  try {
+    const blocks = Array.from(
+      { length: 300 },
+      (_, i) => `def f${i}(x):\n    return x + ${i}\n`,
+    );
+    const first = blocks.join("\n");
+    await outliner.syntaxErrors("/w/a.py", { newText: first });
+    const second = first.replace("return x + 150\n", "return (x + 150) * 2\n");
+    const clean = await outliner.syntaxErrors("/w/a.py", {
+      oldText: first,
+      newText: second,
+    });
+    assert.deepEqual([clean?.before, clean?.after], [0, 0]);
+    // The tree kept after that answer is the whole second text's: the next
+    // edit, far from the last one, is answered from the kept tree too.
+    const before = outliner.incrementalParses;
+    const third = await outliner.syntaxErrors("/w/a.py", {
+      oldText: second,
+      newText: second.replace("return x + 10\n", "return x - 10\n"),
+    });
+    assert.deepEqual([third?.before, third?.after], [0, 0]);
+    assert.equal(outliner.incrementalParses, before + 1);
+    // An edit that breaks the part it touches is parsed whole and refused.
+    const cut = await outliner.syntaxErrors("/w/b.py", { newText: first });
+    assert.equal(cut?.after, 0);
+    const unclosed = await outliner.syntaxErrors("/w/b.py", {
+      oldText: first,
+      newText: first.replace("return x + 150\n", "return (x + 150\n"),
+    });
+    assert.equal(unclosed?.after, 1);
+  } finally {
+    await outliner.terminate();
+  }
+});

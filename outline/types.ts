@@ -81,7 +81,7 @@ export interface OutlineResult {
  *
  * @example Show an error under its line, as the edit tools do
  * ```ts
- * import type { SyntaxErrorInfo } from "@fello/agent";
+ * import type { SyntaxErrorInfo } from "./types.ts";
  * import assert from "node:assert/strict";
  *
  * const error: SyntaxErrorInfo = { line: 1, column: 12, source: "const x = (1;", caret: 11, missing: ")" };

@@ -10,6 +10,7 @@ import {
 import type { SyntaxErrorInfo } from "../outline/types.ts";
 import { ToolError } from "../internal/tool_error.ts";
 import type { FileTarget } from "./file_errors.ts";
+import type { SyntaxCheckFields } from "./types.ts";
 
 /**
  * What the check does with new errors, per language (the outline's language
@@ -61,21 +62,6 @@ export interface SyntaxCheck {
    * errors: the new errors, each with its source line and a caret.
    */
   added?: string;
-}
-
-/** The fields a tool's result gets from a check (see syntaxFields). */
-export interface SyntaxFields {
-  /**
-   * The syntax errors the file has after the call, as its language's
-   * grammar reads them; set only when some remain.
-   */
-  syntaxErrors?: number;
-  /**
-   * New syntax errors the call wrote (with `allowSyntaxErrors`, or in a
-   * language whose grammar only reports), each as `line:column: what` with
-   * its source line and a caret.
-   */
-  newSyntaxErrors?: string;
 }
 
 /** No check: what a call that was not checked reports. */
@@ -140,7 +126,7 @@ function _refusal(
  * The errors one after the other, each as `line:column: what`, its source
  * line and a caret under the column (the line's tabs kept, so it lines up).
  */
-export function formatSyntaxErrors(errors: SyntaxErrorInfo[]): string {
+function formatSyntaxErrors(errors: SyntaxErrorInfo[]): string {
   const shown = errors.slice(0, MAX_SHOWN).map((error) => {
     const what = error.missing !== undefined
       ? `missing "${error.missing}"`
@@ -157,7 +143,7 @@ export function formatSyntaxErrors(errors: SyntaxErrorInfo[]): string {
 }
 
 /** The fields of a tool's result for `check`: none when no error remains. */
-export function syntaxFields(check: SyntaxCheck): SyntaxFields {
+export function syntaxFields(check: SyntaxCheck): SyntaxCheckFields {
   return {
     ...(check.remaining > 0 ? { syntaxErrors: check.remaining } : {}),
     ...(check.added === undefined ? {} : { newSyntaxErrors: check.added }),
@@ -168,7 +154,7 @@ export function syntaxFields(check: SyntaxCheck): SyntaxFields {
  * What a tool's model text ends with after a checked write: how many errors
  * remain, and the new ones written anyway.
  */
-export function syntaxText(result: SyntaxFields): string {
+export function syntaxText(result: SyntaxCheckFields): string {
   if (result.syntaxErrors === undefined) return "";
   const left = `\nThe file has ${_errors(result.syntaxErrors)} left`;
   return result.newSyntaxErrors === undefined

@@ -611,3 +611,42 @@ export interface Backend {
   /** Subprocesses. */
   processes: ProcessBackend;
 }
+
+/**
+ * What WriteFile and EditFile say about the syntax of the file they wrote, in
+ * one of the outline's languages (see README, "Syntax check"): set only when
+ * the file still has errors.
+ *
+ * A type only: needs no permission (the tools require `--allow-read` and
+ * `--allow-write`).
+ *
+ * @example An edit that leaves a file's old error in place
+ * ```ts
+ * import { createTools, type SyntaxCheckFields } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.py`, "def f(:\n    return 1\n");
+ * const tools = createTools({ cwd, permissionMode: "acceptEdits" });
+ * const result: SyntaxCheckFields = await tools.EditFile.execute({
+ *   path: "a.py",
+ *   oldText: "return 1",
+ *   newText: "return 2",
+ * });
+ * assert.deepEqual(result.syntaxErrors, 1);
+ * assert.equal(result.newSyntaxErrors, undefined);
+ * ```
+ */
+export interface SyntaxCheckFields {
+  /**
+   * The syntax errors the file has after the call, as its language's
+   * grammar reads them; set only when some remain.
+   */
+  syntaxErrors?: number;
+  /**
+   * New syntax errors the call wrote (with `allowSyntaxErrors`, or in a
+   * language whose grammar only reports), each as `line:column: what` with
+   * its source line and a caret.
+   */
+  newSyntaxErrors?: string;
+}

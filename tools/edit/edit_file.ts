@@ -29,11 +29,10 @@ import { forgetLineIndex } from "../../internal/line_index.ts";
 import { readWhole } from "../read_at.ts";
 import { formatSize } from "../../internal/format_size.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { FileStat, Tool } from "../types.ts";
+import type { FileStat, SyntaxCheckFields, Tool } from "../types.ts";
 import {
   checkSyntax,
   type SyntaxCheck,
-  type SyntaxFields,
   syntaxFields,
   syntaxText,
 } from "../_syntax_check.ts";
@@ -104,7 +103,7 @@ export interface EditFileInput {
  * assert.match(diff, /^\+const x = 2;$/m);
  * ```
  */
-export interface EditFileResult extends SyntaxFields {
+export interface EditFileResult extends SyntaxCheckFields {
   /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
   /** How many matches were replaced. */

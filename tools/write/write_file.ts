@@ -12,11 +12,15 @@ import {
 } from "../file_errors.ts";
 import { forgetLineIndex } from "../../internal/line_index.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { FileBackend, Tool, WriteOptions } from "../types.ts";
+import type {
+  FileBackend,
+  SyntaxCheckFields,
+  Tool,
+  WriteOptions,
+} from "../types.ts";
 import {
   checkSyntax,
   type SyntaxCheck,
-  type SyntaxFields,
   syntaxFields,
   syntaxText,
 } from "../_syntax_check.ts";
@@ -78,7 +82,7 @@ export interface WriteFileInput {
  * assert.deepEqual([created, bytes], [true, 10]);
  * ```
  */
-export interface WriteFileResult extends SyntaxFields {
+export interface WriteFileResult extends SyntaxCheckFields {
   /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
   /** Whether the file did not exist before. */

@@ -111,3 +111,16 @@ Deno.test("writeFile() refuses content with a new syntax error before anyone is 
     assert.equal(calls.length, 1);
   });
 });
+
+Deno.test("writeFile() writes unchecked a file with a line too long for the outline to parse", async () => {
+  await withWorkspace(async (ws) => {
+    // One 5 MB line of generated data, broken at its end.
+    const content = `export const data = [${"1,".repeat(2_500_000)}\n`;
+    const result = await tools(ws).WriteFile.execute({
+      path: "data.ts",
+      content,
+    });
+    assert.equal(result.syntaxErrors, undefined);
+    assert.equal((await Deno.stat(join(ws, "data.ts"))).size, content.length);
+  });
+});
