@@ -111,6 +111,37 @@ function _copySymbols(symbols: OutlineSymbol[]): OutlineSymbol[] {
 }
 
 /**
+ * Outlines `text` as the content of the file `path` (whose extension picks
+ * the language), without reading the file: what a caller that read or is
+ * about to write a file outlines, so the symbols match its text exactly.
+ * Never cached; the parse may reuse the worker's tree of the same path.
+ *
+ * Needs no permission for `path` (a `.h` header is read to tell C from C++);
+ * the parser workers require `--allow-read` for this package's own modules.
+ *
+ * @example Outline text before it is written
+ * ```ts
+ * import { outlineText } from "./outline.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { symbols } = await outlineText("/nowhere/a.go", "package a\n\nfunc Hello() {}\n");
+ * assert.deepEqual(symbols.map((s) => `${s.kind} ${s.name}`), ["package a", "func Hello"]);
+ * ```
+ *
+ * @param path The file the text is (or will be) the content of.
+ * @param text The content.
+ * @param options The base folder, parse budget, grammar folder and signal.
+ * @returns The language, the line count and every symbol (no cap).
+ */
+export async function outlineText(
+  path: string,
+  text: string,
+  options: OutlineSymbolsOptions = {},
+): Promise<OutlineResult> {
+  return await _outliner().outlineText(path, text, _callOptions(options));
+}
+
+/**
  * Outlines a file as text in the specification's format:
  *
  * ```text

@@ -270,6 +270,42 @@ export class Outliner {
     return { result: unpackOutline(reply.outline), names: reply.names ?? [] };
   }
 
+  /**
+   * Outlines `text` as the content of `path` (whose name picks the language):
+   * a fresh parse, not cached, of text the caller read itself, so that what
+   * it outlines is what it holds (an edit by symbol changes exactly that).
+   * The parse may still reuse the worker's tree of the same path.
+   */
+  async outlineText(
+    path: string,
+    text: string,
+    options: Omit<OutlineCallOptions, "maxSymbols"> = {},
+  ): Promise<OutlineResult> {
+    _refuseAborted(path, options.signal);
+    const absolute = _absolute(path, options.cwd);
+    const named = supportedExtension(absolute);
+    if (named === undefined) throw _unsupported(path);
+    await _requireWorkerRead();
+    const bytes = new TextEncoder().encode(text);
+    if (bytes.length > MAX_OUTLINE_BYTES) {
+      throw new ToolError(`Cannot outline "${path}": ${TOO_BIG_REASON}`);
+    }
+    const { job, spec } = await this.#job(absolute, named, {
+      ...options,
+      maxSymbols: Infinity,
+    });
+    const { result } = await this.#outlineBytes(path, {
+      job,
+      spec,
+      bytes,
+      count: this.#pieceCount(spec, bytes.length),
+      racy: false,
+    }).catch((error) => {
+      throw _grammarsDirAdvice(error, options.grammarsDir);
+    });
+    return result;
+  }
+
   // The pool job that parses `absolute`, whose extension is `named`; boots a
   // worker while the grammar modules are fetched.
   async #job(
