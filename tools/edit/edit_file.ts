@@ -4,32 +4,21 @@ import { z } from "zod";
 import type { AuthorizeRequest, ToolContext } from "../context.ts";
 import { closestText, SEARCH_MAX_CHARS } from "./_closest_text.ts";
 import { countChar } from "../../internal/count_char.ts";
-import {
-  decodeText,
-  encodeFile,
-  encodeText,
-  SNIFF_BYTES,
-  sniffFormat,
-  type TextFormat,
-} from "../../internal/decode.ts";
+import { encodeFile, encodeText } from "../../internal/decode.ts";
 import { defineTool } from "../define.ts";
 import { clipDiff, diffWasCut, editDiff } from "./_diff.ts";
 import { applyEdit, eachMatch, type EditPlan, planEdit } from "./_edit_text.ts";
 import {
-  fileSystemError,
   type FileTarget,
   fileTarget,
   refuseAborted,
-  refuseOpenedElsewhere,
   refuseRetargeted,
-  statFile,
 } from "../file_errors.ts";
-import { FileChangedError } from "../_file_identity.ts";
-import { forgetLineIndex } from "../../internal/line_index.ts";
-import { readWhole } from "../read_at.ts";
+import { type FileText, MAX_EDIT_BYTES, readText } from "./_file_text.ts";
+import { changedOnDisk, writeEdit } from "./_write_edit.ts";
 import { formatSize } from "../../internal/format_size.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { FileStat, Tool } from "../types.ts";
+import type { Tool } from "../types.ts";
 import DESCRIPTION from "./edit_file.txt" with { type: "text" };
 
 /**
@@ -104,8 +93,6 @@ export interface EditFileResult {
 }
 
 const NAME = "EditFile";
-/** Files bigger than this are not edited in memory. */
-const MAX_EDIT_BYTES = 256 * 1024 * 1024;
 const MAX_LISTED_LINES = 20;
 /** Matches counted before an edit without replaceAll is refused ("at least"). */
 const MAX_COUNTED = 10_000;
@@ -174,66 +161,33 @@ async function editFile(
     await refuseRetargeted(context, target, authorized);
     // Read again: the file may have changed while the user decided.
     const realPath = authorized.realPath;
-    let edit = await plannedEdit(context, target, input, realPath);
-    for (let attempt = 1;; attempt++) {
-      // Everything that can fail (out of memory included) comes before the
-      // write: an edit that lands while its caller gets an error is applied
-      // twice by a retry.
-      const { diff } = editDiff(
-        target.display,
-        edit.file.text,
-        edit.plan.matches,
-        { total: edit.plan.count },
-      );
-      const bytes = encodeEdit(edit.file, edit.plan);
-      try {
-        // Replaced only if it is still the version read (another process
-        // may have written it since): else read again and re-apply.
-        await context.files.writeFile(path, bytes, {
-          ...(realPath === undefined ? {} : { realPath }),
-          ...(edit.file.version === undefined
-            ? {}
-            : { expect: edit.file.version }),
-        });
-        return { path: target.display, replacements: edit.plan.count, diff };
-      } catch (error) {
-        if (!(error instanceof FileChangedError)) {
-          throw fileSystemError(target, error);
-        }
-        if (attempt === MAX_REAPPLY) throw changedOnDisk(target);
-        edit = await reapplied(context, target, input, edit.plan.count);
-      } finally {
-        forgetLineIndex(context.files, path);
-      }
-    }
+    const edit = await plannedEdit(context, target, input, realPath);
+    const { count } = edit.plan;
+    return await writeEdit(context, target, {
+      realPath,
+      edit,
+      finish: (edit) => {
+        const { diff } = editDiff(
+          target.display,
+          edit.file.text,
+          edit.plan.matches,
+          { total: edit.plan.count },
+        );
+        const bytes = encodeEdit(edit.file, edit.plan);
+        return {
+          bytes,
+          result: { path: target.display, replacements: count, diff },
+        };
+      },
+      // The same edit applies to the new text only if oldText matches as it
+      // did (as many places).
+      reapply: async () => {
+        const again = await plannedEdit(context, target, input);
+        if (again.plan.count !== count) throw changedOnDisk(target);
+        return again;
+      },
+    });
   });
-}
-
-/** Times an edit is re-applied to a file that keeps changing before it fails. */
-const MAX_REAPPLY = 10;
-
-function changedOnDisk(target: FileTarget): ToolError {
-  return new ToolError(
-    `Cannot ${target.verb} "${target.display}": it changed on disk while the edit was prepared; read it again`,
-  );
-}
-
-// The file changed after it was read: the same edit applies to the new text
-// only if oldText matches as it did (as many places), else nothing is written.
-async function reapplied(
-  context: ToolContext,
-  target: FileTarget,
-  input: EditFileInput,
-  count: number,
-): Promise<{ file: FileText; plan: EditPlan }> {
-  let edit: { file: FileText; plan: EditPlan };
-  try {
-    edit = await plannedEdit(context, target, input);
-  } catch {
-    throw changedOnDisk(target);
-  }
-  if (edit.plan.count !== count) throw changedOnDisk(target);
-  return edit;
 }
 
 /** The file as read now, and the edit planned on it; throws if it cannot apply. */
@@ -250,17 +204,6 @@ async function plannedEdit(
   checkMatches(plan, file.text, input, target);
   checkNewSize(file, plan, target);
   return { file, plan };
-}
-
-/**
- * A file as read: its bytes, its decoded text (without BOM), its format and,
- * when the backend tells it, the version of the file read.
- */
-interface FileText {
-  bytes: Uint8Array;
-  text: string;
-  format: TextFormat;
-  version?: FileStat;
 }
 
 /**
@@ -305,51 +248,6 @@ function checkTexts(input: EditFileInput, target: FileTarget): void {
       `Cannot edit "${target.display}": oldText and newText are the same, so nothing would change; give the new text in newText`,
     );
   }
-}
-
-async function readText(
-  context: ToolContext,
-  target: FileTarget,
-  approved?: string,
-): Promise<FileText> {
-  const stat = await statFile(context.files, target);
-  if (stat.size > MAX_EDIT_BYTES) {
-    throw new ToolError(
-      `Cannot edit "${target.display}": it is ${stat.size} bytes, too big to edit in memory; use Shell (for example sed) for such files`,
-    );
-  }
-  let bytes: Uint8Array;
-  let version: FileStat | undefined;
-  try {
-    const file = await context.files.open(target.path);
-    try {
-      await refuseOpenedElsewhere(context, target, file, approved);
-      // Before the read: a change during it makes the version differ.
-      version = await file.stat?.();
-      bytes = await readWhole(file, version?.size ?? stat.size);
-    } finally {
-      file.close();
-    }
-  } catch (error) {
-    throw fileSystemError(target, error);
-  }
-  const format = sniffFormat(bytes.subarray(0, SNIFF_BYTES), target);
-  const body = bytes.subarray(format.bomLength);
-  const text = decodeText(body, format.encoding);
-  // A U+FFFD may stand for bytes that do not decode; then re-encoding would
-  // change them. Only that rare case pays for a strict decode.
-  if (text.includes("\uFFFD")) {
-    try {
-      decodeText(body, format.encoding, { fatal: true });
-    } catch {
-      throw new ToolError(
-        `Cannot edit "${target.display}": it is not valid ${format.encoding.toUpperCase()} text, and editing it would change bytes outside the edit; use Shell if you must change it`,
-      );
-    }
-  }
-  return version === undefined
-    ? { bytes, text, format }
-    : { bytes, text, format, version };
 }
 
 /**
