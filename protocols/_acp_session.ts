@@ -565,7 +565,8 @@ export class AcpSession {
     if (call?.terminalId) {
       content = [{ type: "terminal", terminalId: call.terminalId }];
     } else if (
-      event.toolName === "EditFile" || event.toolName === "WriteFile"
+      event.toolName === "EditFile" || event.toolName === "EditSymbol" ||
+      event.toolName === "WriteFile"
     ) {
       const path = resultPath(output) ?? inputPath(event.input, this.cwd);
       const written = path === undefined ? undefined : this.#writes.get(path);
