@@ -118,6 +118,66 @@ Deno.test("createAcpAgent() reads through the client's buffers and reports an ap
   }));
 });
 
+Deno.test("createAcpAgent() edits a symbol of the client's buffer and reports the edit as a diff", async () => {
+  await withAcpSession([{
+    match: "edit by symbol",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_read",
+          name: "ReadFile",
+          arguments: { path: "a.ts", symbol: "Box.open" },
+        }],
+      },
+      {
+        toolCalls: [{
+          id: "call_symbol",
+          name: "EditSymbol",
+          arguments: {
+            path: "a.ts",
+            symbol: "Box.open",
+            newText: "  open(): number {\n    return 1;\n  }\n",
+          },
+        }],
+      },
+      { text: "Edited." },
+    ],
+  }], async ({ client, ask }, { dir, server }) => {
+    const file = join(dir, "a.ts");
+    await Deno.writeTextFile(file, "on disk\n");
+    const response = await ask("edit by symbol in a.ts");
+    assert.equal(response.stopReason, "end_turn");
+    // Found in the unsaved buffer, not on disk.
+    assert.match(
+      toolResultText(server, "call_read"),
+      /^2\t  \/\*\* Opens\. \*\/\n3\t  open\(\): void \{\}\n/,
+    );
+    const edited =
+      "class Box {\r\n  open(): number {\r\n    return 1;\r\n  }\r\n}\r\n";
+    assert.deepEqual(client.writes, [{ path: file, content: edited }]);
+    assert.equal(await Deno.readTextFile(file), "on disk\n");
+    const call = client.updatesOf("tool_call").find((c) =>
+      c.toolCallId === "call_symbol"
+    )!;
+    assert.equal(call.title, "Edit Box.open in a.ts");
+    assert.equal(call.kind, "edit");
+    const done = client.updatesOf("tool_call_update").find((u) =>
+      u.toolCallId === "call_symbol" && u.status === "completed"
+    )!;
+    assert.deepEqual(done.content, [{
+      type: "diff",
+      path: file,
+      oldText: BOX,
+      newText: edited,
+    }]);
+  }, (dir) => ({
+    client: { buffers: new Map([[join(dir, "a.ts"), BOX]]) },
+    permissionMode: "acceptEdits",
+  }));
+});
+
+const BOX = "class Box {\r\n  /** Opens. */\r\n  open(): void {}\r\n}\r\n";
+
 Deno.test("createAcpAgent() maps a rejected permission onto a refused tool call", async () => {
   await withAcpSession([{
     match: "write a file",
