@@ -114,7 +114,8 @@ function _copySymbols(symbols: OutlineSymbol[]): OutlineSymbol[] {
  * Outlines `text` as the content of the file `path` (whose extension picks
  * the language), without reading the file: what a caller that read or is
  * about to write a file outlines, so the symbols match its text exactly.
- * Never cached; the parse may reuse the worker's tree of the same path.
+ * The last few texts are kept: the same text of the same path again is not
+ * parsed again.
  *
  * Needs no permission for `path` (a `.h` header is read to tell C from C++);
  * the parser workers require `--allow-read` for this package's own modules.
@@ -138,7 +139,13 @@ export async function outlineText(
   text: string,
   options: OutlineSymbolsOptions = {},
 ): Promise<OutlineResult> {
-  return await _outliner().outlineText(path, text, _callOptions(options));
+  const result = await _outliner().outlineText(
+    path,
+    text,
+    _callOptions(options),
+  );
+  // Kept to answer the same text again: a copy for the caller to change.
+  return { ...result, symbols: _copySymbols(result.symbols) };
 }
 
 /**
@@ -191,6 +198,31 @@ export async function fileOutline(
     maxSymbols,
   });
   return formatOutline(path, result, maxSymbols);
+}
+
+/**
+ * Stops the shared pool's parser workers and forgets its cached outlines:
+ * the next outline starts fresh workers and parses. Frees the memory the
+ * workers grew to and the cache holds, and lets a bench measure a cold start.
+ *
+ * Needs no permission.
+ *
+ * @example Outline again after stopping the workers
+ * ```ts
+ * import { outlineText, stopOutlineWorkers } from "./outline.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await outlineText("/nowhere/a.py", "def f():\n    pass\n");
+ * await stopOutlineWorkers();
+ * const { symbols } = await outlineText("/nowhere/a.py", "def g():\n    pass\n");
+ * assert.equal(symbols[0].name, "g");
+ * ```
+ *
+ * @returns A promise that resolves when the workers are gone.
+ */
+export async function stopOutlineWorkers(): Promise<void> {
+  shared?.clearCache();
+  await shared?.terminate();
 }
 
 function _callOptions(options: OutlineSymbolsOptions): OutlineCallOptions {

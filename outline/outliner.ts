@@ -125,6 +125,19 @@ interface CacheEntry {
   maxSymbols: number;
 }
 
+/**
+ * Texts outlineText() keeps with their outlines: a few files read or edited
+ * by symbol in turn, each up to MAX_KEPT_TEXT_LENGTH (UTF-16 code units).
+ */
+const MAX_KEPT_TEXTS = 4;
+const MAX_KEPT_TEXT_LENGTH = 8 * 1024 * 1024;
+
+/** A text outlined by outlineText(), and its outline. */
+interface KeptText {
+  text: string;
+  result: OutlineResult;
+}
+
 /** A pool plus a result cache. One default instance serves the public API. */
 export class Outliner {
   #pool: OutlinePool;
@@ -138,6 +151,8 @@ export class Outliner {
   #recycleBytes: number;
   #splitBytes: number;
   #pieceOutlines = 0;
+  /** The last texts outlined by outlineText(), by path (see MAX_KEPT_TEXTS). */
+  #texts = new Map<string, KeptText>();
 
   constructor(options: OutlinerOptions = {}) {
     this.#pool = new OutlinePool({ size: options.workers });
@@ -274,7 +289,9 @@ export class Outliner {
    * Outlines `text` as the content of `path` (whose name picks the language):
    * a fresh parse, not cached, of text the caller read itself, so that what
    * it outlines is what it holds (an edit by symbol changes exactly that).
-   * The parse may still reuse the worker's tree of the same path.
+   * The same text of the same path again is answered from the last few kept
+   * (a read by symbol after another); a changed one may still reuse the
+   * worker's tree of the path.
    */
   async outlineText(
     path: string,
@@ -286,6 +303,13 @@ export class Outliner {
     const named = supportedExtension(absolute);
     if (named === undefined) throw _unsupported(path);
     await _requireWorkerRead();
+    const key = `${absolute}\0${options.grammarsDir ?? ""}`;
+    const kept = this.#texts.get(key);
+    if (kept !== undefined && kept.text === text) {
+      this.#texts.delete(key);
+      this.#texts.set(key, kept);
+      return kept.result;
+    }
     const bytes = new TextEncoder().encode(text);
     if (bytes.length > MAX_OUTLINE_BYTES) {
       throw new ToolError(`Cannot outline "${path}": ${TOO_BIG_REASON}`);
@@ -303,6 +327,14 @@ export class Outliner {
     }).catch((error) => {
       throw _grammarsDirAdvice(error, options.grammarsDir);
     });
+    this.#texts.delete(key);
+    if (text.length <= MAX_KEPT_TEXT_LENGTH) {
+      this.#texts.set(key, { text, result });
+    }
+    for (const oldest of this.#texts.keys()) {
+      if (this.#texts.size <= MAX_KEPT_TEXTS) break;
+      this.#texts.delete(oldest);
+    }
     return result;
   }
 
@@ -477,6 +509,7 @@ export class Outliner {
   /** Forgets every cached result. */
   clearCache(): void {
     this.#cache.clear();
+    this.#texts.clear();
     this.#cachedBytes = 0;
   }
 
