@@ -150,7 +150,7 @@ Deno.test("createAcpAgent() edits a symbol of the client's buffer and reports th
     // Found in the unsaved buffer, not on disk.
     assert.match(
       toolResultText(server, "call_read"),
-      /^2\t  \/\*\* Opens\. \*\/\n3\t  open\(\): void \{\}\n/,
+      /^2\t {2}\/\*\* Opens\. \*\/\n3\t {2}open\(\): void \{\}\n/,
     );
     const edited =
       "class Box {\r\n  open(): number {\r\n    return 1;\r\n  }\r\n}\r\n";

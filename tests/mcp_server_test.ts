@@ -92,7 +92,7 @@ Deno.test("fello mcp read_symbol reads one symbol with its doc comment, as ReadF
       path: "src/user.ts",
       symbol: "Store.size",
     });
-    assert.match(member.text, /^7\t  size = 0;$/m);
+    assert.match(member.text, /^7\t {2}size = 0;$/m);
     const unknown = await call(client, "read_symbol", {
       path: "src/user.ts",
       symbol: "loadUsr",
