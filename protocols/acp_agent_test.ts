@@ -118,7 +118,7 @@ Deno.test("createAcpAgent() reads through the client's buffers and reports an ap
   }));
 });
 
-Deno.test("createAcpAgent() edits a symbol of the client's buffer and reports the edit as a diff", async () => {
+Deno.test("createAcpAgent() asks with and reports the diff of an EditSymbol call on the client's buffer", async () => {
   await withAcpSession([{
     match: "edit by symbol",
     replies: [
@@ -170,9 +170,19 @@ Deno.test("createAcpAgent() edits a symbol of the client's buffer and reports th
       oldText: BOX,
       newText: edited,
     }]);
+    // The editor was asked with the same diff, found before the edit ran.
+    assert.equal(client.permissionRequests.length, 1);
+    assert.deepEqual(client.permissionRequests[0].toolCall.content, [{
+      type: "diff",
+      path: file,
+      oldText: BOX,
+      newText: edited,
+    }]);
   }, (dir) => ({
-    client: { buffers: new Map([[join(dir, "a.ts"), BOX]]) },
-    permissionMode: "acceptEdits",
+    client: {
+      buffers: new Map([[join(dir, "a.ts"), BOX]]),
+      permission: () => "allow_once",
+    },
   }));
 });
 
