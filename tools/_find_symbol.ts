@@ -2,7 +2,12 @@
 // and EditSymbol: the outline of exactly the text the tool holds, the name
 // resolved in it, and the symbol's lines with its doc comment.
 import { docStartLine } from "../outline/doc_start.ts";
-import { resolveNamePath } from "../outline/name_path.ts";
+import {
+  type NamedSymbol,
+  namedSymbols,
+  resolveNamePath,
+} from "../outline/name_path.ts";
+import type { OutlineSymbol } from "../outline/types.ts";
 import { outlineText } from "../outline/outline.ts";
 import {
   SUPPORTED_EXTENSIONS,
@@ -20,6 +25,12 @@ export interface FoundSymbol extends SymbolRange {
   end: number;
   /** The text's line count (a final newline does not start a line). */
   totalLines: number;
+  /**
+   * Another symbol on the symbol's lines that is not inside it (two
+   * declarations on one line, or a parent that starts or ends there): those
+   * lines cannot be replaced for this symbol alone.
+   */
+  sharedWith?: NamedSymbol;
 }
 
 /**
@@ -53,7 +64,15 @@ export async function findSymbol(
   // The outline never ends a symbol past the text; a last empty "line" after
   // a final newline is none.
   const endLine = Math.min(symbol.endLine, outline.totalLines);
+  const sharedWith = sharing(outline.symbols, symbol, {
+    startLine,
+    endLine,
+    // Where no brace closes a block, a parent ends on its last child's line.
+    endsWithChild: outline.language === "Python" ||
+      outline.language === "Markdown",
+  });
   return {
+    ...(sharedWith === undefined ? {} : { sharedWith }),
     name: path,
     kind: symbol.kind,
     startLine,
@@ -71,4 +90,33 @@ function lineStart(lines: readonly string[], line: number): number {
     index += lines[i].length + 1;
   }
   return index;
+}
+
+/**
+ * The first symbol that has lines in `range` (the lines of `target`) and is
+ * not inside `target`: a parent starting (or, unless `endsWithChild`, ending)
+ * there, or any other.
+ */
+function sharing(
+  symbols: OutlineSymbol[],
+  target: OutlineSymbol,
+  range: { startLine: number; endLine: number; endsWithChild: boolean },
+): NamedSymbol | undefined {
+  const inside = new Set<OutlineSymbol>();
+  const collect = (symbol: OutlineSymbol): void => {
+    inside.add(symbol);
+    symbol.children.forEach(collect);
+  };
+  collect(target);
+  return namedSymbols(symbols).find(({ symbol }) => {
+    if (inside.has(symbol)) return false;
+    if (symbol.endLine < range.startLine || symbol.startLine > range.endLine) {
+      return false;
+    }
+    // A parent holding all the lines, starting and ending outside them.
+    const holds = symbol.startLine < range.startLine &&
+      (symbol.endLine > range.endLine ||
+        range.endsWithChild && symbol.endLine === range.endLine);
+    return !holds;
+  });
 }

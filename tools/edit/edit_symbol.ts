@@ -233,6 +233,13 @@ async function plannedEdit(
 ): Promise<SymbolEdit> {
   const file = await readText(context, target, approved);
   const found = await findSymbol(target, file.text, input.symbol, signal);
+  const shared = found.sharedWith;
+  if (shared !== undefined) {
+    const { kind, startLine, endLine } = shared.symbol;
+    throw new ToolError(
+      `Cannot edit "${target.display}": ${found.kind} ${found.name} shares its lines (${found.startLine}-${found.endLine}) with ${kind} ${shared.path} (lines ${startLine}-${endLine}), and EditSymbol replaces whole lines; use EditFile for this change`,
+    );
+  }
   return { file, ...planSymbolEdit(file.text, found, input, target) };
 }
 

@@ -308,3 +308,31 @@ Deno.test("editSymbol() is allowed by an EditSymbol(src/**) rule and asks elsewh
     assert.equal(await Deno.readTextFile(join(ws, "b.ts")), SOURCE);
   });
 });
+
+Deno.test("editSymbol() refuses a symbol that shares its lines with another, and edits a Python class's last method", async () => {
+  await withWorkspace(async (ws) => {
+    const go = "package a\n\ntype Server struct{ port int }\n";
+    await Deno.writeTextFile(join(ws, "a.go"), go);
+    const py = "class A:\n    def f(self):\n        pass\n";
+    await Deno.writeTextFile(join(ws, "a.py"), py);
+    const t = tools(ws);
+    assert.equal(
+      await toolErrorMessage(t.EditSymbol.execute({
+        path: "a.go",
+        symbol: "Server.port",
+        newText: "\tport string\n",
+      })),
+      'Cannot edit "a.go": field Server.port shares its lines (3-3) with type Server (lines 3-3), and EditSymbol replaces whole lines; use EditFile for this change',
+    );
+    assert.equal(await Deno.readTextFile(join(ws, "a.go")), go);
+    await t.EditSymbol.execute({
+      path: "a.py",
+      symbol: "A.f",
+      newText: "    def f(self):\n        return 1\n",
+    });
+    assert.equal(
+      await Deno.readTextFile(join(ws, "a.py")),
+      "class A:\n    def f(self):\n        return 1\n",
+    );
+  });
+});
