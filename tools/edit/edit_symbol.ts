@@ -248,7 +248,7 @@ async function plannedEdit(
  * (else of the file), made whole lines; a symbol that ends the file without
  * a final newline still does after a replacement.
  */
-export function planSymbolEdit(
+function planSymbolEdit(
   text: string,
   found: FoundSymbol,
   input: Pick<EditSymbolInput, "newText" | "position">,
@@ -273,7 +273,7 @@ export function planSymbolEdit(
     if (!endsLine && insert !== "") insert = insert.slice(0, -eol.length);
     if (insert === old) {
       throw new ToolError(
-        `Cannot edit "${target.display}": newText is the text of ${found.name} as it is, so nothing would change; give the new definition in newText`,
+        `Cannot edit "${target.display}": newText is the text of ${found.kind} ${found.name} as it is, so nothing would change; give the new definition in newText`,
       );
     }
   } else if (position === "after") {
@@ -307,6 +307,28 @@ export function planSymbolEdit(
  * The whole text of a file after an EditSymbol call with `input`, from its
  * text before: what an approval shows as the diff. Throws a ToolError when
  * the call cannot apply to that text.
+ *
+ * Needs no permission (the outline workers require `--allow-read` for this
+ * package's own modules).
+ *
+ * @example Preview the insertion of a function
+ * ```ts
+ * import { textAfterEditSymbol } from "./edit_symbol.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const before = "package a\n\nfunc A() {}\n";
+ * const after = await textAfterEditSymbol("/ws/a.go", before, {
+ *   symbol: "A",
+ *   position: "after",
+ *   newText: "\nfunc B() {}",
+ * });
+ * assert.equal(after, "package a\n\nfunc A() {}\n\nfunc B() {}\n");
+ * ```
+ *
+ * @param path The file (its extension picks the language).
+ * @param before The file's text.
+ * @param input The call's symbol, newText and position.
+ * @returns The file's text after the call.
  */
 export async function textAfterEditSymbol(
   path: string,

@@ -161,7 +161,7 @@ Deno.test("editSymbol() failures name the file, say what to do and leave it byte
         newText:
           "/**\n * Adds.\n */\nexport function add(a: number): number {\n\treturn a + 1;\n}\n",
       })),
-      /^Cannot edit "a\.ts": newText is the text of add as it is, so nothing would change/,
+      /^Cannot edit "a\.ts": newText is the text of function add as it is, so nothing would change/,
     );
     assert.match(
       await toolErrorMessage(t.EditSymbol.execute({

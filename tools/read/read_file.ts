@@ -317,17 +317,13 @@ async function readSymbol(
   }
   const { content: text } = await readAll(file, stat, format);
   const found = await findSymbol(target, text, symbol, signal);
+  const { name, kind, startLine, endLine, totalLines } = found;
   return {
     content: text.slice(found.start, found.end),
-    startLine: found.startLine,
-    endLine: found.endLine,
-    totalLines: found.totalLines,
-    symbol: {
-      name: found.name,
-      kind: found.kind,
-      startLine: found.startLine,
-      endLine: found.endLine,
-    },
+    startLine,
+    endLine,
+    totalLines,
+    symbol: { name, kind, startLine, endLine },
   };
 }
 
