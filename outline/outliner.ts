@@ -286,11 +286,11 @@ export class Outliner {
   }
 
   /**
-   * Outlines `text` as the content of `path` (whose name picks the language):
-   * a fresh parse, not cached, of text the caller read itself, so that what
-   * it outlines is what it holds (an edit by symbol changes exactly that).
-   * The same text of the same path again is answered from the last few kept
-   * (a read by symbol after another); a changed one may still reuse the
+   * Outlines `text` as the content of `path` (whose name picks the language),
+   * text the caller read itself, so that what it outlines is what it holds
+   * (an edit by symbol changes exactly that). Every symbol is listed (no
+   * cap). The same text of the same path again is answered from the last few
+   * kept (a read by symbol after another); a changed one may still reuse the
    * worker's tree of the path.
    */
   async outlineText(
