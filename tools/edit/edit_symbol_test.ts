@@ -336,3 +336,26 @@ Deno.test("editSymbol() refuses a symbol that shares its lines with another, and
     );
   });
 });
+
+Deno.test("editSymbol() lands 10 concurrent edits of one file in the order they started", async () => {
+  await withWorkspace(async (ws) => {
+    await Deno.writeTextFile(join(ws, "a.go"), "package a\n\nfunc F0() {}\n");
+    const t = tools(ws);
+    // Each inserts after the one before it, found by name in what the
+    // earlier calls wrote.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        t.EditSymbol.execute({
+          path: "a.go",
+          symbol: `F${i}`,
+          position: "after",
+          newText: `func F${i + 1}() {}\n`,
+        })),
+    );
+    const names = Array.from({ length: 11 }, (_, i) => `func F${i}() {}\n`);
+    assert.equal(
+      await Deno.readTextFile(join(ws, "a.go")),
+      `package a\n\n${names.join("")}`,
+    );
+  });
+});
