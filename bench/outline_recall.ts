@@ -26,11 +26,10 @@
 // and C++, a struct, union or enum that a `typedef` declares counts as the
 // typedef (the outline lists `typedef node_t` with the struct's fields).
 import type { Node } from "web-tree-sitter";
-import { join } from "node:path";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { outlineSymbols } from "../mod.ts";
 import type { OutlineSymbol } from "../outline/types.ts";
-import { packageFile } from "../tests/support/npm_package.ts";
+import { CORPORA, type Corpus, corpusFiles } from "./_corpora.ts";
 import { c } from "../outline/languages/c_family/c.ts";
 import { cpp } from "../outline/languages/c_family/cpp.ts";
 
@@ -293,105 +292,6 @@ const REFERENCES: Record<string, Reference> = {
   },
 };
 
-/** The published code measured per language: files or folders, by extension. */
-interface Corpus {
-  language: string;
-  /** Where the code comes from, for the table. */
-  source: string;
-  paths: () => Promise<string[]>;
-  extensions: string[];
-}
-
-const CORPORA: Corpus[] = [
-  {
-    language: "typescript",
-    source: "typescript@5.6.2 lib/*.d.ts; ai@7.0.173 src/",
-    extensions: [".ts"],
-    paths: async () => [
-      await packageFile("typescript@5.6.2", "lib"),
-      await packageFile("ai@7.0.173", "src"),
-    ],
-  },
-  {
-    language: "tsx",
-    source: "@radix-ui/themes@3.3.0 src/",
-    extensions: [".tsx"],
-    paths: async () => [await packageFile("@radix-ui/themes@3.3.0", "src")],
-  },
-  {
-    language: "javascript",
-    // typescript.js is one function: nothing in it is outside a body.
-    source: "ai@7.0.173 dist/ (bundled ESM)",
-    extensions: [".js"],
-    paths: async () => [await packageFile("ai@7.0.173", "dist")],
-  },
-  {
-    language: "python",
-    source: "CPython 3.11 standard library, top level (Debian)",
-    extensions: [".py"],
-    paths: () => Promise.resolve(["/usr/lib/python3.11"]),
-  },
-  {
-    language: "go",
-    source:
-      "Go 1.19 standard library: net/, go/, fmt/ (Debian golang-1.19-src)",
-    extensions: [".go"],
-    paths: () =>
-      Promise.resolve(
-        ["net", "go", "fmt"].map((dir) => `/usr/share/go-1.19/src/${dir}`),
-      ),
-  },
-  {
-    language: "c",
-    source: "better-sqlite3@12.4.1 deps/sqlite3/sqlite3.c",
-    extensions: [".c"],
-    paths: async () => [
-      await packageFile("better-sqlite3@12.4.1", "deps/sqlite3/sqlite3.c"),
-    ],
-  },
-  {
-    language: "cpp",
-    source: "libstdc++ 12 bits/*.h (Debian libstdc++-12-dev)",
-    extensions: [".h"],
-    paths: () => Promise.resolve(["/usr/include/c++/12/bits"]),
-  },
-  {
-    language: "swift",
-    source: "expo-modules-core@3.0.15 ios/",
-    extensions: [".swift"],
-    paths: async () => [await packageFile("expo-modules-core@3.0.15", "ios")],
-  },
-  {
-    language: "kotlin",
-    source: "expo-modules-core@3.0.15 android/",
-    extensions: [".kt"],
-    paths: async () => [
-      await packageFile("expo-modules-core@3.0.15", "android"),
-    ],
-  },
-];
-
-// Python's top level only: the subfolders hold tests and vendored code.
-const SHALLOW = new Set(["/usr/lib/python3.11"]);
-
-async function _files(path: string, extensions: string[]): Promise<string[]> {
-  const info = await Deno.stat(path);
-  if (info.isFile) return [path];
-  const files: string[] = [];
-  for await (const entry of Deno.readDir(path)) {
-    const child = join(path, entry.name);
-    // Test inputs, often invalid on purpose (Go's testdata/).
-    if (entry.isDirectory && !SHALLOW.has(path) && entry.name !== "testdata") {
-      files.push(...await _files(child, extensions));
-    } else if (
-      entry.isFile && extensions.some((ext) => entry.name.endsWith(ext))
-    ) {
-      files.push(child);
-    }
-  }
-  return files.sort();
-}
-
 function _definitions(root: Node, reference: Reference): Definition[] {
   const found: Definition[] = [];
   const pending: Node[] = [root];
@@ -463,7 +363,7 @@ async function _measure(corpus: Corpus, repaired: boolean): Promise<Row> {
   const reference = REFERENCES[corpus.language];
   const parser = await createParser(reference.grammar);
   const files = (await Promise.all(
-    (await corpus.paths()).map((path) => _files(path, corpus.extensions)),
+    (await corpus.paths()).map((path) => corpusFiles(path, corpus.extensions)),
   )).flat();
   const row: Row = {
     language: corpus.language,

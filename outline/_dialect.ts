@@ -81,19 +81,36 @@ export async function dialectExtension(
   path: string,
   extension: string,
 ): Promise<string> {
+  const bytes = _headBytes(extension);
+  if (bytes === undefined) return extension;
+  const head = await _head(path, bytes);
+  return head === undefined ? extension : _dialectOfHead(head, extension);
+}
+
+/** {@linkcode dialectExtension} for a text in hand rather than a file. */
+export function textDialectExtension(text: string, extension: string): string {
+  const bytes = _headBytes(extension);
+  // A character is at least a byte: the head holds no more than the file's.
+  return bytes === undefined
+    ? extension
+    : _dialectOfHead(text.slice(0, bytes), extension);
+}
+
+// How much of a file with `extension` tells its dialect; undefined when the
+// extension has one language only.
+function _headBytes(extension: string): number | undefined {
+  if (extension === ".h") return HEADER_HEAD_BYTES;
+  return SCRIPT_EXTENSIONS.has(extension) ? SCRIPT_HEAD_BYTES : undefined;
+}
+
+function _dialectOfHead(head: string, extension: string): string {
   if (extension === ".h") {
-    const head = await _head(path, HEADER_HEAD_BYTES);
-    if (head === undefined) return extension;
     // Both checks read the same code: comments and literals stripped once.
     const code = codeOnly(head);
     if (OBJC_LINE.test(code)) return OBJC_KEY;
     return CPP_LINE.test(code) ? ".hpp" : extension;
   }
-  if (SCRIPT_EXTENSIONS.has(extension)) {
-    const head = await _head(path, SCRIPT_HEAD_BYTES);
-    return head !== undefined && isFlowScript(head) ? FLOW_KEY : extension;
-  }
-  return extension;
+  return isFlowScript(head) ? FLOW_KEY : extension;
 }
 
 // The first `bytes` bytes of a file as text, or undefined when unreadable.

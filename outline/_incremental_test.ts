@@ -28,3 +28,15 @@ Deno.test("textEdit() never splits a surrogate pair", () => {
   assert.equal(edit.oldEndIndex, 3);
   assert.equal(edit.newEndIndex, 3);
 });
+
+Deno.test("textEdit() finds the change in a large text to the character", () => {
+  const before = "x".repeat(100_003);
+  const after = `${before.slice(0, 54_321)}Y${before.slice(54_322)}`;
+  const edit = textEdit(before, after);
+  assert.deepEqual(
+    [edit.startIndex, edit.oldEndIndex, edit.newEndIndex],
+    [54_321, 54_322, 54_322],
+  );
+  assert.deepEqual(textEdit(before, `${before}z`).startIndex, 100_003);
+  assert.deepEqual(textEdit(`a${before}`, before).oldEndIndex, 1);
+});

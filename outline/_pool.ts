@@ -11,9 +11,13 @@ import {
 } from "../internal/thread.ts";
 import { workerUrl } from "../internal/worker_url.ts";
 import type {
+  OutlineReply,
   OutlineRequest,
+  SyntaxReply,
+  SyntaxRequest,
   WorkerMessage,
   WorkerReply,
+  WorkerRequest,
 } from "./_protocol.ts";
 import { ProgressClock } from "../internal/progress_clock.ts";
 import { runtime } from "../internal/runtime/runtime.ts";
@@ -30,15 +34,24 @@ const MAX_HOMES = 1000;
 const DEPTH = 2;
 
 /**
- * A job as the pool receives it (the pool assigns the id). Its `signal` drops
- * the job: unstarted, it never runs; running, its worker is replaced.
+ * A job as the pool receives it (the pool assigns the id): an outline unless
+ * its `type` says otherwise. Its `signal` drops the job: unstarted, it never
+ * runs; running, its worker is replaced.
  */
-export type PoolJob = Omit<OutlineRequest, "type" | "id"> & {
+export type PoolJob = OutlineJob | SyntaxJob;
+
+/** An outline job (see {@linkcode PoolJob}). */
+export type OutlineJob = Omit<OutlineRequest, "type" | "id"> & Cancel;
+
+/** A syntax check (see {@linkcode PoolJob}). */
+export type SyntaxJob = Omit<SyntaxRequest, "id"> & Cancel;
+
+interface Cancel {
   signal?: AbortSignal;
-};
+}
 
 interface Pending {
-  request: OutlineRequest;
+  request: WorkerRequest;
   resolve(reply: WorkerReply): void;
   reject(error: Error): void;
   /** Cancelled after it was posted behind a running job; nobody waits for it. */
@@ -114,10 +127,13 @@ export class OutlinePool {
    * Runs a job on the first free worker. Rejects if the worker dies, or with
    * a {@linkcode CancelledError} once the job's signal is aborted.
    */
+  run(job: OutlineJob): Promise<OutlineReply>;
+  run(job: SyntaxJob): Promise<SyntaxReply>;
+  run(job: PoolJob): Promise<WorkerReply>;
   run(job: PoolJob): Promise<WorkerReply> {
     const { signal, ...rest } = job;
     if (signal?.aborted) return Promise.reject(new CancelledError());
-    const request: OutlineRequest = {
+    const request: WorkerRequest = {
       type: "outline",
       id: this.#nextId++,
       ...rest,
@@ -335,7 +351,7 @@ export class OutlinePool {
 
 // Posts each compiled module to a worker once: cloning one per job costs more
 // than the small files of a folder take to parse.
-function _once(slot: Slot, request: OutlineRequest): OutlineRequest {
+function _once(slot: Slot, request: WorkerRequest): WorkerRequest {
   const copy = { ...request };
   for (const key of ["grammar", "runtime"] as const) {
     const module = copy[key];

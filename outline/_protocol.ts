@@ -1,6 +1,7 @@
 // The messages between the outline pool (main thread) and its workers.
 import type { LanguageId } from "./languages/_loaders.ts";
 import type { PackedOutline } from "./_transfer.ts";
+import type { SyntaxErrorInfo } from "./types.ts";
 
 /** Outline one file, or one piece of it. */
 export interface OutlineRequest {
@@ -70,8 +71,33 @@ export interface Piece {
   end?: number;
 }
 
+/**
+ * Count the syntax errors of a text, and of the text it replaces, and list
+ * the new ones; the trees are kept (by `path`) as an outline's are, so the
+ * next check or outline of the file re-parses incrementally.
+ */
+export interface SyntaxRequest extends
+  Pick<
+    OutlineRequest,
+    | "id"
+    | "path"
+    | "budgetMs"
+    | "recycleBytes"
+    | "grammarsDir"
+    | "grammar"
+    | "runtime"
+  > {
+  type: "syntax";
+  /** The language to parse with. */
+  language: LanguageId;
+  /** The text replaced, if any (without a byte order mark). */
+  oldText?: string;
+  /** The new text (without a byte order mark). */
+  newText: string;
+}
+
 /** Anything the pool sends. */
-export type WorkerRequest = OutlineRequest;
+export type WorkerRequest = OutlineRequest | SyntaxRequest;
 
 /**
  * Why a file could not be outlined, as the worker classifies it. "unclean":
@@ -84,8 +110,8 @@ export type OutlineFailure =
   | "parse"
   | "unclean";
 
-/** What a worker answers. `recycle` asks the pool to replace it (huge file). */
-export type WorkerReply =
+/** What a worker answers to an outline. `recycle` asks the pool to replace it (huge file). */
+export type OutlineReply =
   | {
     type: "result";
     id: number;
@@ -101,13 +127,39 @@ export type WorkerReply =
     /** The identifiers used, when the request asked for them. */
     names?: string[];
   }
+  | ErrorReply;
+
+/** What a worker answers to a syntax check. */
+export type SyntaxReply =
   | {
-    type: "error";
+    type: "syntax";
     id: number;
-    failure: OutlineFailure;
-    message: string;
+    /**
+     * The errors of the old text, counted only when the new text has some
+     * (else 0: the old text need not be parsed).
+     */
+    before: number;
+    /** The errors of the new text. */
+    after: number;
+    /** The new text's errors that the old one did not have (the first ones). */
+    added: SyntaxErrorInfo[];
     recycle: boolean;
-  };
+    /** Whether the new text was parsed from the old text's tree. */
+    incremental: boolean;
+  }
+  | ErrorReply;
+
+/** A job that failed. */
+export interface ErrorReply {
+  type: "error";
+  id: number;
+  failure: OutlineFailure;
+  message: string;
+  recycle: boolean;
+}
+
+/** What a worker answers. */
+export type WorkerReply = OutlineReply | SyntaxReply;
 
 /**
  * A sign of life from the worker at a job's start, between its phases and

@@ -25,10 +25,16 @@ import { capSymbols, MAX_SYMBOLS } from "./_symbol_cap.ts";
 import type {
   OutlineFailure,
   OutlineRequest,
+  SyntaxRequest,
   WorkerProgress,
   WorkerReply,
   WorkerRequest,
 } from "./_protocol.ts";
+import {
+  addedErrors,
+  type SyntaxErrors,
+  syntaxErrors,
+} from "./_syntax_errors.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
 import { isError, runtime } from "../internal/runtime/runtime.ts";
 
@@ -41,13 +47,19 @@ class Failure extends Error {
 const parsers = new Map<string, Promise<Parser>>();
 const keeper = new TreeKeeper();
 
-function _parserKey(grammar: GrammarId, request: OutlineRequest): string {
+/** What loading a grammar needs from a request. */
+type GrammarRequest = Pick<
+  OutlineRequest,
+  "grammarsDir" | "grammar" | "runtime"
+>;
+
+function _parserKey(grammar: GrammarId, request: GrammarRequest): string {
   return `${request.grammarsDir ?? ""}\0${grammar}`;
 }
 
 function _parserFor(
   grammar: GrammarId,
-  request: OutlineRequest,
+  request: GrammarRequest,
 ): Promise<Parser> {
   const key = _parserKey(grammar, request);
   let parser = parsers.get(key);
@@ -126,7 +138,7 @@ async function _outline(
 
 async function _load(
   id: LanguageId,
-  request: OutlineRequest,
+  request: GrammarRequest,
 ): Promise<{ spec: LanguageSpec; parser: Parser }> {
   const spec = await loadLanguageSpec(id);
   return { spec, parser: await _parserFor(spec.grammar, request) };
@@ -180,34 +192,127 @@ function _parseAndExtract(
 } {
   const parsed = prepare ? prepare(text) : text;
   _beat(request.id);
-  let oldTree = keeper.take(request.path, key, parsed);
-  const budget = _budget(request);
-  let tree: Tree;
-  try {
-    tree = _parseWithin(parser, parsed, oldTree, budget);
-    // Error recovery depends on the old tree: a text with errors is
-    // outlined as a fresh parse of it would be.
-    if (oldTree !== null && tree.rootNode.hasError) {
-      tree.delete();
-      oldTree.delete();
-      oldTree = null;
-      tree = _parseWithin(parser, parsed, null, budget);
-    }
-  } finally {
-    oldTree?.delete();
-  }
+  const { tree, incremental } = _parseAsFresh(parser, parsed, {
+    oldTree: keeper.take(request.path, key, parsed),
+    budget: _budget(request),
+  });
   try {
     const symbols = _named(extract(tree.rootNode, text));
-    const done = tree;
     return {
       symbols,
       ...(request.names ? { names: identifiersOf(tree) } : {}),
-      incremental: oldTree !== null,
-      cleanup: () => keeper.keep(request.path, key, parsed, done),
+      incremental,
+      cleanup: () =>
+        keeper.keep(request.path, {
+          parser: key,
+          text: parsed,
+          source: text,
+          tree,
+        }),
     };
   } catch (error) {
     tree.delete();
     throw error;
+  }
+}
+
+// Parses `text` from `oldTree` (edited to match it), which it deletes; the
+// tree is the one a fresh parse gives, since error recovery depends on the
+// old tree: a text with errors is parsed again from scratch.
+function _parseAsFresh(
+  parser: Parser,
+  text: string,
+  { oldTree, budget }: { oldTree: Tree | null; budget: Budget },
+): { tree: Tree; incremental: boolean } {
+  try {
+    const tree = _parseWithin(parser, text, oldTree, budget);
+    if (oldTree === null || !tree.rootNode.hasError) {
+      return { tree, incremental: oldTree !== null };
+    }
+    tree.delete();
+  } finally {
+    oldTree?.delete();
+  }
+  return { tree: _parseWithin(parser, text, null, budget), incremental: false };
+}
+
+/** New errors listed in a reply at most. */
+const MAX_ADDED = 50;
+
+// A syntax check (see SyntaxRequest). The new text is parsed from the kept
+// tree of the file, edited to match (after an earlier check or outline of
+// it, the tree of the old text). The old text's errors count only when the
+// new text has some: from the kept tree when it is the old text's, else
+// from a parse of its own. The new tree is kept for the next check or
+// outline of the file.
+async function _syntax(
+  request: SyntaxRequest,
+): Promise<{ reply: WorkerReply; cleanup?: () => void }> {
+  const { spec, parser } = await _load(request.language, request);
+  const key = _parserKey(spec.grammar, request);
+  const prepare = spec.prepare ?? ((source: string) => source);
+  const budget = _budget(request);
+  const { path, oldText, newText } = request;
+  const newParsed = prepare(newText);
+  const kept = keeper.takeKept(path, key);
+  let before: SyntaxErrors | undefined;
+  let base: Tree | null = null;
+  if (kept !== null) {
+    // Kept trees are as a fresh parse gives them (see _parseAsFresh).
+    if (kept.source === oldText) {
+      before = syntaxErrors(kept.tree.rootNode, oldText);
+    }
+    kept.tree.edit(textEdit(kept.text, newParsed) as Edit);
+    base = kept.tree;
+  }
+  const { tree, incremental } = _parseAsFresh(parser, newParsed, {
+    oldTree: base,
+    budget,
+  });
+  let after: SyntaxErrors;
+  try {
+    after = syntaxErrors(tree.rootNode, newText);
+    if (after.count > 0 && before === undefined && oldText !== undefined) {
+      before = _errorsOf(parser, prepare(oldText), { source: oldText, budget });
+    }
+  } catch (error) {
+    tree.delete();
+    throw error;
+  }
+  const added = after.count > (before?.count ?? 0)
+    ? addedErrors(before?.listed ?? [], after.listed).slice(0, MAX_ADDED)
+    : [];
+  return {
+    reply: {
+      type: "syntax",
+      id: request.id,
+      before: before?.count ?? 0,
+      after: after.count,
+      added,
+      recycle: newText.length > request.recycleBytes,
+      incremental,
+    },
+    cleanup: () =>
+      keeper.keep(path, {
+        parser: key,
+        text: newParsed,
+        source: newText,
+        tree,
+      }),
+  };
+}
+
+// The errors of a text parsed from scratch (its tree not kept).
+function _errorsOf(
+  parser: Parser,
+  text: string,
+  { source, budget }: { source: string; budget: Budget },
+): SyntaxErrors {
+  const tree = _parseWithin(parser, text, null, budget);
+  try {
+    return syntaxErrors(tree.rootNode, source);
+  } finally {
+    tree.delete();
   }
 }
 
@@ -282,7 +387,7 @@ interface Budget {
 const CPU_RESOLUTION_MS = 10;
 const CPU_CHECK_MS = 20;
 
-function _budget(request: OutlineRequest): Budget {
+function _budget(request: Pick<OutlineRequest, "id" | "budgetMs">): Budget {
   const now = performance.now();
   return {
     id: request.id,
@@ -430,9 +535,10 @@ function _countLines(bytes: Uint8Array): number {
 }
 
 async function _handle(
-  request: OutlineRequest,
+  request: WorkerRequest,
 ): Promise<{ reply: WorkerReply; cleanup?: () => void }> {
   try {
+    if (request.type === "syntax") return await _syntax(request);
     const { result, size, incremental, partial, hash, names, cleanup } =
       await _outline(request);
     const { symbols, omitted } = capSymbols(
@@ -500,7 +606,9 @@ async function _serve(request: WorkerRequest): Promise<void> {
   // the one before.
   lastBeat = -Infinity;
   _beat(request.id);
-  if (request.crash) {
+  const seams: Pick<OutlineRequest, "crash" | "stall"> =
+    request.type === "outline" ? request : {};
+  if (seams.crash) {
     // A real uncaught error, exactly what a bug or a WASM trap would raise
     // (thrown outside the promise chain, so it is not a mere rejection).
     setTimeout(() => {
@@ -508,7 +616,7 @@ async function _serve(request: WorkerRequest): Promise<void> {
     });
     return new Promise(() => {}); // the jobs after it never start
   }
-  if (request.stall) {
+  if (seams.stall) {
     // Blocks this thread, as a blocking read of a pipe does.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   }

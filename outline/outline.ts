@@ -7,7 +7,8 @@
  */
 import { ToolError } from "../internal/tool_error.ts";
 import { formatOutline } from "./_format.ts";
-import { type OutlineCallOptions, Outliner } from "./outliner.ts";
+import type { OutlineCallOptions } from "./outliner.ts";
+import { sharedOutliner } from "./_shared.ts";
 import type { OutlineResult, OutlineSymbol } from "./types.ts";
 
 /**
@@ -63,13 +64,6 @@ export interface FileOutlineOptions extends OutlineSymbolsOptions {
   maxSymbols?: number;
 }
 
-let shared: Outliner | undefined;
-
-function _outliner(): Outliner {
-  shared ??= new Outliner();
-  return shared;
-}
-
 /**
  * Outlines a file as structured symbols. Parsing runs in a worker pool that
  * starts on first use and never keeps the process alive; an unchanged file
@@ -100,7 +94,7 @@ export async function outlineSymbols(
   path: string,
   options: OutlineSymbolsOptions = {},
 ): Promise<OutlineResult> {
-  const result = await _outliner().outline(path, _callOptions(options));
+  const result = await sharedOutliner().outline(path, _callOptions(options));
   // The cache keeps this object to answer the next call: hand out a copy so a
   // caller that sorts or edits its result cannot change later answers.
   return { ...result, symbols: _copySymbols(result.symbols) };
@@ -139,7 +133,7 @@ export async function outlineText(
   text: string,
   options: OutlineSymbolsOptions = {},
 ): Promise<OutlineResult> {
-  const result = await _outliner().outlineText(
+  const result = await sharedOutliner().outlineText(
     path,
     text,
     _callOptions(options),
@@ -193,7 +187,7 @@ export async function fileOutline(
   }
   // The cap goes down to the worker: symbols past it are counted, not built
   // into the answer (a file of 250,000 headings shown as 400).
-  const result = await _outliner().outline(path, {
+  const result = await sharedOutliner().outline(path, {
     ..._callOptions(options),
     maxSymbols,
   });
@@ -221,8 +215,9 @@ export async function fileOutline(
  * @returns A promise that resolves when the workers are gone.
  */
 export async function stopOutlineWorkers(): Promise<void> {
-  shared?.clearCache();
-  await shared?.terminate();
+  const outliner = sharedOutliner();
+  outliner.clearCache();
+  await outliner.terminate();
 }
 
 function _callOptions(options: OutlineSymbolsOptions): OutlineCallOptions {

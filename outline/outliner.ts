@@ -15,13 +15,18 @@ import {
 } from "../grammars/grammars.ts";
 import { languageForExtension, languageId } from "./languages/_registry.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
-import { OutlinePool, type PoolJob } from "./_pool.ts";
+import {
+  type OutlineJob,
+  OutlinePool,
+  type PoolJob,
+  type SyntaxJob,
+} from "./_pool.ts";
 import { sha256 } from "./_sha256.ts";
 import { unpackOutline } from "./_transfer.ts";
 import { joinPieces, pieceStarts } from "./_pieces.ts";
 import { countNewlines } from "../internal/scan_buffer.ts";
 import { SUPPORTED_EXTENSIONS, supportedExtension } from "./supported.ts";
-import { dialectExtension } from "./_dialect.ts";
+import { dialectExtension, textDialectExtension } from "./_dialect.ts";
 import { capSymbols, MAX_SYMBOLS } from "./_symbol_cap.ts";
 import {
   asUtf8,
@@ -30,8 +35,13 @@ import {
   startsBinary,
   TOO_BIG_REASON,
 } from "./_file_bytes.ts";
-import type { WorkerReply } from "./_protocol.ts";
-import type { OutlineResult, OutlineSymbol } from "./types.ts";
+import type {
+  ErrorReply,
+  OutlineReply,
+  SyntaxReply,
+  WorkerReply,
+} from "./_protocol.ts";
+import type { OutlineResult, OutlineSymbol, SyntaxErrorInfo } from "./types.ts";
 import { isError, runtime } from "../internal/runtime/runtime.ts";
 import type { FileInfo } from "../internal/runtime/runtime.ts";
 
@@ -138,6 +148,27 @@ interface KeptText {
   result: OutlineResult;
 }
 
+/** What {@linkcode Outliner.syntaxErrors} found. */
+export interface SyntaxErrorsFound {
+  /** The language's display name, e.g. `TypeScript`. */
+  language: string;
+  /**
+   * The engine's key for the language: `typescript`, `tsx`, `javascript`,
+   * `flow` (JavaScript with Flow types), `python`, `go`, `c`, `cpp`, `objc`
+   * (an Objective-C header), `swift`, `kotlin` or `dart`.
+   */
+  languageId: string;
+  /**
+   * How many errors the old text has, counted only when the new text has
+   * some (else 0, the old text not parsed at all).
+   */
+  before: number;
+  /** How many errors the new text has. */
+  after: number;
+  /** The new text's errors that the old text did not have (the first 50). */
+  added: SyntaxErrorInfo[];
+}
+
 /** A pool plus a result cache. One default instance serves the public API. */
 export class Outliner {
   #pool: OutlinePool;
@@ -172,7 +203,10 @@ export class Outliner {
     return this.#pieceOutlines;
   }
 
-  /** How many of those parses reused the file's previous tree. A test seam. */
+  /**
+   * How many of those parses, and of the syntax checks, reused the file's
+   * previous tree. A test seam.
+   */
   get incrementalParses(): number {
     return this.#incremental;
   }
@@ -338,19 +372,65 @@ export class Outliner {
     return result;
   }
 
+  /**
+   * The syntax errors of `newText`, the new content of the file at `path`
+   * (absolute), against those of `oldText`, the content it replaces (none for
+   * a new file). Undefined for a file the outline parses without a grammar
+   * (Markdown) or not at all: another extension, a binary or too big text.
+   */
+  async syntaxErrors(
+    path: string,
+    texts: { oldText?: string; newText: string },
+    options: Omit<OutlineCallOptions, "cwd" | "maxSymbols"> = {},
+  ): Promise<SyntaxErrorsFound | undefined> {
+    _refuseAborted(path, options.signal);
+    const named = supportedExtension(path);
+    const newText = _withoutBom(texts.newText);
+    if (named === undefined || !_parsable(newText)) return undefined;
+    const spec = languageForExtension(textDialectExtension(newText, named));
+    if (spec === undefined) return undefined;
+    const oldText = texts.oldText === undefined || !_parsable(texts.oldText)
+      ? undefined
+      : _withoutBom(texts.oldText);
+    await _requireWorkerRead();
+    this.#pool.warm();
+    const reply = await this.#run(path, {
+      type: "syntax",
+      path,
+      language: languageId(spec),
+      ...(oldText === undefined ? {} : { oldText }),
+      newText,
+      budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
+      recycleBytes: this.#recycleBytes,
+      signal: options.signal,
+      ...await _grammarFor(spec.extensions[0] ?? named, options.grammarsDir),
+    }).catch((error) => {
+      throw _grammarsDirAdvice(error, options.grammarsDir);
+    });
+    if (reply.type === "error") throw _failure(path, reply);
+    if (reply.incremental) this.#incremental++;
+    return {
+      language: spec.name,
+      languageId: languageId(spec),
+      before: reply.before,
+      after: reply.after,
+      added: reply.added,
+    };
+  }
+
   // The pool job that parses `absolute`, whose extension is `named`; boots a
   // worker while the grammar modules are fetched.
   async #job(
     absolute: string,
     named: string,
     options: OutlineCallOptions,
-  ): Promise<{ job: PoolJob; spec: LanguageSpec | undefined }> {
+  ): Promise<{ job: OutlineJob; spec: LanguageSpec | undefined }> {
     this.#pool.warm();
     this.#parses++;
     // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts).
     const extension = await dialectExtension(absolute, named);
     const spec = languageForExtension(extension);
-    const job: PoolJob = {
+    const job: OutlineJob = {
       path: absolute,
       extension,
       ...(spec === undefined ? {} : { language: languageId(spec) }),
@@ -404,7 +484,7 @@ export class Outliner {
   async #outlineBytes(
     path: string,
     { job, spec, bytes, count, racy }: {
-      job: PoolJob;
+      job: OutlineJob;
       spec: LanguageSpec | undefined;
       bytes: Uint8Array<ArrayBuffer> | undefined;
       count: number;
@@ -422,7 +502,7 @@ export class Outliner {
 
   async #outlineWhole(
     path: string,
-    job: PoolJob,
+    job: OutlineJob,
   ): Promise<{ result: OutlineResult; hash?: string }> {
     const reply = await this.#run(path, job);
     if (reply.type === "error") throw _failure(path, reply);
@@ -444,7 +524,7 @@ export class Outliner {
   async #outlineInPieces(
     path: string,
     { job, spec, bytes, count, racy }: {
-      job: PoolJob;
+      job: OutlineJob;
       spec: LanguageSpec;
       bytes: Uint8Array<ArrayBuffer>;
       count: number;
@@ -518,10 +598,9 @@ export class Outliner {
     return this.#pool.terminate();
   }
 
-  async #run(
-    path: string,
-    job: Parameters<OutlinePool["run"]>[0],
-  ): Promise<WorkerReply> {
+  #run(path: string, job: OutlineJob): Promise<OutlineReply>;
+  #run(path: string, job: SyntaxJob): Promise<SyntaxReply>;
+  async #run(path: string, job: PoolJob): Promise<WorkerReply> {
     try {
       return await this.#pool.run(job);
     } catch (error) {
@@ -551,6 +630,19 @@ export class Outliner {
     this.#cachedBytes -= this.#cache.get(path)?.bytes ?? 0;
     this.#cache.delete(path);
   }
+}
+
+// A text the outline would parse: not over its cap, not binary.
+function _parsable(text: string): boolean {
+  return text.length <= MAX_OUTLINE_BYTES &&
+    !text.slice(0, BINARY_PROBE_CHARS).includes("\0");
+}
+
+/** How much of a text's start tells whether it is binary (a NUL in it). */
+const BINARY_PROBE_CHARS = 8192;
+
+function _withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 // Waits for a shared parse until `signal` aborts; the last waiter to leave
@@ -647,7 +739,7 @@ export const WORKER_FOLDERS: readonly URL[] = [
 async function _grammarFor(
   extension: string,
   grammarsDir: string | undefined,
-): Promise<Pick<PoolJob, "grammarsDir" | "grammar" | "runtime">> {
+): Promise<Pick<OutlineJob, "grammarsDir" | "grammar" | "runtime">> {
   const spec = languageForExtension(extension);
   if (spec === undefined) return {};
   const dir = configuredGrammarsDir(grammarsDir);
@@ -810,7 +902,7 @@ function _grammarsDirAdvice(error: unknown, grammarsDir?: string): unknown {
 
 function _failure(
   path: string,
-  reply: Extract<WorkerReply, { type: "error" }>,
+  reply: ErrorReply,
 ): ToolError {
   switch (reply.failure) {
     case "binary":

@@ -70,3 +70,40 @@ export interface OutlineResult {
    */
   omitted?: number;
 }
+
+/**
+ * One syntax error the grammar found: an ERROR node (text it could not
+ * place) or a MISSING node (a token it had to assume). Lines and columns are
+ * 1-based; a column counts UTF-16 code units from the start of the line (a
+ * tab is one, a byte order mark none).
+ *
+ * A type only: needs no permission.
+ *
+ * @example Show an error under its line, as the edit tools do
+ * ```ts
+ * import type { SyntaxErrorInfo } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const error: SyntaxErrorInfo = { line: 1, column: 12, source: "const x = (1;", caret: 11, missing: ")" };
+ * const caret = " ".repeat(error.caret) + "^";
+ * assert.equal(`${error.line}:${error.column}: missing "${error.missing}"\n${error.source}\n${caret}`,
+ *   '1:12: missing ")"\nconst x = (1;\n           ^');
+ * ```
+ */
+export interface SyntaxErrorInfo {
+  /** The line of the error's start. */
+  line: number;
+  /** The column of the error's start. */
+  column: number;
+  /** For a MISSING node: what the grammar expected there (`)`, `;`, `identifier`). */
+  missing?: string;
+  /** For an ERROR node: the start of the text it could not place (on its first line). */
+  unexpected?: string;
+  /**
+   * The source line, without its line ending; a long line is cut around the
+   * column (`…` marks a cut).
+   */
+  source: string;
+  /** Where in `source` the error starts (0-based): the caret's place. */
+  caret: number;
+}

@@ -19,6 +19,13 @@ import { changedOnDisk, writeEdit } from "./_write_edit.ts";
 import { formatSize } from "../../internal/format_size.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { Tool } from "../types.ts";
+import {
+  checkSyntax,
+  type SyntaxCheck,
+  type SyntaxFields,
+  syntaxFields,
+  syntaxText,
+} from "../_syntax_check.ts";
 import DESCRIPTION from "./edit_file.txt" with { type: "text" };
 
 /**
@@ -55,6 +62,12 @@ export interface EditFileInput {
   replaceAll?: boolean;
   /** Resolve a relative `path` against this folder (itself relative to the workspace). */
   cwd?: string;
+  /**
+   * Write the edit even if it adds syntax errors (a deliberate intermediate
+   * state, or syntax the grammar does not know yet); else such an edit of a
+   * file in one of the outline's languages is refused.
+   */
+  allowSyntaxErrors?: boolean;
 }
 
 /**
@@ -80,7 +93,7 @@ export interface EditFileInput {
  * assert.match(diff, /^\+const x = 2;$/m);
  * ```
  */
-export interface EditFileResult {
+export interface EditFileResult extends SyntaxFields {
   /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
   /** How many matches were replaced. */
@@ -105,6 +118,9 @@ const schema = z.object({
   newText: z.string().describe("Replacement text"),
   replaceAll: z.boolean().optional().describe("Replace every match"),
   cwd: z.string().optional().describe("Folder for a relative path"),
+  allowSyntaxErrors: z.boolean().optional().describe(
+    "Write even if the edit adds syntax errors",
+  ),
 });
 
 /** Creates the EditFile tool for a context. */
@@ -148,7 +164,10 @@ async function editFile(
   // An edit that cannot happen fails before anyone is asked to approve it
   // (inside the workspace, where reading needs no approval of its own).
   if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
-    await plannedEdit(context, target, input);
+    await checkEditSyntax(target, await plannedEdit(context, target, input), {
+      input,
+      signal,
+    });
   }
   const authorized = await context.authorize(request, {
     turn: queued.ask,
@@ -166,7 +185,7 @@ async function editFile(
     return await writeEdit(context, target, {
       realPath,
       edit,
-      finish: (edit) => {
+      finish: async (edit) => {
         const { diff } = editDiff(
           target.display,
           edit.file.text,
@@ -174,9 +193,15 @@ async function editFile(
           { total: edit.plan.count },
         );
         const bytes = encodeEdit(edit.file, edit.plan);
+        const syntax = await checkEditSyntax(target, edit, { input, signal });
         return {
           bytes,
-          result: { path: target.display, replacements: count, diff },
+          result: {
+            path: target.display,
+            replacements: count,
+            diff,
+            ...syntaxFields(syntax),
+          },
         };
       },
       // The same edit applies to the new text only if oldText matches as it
@@ -187,6 +212,21 @@ async function editFile(
         return again;
       },
     });
+  });
+}
+
+// The syntax check of an edit planned on the file as read (see
+// tools/_syntax_check.ts); throws when it would add errors.
+function checkEditSyntax(
+  target: FileTarget,
+  { file, plan }: { file: FileText; plan: EditPlan },
+  { input, signal }: { input: EditFileInput; signal?: AbortSignal },
+): Promise<SyntaxCheck> {
+  return checkSyntax(target, {
+    oldText: file.text,
+    newText: () => applyEdit(file.text, plan),
+    allowSyntaxErrors: input.allowSyntaxErrors,
+    signal,
   });
 }
 
@@ -376,7 +416,7 @@ export function editFileText(result: EditFileResult): string {
   const lines = diffWasCut(result.diff)
     ? `+${added} -${removed} lines in the part of the diff shown`
     : `+${added} -${removed} lines`;
-  return `Edited "${result.path}": ${times} (${lines}).\n${
+  return `Edited "${result.path}": ${times} (${lines}).${syntaxText(result)}\n${
     clipDiff(result.diff, MAX_DIFF_CHARS)
   }`;
 }

@@ -27,20 +27,20 @@ async function editThenRead(
 Deno.test("editFile() replaces one match and returns a unified diff", async () => {
   await withWorkspace(async (ws) => {
     const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
-    await Deno.writeTextFile(join(ws, "a.ts"), lines.join("\n") + "\n");
+    await Deno.writeTextFile(join(ws, "a.txt"), lines.join("\n") + "\n");
     const t = tools(ws);
     const r = await t.EditFile.execute({
-      path: "a.ts",
+      path: "a.txt",
       oldText: "line 10\n",
       newText: "line ten\nline ten and a half\n",
     });
-    assert.equal(r.path, "a.ts");
+    assert.equal(r.path, "a.txt");
     assert.equal(r.replacements, 1);
     assert.equal(
       r.diff,
       [
-        "--- a.ts",
-        "+++ a.ts",
+        "--- a.txt",
+        "+++ a.txt",
         "@@ -7,7 +7,8 @@",
         " line 7",
         " line 8",
@@ -62,7 +62,7 @@ Deno.test("editFile() replaces one match and returns a unified diff", async () =
       ...lines.slice(10),
     ];
     assert.equal(
-      await Deno.readTextFile(join(ws, "a.ts")),
+      await Deno.readTextFile(join(ws, "a.txt")),
       expected.join("\n") + "\n",
     );
   });

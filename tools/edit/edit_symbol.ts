@@ -18,6 +18,13 @@ import { changedOnDisk, writeEdit } from "./_write_edit.ts";
 import { findSymbol, type FoundSymbol } from "../_find_symbol.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { SymbolRange, Tool } from "../types.ts";
+import {
+  checkSyntax,
+  type SyntaxCheck,
+  type SyntaxFields,
+  syntaxFields,
+  syntaxText,
+} from "../_syntax_check.ts";
 import DESCRIPTION from "./edit_symbol.txt" with { type: "text" };
 
 /**
@@ -73,7 +80,11 @@ export interface EditSymbolInput {
   position?: EditSymbolPosition;
   /** Resolve a relative `path` against this folder (itself relative to the workspace). */
   cwd?: string;
-  /** Write even if the new text has more syntax errors than the old. */
+  /**
+   * Write the edit even if it adds syntax errors (a deliberate intermediate
+   * state, or syntax the grammar does not know yet); else such an edit of a
+   * file in one of the outline's languages is refused.
+   */
   allowSyntaxErrors?: boolean;
 }
 
@@ -100,7 +111,7 @@ export interface EditSymbolInput {
  * assert.match(diff, /^\+    def g\(self\):$/m);
  * ```
  */
-export interface EditSymbolResult {
+export interface EditSymbolResult extends SyntaxFields {
   /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
   /**
@@ -173,7 +184,11 @@ async function editSymbol(
   // An edit that cannot happen fails before anyone is asked to approve it
   // (inside the workspace, where reading needs no approval of its own).
   if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
-    await plannedEdit(context, target, input, { signal });
+    await checkEditSyntax(
+      target,
+      await plannedEdit(context, target, input, { signal }),
+      { input, signal },
+    );
   }
   const authorized = await context.authorize(request, {
     turn: queued.ask,
@@ -192,15 +207,22 @@ async function editSymbol(
     return await writeEdit(context, target, {
       realPath,
       edit,
-      finish: (edit) => ({
-        bytes: encodeFile(edit.text, edit.file.format),
-        result: {
-          path: target.display,
-          symbol: edit.range,
-          diff: editDiff(target.display, edit.file.text, [edit.replacement])
-            .diff,
-        },
-      }),
+      finish: async (edit) => {
+        const { diff } = editDiff(target.display, edit.file.text, [
+          edit.replacement,
+        ]);
+        const bytes = encodeFile(edit.text, edit.file.format);
+        const syntax = await checkEditSyntax(target, edit, { input, signal });
+        return {
+          bytes,
+          result: {
+            path: target.display,
+            symbol: edit.range,
+            diff,
+            ...syntaxFields(syntax),
+          },
+        };
+      },
       // The same edit applies to the new text only if the name still
       // resolves to the same text as before.
       reapply: async () => {
@@ -209,6 +231,21 @@ async function editSymbol(
         return again;
       },
     });
+  });
+}
+
+// The syntax check of an edit planned on the file as read (see
+// tools/_syntax_check.ts), as EditFile's; throws when it would add errors.
+function checkEditSyntax(
+  target: FileTarget,
+  { file, text }: SymbolEdit,
+  { input, signal }: { input: EditSymbolInput; signal?: AbortSignal },
+): Promise<SyntaxCheck> {
+  return checkSyntax(target, {
+    oldText: file.text,
+    newText: text,
+    allowSyntaxErrors: input.allowSyntaxErrors,
+    signal,
   });
 }
 
@@ -346,7 +383,7 @@ export function editSymbolText(result: EditSymbolResult): string {
   const lines = endLine < startLine
     ? "removed"
     : `now lines ${startLine}-${endLine}`;
-  return `Edited "${result.path}": ${kind} ${name} (${lines}).\n${
-    clipDiff(result.diff, MAX_DIFF_CHARS)
-  }`;
+  return `Edited "${result.path}": ${kind} ${name} (${lines}).${
+    syntaxText(result)
+  }\n${clipDiff(result.diff, MAX_DIFF_CHARS)}`;
 }

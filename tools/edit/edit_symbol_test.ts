@@ -359,3 +359,40 @@ Deno.test("editSymbol() lands 10 concurrent edits of one file in the order they 
     );
   });
 });
+
+Deno.test("editSymbol() refuses a replacement that adds a syntax error, leaving the file byte-identical, and writes it with allowSyntaxErrors", async () => {
+  await withWorkspace(async (ws) => {
+    const path = join(ws, "a.ts");
+    await Deno.writeTextFile(path, SOURCE);
+    const t = tools(ws);
+    const broken = {
+      path: "a.ts",
+      symbol: "add",
+      newText:
+        "export function add(a: number): number {\n\treturn (a + 1;\n}\n",
+    };
+    const message = await toolErrorMessage(t.EditSymbol.execute(broken));
+    assert.match(
+      message,
+      /^Cannot edit "a\.ts": the edit would add 1 syntax error \(TypeScript grammar: 0 before, 1 after\), so nothing was written:\n/,
+    );
+    assert.match(message, /pass allowSyntaxErrors: true$/);
+    assert.equal(await Deno.readTextFile(path), SOURCE);
+    const result = await t.EditSymbol.execute({
+      ...broken,
+      allowSyntaxErrors: true,
+    });
+    assert.equal(result.syntaxErrors, 1);
+    assert.match(
+      t.EditSymbol.toModelText(result),
+      /^Edited "a\.ts": function add \(now lines 3-5\)\.\nThe file has 1 syntax error left; new ones written anyway:\n/,
+    );
+    // A file broken before stays editable: this edit adds no error.
+    const fixedBox = await t.EditSymbol.execute({
+      path: "a.ts",
+      symbol: "Box.open",
+      newText: "  open(): void { return; }\n",
+    });
+    assert.equal(fixedBox.syntaxErrors, 1);
+  });
+});

@@ -1,7 +1,7 @@
 // WriteFile: creates or replaces a whole file, atomically, one write of a file
 // at a time.
 import { z } from "zod";
-import type { ToolContext } from "../context.ts";
+import type { AuthorizeRequest, ToolContext } from "../context.ts";
 import { defineTool } from "../define.ts";
 import {
   fileSystemError,
@@ -13,6 +13,16 @@ import {
 import { forgetLineIndex } from "../../internal/line_index.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { FileBackend, Tool, WriteOptions } from "../types.ts";
+import {
+  checkSyntax,
+  type SyntaxCheck,
+  type SyntaxFields,
+  syntaxFields,
+  syntaxText,
+} from "../_syntax_check.ts";
+import { syntaxCheckable } from "../../outline/syntax_errors.ts";
+import { decodeText, SNIFF_BYTES, sniffFormat } from "../../internal/decode.ts";
+import { readWhole } from "../read_at.ts";
 import DESCRIPTION from "./write_file.txt" with { type: "text" };
 import { isError, runtime } from "../../internal/runtime/runtime.ts";
 
@@ -40,6 +50,13 @@ export interface WriteFileInput {
   content: string;
   /** Resolve a relative `path` against this folder (itself relative to the workspace). */
   cwd?: string;
+  /**
+   * Write the content even if it has syntax errors the file did not have
+   * (any, for a new file): a deliberate intermediate state, or syntax the
+   * grammar does not know yet. Else such a write of a file in one of the
+   * outline's languages is refused.
+   */
+  allowSyntaxErrors?: boolean;
 }
 
 /**
@@ -61,7 +78,7 @@ export interface WriteFileInput {
  * assert.deepEqual([created, bytes], [true, 10]);
  * ```
  */
-export interface WriteFileResult {
+export interface WriteFileResult extends SyntaxFields {
   /** The file, relative to the workspace when inside it, else absolute. */
   path: string;
   /** Whether the file did not exist before. */
@@ -77,6 +94,9 @@ const schema = z.object({
   path: z.string().describe("The file to write"),
   content: z.string().describe("The whole new content"),
   cwd: z.string().optional().describe("Folder for a relative path"),
+  allowSyntaxErrors: z.boolean().optional().describe(
+    "Write even if the content adds syntax errors",
+  ),
 });
 
 /** Creates the WriteFile tool for a context. */
@@ -92,7 +112,7 @@ export function createWriteFile(
     toModelText: (result) =>
       `${
         result.created ? "Created" : "Overwrote"
-      } "${result.path}" (${result.bytes} bytes).`,
+      } "${result.path}" (${result.bytes} bytes).${syntaxText(result)}`,
   });
 }
 
@@ -120,17 +140,29 @@ async function writeFile(
   const data = new TextEncoder().encode(input.content);
   await queued.file.wait(signal);
   refuseAborted(signal, target);
-  const authorized = await context.authorize({
+  const request: AuthorizeRequest = {
     tool: NAME,
     action: "write",
     path,
     description: `Write ${data.length} bytes to "${target.display}"`,
-  }, { turn: queued.ask, signal });
+  };
+  // Content the syntax check refuses fails before anyone is asked to approve
+  // it (inside the workspace, where reading needs no approval of its own).
+  if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
+    await checkWrite(context, target, { input, signal });
+  }
+  const authorized = await context.authorize(request, {
+    turn: queued.ask,
+    signal,
+  });
   return await context.lockFile(path, async () => {
     refuseAborted(signal, target);
     // "Outside" was decided before asking; the file may lead elsewhere now.
     await refuseRetargeted(context, target, authorized);
-    const created = !(await existsAsFile(context.files, target));
+    const { created, syntax } = await checkWrite(context, target, {
+      input,
+      signal,
+    });
     try {
       await context.files.writeFile(path, data, writeOptions(authorized));
     } catch (error) {
@@ -138,8 +170,57 @@ async function writeFile(
     } finally {
       forgetLineIndex(context.files, path);
     }
-    return { path: target.display, created, bytes: data.length };
+    return {
+      path: target.display,
+      created,
+      bytes: data.length,
+      ...(syntax === undefined ? {} : syntaxFields(syntax)),
+    };
   });
+}
+
+// Whether the file is new, and the syntax check of the content against the
+// text it replaces (none when that cannot be read); throws on a refusal.
+async function checkWrite(
+  context: ToolContext,
+  target: FileTarget,
+  { input, signal }: { input: WriteFileInput; signal?: AbortSignal },
+): Promise<{ created: boolean; syntax?: SyntaxCheck }> {
+  const created = !(await existsAsFile(context.files, target));
+  const old = created ? { text: undefined } : await oldText(context, target);
+  if (old === undefined) return { created };
+  const syntax = await checkSyntax(target, {
+    oldText: old.text,
+    newText: input.content,
+    allowSyntaxErrors: input.allowSyntaxErrors,
+    signal,
+  });
+  return { created, syntax };
+}
+
+// The text the write replaces, for the syntax check; undefined when it
+// cannot be read as text, or is not worth reading (no check then).
+async function oldText(
+  context: ToolContext,
+  target: FileTarget,
+): Promise<{ text: string } | undefined> {
+  try {
+    const { size } = await context.files.stat(target.path);
+    if (!syntaxCheckable(target.path, size)) return undefined;
+    const file = await context.files.open(target.path);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readWhole(file, size);
+    } finally {
+      file.close();
+    }
+    const format = sniffFormat(bytes.subarray(0, SNIFF_BYTES), target);
+    return {
+      text: decodeText(bytes.subarray(format.bomLength), format.encoding),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 // The local backend writes exactly the real path decided on.
