@@ -111,8 +111,8 @@ function _copySymbols(symbols: OutlineSymbol[]): OutlineSymbol[] {
  * The last few texts are kept: the same text of the same path again is not
  * parsed again.
  *
- * Needs no permission for `path` (a `.h` header is read to tell C from C++);
- * the parser workers require `--allow-read` for this package's own modules.
+ * Needs no permission for `path`; the parser workers require `--allow-read`
+ * for this package's own modules.
  *
  * @example Outline text before it is written
  * ```ts

@@ -348,10 +348,12 @@ export class Outliner {
     if (bytes.length > MAX_OUTLINE_BYTES) {
       throw new ToolError(`Cannot outline "${path}": ${TOO_BIG_REASON}`);
     }
-    const { job, spec } = await this.#job(absolute, named, {
-      ...options,
-      maxSymbols: Infinity,
-    });
+    const { job, spec } = await this.#job(
+      absolute,
+      named,
+      { ...options, maxSymbols: Infinity },
+      text,
+    );
     const { result } = await this.#outlineBytes(path, {
       job,
       spec,
@@ -424,11 +426,15 @@ export class Outliner {
     absolute: string,
     named: string,
     options: OutlineCallOptions,
+    text?: string,
   ): Promise<{ job: OutlineJob; spec: LanguageSpec | undefined }> {
     this.#pool.warm();
     this.#parses++;
-    // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts).
-    const extension = await dialectExtension(absolute, named);
+    // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts):
+    // told from the text when the caller has it, else from the file's head.
+    const extension = text === undefined
+      ? await dialectExtension(absolute, named)
+      : textDialectExtension(text, named);
     const spec = languageForExtension(extension);
     const job: OutlineJob = {
       path: absolute,
