@@ -1,21 +1,16 @@
 // EditFile: literal search-and-replace in one file, keeping its encoding, BOM
 // and line endings; atomic, serialized per file, and answered with a diff.
 import { z } from "zod";
-import type { AuthorizeRequest, ToolContext } from "../context.ts";
+import type { ToolContext } from "../context.ts";
 import { closestText, SEARCH_MAX_CHARS } from "./_closest_text.ts";
 import { countChar } from "../../internal/count_char.ts";
 import { encodeFile, encodeText } from "../../internal/decode.ts";
 import { defineTool } from "../define.ts";
 import { clipDiff, diffWasCut, editDiff } from "./_diff.ts";
 import { applyEdit, eachMatch, type EditPlan, planEdit } from "./_edit_text.ts";
-import {
-  type FileTarget,
-  fileTarget,
-  refuseAborted,
-  refuseRetargeted,
-} from "../file_errors.ts";
+import { type FileTarget, fileTarget } from "../file_errors.ts";
 import { type FileText, MAX_EDIT_BYTES, readText } from "./_file_text.ts";
-import { changedOnDisk, writeEdit } from "./_write_edit.ts";
+import { runEdit } from "./_write_edit.ts";
 import { formatSize } from "../../internal/format_size.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { Tool } from "../types.ts";
@@ -148,78 +143,51 @@ async function editFile(
     path: input.path,
     cwd: input.cwd,
   });
-  const { path } = target;
   checkTexts(input, target);
-  // Before any await: the calls on this file keep the order they started in,
-  // so this edit sees what the calls before it wrote.
-  using queued = context.queueForFile(path);
-  await queued.file.wait(signal);
-  refuseAborted(signal, target);
-  const request: AuthorizeRequest = {
+  const check = (edit: PlannedEdit) =>
+    checkEditSyntax(target, edit, { input, signal });
+  return await runEdit(context, target, {
     tool: NAME,
-    action: "write",
-    path,
     description: `Edit "${target.display}"`,
-  };
-  // An edit that cannot happen fails before anyone is asked to approve it
-  // (inside the workspace, where reading needs no approval of its own).
-  if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
-    await checkEditSyntax(target, await plannedEdit(context, target, input), {
-      input,
-      signal,
-    });
-  }
-  const authorized = await context.authorize(request, {
-    turn: queued.ask,
     signal,
+    plan: (approved) => plannedEdit(context, target, input, approved),
+    check,
+    finish: async (edit) => {
+      const { diff } = editDiff(
+        target.display,
+        edit.file.text,
+        edit.plan.matches,
+        { total: edit.plan.count },
+      );
+      const bytes = encodeEdit(edit.file, edit.plan);
+      const syntax = await check(edit);
+      return {
+        bytes,
+        result: {
+          path: target.display,
+          replacements: edit.plan.count,
+          diff,
+          ...syntaxFields(syntax),
+        },
+      };
+    },
+    // The same edit applies to the new text only if oldText matches as it
+    // did (as many places).
+    same: (first, again) => again.plan.count === first.plan.count,
   });
-  return await context.lockFile(path, async () => {
-    refuseAborted(signal, target);
-    // "Outside" was decided before asking; the file may lead elsewhere now,
-    // and even reading it there was not approved.
-    await refuseRetargeted(context, target, authorized);
-    // Read again: the file may have changed while the user decided.
-    const realPath = authorized.realPath;
-    const edit = await plannedEdit(context, target, input, realPath);
-    const { count } = edit.plan;
-    return await writeEdit(context, target, {
-      realPath,
-      edit,
-      finish: async (edit) => {
-        const { diff } = editDiff(
-          target.display,
-          edit.file.text,
-          edit.plan.matches,
-          { total: edit.plan.count },
-        );
-        const bytes = encodeEdit(edit.file, edit.plan);
-        const syntax = await checkEditSyntax(target, edit, { input, signal });
-        return {
-          bytes,
-          result: {
-            path: target.display,
-            replacements: count,
-            diff,
-            ...syntaxFields(syntax),
-          },
-        };
-      },
-      // The same edit applies to the new text only if oldText matches as it
-      // did (as many places).
-      reapply: async () => {
-        const again = await plannedEdit(context, target, input);
-        if (again.plan.count !== count) throw changedOnDisk(target);
-        return again;
-      },
-    });
-  });
+}
+
+/** An edit planned on a file as read. */
+interface PlannedEdit {
+  file: FileText;
+  plan: EditPlan;
 }
 
 // The syntax check of an edit planned on the file as read (see
 // tools/_syntax_check.ts); throws when it would add errors.
 function checkEditSyntax(
   target: FileTarget,
-  { file, plan }: { file: FileText; plan: EditPlan },
+  { file, plan }: PlannedEdit,
   { input, signal }: { input: EditFileInput; signal?: AbortSignal },
 ): Promise<SyntaxCheck> {
   return checkSyntax(target, {
@@ -236,7 +204,7 @@ async function plannedEdit(
   target: FileTarget,
   input: EditFileInput,
   approved?: string,
-): Promise<{ file: FileText; plan: EditPlan }> {
+): Promise<PlannedEdit> {
   const file = await readText(context, target, approved);
   const plan = planEdit(file.text, input.oldText, input.newText, {
     countLimit: input.replaceAll === true ? Infinity : MAX_COUNTED,

@@ -2,19 +2,14 @@
 // included), or inserts new lines before or after it; the same gates, lock,
 // atomic write, encoding and line endings as EditFile.
 import { z } from "zod";
-import type { AuthorizeRequest, ToolContext } from "../context.ts";
+import type { ToolContext } from "../context.ts";
 import { encodeFile } from "../../internal/decode.ts";
 import { defineTool } from "../define.ts";
 import { clipDiff, editDiff, type Replacement } from "./_diff.ts";
 import { lineEnding, withLineEnding } from "./_edit_text.ts";
-import {
-  type FileTarget,
-  fileTarget,
-  refuseAborted,
-  refuseRetargeted,
-} from "../file_errors.ts";
+import { type FileTarget, fileTarget } from "../file_errors.ts";
 import { type FileText, readText } from "./_file_text.ts";
-import { changedOnDisk, writeEdit } from "./_write_edit.ts";
+import { runEdit } from "./_write_edit.ts";
 import { findSymbol, type FoundSymbol } from "../_find_symbol.ts";
 import { ToolError } from "../../internal/tool_error.ts";
 import type { SymbolRange, Tool } from "../types.ts";
@@ -170,67 +165,34 @@ async function editSymbol(
     path: input.path,
     cwd: input.cwd,
   });
-  const { path } = target;
-  // Before any await: the calls on this file keep the order they started in.
-  using queued = context.queueForFile(path);
-  await queued.file.wait(signal);
-  refuseAborted(signal, target);
-  const request: AuthorizeRequest = {
+  const check = (edit: SymbolEdit) =>
+    checkEditSyntax(target, edit, { input, signal });
+  return await runEdit(context, target, {
     tool: NAME,
-    action: "write",
-    path,
     description: `Edit ${input.symbol} in "${target.display}"`,
-  };
-  // An edit that cannot happen fails before anyone is asked to approve it
-  // (inside the workspace, where reading needs no approval of its own).
-  if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
-    await checkEditSyntax(
-      target,
-      await plannedEdit(context, target, input, { signal }),
-      { input, signal },
-    );
-  }
-  const authorized = await context.authorize(request, {
-    turn: queued.ask,
     signal,
-  });
-  return await context.lockFile(path, async () => {
-    refuseAborted(signal, target);
-    await refuseRetargeted(context, target, authorized);
-    // Read again: the file may have changed while the user decided.
-    const realPath = authorized.realPath;
-    const edit = await plannedEdit(context, target, input, {
-      signal,
-      approved: realPath,
-    });
-    const { old } = edit;
-    return await writeEdit(context, target, {
-      realPath,
-      edit,
-      finish: async (edit) => {
-        const { diff } = editDiff(target.display, edit.file.text, [
-          edit.replacement,
-        ]);
-        const bytes = encodeFile(edit.text, edit.file.format);
-        const syntax = await checkEditSyntax(target, edit, { input, signal });
-        return {
-          bytes,
-          result: {
-            path: target.display,
-            symbol: edit.range,
-            diff,
-            ...syntaxFields(syntax),
-          },
-        };
-      },
-      // The same edit applies to the new text only if the name still
-      // resolves to the same text as before.
-      reapply: async () => {
-        const again = await plannedEdit(context, target, input, { signal });
-        if (again.old !== old) throw changedOnDisk(target);
-        return again;
-      },
-    });
+    plan: (approved) =>
+      plannedEdit(context, target, input, { signal, approved }),
+    check,
+    finish: async (edit) => {
+      const { diff } = editDiff(target.display, edit.file.text, [
+        edit.replacement,
+      ]);
+      const bytes = encodeFile(edit.text, edit.file.format);
+      const syntax = await check(edit);
+      return {
+        bytes,
+        result: {
+          path: target.display,
+          symbol: edit.range,
+          diff,
+          ...syntaxFields(syntax),
+        },
+      };
+    },
+    // The same edit applies to the new text only if the name still resolves
+    // to the same text as before.
+    same: (first, again) => again.old === first.old,
   });
 }
 
