@@ -1,6 +1,6 @@
 /**
  * @fello/agent: a scriptable coding-agent runtime for Deno. It gives an AI
- * agent built-in tools (ReadFile, WriteFile, EditFile, Shell, Plan,
+ * agent built-in tools (ReadFile, WriteFile, EditFile, EditSymbol, Shell, Plan,
  * file_outline, search, Subagent, ImageAnalysis) behind two permission gates,
  * and runs the agent loop against any OpenAI-compatible endpoint.
  *
@@ -42,6 +42,7 @@ export type {
   ShellRequest,
   ShellResult,
   ShellSandbox,
+  SymbolRange,
   SyntaxCheckFields,
   Tool,
   ToolKind,
@@ -55,6 +56,11 @@ export type {
   WriteFileResult,
 } from "./tools/write/write_file.ts";
 export type { EditFileInput, EditFileResult } from "./tools/edit/edit_file.ts";
+export type {
+  EditSymbolInput,
+  EditSymbolPosition,
+  EditSymbolResult,
+} from "./tools/edit/edit_symbol.ts";
 export type { ShellInput } from "./tools/shell/shell.ts";
 export type {
   PlanEntry,

@@ -9,6 +9,10 @@ import { displayPath } from "../internal/display_path.ts";
 import { isError, runtime } from "../internal/runtime/runtime.ts";
 import type { AgentEvent, AgentPermissionRequest } from "../agent/types.ts";
 import { childToolCallId } from "../agent/tool_call_scope.ts";
+import {
+  type EditSymbolPosition,
+  textAfterEditSymbol,
+} from "../tools/edit/edit_symbol.ts";
 
 /** Lines of a diff or a new file shown at most; the rest is counted. */
 export const MAX_PREVIEW_LINES = 40;
@@ -55,7 +59,9 @@ export async function approvalView(
       const read = options.readFile ?? readSmallFile;
       const name = displayPath(options.workspace, path);
       const before = await read(path).catch(() => null);
-      const after = newText(request.tool, fields, before);
+      const after = request.tool === "EditSymbol"
+        ? await symbolEdited(path, fields, before)
+        : newText(request.tool, fields, before);
       if (after !== undefined && before !== null) {
         return fileView(name, before, after, paint);
       }
@@ -64,6 +70,15 @@ export async function approvalView(
       }
       // The file could not be read or the text not found in it: the change alone.
       const { oldText, newText: replacement } = fields;
+      if (request.tool === "EditSymbol" && typeof replacement === "string") {
+        return newLinesView(
+          `new text for ${printable(String(fields.symbol))} in ${
+            printable(name)
+          }`,
+          replacement,
+          paint,
+        );
+      }
       if (typeof oldText !== "string" || typeof replacement !== "string") {
         return "";
       }
@@ -172,6 +187,27 @@ function newText(
       : before.slice(0, at) + to + before.slice(at + from.length);
   }
   return undefined;
+}
+
+// The file's text after an EditSymbol call, found as the tool finds it;
+// undefined when the symbol is not found in the text before.
+async function symbolEdited(
+  path: string,
+  fields: Record<string, unknown>,
+  before: string | null | undefined,
+): Promise<string | undefined> {
+  const { symbol, newText: replacement, position } = fields;
+  if (
+    typeof before !== "string" || typeof symbol !== "string" ||
+    typeof replacement !== "string"
+  ) {
+    return undefined;
+  }
+  return await textAfterEditSymbol(path, before, {
+    symbol,
+    newText: replacement,
+    position: position as EditSymbolPosition | undefined,
+  }).catch(() => undefined);
 }
 
 // EditFile keeps a CRLF file's line endings: its oldText may be written with

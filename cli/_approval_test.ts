@@ -47,6 +47,35 @@ Deno.test("approvalView() shows an EditFile call as a unified diff of the file",
   );
 });
 
+Deno.test("approvalView() shows an EditSymbol call as the real diff of the symbol found in the file", async () => {
+  const text =
+    "package a\n\n// Serve runs.\nfunc (s *Server) Serve() {\n\treturn\n}\n";
+  const input = {
+    path: "a.go",
+    symbol: "Server.Serve",
+    newText: "func (s *Server) Serve() {}\n",
+  };
+  const shown = await view(
+    request("EditSymbol", { path: "/ws/a.go" }),
+    input,
+    { "/ws/a.go": text },
+  );
+  assert.equal(
+    shown,
+    "--- a.go\n+++ a.go\n@@ -1,6 +1,3 @@\n package a\n \n-// Serve runs.\n-func (s *Server) Serve() {\n-\treturn\n-}\n+func (s *Server) Serve() {}\n",
+  );
+  // A symbol not in the file: its new text alone.
+  const missing = await view(
+    request("EditSymbol", { path: "/ws/a.go" }),
+    { ...input, symbol: "Nope" },
+    { "/ws/a.go": text },
+  );
+  assert.equal(
+    missing,
+    "  new text for Nope in a.go, 1 line:\n+func (s *Server) Serve() {}\n",
+  );
+});
+
 Deno.test("approvalView() diffs a CRLF file's edit given with LF line endings", async () => {
   const shown = await view(
     request("EditFile"),

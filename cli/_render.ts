@@ -259,7 +259,9 @@ function outcome(toolName: string, output: unknown, modelText: string): string {
   const counted = countOf(toolName, output, modelText);
   if (counted !== undefined) return counted;
   // The rest of an edit's result is its diff, shown when it was approved.
-  if (toolName === "EditFile") return firstLine(modelText, 100) || "done";
+  if (toolName === "EditFile" || toolName === "EditSymbol") {
+    return firstLine(modelText, 100) || "done";
+  }
   const lines = countLines(modelText);
   const more = lines > 1 ? ` (+${plural(lines - 1, "line")})` : "";
   return `${firstLine(modelText, 100) || "done"}${more}`;

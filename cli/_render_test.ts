@@ -331,6 +331,14 @@ Deno.test("TranscriptPrinter shows an edit's first result line, its diff having 
     ),
     ['  ⎿ Edited "a.ts": 1 replacement (+1 -1 lines).'],
   );
+  assert.deepEqual(
+    resultLines(
+      "EditSymbol",
+      {},
+      'Edited "a.ts": method A.run (now lines 3-9).\n--- a.ts\n+++ a.ts',
+    ),
+    ['  ⎿ Edited "a.ts": method A.run (now lines 3-9).'],
+  );
 });
 
 Deno.test("TranscriptPrinter counts one more line in the singular", () => {

@@ -8,9 +8,10 @@ import { runtime } from "../internal/runtime/runtime.ts";
 
 const USAGE = `Usage: fello mcp [--cwd DIR] [--workspace-only]
 
-Serves the Search MCP server (tools: file_outline, search, rg) over stdio:
-an MCP client (an editor, Claude Desktop, the MCP inspector) starts it and
-talks to it on stdin/stdout. Run by hand, it waits for that client.
+Serves the Search MCP server (tools: file_outline, read_symbol, repo_map,
+search, rg) over stdio: an MCP client (an editor, Claude Desktop, the MCP
+inspector) starts it and talks to it on stdin/stdout. Run by hand, it waits
+for that client.
 
 Options:
   --cwd DIR          the workspace: relative paths resolve against it and search

@@ -105,6 +105,44 @@ function _copySymbols(symbols: OutlineSymbol[]): OutlineSymbol[] {
 }
 
 /**
+ * Outlines `text` as the content of the file `path` (whose extension picks
+ * the language), without reading the file: what a caller that read or is
+ * about to write a file outlines, so the symbols match its text exactly.
+ * The last few texts are kept: the same text of the same path again is not
+ * parsed again.
+ *
+ * Needs no permission for `path`; the parser workers require `--allow-read`
+ * for this package's own modules.
+ *
+ * @example Outline text before it is written
+ * ```ts
+ * import { outlineText } from "./outline.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { symbols } = await outlineText("/nowhere/a.go", "package a\n\nfunc Hello() {}\n");
+ * assert.deepEqual(symbols.map((s) => `${s.kind} ${s.name}`), ["package a", "func Hello"]);
+ * ```
+ *
+ * @param path The file the text is (or will be) the content of.
+ * @param text The content.
+ * @param options The base folder, parse budget, grammar folder and signal.
+ * @returns The language, the line count and every symbol (no cap).
+ */
+export async function outlineText(
+  path: string,
+  text: string,
+  options: OutlineSymbolsOptions = {},
+): Promise<OutlineResult> {
+  const result = await sharedOutliner().outlineText(
+    path,
+    text,
+    _callOptions(options),
+  );
+  // Kept to answer the same text again: a copy for the caller to change.
+  return { ...result, symbols: _copySymbols(result.symbols) };
+}
+
+/**
  * Outlines a file as text in the specification's format:
  *
  * ```text
@@ -154,6 +192,32 @@ export async function fileOutline(
     maxSymbols,
   });
   return formatOutline(path, result, maxSymbols);
+}
+
+/**
+ * Stops the shared pool's parser workers and forgets its cached outlines:
+ * the next outline starts fresh workers and parses. Frees the memory the
+ * workers grew to and the cache holds, and lets a bench measure a cold start.
+ *
+ * Needs no permission.
+ *
+ * @example Outline again after stopping the workers
+ * ```ts
+ * import { outlineText, stopOutlineWorkers } from "./outline.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await outlineText("/nowhere/a.py", "def f():\n    pass\n");
+ * await stopOutlineWorkers();
+ * const { symbols } = await outlineText("/nowhere/a.py", "def g():\n    pass\n");
+ * assert.equal(symbols[0].name, "g");
+ * ```
+ *
+ * @returns A promise that resolves when the workers are gone.
+ */
+export async function stopOutlineWorkers(): Promise<void> {
+  const outliner = sharedOutliner();
+  outliner.clearCache();
+  await outliner.terminate();
 }
 
 function _callOptions(options: OutlineSymbolsOptions): OutlineCallOptions {

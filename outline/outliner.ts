@@ -135,6 +135,19 @@ interface CacheEntry {
   maxSymbols: number;
 }
 
+/**
+ * Texts outlineText() keeps with their outlines: a few files read or edited
+ * by symbol in turn, each up to MAX_KEPT_TEXT_LENGTH (UTF-16 code units).
+ */
+const MAX_KEPT_TEXTS = 4;
+const MAX_KEPT_TEXT_LENGTH = 8 * 1024 * 1024;
+
+/** A text outlined by outlineText(), and its outline. */
+interface KeptText {
+  text: string;
+  result: OutlineResult;
+}
+
 /** What {@linkcode Outliner.syntaxErrors} found. */
 export interface SyntaxErrorsFound {
   /** The language's display name, e.g. `TypeScript`. */
@@ -169,6 +182,8 @@ export class Outliner {
   #recycleBytes: number;
   #splitBytes: number;
   #pieceOutlines = 0;
+  /** The last texts outlined by outlineText(), by path (see MAX_KEPT_TEXTS). */
+  #texts = new Map<string, KeptText>();
 
   constructor(options: OutlinerOptions = {}) {
     this.#pool = new OutlinePool({ size: options.workers });
@@ -305,6 +320,61 @@ export class Outliner {
   }
 
   /**
+   * Outlines `text` as the content of `path` (whose name picks the language),
+   * text the caller read itself, so that what it outlines is what it holds
+   * (an edit by symbol changes exactly that). Every symbol is listed (no
+   * cap). The same text of the same path again is answered from the last few
+   * kept (a read by symbol after another); a changed one may still reuse the
+   * worker's tree of the path.
+   */
+  async outlineText(
+    path: string,
+    text: string,
+    options: Omit<OutlineCallOptions, "maxSymbols"> = {},
+  ): Promise<OutlineResult> {
+    _refuseAborted(path, options.signal);
+    const absolute = _absolute(path, options.cwd);
+    const named = supportedExtension(absolute);
+    if (named === undefined) throw _unsupported(path);
+    await _requireWorkerRead();
+    const key = `${absolute}\0${options.grammarsDir ?? ""}`;
+    const kept = this.#texts.get(key);
+    if (kept !== undefined && kept.text === text) {
+      this.#texts.delete(key);
+      this.#texts.set(key, kept);
+      return kept.result;
+    }
+    const bytes = new TextEncoder().encode(text);
+    if (bytes.length > MAX_OUTLINE_BYTES) {
+      throw new ToolError(`Cannot outline "${path}": ${TOO_BIG_REASON}`);
+    }
+    const { job, spec } = await this.#job(
+      absolute,
+      named,
+      { ...options, maxSymbols: Infinity },
+      text,
+    );
+    const { result } = await this.#outlineBytes(path, {
+      job,
+      spec,
+      bytes,
+      count: this.#pieceCount(spec, bytes.length),
+      racy: false,
+    }).catch((error) => {
+      throw _grammarsDirAdvice(error, options.grammarsDir);
+    });
+    this.#texts.delete(key);
+    if (text.length <= MAX_KEPT_TEXT_LENGTH) {
+      this.#texts.set(key, { text, result });
+    }
+    for (const oldest of this.#texts.keys()) {
+      if (this.#texts.size <= MAX_KEPT_TEXTS) break;
+      this.#texts.delete(oldest);
+    }
+    return result;
+  }
+
+  /**
    * The syntax errors of `newText`, the new content of the file at `path`
    * (absolute), against those of `oldText`, the content it replaces (none for
    * a new file). Undefined for a file the outline parses without a grammar
@@ -356,11 +426,15 @@ export class Outliner {
     absolute: string,
     named: string,
     options: OutlineCallOptions,
+    text?: string,
   ): Promise<{ job: OutlineJob; spec: LanguageSpec | undefined }> {
     this.#pool.warm();
     this.#parses++;
-    // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts).
-    const extension = await dialectExtension(absolute, named);
+    // A `.h` header may be C++, a `.js` script Flow-typed (see _dialect.ts):
+    // told from the text when the caller has it, else from the file's head.
+    const extension = text === undefined
+      ? await dialectExtension(absolute, named)
+      : textDialectExtension(text, named);
     const spec = languageForExtension(extension);
     const job: OutlineJob = {
       path: absolute,
@@ -521,6 +595,7 @@ export class Outliner {
   /** Forgets every cached result. */
   clearCache(): void {
     this.#cache.clear();
+    this.#texts.clear();
     this.#cachedBytes = 0;
   }
 

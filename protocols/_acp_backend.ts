@@ -240,7 +240,11 @@ export function recordWrites(
   };
 }
 
-async function readText(
+/**
+ * A file's whole text as a diff shows it: null when it does not exist,
+ * undefined when it is too large (over 1 MiB) or cannot be read.
+ */
+export async function readText(
   files: FileBackend,
   path: string,
 ): Promise<string | null | undefined> {

@@ -30,6 +30,7 @@ import { PermissionGate } from "../tools/permission.ts";
 import { PermissionRuleSet } from "../tools/permission_rules.ts";
 import type {
   Backend,
+  FileBackend,
   PermissionAnswer,
   PermissionMode,
   ShellRequest,
@@ -38,9 +39,14 @@ import type {
 import {
   createAcpFiles,
   createAcpProcesses,
+  readText,
   recordWrites,
   type WrittenFile,
 } from "./_acp_backend.ts";
+import {
+  type EditSymbolInput,
+  textAfterEditSymbol,
+} from "../tools/edit/edit_symbol.ts";
 import { liveLocalProcesses } from "./_acp_live_shell.ts";
 import {
   type McpServerConfig,
@@ -135,6 +141,8 @@ export class AcpSession {
   #unclaimedTerminals: { request: ShellRequest; terminalId: string }[] = [];
   /** The last write to each file, for the diff of the call that made it. */
   #writes = new Map<string, WrittenFile>();
+  /** The files the session's tools read (the editor's, when it offers them). */
+  #files: FileBackend | undefined;
 
   constructor(cwd: string, client: acp.AgentContext, id?: string) {
     this.id = id ?? crypto.randomUUID();
@@ -400,6 +408,7 @@ export class AcpSession {
         local,
       })
       : local;
+    this.#files = files;
     const backend: Partial<Backend> = {
       files: recordWrites(
         files,
@@ -454,7 +463,10 @@ export class AcpSession {
       kind: call?.kind ?? kindOfAction(request.action),
       status: "pending",
     };
-    const diff = call && proposedDiff(call.name, call.input, this.cwd);
+    const diff = call &&
+      (call.name === "EditSymbol"
+        ? await this.#symbolDiff(call.input)
+        : proposedDiff(call.name, call.input, this.cwd));
     if (diff) toolCall.content = [diff];
     if (request.path) toolCall.locations = [{ path: request.path }];
     const response = await this.#client.request(
@@ -466,6 +478,29 @@ export class AcpSession {
     if (outcome?.outcome !== "selected") return false;
     if (outcome.optionId === "allow_always") return "always";
     return outcome.optionId === "allow_once";
+  }
+
+  // The diff an EditSymbol call would make, found in the file as the tool
+  // will read it; none when the file is too large or the symbol not there.
+  async #symbolDiff(input: unknown): Promise<acp.ToolCallContent | undefined> {
+    const path = inputPath(input, this.cwd);
+    const { symbol, newText, position } = (input ?? {}) as EditSymbolInput;
+    if (
+      path === undefined || this.#files === undefined ||
+      typeof symbol !== "string" || typeof newText !== "string"
+    ) {
+      return undefined;
+    }
+    const oldText = await readText(this.#files, path);
+    if (typeof oldText !== "string") return undefined;
+    const after = await textAfterEditSymbol(path, oldText, {
+      symbol,
+      newText,
+      position,
+    }).catch(() => undefined);
+    return after === undefined
+      ? undefined
+      : { type: "diff", path, oldText, newText: after };
   }
 
   async #forward(event: AgentEvent): Promise<void> {
@@ -576,7 +611,8 @@ export class AcpSession {
     if (call?.terminalId) {
       content = [{ type: "terminal", terminalId: call.terminalId }];
     } else if (
-      event.toolName === "EditFile" || event.toolName === "WriteFile"
+      event.toolName === "EditFile" || event.toolName === "EditSymbol" ||
+      event.toolName === "WriteFile"
     ) {
       const path = resultPath(output) ?? inputPath(event.input, this.cwd);
       const written = path === undefined ? undefined : this.#writes.get(path);

@@ -32,6 +32,8 @@ export function toolTitle(name: string, input: unknown): string {
       return `Write ${path ?? "file"}`;
     case "EditFile":
       return `Edit ${path ?? "file"}`;
+    case "EditSymbol":
+      return `Edit ${field(input, "symbol") ?? "symbol"} in ${path ?? "file"}`;
     case "Shell": {
       const args = (input as Input | null)?.args;
       const command = [

@@ -118,6 +118,76 @@ Deno.test("createAcpAgent() reads through the client's buffers and reports an ap
   }));
 });
 
+Deno.test("createAcpAgent() asks with and reports the diff of an EditSymbol call on the client's buffer", async () => {
+  await withAcpSession([{
+    match: "edit by symbol",
+    replies: [
+      {
+        toolCalls: [{
+          id: "call_read",
+          name: "ReadFile",
+          arguments: { path: "a.ts", symbol: "Box.open" },
+        }],
+      },
+      {
+        toolCalls: [{
+          id: "call_symbol",
+          name: "EditSymbol",
+          arguments: {
+            path: "a.ts",
+            symbol: "Box.open",
+            newText: "  open(): number {\n    return 1;\n  }\n",
+          },
+        }],
+      },
+      { text: "Edited." },
+    ],
+  }], async ({ client, ask }, { dir, server }) => {
+    const file = join(dir, "a.ts");
+    await Deno.writeTextFile(file, "on disk\n");
+    const response = await ask("edit by symbol in a.ts");
+    assert.equal(response.stopReason, "end_turn");
+    // Found in the unsaved buffer, not on disk.
+    assert.match(
+      toolResultText(server, "call_read"),
+      /^2\t {2}\/\*\* Opens\. \*\/\n3\t {2}open\(\): void \{\}\n/,
+    );
+    const edited =
+      "class Box {\r\n  open(): number {\r\n    return 1;\r\n  }\r\n}\r\n";
+    assert.deepEqual(client.writes, [{ path: file, content: edited }]);
+    assert.equal(await Deno.readTextFile(file), "on disk\n");
+    const call = client.updatesOf("tool_call").find((c) =>
+      c.toolCallId === "call_symbol"
+    )!;
+    assert.equal(call.title, "Edit Box.open in a.ts");
+    assert.equal(call.kind, "edit");
+    const done = client.updatesOf("tool_call_update").find((u) =>
+      u.toolCallId === "call_symbol" && u.status === "completed"
+    )!;
+    assert.deepEqual(done.content, [{
+      type: "diff",
+      path: file,
+      oldText: BOX,
+      newText: edited,
+    }]);
+    // The editor was asked with the same diff, found before the edit ran.
+    assert.equal(client.permissionRequests.length, 1);
+    assert.deepEqual(client.permissionRequests[0].toolCall.content, [{
+      type: "diff",
+      path: file,
+      oldText: BOX,
+      newText: edited,
+    }]);
+  }, (dir) => ({
+    client: {
+      buffers: new Map([[join(dir, "a.ts"), BOX]]),
+      permission: () => "allow_once",
+    },
+  }));
+});
+
+const BOX = "class Box {\r\n  /** Opens. */\r\n  open(): void {}\r\n}\r\n";
+
 Deno.test("createAcpAgent() maps a rejected permission onto a refused tool call", async () => {
   await withAcpSession([{
     match: "write a file",

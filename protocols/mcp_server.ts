@@ -1,6 +1,7 @@
 /**
- * The Search MCP server: `file_outline`, `search` and `rg` over the Model
- * Context Protocol, built on the official `@modelcontextprotocol/server` SDK.
+ * The Search MCP server: `file_outline`, `read_symbol`, `repo_map`, `search`
+ * and `rg` over the Model Context Protocol, built on the official
+ * `@modelcontextprotocol/server` SDK.
  *
  * @module
  */
@@ -20,6 +21,7 @@ import { createLocalFiles } from "../tools/local_files.ts";
 import { createLocalProcesses } from "../tools/shell/local_processes.ts";
 import { createRg } from "../tools/search/rg.ts";
 import { createFileOutline } from "../tools/file_outline/file_outline.ts";
+import { createReadSymbol } from "../tools/read/read_symbol.ts";
 import { createRepoMap } from "../tools/repo_map/repo_map_tool.ts";
 import { createSearch } from "../tools/search/search.ts";
 import type { JsonSchema, PermissionMode, Tool } from "../tools/types.ts";
@@ -47,7 +49,7 @@ export interface SearchMcpServerOptions {
 }
 
 /**
- * Creates the Search MCP server with its three read-only tools. Paths
+ * Creates the Search MCP server with its read-only tools. Paths
  * resolve against `cwd`; with a `permissionMode` other than `"allow"`,
  * reading outside it is refused, since an MCP server has nobody to ask.
  *
@@ -66,7 +68,7 @@ export interface SearchMcpServerOptions {
  * const client = new Client({ name: "example", version: "1.0.0" });
  * await client.connect(clientSide);
  * const { tools } = await client.listTools();
- * assert.deepEqual(tools.map((tool) => tool.name).sort(), ["file_outline", "repo_map", "rg", "search"]);
+ * assert.deepEqual(tools.map((tool) => tool.name).sort(), ["file_outline", "read_symbol", "repo_map", "rg", "search"]);
  * await client.close();
  * await server.close();
  * ```
@@ -89,6 +91,7 @@ export function createSearchMcpServer(
   );
   const tools: Tool<never, unknown>[] = [
     createFileOutline(context),
+    createReadSymbol(context),
     createRepoMap(context),
     createSearch(context),
     createRg(context),

@@ -21,6 +21,7 @@ const ALL_TOOLS = [
   "ReadFile",
   "WriteFile",
   "EditFile",
+  "EditSymbol",
   "Shell",
   "Plan",
   "file_outline",
@@ -91,6 +92,7 @@ Deno.test("createAgent() run: a tool call, its result and a final answer; every 
         .description ?? "";
     assert.match(described("ReadFile"), /file_outline/);
     assert.match(described("EditFile"), /oldText/);
+    assert.match(described("EditSymbol"), /Prefer it over EditFile/);
     assert.match(described("Subagent"), /parallel|at once|concurren/i);
     const system = first.body.messages.find((m) => m.role === "system");
     assert.ok(system, "a system prompt is sent");

@@ -18,6 +18,7 @@ import {
   type ScriptedReply,
   startScriptedServer,
   toolMessages,
+  toolResultText,
   unusedBaseURL,
 } from "./support/scripted_server.ts";
 import {
@@ -793,6 +794,67 @@ function encodeBase64(bytes: Uint8Array): string {
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
+
+Deno.test("createAgent() reads a symbol by name and edits it with EditSymbol, keeping the file's CRLF and tabs", async () => {
+  await withWorkspace(async (dir) => {
+    const source =
+      "export class Greeter {\r\n\t/** Says hi. */\r\n\tgreet() {\r\n\t\treturn 'hi';\r\n\t}\r\n}\r\n";
+    await Deno.writeTextFile(join(dir, "lib.ts"), source);
+    await using server = startScriptedServer([{
+      match: "change greet",
+      replies: [
+        {
+          toolCalls: [{
+            id: "call_read",
+            name: "ReadFile",
+            arguments: { path: "lib.ts", symbol: "greet" },
+          }],
+        },
+        {
+          toolCalls: [{
+            id: "call_edit",
+            name: "EditSymbol",
+            arguments: {
+              path: "lib.ts",
+              symbol: "Greeter.greet",
+              newText:
+                "\t/** Says hello. */\n\tgreet() {\n\t\treturn 'hello';\n\t}\n",
+            },
+          }],
+        },
+        {
+          toolCalls: [{
+            id: "call_missing",
+            name: "EditSymbol",
+            arguments: { path: "lib.ts", symbol: "gret", newText: "x" },
+          }],
+        },
+        { text: "Changed." },
+      ],
+    }]);
+    const agent = scriptedAgent(server, dir, { permissionMode: "allow" });
+    const events = await collect(agent.stream("change greet"));
+    assert.equal(
+      toolResultText(server, "call_read"),
+      "2\t\t/** Says hi. */\n3\t\tgreet() {\n4\t\t\treturn 'hi';\n5\t\t}\n\n(method Greeter.greet: lines 2-5 of 6 in \"lib.ts\".)",
+    );
+    assert.match(
+      toolResultText(server, "call_edit"),
+      /^Edited "lib\.ts": method Greeter\.greet \(now lines 2-5\)\.\n--- lib\.ts\n/,
+    );
+    assert.equal(
+      await Deno.readTextFile(join(dir, "lib.ts")),
+      source.replace("Says hi", "Says hello").replace("'hi'", "'hello'"),
+    );
+    // A name that is not there reaches the model as an error with the nearest.
+    assert.match(
+      toolResultText(server, "call_missing"),
+      /no symbol is named "gret"; the nearest names are method Greeter\.greet \(lines 3-5\)/,
+    );
+    const failed = events.filter((e) => e.type === "tool-error");
+    assert.deepEqual(failed.map((e) => e.toolName), ["EditSymbol"]);
+  });
+});
 
 Deno.test("createAgent() offers extra tools to the model and returns their failures as errors", async () => {
   await withWorkspace(async (dir) => {

@@ -41,6 +41,8 @@ const KEYS = [
   "pattern",
   "glob",
   "maxResults",
+  "symbol",
+  "position",
   "__proto__",
   "constructor",
 ];
@@ -330,7 +332,7 @@ Deno.test("file tools resolve or throw ToolError on random input (acceptEdits, w
   try {
     const tools = createTools({ cwd: ws, permissionMode: "acceptEdits" });
     const counts = await fuzz(
-      toolsOf(tools, ["ReadFile", "WriteFile", "EditFile"]),
+      toolsOf(tools, ["ReadFile", "WriteFile", "EditFile", "EditSymbol"]),
       2,
     );
     for (const name of ["ReadFile", "WriteFile", "EditFile"]) {

@@ -70,11 +70,47 @@ function withProject(
   });
 }
 
-Deno.test("fello mcp lists file_outline, repo_map, search and rg with their input schemas", async () => {
+Deno.test("fello mcp read_symbol reads one symbol with its doc comment, as ReadFile symbol does", async () => {
+  await withProject(async (client) => {
+    const read = await call(client, "read_symbol", {
+      path: "src/user.ts",
+      symbol: "loadUser",
+    });
+    assert.equal(read.isError, false, read.text);
+    assert.equal(
+      read.text,
+      [
+        "1\t/** Loads a user by id. */",
+        "2\texport function loadUser(id: string) {",
+        "3\t  return { id };",
+        "4\t}",
+        "",
+        '(function loadUser: lines 1-4 of 8 in "src/user.ts".)',
+      ].join("\n"),
+    );
+    const member = await call(client, "read_symbol", {
+      path: "src/user.ts",
+      symbol: "Store.size",
+    });
+    assert.match(member.text, /^7\t {2}size = 0;$/m);
+    const unknown = await call(client, "read_symbol", {
+      path: "src/user.ts",
+      symbol: "loadUsr",
+    });
+    assert.equal(unknown.isError, true);
+    assert.match(
+      unknown.text,
+      /^Cannot read "src\/user\.ts": no symbol is named "loadUsr"; the nearest names are function loadUser \(lines 2-4\)/,
+    );
+  });
+});
+
+Deno.test("fello mcp lists file_outline, read_symbol, repo_map, search and rg with their input schemas", async () => {
   await withProject(async (client) => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       "file_outline",
+      "read_symbol",
       "repo_map",
       "rg",
       "search",

@@ -1,9 +1,9 @@
 // Outlines of real published code: the libc headers under /usr/include, read
 // as Objective-C (under `@class`) and as plain C; TypeScript's lib files,
 // sqlite3.c, libstdc++'s stl_vector.h, Expo's Swift, CPython and Go sources
-// outlined whole at any nesting depth.
+// outlined whole at any nesting depth; TypeScript's symbols read by name path.
 import assert from "node:assert/strict";
-import { outlineSymbols } from "../mod.ts";
+import { createTools, outlineSymbols } from "../mod.ts";
 import type { OutlineSymbol } from "../outline/types.ts";
 import { cLines, objcLines } from "./support/objc_lines.ts";
 import { packageFile } from "./support/npm_package.ts";
@@ -282,4 +282,38 @@ Deno.test("objc.extract() outlines plain C headers under @class as the C outline
     compared++;
   }
   assert.ok(compared >= 20, `only ${compared} libc headers found`);
+});
+
+Deno.test("ReadFile symbol reads ts.server.protocol.Message of typescript.d.ts and WebAssembly.Global.value of lib.dom.d.ts by name", async () => {
+  const lib = await packageFile("typescript@5.6.2", "lib/typescript.d.ts");
+  const text = await Deno.readTextFile(lib);
+  const tools = createTools({ cwd: "/", permissionMode: "allow" });
+  const message = await tools.ReadFile.execute({
+    path: lib,
+    symbol: "ts.server.protocol.Message",
+  });
+  const start = lineOf(text, "            export interface Message {");
+  // Its JSDoc block sits right above it.
+  assert.equal(message.symbol?.name, "ts.server.protocol.Message");
+  assert.equal(message.symbol?.kind, "interface");
+  assert.ok(message.startLine < start, `doc from ${message.startLine}`);
+  assert.match(message.content, /^\s*\/\*\*/);
+  assert.match(message.content, /export interface Message \{[^]*\n\s*\}\n$/);
+  // A suffix unique in the file names it too; a shared one lists everyone.
+  const bySuffix = await tools.ReadFile.execute({
+    path: lib,
+    symbol: "protocol.Message",
+  });
+  assert.equal(bySuffix.content, message.content);
+  await assert.rejects(
+    tools.ReadFile.execute({ path: lib, symbol: "Message" }),
+    /"Message" names \d+ symbols: .*interface ts\.server\.protocol\.Message \(lines \d+-\d+\)/,
+  );
+  const dom = await packageFile("typescript@5.6.2", "lib/lib.dom.d.ts");
+  const value = await tools.ReadFile.execute({
+    path: dom,
+    symbol: "WebAssembly.Global.value",
+  });
+  assert.equal(value.symbol?.kind, "property");
+  assert.match(value.content, /^\s*value: /m);
 });

@@ -19,6 +19,11 @@ import {
   type EditFileInput,
   type EditFileResult,
 } from "./edit/edit_file.ts";
+import {
+  createEditSymbol,
+  type EditSymbolInput,
+  type EditSymbolResult,
+} from "./edit/edit_symbol.ts";
 import { createShell, type ShellInput } from "./shell/shell.ts";
 import {
   createPlan,
@@ -128,6 +133,8 @@ export interface Tools {
   readonly WriteFile: Tool<WriteFileInput, WriteFileResult>;
   /** Replaces exact text in a file. */
   readonly EditFile: Tool<EditFileInput, EditFileResult>;
+  /** Replaces a symbol found by name, or inserts lines before or after it. */
+  readonly EditSymbol: Tool<EditSymbolInput, EditSymbolResult>;
   /** Runs a command with bounded output and a killable process tree. */
   readonly Shell: Tool<ShellInput, ShellResult>;
   /** Replaces the execution plan. */
@@ -185,6 +192,7 @@ export function createTools(options: CreateToolsOptions = {}): Tools {
     ReadFile: createReadFile(context),
     WriteFile: createWriteFile(context),
     EditFile: createEditFile(context),
+    EditSymbol: createEditSymbol(context),
     Shell: createShell(context),
     Plan: plan.tool,
     search: createSearch(context),

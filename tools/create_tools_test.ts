@@ -151,6 +151,7 @@ Deno.test("createTools() tools have a name, description, schema and execute, and
         "ReadFile",
         "WriteFile",
         "EditFile",
+        "EditSymbol",
         "Shell",
         "Plan",
       ] as const
@@ -174,6 +175,7 @@ Deno.test("createTools() tools have a name, description, schema and execute, and
       "limit",
       "line",
       "path",
+      "symbol",
     ]);
     for (const key of ["path", "content", "cwd"]) {
       assert.ok(props(tools.WriteFile).includes(key), key);
@@ -181,6 +183,14 @@ Deno.test("createTools() tools have a name, description, schema and execute, and
     for (const key of ["path", "oldText", "newText", "replaceAll", "cwd"]) {
       assert.ok(props(tools.EditFile).includes(key), key);
     }
+    assert.deepEqual(props(tools.EditSymbol).sort(), [
+      "allowSyntaxErrors",
+      "cwd",
+      "newText",
+      "path",
+      "position",
+      "symbol",
+    ]);
     await rejectsTool(tools.ReadFile.execute({ path: 5 } as never));
     await rejectsTool(tools.WriteFile.execute({ path: "a.txt" } as never));
     await rejectsTool(

@@ -287,6 +287,36 @@ export interface FileStat {
 }
 
 /**
+ * Where a symbol addressed by name is in its file: what ReadFile `symbol`
+ * read and what EditSymbol wrote. Lines are 1-based and inclusive, and start
+ * at the symbol's doc comment when it has one.
+ *
+ * A type only: needs no permission.
+ *
+ * @example Read one method by its name path
+ * ```ts
+ * import { createTools, type SymbolRange } from "@fello/agent";
+ * import assert from "node:assert/strict";
+ *
+ * const cwd = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${cwd}/a.ts`, "class A {\n  /** Runs. *\/\n  run() {}\n}\n");
+ * const { symbol } = await createTools({ cwd }).ReadFile.execute({ path: "a.ts", symbol: "run" });
+ * const range: SymbolRange = symbol!;
+ * assert.deepEqual(range, { name: "A.run", kind: "method", startLine: 2, endLine: 3 });
+ * ```
+ */
+export interface SymbolRange {
+  /** The symbol's full name path, e.g. `Outliner.run`. */
+  name: string;
+  /** Its kind as the outline labels it: `function`, `class`, `method`, ... */
+  kind: string;
+  /** First line (of its doc comment, when it has one). */
+  startLine: number;
+  /** Last line. */
+  endLine: number;
+}
+
+/**
  * A file opened for positioned reads.
  *
  * A type only: needs no permission.

@@ -203,7 +203,7 @@ export function docComment(
     options.reader,
   );
   // Lint directives between a doc and its declaration are not the doc.
-  while (texts.length > 0 && _isToolDirective(texts.at(-1)!)) texts.pop();
+  while (texts.length > 0 && isToolDirective(texts.at(-1)!)) texts.pop();
   if (texts.length === 0) {
     return options.acrossBlankLine
       ? _jsDocAcrossBlankLine(node, options)
@@ -299,7 +299,11 @@ export function commentEndingAt(
   return accept(text) ? firstMeaningfulLine(text) : undefined;
 }
 
-function _isToolDirective(text: string): boolean {
+/**
+ * Whether a comment is a lint or tool directive (`// eslint-disable-line`),
+ * never doc text though it may stand between a doc and its declaration.
+ */
+export function isToolDirective(text: string): boolean {
   return text.startsWith("//") && TOOL_DIRECTIVE.test(text);
 }
 

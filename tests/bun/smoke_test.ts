@@ -58,7 +58,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "createTools() and the outline functions work in a Bun script (needs bun)",
+    "createTools() (EditSymbol and ReadFile symbol too) and the outline functions work in a Bun script (needs bun)",
   ignore,
   async fn() {
     await withWorkspace(async (dir) => {
@@ -68,15 +68,20 @@ Deno.test({
       });
       assert.equal(out.code, 0, out.stderr);
       const result = JSON.parse(out.stdout);
-      assert.equal(result.read, "export function g() {}\n");
+      assert.equal(
+        result.read,
+        "export function g() {}\n/** H. */\nexport function h() {}\n",
+      );
+      assert.equal(result.symbol, "/** H. */\nexport function h() {}\n");
       assert.equal(result.shell.exitCode, 0);
       assert.equal(result.shell.output, "42\n");
       assert.deepEqual(result.found.matches, [
         { path: "a.ts", line: 1, text: "export function g() {}" },
+        { path: "a.ts", line: 3, text: "export function h() {}" },
       ]);
       assert.match(result.outline, /^function g \(line 1\)$/m);
       assert.equal(result.file, result.outline);
-      assert.deepEqual(result.symbols, ["g"]);
+      assert.deepEqual(result.symbols, ["g", "h"]);
       assert.match(result.refused, /^Refused: .*"readOnly"/);
     });
   },

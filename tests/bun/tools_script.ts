@@ -13,6 +13,13 @@ await tools.EditFile.execute({
   oldText: "f()",
   newText: "g()",
 });
+await tools.EditSymbol.execute({
+  path: "a.ts",
+  symbol: "g",
+  position: "after",
+  newText: "/** H. */\nexport function h() {}\n",
+});
+const symbol = await tools.ReadFile.execute({ path: "a.ts", symbol: "h" });
 const read = await tools.ReadFile.execute({ path: "a.ts" });
 const shell = await tools.Shell.execute({ command: "echo $((6 * 7))" });
 const found = await tools.search.execute({ pattern: "function" });
@@ -28,6 +35,7 @@ try {
 }
 console.log(JSON.stringify({
   read: read.content,
+  symbol: symbol.content,
   shell,
   found,
   outline,

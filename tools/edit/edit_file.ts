@@ -1,35 +1,19 @@
 // EditFile: literal search-and-replace in one file, keeping its encoding, BOM
 // and line endings; atomic, serialized per file, and answered with a diff.
 import { z } from "zod";
-import type { AuthorizeRequest, ToolContext } from "../context.ts";
+import type { ToolContext } from "../context.ts";
 import { closestText, SEARCH_MAX_CHARS } from "./_closest_text.ts";
 import { countChar } from "../../internal/count_char.ts";
-import {
-  decodeText,
-  encodeFile,
-  encodeText,
-  SNIFF_BYTES,
-  sniffFormat,
-  type TextFormat,
-} from "../../internal/decode.ts";
+import { encodeFile, encodeText } from "../../internal/decode.ts";
 import { defineTool } from "../define.ts";
 import { clipDiff, diffWasCut, editDiff } from "./_diff.ts";
 import { applyEdit, eachMatch, type EditPlan, planEdit } from "./_edit_text.ts";
-import {
-  fileSystemError,
-  type FileTarget,
-  fileTarget,
-  refuseAborted,
-  refuseOpenedElsewhere,
-  refuseRetargeted,
-  statFile,
-} from "../file_errors.ts";
-import { FileChangedError } from "../_file_identity.ts";
-import { forgetLineIndex } from "../../internal/line_index.ts";
-import { readWhole } from "../read_at.ts";
+import { type FileTarget, fileTarget } from "../file_errors.ts";
+import { type FileText, MAX_EDIT_BYTES, readText } from "./_file_text.ts";
+import { runEdit } from "./_write_edit.ts";
 import { formatSize } from "../../internal/format_size.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { FileStat, SyntaxCheckFields, Tool } from "../types.ts";
+import type { SyntaxCheckFields, Tool } from "../types.ts";
 import {
   checkSyntax,
   type SyntaxCheck,
@@ -116,8 +100,6 @@ export interface EditFileResult extends SyntaxCheckFields {
 }
 
 const NAME = "EditFile";
-/** Files bigger than this are not edited in memory. */
-const MAX_EDIT_BYTES = 256 * 1024 * 1024;
 const MAX_LISTED_LINES = 20;
 /** Matches counted before an edit without replaceAll is refused ("at least"). */
 const MAX_COUNTED = 10_000;
@@ -160,43 +142,16 @@ async function editFile(
     path: input.path,
     cwd: input.cwd,
   });
-  const { path } = target;
   checkTexts(input, target);
-  // Before any await: the calls on this file keep the order they started in,
-  // so this edit sees what the calls before it wrote.
-  using queued = context.queueForFile(path);
-  await queued.file.wait(signal);
-  refuseAborted(signal, target);
-  const request: AuthorizeRequest = {
+  const check = (edit: PlannedEdit) =>
+    checkEditSyntax(target, edit, { input, signal });
+  return await runEdit(context, target, {
     tool: NAME,
-    action: "write",
-    path,
     description: `Edit "${target.display}"`,
-  };
-  // An edit that cannot happen fails before anyone is asked to approve it
-  // (inside the workspace, where reading needs no approval of its own).
-  if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
-    await checkEditSyntax(target, await plannedEdit(context, target, input), {
-      input,
-      signal,
-    });
-  }
-  const authorized = await context.authorize(request, {
-    turn: queued.ask,
     signal,
-  });
-  return await context.lockFile(path, async () => {
-    refuseAborted(signal, target);
-    // "Outside" was decided before asking; the file may lead elsewhere now,
-    // and even reading it there was not approved.
-    await refuseRetargeted(context, target, authorized);
-    // Read again: the file may have changed while the user decided.
-    const realPath = authorized.realPath;
-    let edit = await plannedEdit(context, target, input, realPath);
-    for (let attempt = 1;; attempt++) {
-      // Everything that can fail (out of memory included) comes before the
-      // write: an edit that lands while its caller gets an error is applied
-      // twice by a retry.
+    plan: (approved) => plannedEdit(context, target, input, approved),
+    check,
+    finish: async (edit) => {
       const { diff } = editDiff(
         target.display,
         edit.file.text,
@@ -204,40 +159,34 @@ async function editFile(
         { total: edit.plan.count },
       );
       const bytes = encodeEdit(edit.file, edit.plan);
-      const syntax = await checkEditSyntax(target, edit, { input, signal });
-      try {
-        // Replaced only if it is still the version read (another process
-        // may have written it since): else read again and re-apply.
-        await context.files.writeFile(path, bytes, {
-          ...(realPath === undefined ? {} : { realPath }),
-          ...(edit.file.version === undefined
-            ? {}
-            : { expect: edit.file.version }),
-        });
-        return {
+      const syntax = await check(edit);
+      return {
+        bytes,
+        result: {
           path: target.display,
           replacements: edit.plan.count,
           diff,
           ...syntaxFields(syntax),
-        };
-      } catch (error) {
-        if (!(error instanceof FileChangedError)) {
-          throw fileSystemError(target, error);
-        }
-        if (attempt === MAX_REAPPLY) throw changedOnDisk(target);
-        edit = await reapplied(context, target, input, edit.plan.count);
-      } finally {
-        forgetLineIndex(context.files, path);
-      }
-    }
+        },
+      };
+    },
+    // The same edit applies to the new text only if oldText matches as it
+    // did (as many places).
+    same: (first, again) => again.plan.count === first.plan.count,
   });
+}
+
+/** An edit planned on a file as read. */
+interface PlannedEdit {
+  file: FileText;
+  plan: EditPlan;
 }
 
 // The syntax check of an edit planned on the file as read (see
 // tools/_syntax_check.ts); throws when it would add errors.
 function checkEditSyntax(
   target: FileTarget,
-  { file, plan }: { file: FileText; plan: EditPlan },
+  { file, plan }: PlannedEdit,
   { input, signal }: { input: EditFileInput; signal?: AbortSignal },
 ): Promise<SyntaxCheck> {
   return checkSyntax(target, {
@@ -248,40 +197,13 @@ function checkEditSyntax(
   });
 }
 
-/** Times an edit is re-applied to a file that keeps changing before it fails. */
-const MAX_REAPPLY = 10;
-
-function changedOnDisk(target: FileTarget): ToolError {
-  return new ToolError(
-    `Cannot ${target.verb} "${target.display}": it changed on disk while the edit was prepared; read it again`,
-  );
-}
-
-// The file changed after it was read: the same edit applies to the new text
-// only if oldText matches as it did (as many places), else nothing is written.
-async function reapplied(
-  context: ToolContext,
-  target: FileTarget,
-  input: EditFileInput,
-  count: number,
-): Promise<{ file: FileText; plan: EditPlan }> {
-  let edit: { file: FileText; plan: EditPlan };
-  try {
-    edit = await plannedEdit(context, target, input);
-  } catch {
-    throw changedOnDisk(target);
-  }
-  if (edit.plan.count !== count) throw changedOnDisk(target);
-  return edit;
-}
-
 /** The file as read now, and the edit planned on it; throws if it cannot apply. */
 async function plannedEdit(
   context: ToolContext,
   target: FileTarget,
   input: EditFileInput,
   approved?: string,
-): Promise<{ file: FileText; plan: EditPlan }> {
+): Promise<PlannedEdit> {
   const file = await readText(context, target, approved);
   const plan = planEdit(file.text, input.oldText, input.newText, {
     countLimit: input.replaceAll === true ? Infinity : MAX_COUNTED,
@@ -289,17 +211,6 @@ async function plannedEdit(
   checkMatches(plan, file.text, input, target);
   checkNewSize(file, plan, target);
   return { file, plan };
-}
-
-/**
- * A file as read: its bytes, its decoded text (without BOM), its format and,
- * when the backend tells it, the version of the file read.
- */
-interface FileText {
-  bytes: Uint8Array;
-  text: string;
-  format: TextFormat;
-  version?: FileStat;
 }
 
 /**
@@ -344,51 +255,6 @@ function checkTexts(input: EditFileInput, target: FileTarget): void {
       `Cannot edit "${target.display}": oldText and newText are the same, so nothing would change; give the new text in newText`,
     );
   }
-}
-
-async function readText(
-  context: ToolContext,
-  target: FileTarget,
-  approved?: string,
-): Promise<FileText> {
-  const stat = await statFile(context.files, target);
-  if (stat.size > MAX_EDIT_BYTES) {
-    throw new ToolError(
-      `Cannot edit "${target.display}": it is ${stat.size} bytes, too big to edit in memory; use Shell (for example sed) for such files`,
-    );
-  }
-  let bytes: Uint8Array;
-  let version: FileStat | undefined;
-  try {
-    const file = await context.files.open(target.path);
-    try {
-      await refuseOpenedElsewhere(context, target, file, approved);
-      // Before the read: a change during it makes the version differ.
-      version = await file.stat?.();
-      bytes = await readWhole(file, version?.size ?? stat.size);
-    } finally {
-      file.close();
-    }
-  } catch (error) {
-    throw fileSystemError(target, error);
-  }
-  const format = sniffFormat(bytes.subarray(0, SNIFF_BYTES), target);
-  const body = bytes.subarray(format.bomLength);
-  const text = decodeText(body, format.encoding);
-  // A U+FFFD may stand for bytes that do not decode; then re-encoding would
-  // change them. Only that rare case pays for a strict decode.
-  if (text.includes("\uFFFD")) {
-    try {
-      decodeText(body, format.encoding, { fatal: true });
-    } catch {
-      throw new ToolError(
-        `Cannot edit "${target.display}": it is not valid ${format.encoding.toUpperCase()} text, and editing it would change bytes outside the edit; use Shell if you must change it`,
-      );
-    }
-  }
-  return version === undefined
-    ? { bytes, text, format }
-    : { bytes, text, format, version };
 }
 
 /**

@@ -31,7 +31,13 @@ import {
 } from "./_select_lines.ts";
 import { formatNumberedLines } from "../../internal/numbered_lines.ts";
 import { ToolError } from "../../internal/tool_error.ts";
-import type { FileStat, RandomAccessFile, Tool } from "../types.ts";
+import type {
+  FileStat,
+  RandomAccessFile,
+  SymbolRange,
+  Tool,
+} from "../types.ts";
+import { findSymbol } from "../_find_symbol.ts";
 import DESCRIPTION from "./read_file.txt" with { type: "text" };
 
 /**
@@ -61,6 +67,12 @@ export interface ReadFileInput {
   cwd?: string;
   /** Read a file over 100 KB whole. */
   force?: boolean;
+  /**
+   * Read exactly one symbol's lines, doc comment included, by its name path
+   * (`Outliner.run`, a unique suffix such as `run`, or `parse@120` to pick
+   * one of several); not with `line` or `limit`, and at any file size.
+   */
+  symbol?: string;
 }
 
 /**
@@ -94,6 +106,8 @@ export interface ReadFileResult {
   endLine: number;
   /** The file's line count; may be undefined only for a partial read of a file over 10 MB. */
   totalLines?: number;
+  /** The symbol read, for a read by `symbol`: its full name path, kind and lines. */
+  symbol?: SymbolRange;
 }
 
 /** A full read of a file bigger than this is refused without `force`. */
@@ -121,6 +135,9 @@ const schema = z.object({
   limit: z.number().int().min(1).optional().describe("Number of lines"),
   cwd: z.string().optional().describe("Folder for a relative path"),
   force: z.boolean().optional().describe("Read a file over 100 KB whole"),
+  symbol: z.string().optional().describe(
+    "Read one symbol by name path, e.g. Class.method",
+  ),
 });
 
 /** Creates the ReadFile tool for a context. */
@@ -149,6 +166,7 @@ async function readFile(
     cwd: input.cwd,
   });
   const { path } = target;
+  if (input.symbol !== undefined) checkSymbolInput(input, target);
   // Before any await: a read made after a write of this file (in one step)
   // waits for it, and sees what it wrote.
   using queued = context.queueForFile(path);
@@ -164,7 +182,9 @@ async function readFile(
   // (without a wait, there was no moment to swap it in; spare the check).
   if (authorized.waited) await refuseRetargeted(context, target, authorized);
   let stat = await statFile(context.files, target);
-  const partial = input.line !== undefined || input.limit !== undefined;
+  const bySymbol = input.symbol !== undefined;
+  const partial = bySymbol || input.line !== undefined ||
+    input.limit !== undefined;
   if (!partial) checkFullReadSize(stat, target, input.force === true);
   let file: RandomAccessFile;
   try {
@@ -185,7 +205,12 @@ async function readFile(
     const head = new Uint8Array(Math.min(SNIFF_BYTES, stat.size));
     await readAt(file, head, 0);
     const format = sniffFormat(head, target);
-    const result = partial
+    const result = bySymbol
+      ? await readSymbol(file, stat, format, target, {
+        symbol: input.symbol!,
+        signal,
+      })
+      : partial
       ? await readLines(file, stat, format, target, {
         input,
         signal,
@@ -265,6 +290,42 @@ function checkFullReadSize(
 }
 
 type Lines = Omit<ReadFileResult, "path">;
+
+function checkSymbolInput(input: ReadFileInput, target: FileTarget): void {
+  if (input.line !== undefined || input.limit !== undefined) {
+    throw new ToolError(
+      `Cannot read "${target.display}": symbol cannot be combined with line or limit; give either the symbol's name path, or line and limit`,
+    );
+  }
+}
+
+// A symbol's lines: the whole text is read to outline it (ReadFile's size
+// limit for full reads does not apply: only the symbol is returned).
+async function readSymbol(
+  file: RandomAccessFile,
+  stat: FileStat,
+  format: TextFormat,
+  target: FileTarget,
+  { symbol, signal }: { symbol: string; signal?: AbortSignal },
+): Promise<Lines> {
+  if (stat.size > MAX_FORCED_BYTES) {
+    throw new ToolError(
+      `Cannot read "${target.display}" by symbol: it is ${
+        formatSize(stat.size)
+      }, too big to outline; read it by lines with line and limit`,
+    );
+  }
+  const { content: text } = await readAll(file, stat, format);
+  const found = await findSymbol(target, text, symbol, signal);
+  const { name, kind, startLine, endLine, totalLines } = found;
+  return {
+    content: text.slice(found.start, found.end),
+    startLine,
+    endLine,
+    totalLines,
+    symbol: { name, kind, startLine, endLine },
+  };
+}
 
 async function readAll(
   file: RandomAccessFile,
@@ -382,6 +443,13 @@ function countLines(text: string): number {
 /** The text the model sees: numbered lines and, when more remain, how to continue. */
 export function readFileText(result: ReadFileResult): string {
   const { path, content, startLine, endLine, totalLines } = result;
+  if (result.symbol !== undefined) {
+    const { kind, name } = result.symbol;
+    const body = formatNumberedLines(content, startLine, {
+      maxChars: MAX_MODEL_CHARS,
+    });
+    return `${body}\n\n(${kind} ${name}: lines ${startLine}-${endLine} of ${totalLines} in "${path}".)`;
+  }
   if (content.length === 0) {
     return totalLines === 0
       ? `(The file "${path}" is empty: 0 lines.)`

@@ -837,3 +837,64 @@ const text = tools.ReadFile.toModelText(r);
     );
   });
 });
+
+Deno.test("readFile() with symbol returns exactly its lines, doc comment included, numbered as usual", async () => {
+  await withWorkspace(async (ws) => {
+    const text =
+      "\uFEFFpackage a\r\n\r\n// Serve runs.\r\nfunc (s *Server) Serve() {\r\n\treturn\r\n}\r\n\r\nfunc Other() {}\r\n";
+    await Deno.writeTextFile(join(ws, "a.go"), text);
+    const t = tools(ws);
+    const result = await t.ReadFile.execute({
+      path: "a.go",
+      symbol: "Server.Serve",
+    });
+    assert.deepEqual(result, {
+      path: "a.go",
+      content:
+        "// Serve runs.\r\nfunc (s *Server) Serve() {\r\n\treturn\r\n}\r\n",
+      startLine: 3,
+      endLine: 6,
+      totalLines: 8,
+      symbol: {
+        name: "Server.Serve",
+        kind: "method",
+        startLine: 3,
+        endLine: 6,
+      },
+    });
+    assert.equal(
+      t.ReadFile.toModelText(result),
+      '3\t// Serve runs.\n4\tfunc (s *Server) Serve() {\n5\t\treturn\n6\t}\n\n(method Server.Serve: lines 3-6 of 8 in "a.go".)',
+    );
+  });
+});
+
+Deno.test("readFile() reads a symbol of a file over the 100 KB full-read limit, and refuses symbol with line or limit", async () => {
+  await withWorkspace(async (ws) => {
+    const filler = "export const filler = 1;\n".repeat(6000);
+    await Deno.writeTextFile(
+      join(ws, "big.ts"),
+      `${filler}/** Last. */\nexport function last() {}\n`,
+    );
+    const t = tools(ws);
+    const { content, startLine, symbol } = await t.ReadFile.execute({
+      path: "big.ts",
+      symbol: "last",
+    });
+    assert.equal(content, "/** Last. */\nexport function last() {}\n");
+    assert.equal(startLine, 6001);
+    assert.equal(symbol?.name, "last");
+    assert.equal(
+      await toolErrorMessage(
+        t.ReadFile.execute({ path: "big.ts", symbol: "last", line: 3 }),
+      ),
+      'Cannot read "big.ts": symbol cannot be combined with line or limit; give either the symbol\'s name path, or line and limit',
+    );
+    assert.match(
+      await toolErrorMessage(
+        t.ReadFile.execute({ path: "big.ts", symbol: "lst" }),
+      ),
+      /^Cannot read "big\.ts": no symbol is named "lst"; the nearest names are function last \(lines 6002-6002\)/,
+    );
+  });
+});
