@@ -3,10 +3,10 @@
 // sqlite3.c, libstdc++'s stl_vector.h, Expo's Swift, CPython and Go sources
 // outlined whole at any nesting depth; TypeScript's symbols read by name path.
 import assert from "node:assert/strict";
-import { createTools, outlineSymbols } from "../mod.ts";
-import type { OutlineSymbol } from "../outline/types.ts";
-import { cLines, objcLines } from "./support/objc_lines.ts";
-import { packageFile } from "./support/npm_package.ts";
+import { createTools, outlineSymbols } from "../../mod.ts";
+import type { OutlineSymbol } from "../../outline/types.ts";
+import { cLines, objcLines } from "../support/objc_lines.ts";
+import { packageFile } from "../support/npm_package.ts";
 
 // The symbol at the end of `path` (names from the top, `kind name` to tell
 // a kind apart), or a failure listing what the last level holds.
