@@ -196,6 +196,16 @@ export class ToolContext {
     return this.#gate.wouldAsk((await this.#gateRequest(request)).gateRequest);
   }
 
+  /**
+   * Whether `authorize(request)` would ask the approver now about a path
+   * inside the workspace, where reading needs no approval of its own: then a
+   * call that cannot apply can fail before anyone is asked.
+   */
+  async wouldAskInside(request: AuthorizeRequest): Promise<boolean> {
+    const { gateRequest } = await this.#gateRequest(request);
+    return !gateRequest.outsideWorkspace && this.#gate.wouldAsk(gateRequest);
+  }
+
   async #gateRequest(
     request: AuthorizeRequest,
   ): Promise<{ gateRequest: GateRequest; realPath?: string }> {

@@ -78,7 +78,7 @@ export async function runEdit<Edit extends { file: FileText }, Result>(
   };
   // An edit that cannot happen fails before anyone is asked to approve it
   // (inside the workspace, where reading needs no approval of its own).
-  if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
+  if (await context.wouldAskInside(request)) {
     await steps.check(await steps.plan());
   }
   const authorized = await context.authorize(request, {

@@ -152,7 +152,7 @@ async function writeFile(
   };
   // Content the syntax check refuses fails before anyone is asked to approve
   // it (inside the workspace, where reading needs no approval of its own).
-  if (await context.wouldAsk(request) && !(await context.isOutside(path))) {
+  if (await context.wouldAskInside(request)) {
     await checkWrite(context, target, { input, signal });
   }
   const authorized = await context.authorize(request, {
