@@ -645,37 +645,42 @@ const MAX_LINE_BYTES = 4 * 1024 * 1024;
 // Refuses before parsing a file that holds a line over MAX_LINE_BYTES
 // (`lineOffset`: the lines before these bytes, for a piece of a file).
 function _refuseLongLine(bytes: Uint8Array, lineOffset: number): void {
-  if (bytes.length <= MAX_LINE_BYTES) return;
-  let line = lineOffset + 1;
-  for (let start = 0; start < bytes.length; line++) {
-    const newline = bytes.indexOf(10, start);
-    const end = newline === -1 ? bytes.length : newline;
-    if (end - start > MAX_LINE_BYTES) {
-      throw new Failure(
-        "line",
-        `line ${line.toLocaleString("en-US")} is ${
-          (end - start).toLocaleString("en-US")
-        } bytes long, and an outline parses lines of up to ${
-          MAX_LINE_BYTES / 1024 / 1024
-        } MiB (a longer one is generated code or data, which runs the parser out of memory); search it instead`,
-      );
-    }
-    start = end + 1;
-  }
+  const long = _longLine(bytes);
+  if (long === undefined) return;
+  throw new Failure(
+    "line",
+    `line ${(lineOffset + long.line).toLocaleString("en-US")} is ${
+      long.length.toLocaleString("en-US")
+    } bytes long, and an outline parses lines of up to ${
+      MAX_LINE_BYTES / 1024 / 1024
+    } MiB (a longer one is generated code or data, which runs the parser out of memory); search it instead`,
+  );
 }
 
 // A syntax check's refusal of a text with a line over MAX_LINE_BYTES (counted
 // in UTF-16 code units, near enough), for the same reason.
 function _refuseLongTextLine(text: string): void {
-  if (text.length <= MAX_LINE_BYTES) return;
-  for (let start = 0; start < text.length;) {
-    const newline = text.indexOf("\n", start);
-    const end = newline === -1 ? text.length : newline;
-    if (end - start > MAX_LINE_BYTES) {
-      throw new Failure("line", "a line is too long to parse");
-    }
+  if (_longLine(text) !== undefined) {
+    throw new Failure("line", "a line is too long to parse");
+  }
+}
+
+// The first line longer than MAX_LINE_BYTES units (its number from 1 and its
+// length), in bytes or in a text.
+function _longLine(
+  data: Uint8Array | string,
+): { line: number; length: number } | undefined {
+  if (data.length <= MAX_LINE_BYTES) return undefined;
+  const next = typeof data === "string"
+    ? (from: number) => data.indexOf("\n", from)
+    : (from: number) => data.indexOf(10, from);
+  for (let start = 0, line = 1; start < data.length; line++) {
+    const newline = next(start);
+    const end = newline === -1 ? data.length : newline;
+    if (end - start > MAX_LINE_BYTES) return { line, length: end - start };
     start = end + 1;
   }
+  return undefined;
 }
 
 // Lines as ReadFile counts them: a final newline ends the last line.
