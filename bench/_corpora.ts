@@ -85,8 +85,16 @@ export const CORPORA: Corpus[] = [
 // Python's top level only: the subfolders hold tests and vendored code.
 const SHALLOW = new Set(["/usr/lib/python3.11"]);
 
+/** The files of `corpus` (all its paths) with one of its extensions, sorted per path. */
+export async function corpusFiles(corpus: Corpus): Promise<string[]> {
+  const paths = await corpus.paths();
+  return (await Promise.all(
+    paths.map((path) => filesUnder(path, corpus.extensions)),
+  )).flat();
+}
+
 /** The files under `path` (a file or a folder) with one of `extensions`, sorted. */
-export async function corpusFiles(
+async function filesUnder(
   path: string,
   extensions: string[],
 ): Promise<string[]> {
@@ -97,7 +105,7 @@ export async function corpusFiles(
     const child = join(path, entry.name);
     // Test inputs, often invalid on purpose (Go's testdata/).
     if (entry.isDirectory && !SHALLOW.has(path) && entry.name !== "testdata") {
-      files.push(...await corpusFiles(child, extensions));
+      files.push(...await filesUnder(child, extensions));
     } else if (
       entry.isFile && extensions.some((ext) => entry.name.endsWith(ext))
     ) {

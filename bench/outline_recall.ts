@@ -362,9 +362,7 @@ interface Row {
 async function _measure(corpus: Corpus, repaired: boolean): Promise<Row> {
   const reference = REFERENCES[corpus.language];
   const parser = await createParser(reference.grammar);
-  const files = (await Promise.all(
-    (await corpus.paths()).map((path) => corpusFiles(path, corpus.extensions)),
-  )).flat();
+  const files = await corpusFiles(corpus);
   const row: Row = {
     language: corpus.language,
     source: corpus.source,

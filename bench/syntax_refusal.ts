@@ -178,9 +178,7 @@ interface Row {
 
 async function _measure(corpus: Corpus, workspace: string): Promise<Row> {
   const tools = createTools({ cwd: workspace, permissionMode: "allow" });
-  const files = (await Promise.all(
-    (await corpus.paths()).map((path) => corpusFiles(path, corpus.extensions)),
-  )).flat();
+  const files = await corpusFiles(corpus);
   const row: Row = {
     language: corpus.language,
     source: corpus.source,
