@@ -18,6 +18,14 @@ import type { FileText } from "./_file_text.ts";
 /** Times an edit is re-applied to a file that keeps changing before it fails. */
 const MAX_REAPPLY = 10;
 
+// Before a re-apply, a random wait of up to 2^attempt ms (at most 256): two
+// processes editing one file in a tight loop otherwise keep meeting in the
+// same window, and one of them loses every attempt.
+function backOff(attempt: number): Promise<void> {
+  const most = Math.min(2 ** attempt, 256);
+  return new Promise((done) => setTimeout(done, Math.random() * most));
+}
+
 /** The error of an edit whose file changed under it so that it cannot apply. */
 export function changedOnDisk(target: FileTarget): ToolError {
   return new ToolError(
@@ -111,6 +119,7 @@ export async function runEdit<Edit extends { file: FileText }, Result>(
           throw fileSystemError(target, error);
         }
         if (attempt === MAX_REAPPLY) throw changedOnDisk(target);
+        await backOff(attempt);
         edit = await reapplied(target, steps, first);
       } finally {
         forgetLineIndex(context.files, path);
