@@ -228,14 +228,16 @@ async function runSearch(
     binaryFiles: 0,
     unreadable: 0,
   };
+  let ignoresAbove: GitIgnore | undefined;
   if (options.ripgrep !== false && ripgrepUsable()) {
+    ignoresAbove = await GitIgnore.above(root, context.workspace);
     const found = await rgSearch({
       pattern: input.pattern,
       regex: input.regex === true,
       ignoreCase: input.caseSensitive === false,
       root,
       glob: glob && { text: input.glob!, filter: glob },
-      parentIgnores: !(await GitIgnore.above(root, context.workspace)).empty,
+      parentIgnores: !ignoresAbove.empty,
       limit,
       signal,
     }).catch((error) => {
@@ -262,6 +264,8 @@ async function runSearch(
     glob,
     signal,
     onUnreadable: () => result.unreadable++,
+    // Read for ripgrep already when it declined the pattern.
+    ignoresAbove,
   });
   // A model's regex can backtrack for ever, so it runs in workers that a
   // watchdog gives up on; a literal cannot, and runs there to use every core

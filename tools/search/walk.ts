@@ -21,6 +21,8 @@ export interface WalkOptions {
   skipFolder?: (name: string) => boolean;
   /** Called with each folder that could not be listed. */
   onUnreadable?: (path: string) => void;
+  /** The rules above `root`, when the caller has them already (see GitIgnore.above). */
+  ignoresAbove?: GitIgnore;
 }
 
 /** Yields the absolute paths of the files to search below the folder `root`. */
@@ -33,7 +35,8 @@ export async function* walkFiles(
   const stack: Folder[] = [];
   const top = await openFolder(
     root,
-    await GitIgnore.above(root, options.workspace),
+    options.ignoresAbove ??
+      await GitIgnore.above(root, options.workspace),
     options,
   );
   if (top) stack.push(top);
