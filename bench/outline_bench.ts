@@ -27,6 +27,7 @@ import {
   makeTypeScript,
 } from "./_bench_data.ts";
 import { packageFile } from "../tests/support/npm_package.ts";
+import { CORPORA, corpusFiles } from "./_corpora.ts";
 
 const MB = 1024 * 1024;
 
@@ -272,5 +273,40 @@ Deno.bench({
   async fn() {
     await Deno.writeTextFile(editedPath, versions[edits++ % 2]);
     await editing.outline(editedPath);
+  },
+});
+
+// Expo's iOS sources (182 Swift files, 0.5 MB): a Swift outline parses a
+// file without its code bodies (swift/_code_bodies.ts). Against the bare
+// parse of the whole files; bench/swift_native.ts sets the same outline
+// against the native parser.
+const swiftFiles = await corpusFiles(
+  CORPORA.find((corpus) => corpus.language === "swift")!,
+);
+const swiftTexts = await Promise.all(
+  swiftFiles.map((path) => Deno.readTextFile(path)),
+);
+const swiftParser = await createParser("swift");
+const swiftPool = new Outliner();
+
+Deno.bench({
+  group: "Expo's Swift sources",
+  name: "Swift 182 files: bare main-thread parse",
+  baseline: true,
+  n: 10,
+  warmup: 2,
+  fn() {
+    for (const text of swiftTexts) swiftParser.parse(text)?.delete();
+  },
+});
+
+Deno.bench({
+  group: "Expo's Swift sources",
+  name: "Swift 182 files: warm outline (running pool, not cached)",
+  n: 10,
+  warmup: 2,
+  async fn() {
+    swiftPool.clearCache();
+    await Promise.all(swiftFiles.map((path) => swiftPool.outline(path)));
   },
 });

@@ -40,6 +40,11 @@ export class TreeKeeper {
     return kept.tree;
   }
 
+  /** Whether a tree of `path` that `parser` made is kept. */
+  has(path: string, parser: string): boolean {
+    return this.#kept.get(path)?.parser === parser;
+  }
+
   /**
    * Takes the kept tree of `path` as it was kept, if `parser` made it; the
    * caller owns the tree.

@@ -12,7 +12,7 @@ import {
   TooBig,
 } from "./_file_bytes.ts";
 import { threadPort } from "../internal/thread_port.ts";
-import type { Edit, Node, Parser, Tree } from "web-tree-sitter";
+import type { Edit, Node, Parser, Range, Tree } from "web-tree-sitter";
 import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { type LanguageId, loadLanguageSpec } from "./languages/_loaders.ts";
 import {
@@ -23,6 +23,7 @@ import {
 } from "./_incremental.ts";
 import type { LanguageSpec } from "./languages/_language.ts";
 import { identifiersOf } from "./_identifiers.ts";
+import { rangesOutside } from "./_code_ranges.ts";
 import { sha256 } from "./_sha256.ts";
 import { packOutline } from "./_transfer.ts";
 import { standsAlone } from "./_pieces.ts";
@@ -129,6 +130,7 @@ async function _outline(
       request,
       key: _parserKey(spec.grammar, request),
       prepare: spec.prepare,
+      codeBodies: spec.codeBodies,
       extract: spec.extract,
     },
   );
@@ -177,17 +179,19 @@ async function _outlineMarkdown(
   };
 }
 
-// Parses (from the kept tree of the same file when there is one), extracts,
-// and returns how to keep the new tree for next time or delete it: deleting
-// a large tree takes tens of milliseconds, so that waits until the reply is
-// on its way.
+// Parses (from the kept tree of the same file when there is one, else
+// without the code bodies when the language can tell them), extracts, and
+// returns how to keep the new tree for next time or delete it: deleting a
+// large tree takes tens of milliseconds, so that waits until the reply is on
+// its way.
 function _parseAndExtract(
   parser: Parser,
   text: string,
-  { request, key, prepare, extract }: {
+  { request, key, prepare, codeBodies, extract }: {
     request: OutlineRequest;
     key: string;
     prepare?: (source: string) => string;
+    codeBodies?: (parsed: string) => [number, number][] | undefined;
     extract: (root: Node, source: string) => OutlineSymbol[];
   },
 ): {
@@ -198,6 +202,23 @@ function _parseAndExtract(
 } {
   const parsed = prepare ? prepare(text) : text;
   _beat(request.id);
+  // The repo map's identifiers are in the bodies; a kept tree re-parses
+  // faster; and a syntax check wants the whole tree kept, not this one.
+  if (
+    codeBodies !== undefined && !request.names &&
+    !keeper.has(request.path, key)
+  ) {
+    const tree = _parseOutsideBodies(parser, parsed, codeBodies, request);
+    if (tree !== undefined) {
+      try {
+        const symbols = _named(extract(tree.rootNode, text));
+        return { symbols, incremental: false, cleanup: () => tree.delete() };
+      } catch (error) {
+        tree.delete();
+        throw error;
+      }
+    }
+  }
   const { tree, incremental } = _parseAsFresh(parser, parsed, {
     oldTree: keeper.take(request.path, key, parsed),
     budget: _budget(request),
@@ -220,6 +241,25 @@ function _parseAndExtract(
     tree.delete();
     throw error;
   }
+}
+
+// The tree of `parsed` without its code bodies, or undefined when the scan
+// cannot tell them or that tree has an error (which a scan that misplaced a
+// body would cause): the whole text is parsed then.
+function _parseOutsideBodies(
+  parser: Parser,
+  parsed: string,
+  codeBodies: (parsed: string) => [number, number][] | undefined,
+  request: OutlineRequest,
+): Tree | undefined {
+  const bodies = codeBodies(parsed);
+  if (bodies === undefined || bodies.length === 0) return undefined;
+  const tree = _parseWithin(parser, parsed, null, _budget(request), {
+    includedRanges: rangesOutside(parsed, bodies),
+  });
+  if (!tree.rootNode.hasError) return tree;
+  tree.delete();
+  return undefined;
 }
 
 // Parses `text` from `oldTree` (edited to match it), which it deletes; the
@@ -583,9 +623,11 @@ function _parseWithin(
   text: string,
   oldTree: Tree | null,
   budget: Budget & { cleanOnly?: boolean },
+  { includedRanges }: { includedRanges?: Range[] } = {},
 ): Tree {
   let unclean = false;
   const tree = parser.parse(text, oldTree, {
+    includedRanges,
     progressCallback: (state) => {
       unclean = budget.cleanOnly === true && state.hasError;
       if (unclean) return true;

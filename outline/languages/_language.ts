@@ -44,6 +44,13 @@ export interface LanguageSpec {
    * Objective-C's) sets `parseWhole`.
    */
   prepare?(source: string): string;
+  /**
+   * Where the code bodies of the text `prepare` gave are, as [start, end)
+   * UTF-16 offsets in order, when a scan of the text can tell (undefined
+   * when it cannot): bodies that hold no symbol the outline lists, which an
+   * outline then parses without (Swift's functions and properties).
+   */
+  codeBodies?(parsed: string): [number, number][] | undefined;
   /** Never parse a large file of this language in pieces. */
   parseWhole?: boolean;
   /**

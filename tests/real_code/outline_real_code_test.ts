@@ -1,12 +1,14 @@
 // Outlines of real published code: the libc headers under /usr/include, read
 // as Objective-C (under `@class`) and as plain C; TypeScript's lib files,
-// sqlite3.c, libstdc++'s stl_vector.h, Expo's Swift, CPython and Go sources
-// outlined whole at any nesting depth; TypeScript's symbols read by name path.
+// sqlite3.c, libstdc++'s stl_vector.h, Expo's Swift (also against a whole
+// parse), CPython and Go sources outlined whole at any nesting depth; TypeScript's symbols read by name path.
 import assert from "node:assert/strict";
 import { createTools, outlineSymbols } from "../../mod.ts";
 import type { OutlineSymbol } from "../../outline/types.ts";
 import { cLines, objcLines } from "../support/objc_lines.ts";
 import { packageFile } from "../support/npm_package.ts";
+import { Outliner } from "../../outline/outliner.ts";
+import { join } from "node:path";
 
 // The symbol at the end of `path` (names from the top, `kind name` to tell
 // a kind apart), or a failure listing what the last level holds.
@@ -187,6 +189,31 @@ Deno.test("outlineSymbols() lists the functions with backtick names of Expo's Vi
     view.children.map((member) => `${member.kind} ${member.name}`),
     ["func `if`", "func `let`"],
   );
+});
+
+Deno.test("every Swift file of Expo's iOS sources outlines without its code bodies as a whole parse does", async () => {
+  const folder = await packageFile("expo-modules-core@3.0.15", "ios");
+  const paths: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) await walk(path);
+      else if (entry.name.endsWith(".swift")) paths.push(path);
+    }
+  };
+  await walk(folder);
+  assert.ok(paths.length > 150, `${paths.length} files`);
+  const outliner = new Outliner();
+  try {
+    for (const path of paths) {
+      const outline = await outliner.outline(path);
+      // outlineWithNames() always parses the whole file.
+      const { result } = await outliner.outlineWithNames(path);
+      assert.deepEqual(outline.symbols, result.symbols, path);
+    }
+  } finally {
+    await outliner.terminate();
+  }
 });
 
 Deno.test("outlineSymbols() names CPython's relative imports by what they bring in", async () => {

@@ -7,6 +7,7 @@ import type { LanguageSpec } from "../_language.ts";
 import { documentedSymbols, makeSymbol, nested } from "../_nodes.ts";
 import { blankDirectives } from "./repairs/directives_swift_repomix_0_1_17.ts";
 import { blankMisreadWords } from "./repairs/misread_words_swift_repomix_0_1_17.ts";
+import { codeBodies } from "./_code_bodies.ts";
 
 /** Swift (`.swift`): declarations labelled with Swift's own keywords. */
 export const swift: LanguageSpec = {
@@ -15,6 +16,7 @@ export const swift: LanguageSpec = {
   extensions: [".swift"],
   extract: extractSwift,
   prepare: (source) => REPAIRS.reduce((text, repair) => repair(text), source),
+  codeBodies,
   // The scanner takes these words after a newline as going on with the line
   // above unless a letter or digit follows (`as_string` reads as `as`).
   continuation: /^(?:as|async|throws|rethrows|where|default)(?![A-Za-z0-9])/,
