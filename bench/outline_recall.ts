@@ -30,6 +30,7 @@ import { createParser, type GrammarId } from "../grammars/grammars.ts";
 import { outlineSymbols } from "../mod.ts";
 import type { OutlineSymbol } from "../outline/types.ts";
 import { CORPORA, type Corpus, corpusFiles } from "./_corpora.ts";
+import { packageFile } from "../tests/support/npm_package.ts";
 import { c } from "../outline/languages/c_family/c.ts";
 import { cpp } from "../outline/languages/c_family/cpp.ts";
 
@@ -398,12 +399,20 @@ async function _measure(corpus: Corpus, repaired: boolean): Promise<Row> {
   return row;
 }
 
+// Published C++ besides libstdc++'s macro-heavy headers.
+const MORE_CORPORA: Corpus[] = [{
+  language: "cpp",
+  source: "react-native@0.76.5 ReactCommon/ (.cpp, .h)",
+  extensions: [".cpp", ".h"],
+  paths: async () => [await packageFile("react-native@0.76.5", "ReactCommon")],
+}];
+
 if (import.meta.main) {
   const showMissed = Deno.args.includes("--missed");
   const repaired = Deno.args.includes("--repaired");
   const wanted = Deno.args.filter((arg) => !arg.startsWith("--"));
   const rows: Row[] = [];
-  for (const corpus of CORPORA) {
+  for (const corpus of [...CORPORA, ...MORE_CORPORA]) {
     if (wanted.length > 0 && !wanted.includes(corpus.language)) continue;
     const row = await _measure(corpus, repaired);
     rows.push(row);
