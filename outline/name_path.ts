@@ -57,7 +57,7 @@ export function namedSymbols(symbols: OutlineSymbol[]): NamedSymbol[] {
   const out: NamedSymbol[] = [];
   const visit = (list: OutlineSymbol[], prefix: string): void => {
     for (const symbol of list) {
-      const path = prefix + ownPath(symbol.name);
+      const path = prefix + ownNameParts(symbol.name).join(".");
       out.push({ path, symbol });
       visit(symbol.children, `${path}.`);
     }
@@ -70,14 +70,33 @@ export function namedSymbols(symbols: OutlineSymbol[]): NamedSymbol[] {
 // `(s *List[T]) Push`, `(Server) Other`.
 const GO_METHOD = /^\((?:\w+\s+)?\*?([\w.]+)(?:\[[^\]]*\])?\)\s+(\S.*)$/;
 
-/** A symbol's own name as name-path parts joined by `.`. */
-function ownPath(name: string): string {
+/**
+ * The parts of the name path that a symbol's own name makes: one, its name,
+ * unless the name holds its own scope (C++'s `ns::Class::method`, a Go
+ * method `(*Server) Serve`, named by its receiver's type).
+ *
+ * Needs no permission.
+ *
+ * @example
+ * ```ts
+ * import { ownNameParts } from "./name_path.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(ownNameParts("(s *List[T]) Push"), ["List", "Push"]);
+ * assert.deepEqual(ownNameParts("::ns::Widget::draw"), ["ns", "Widget", "draw"]);
+ * assert.deepEqual(ownNameParts("v1.2 Release"), ["v1.2 Release"]);
+ * ```
+ *
+ * @param name The symbol's name as the outline lists it.
+ * @returns The parts, outermost first.
+ */
+export function ownNameParts(name: string): string[] {
   const method = GO_METHOD.exec(name);
-  if (method !== null) return `${method[1]}.${method[2]}`;
+  if (method !== null) return [method[1], method[2]];
   // `ns::Class::method`; a leading `::` (the global scope) names nothing.
   return name.includes("::")
-    ? name.split("::").filter((part) => part !== "").join(".")
-    : name;
+    ? name.split("::").filter((part) => part !== "")
+    : [name];
 }
 
 /**

@@ -7,7 +7,7 @@ import { stateFolder } from "../../internal/state_folder.ts";
 import type { FileFacts } from "./_facts.ts";
 
 /** Bumped whenever FileFacts or the outline behind it changes shape. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 const memory = new Map<string, Map<string, FileFacts>>();
 

@@ -1,12 +1,18 @@
 // What the repo map knows of each file: its definitions, flattened from the
 // outline, and the names its code uses.
 import type { OutlineSymbol } from "../../outline/types.ts";
+import { ownNameParts } from "../../outline/name_path.ts";
 
 /** A definition of one file, flattened from its outline. */
 export interface Definition {
-  /** The symbol's own name, the last part of its name path. */
+  /**
+   * The name code uses for the symbol, the last part of its name path
+   * (`Serve` for a Go method `(*Server) Serve`).
+   */
   name: string;
-  /** Names from the file's top down to the symbol, joined by `.`. */
+  /** The name as the outline lists it, shown in the map. */
+  label: string;
+  /** The name path from the file's top (see outline/name_path.ts). */
   path: string;
   kind: string;
   startLine: number;
@@ -33,9 +39,11 @@ export function flatten(symbols: OutlineSymbol[]): Definition[] {
     for (const symbol of list) {
       const index = out.length;
       const prefix = parent < 0 ? "" : `${out[parent].path}.`;
+      const parts = ownNameParts(symbol.name);
       out.push({
-        name: symbol.name,
-        path: prefix + symbol.name,
+        name: parts.at(-1)!,
+        label: symbol.name,
+        path: prefix + parts.join("."),
         kind: symbol.kind,
         startLine: symbol.startLine,
         endLine: symbol.endLine,

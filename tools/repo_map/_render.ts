@@ -94,7 +94,7 @@ function symbolLine(d: Definition): string {
   const range = d.startLine === d.endLine
     ? `(line ${d.startLine})`
     : `(lines ${d.startLine}-${d.endLine})`;
-  return `${INDENT.repeat(d.depth + 1)}${d.kind} ${d.name} ${range}`;
+  return `${INDENT.repeat(d.depth + 1)}${d.kind} ${d.label} ${range}`;
 }
 
 function render(

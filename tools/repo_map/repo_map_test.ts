@@ -90,6 +90,35 @@ Deno.test("repoMap() without focus lists the most referenced definitions first",
   });
 });
 
+Deno.test("repoMap() counts a Go method by its name, and takes it as focus by its receiver", async () => {
+  await withWorkspace(async (root) => {
+    const files: Record<string, string> = {
+      "server.go": "package web\n\ntype Server struct{}\n\n" +
+        "func (s *Server) ServeRequests() {}\n\n" +
+        "func (s *Server) lonelyMethod() {}\n",
+      "vars.go": "package web\n\nvar srv = &Server{}\n",
+      "popular.go": "package web\n\nfunc popularHelperFunction() {}\n",
+    };
+    for (let i = 0; i < 12; i++) {
+      files[`user${i}.go`] =
+        `package web\n\nfunc caller${i}() {\n\tsrv.ServeRequests()\n\tpopularHelperFunction()\n}\n`;
+    }
+    await writeFiles(root, files);
+    // Called from twelve files by a specific name: above the short `srv`.
+    const map = await repoMap(root, { cacheDir: false });
+    assert.ok(
+      positionOf(map, "method (*Server) ServeRequests") <
+        positionOf(map, "var srv"),
+    );
+    const focused = await repoMap(root, {
+      focus: ["Server.lonelyMethod"],
+      tokens: 256,
+      cacheDir: false,
+    });
+    assert.equal(focused.split("\n")[0], "server.go");
+  });
+});
+
 Deno.test("repoMap() keeps within the budget and fills at least 90% of it", async () => {
   await withWorkspace(async (root) => {
     const files: Record<string, string> = {};
