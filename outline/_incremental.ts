@@ -19,6 +19,8 @@ export interface Kept {
   /** The file's text before that pass. */
   source: string;
   tree: Tree;
+  /** The version a syntax check gave `source` (see SyntaxRequest.version). */
+  version?: number;
 }
 
 /** The kept trees of one worker, least recently used first. */
@@ -66,7 +68,7 @@ export class TreeKeeper {
    */
   keep(
     path: string,
-    { parser, text, source, tree }: Kept,
+    { parser, text, source, tree, version }: Kept,
   ): void {
     if (text.length > MAX_KEPT_LENGTH) {
       tree.delete();
@@ -74,7 +76,7 @@ export class TreeKeeper {
     }
     this.#kept.get(path)?.tree.delete();
     this.#kept.delete(path);
-    this.#kept.set(path, { parser, text, source, tree });
+    this.#kept.set(path, { parser, text, source, tree, version });
     for (const [oldest, kept] of this.#kept) {
       if (this.#kept.size <= MAX_KEPT_TREES) break;
       kept.tree.delete();

@@ -92,8 +92,24 @@ export interface SyntaxRequest extends
   language: LanguageId;
   /** The text replaced, if any (without a byte order mark). */
   oldText?: string;
-  /** The new text (without a byte order mark). */
-  newText: string;
+  /** The new text (without a byte order mark); absent with `change`. */
+  newText?: string;
+  /**
+   * Instead of both texts: the new text as a change of the text that the
+   * worker kept for `path` at the version `base` (the old text). A worker
+   * without it fails the job as "stale", and the texts are sent whole.
+   */
+  change?: TextChange;
+  /** The version the new text's kept tree gets, for a later `change`. */
+  version: number;
+}
+
+/** A change of one span: `text` in place of [start, oldEnd) of the base text. */
+export interface TextChange {
+  base: number;
+  start: number;
+  oldEnd: number;
+  text: string;
 }
 
 /** Anything the pool sends. */
@@ -102,7 +118,8 @@ export type WorkerRequest = OutlineRequest | SyntaxRequest;
 /**
  * Why a file could not be outlined, as the worker classifies it. "unclean":
  * a piece has a syntax error on its own, so the file must be parsed whole;
- * "line": a line is too long to parse.
+ * "line": a line is too long to parse; "stale": a syntax check's change
+ * applies to a text the worker no longer keeps.
  */
 export type OutlineFailure =
   | "binary"
@@ -110,7 +127,8 @@ export type OutlineFailure =
   | "budget"
   | "parse"
   | "unclean"
-  | "line";
+  | "line"
+  | "stale";
 
 /** What a worker answers to an outline. `recycle` asks the pool to replace it (huge file). */
 export type OutlineReply =

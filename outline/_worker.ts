@@ -298,11 +298,18 @@ async function _syntax(
   const key = _parserKey(spec.grammar, request);
   const prepare = spec.prepare ?? ((source: string) => source);
   const budget = _budget(request);
-  const { path, oldText, newText } = request;
-  _refuseLongTextLine(newText);
+  const { path, version } = request;
   const kept = keeper.takeKept(path, key);
+  const { oldText, newText } = _syntaxTexts(request, kept);
+  _refuseLongTextLine(newText);
   if (kept !== null && !spec.parseWhole && kept.source === oldText) {
-    const quick = _syntaxFromRegion(parser, { request, kept, prepare, budget });
+    const quick = _syntaxFromRegion(parser, {
+      request,
+      newText,
+      kept,
+      prepare,
+      budget,
+    });
     if (quick !== undefined) return quick;
   }
   const newParsed = prepare(newText);
@@ -349,7 +356,32 @@ async function _syntax(
         text: newParsed,
         source: newText,
         tree,
+        version,
       }),
+  };
+}
+
+// The old and new texts of a check: as sent, or the new one made from the
+// change of the kept text it names. A change of a text no longer kept fails
+// as "stale" (the kept tree, of another text, goes back), and the caller
+// sends the texts whole.
+function _syntaxTexts(
+  request: SyntaxRequest,
+  kept: Kept | null,
+): { oldText?: string; newText: string } {
+  const { change } = request;
+  if (change === undefined) {
+    return { oldText: request.oldText, newText: request.newText ?? "" };
+  }
+  if (kept === null || kept.version !== change.base) {
+    if (kept !== null) keeper.keep(request.path, kept);
+    throw new Failure("stale", "the text the change applies to is not kept");
+  }
+  const oldText = kept.source;
+  return {
+    oldText,
+    newText: oldText.slice(0, change.start) + change.text +
+      oldText.slice(change.oldEnd),
   };
 }
 
@@ -366,14 +398,15 @@ const MAX_REGION_SHARE = 0.25;
 // tree untouched) when the region does not tell.
 function _syntaxFromRegion(
   parser: Parser,
-  { request, kept, prepare, budget }: {
+  { request, newText, kept, prepare, budget }: {
     request: SyntaxRequest;
+    newText: string;
     kept: Kept;
     prepare: (source: string) => string;
     budget: Budget;
   },
 ): { reply: WorkerReply; cleanup: () => void } | undefined {
-  const { path, newText } = request;
+  const { path, version } = request;
   const root = kept.tree.rootNode;
   if (root.hasError) return undefined;
   const edit = textEdit(kept.source, newText);
@@ -402,7 +435,13 @@ function _syntaxFromRegion(
           oldTree: kept.tree,
           budget: _budget(request),
         });
-        keeper.keep(path, { ...kept, text: parsed, source: newText, tree });
+        keeper.keep(path, {
+          ...kept,
+          text: parsed,
+          source: newText,
+          tree,
+          version,
+        });
       } catch {
         // Over its budget: the next check of the file parses from scratch.
       }
@@ -821,10 +860,33 @@ async function _serve(request: WorkerRequest): Promise<void> {
     // Blocks this thread, as a blocking read of a pipe does.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   }
+  _settled();
   const { reply, cleanup } = await _handle(request);
   port.post(
     reply,
     reply.type === "result" ? [reply.outline.numbers.buffer] : [],
   );
+  if (reply.type === "syntax" && cleanup !== undefined) _settle(cleanup);
+  else cleanup?.();
+}
+
+// After a check, the caller writes the file while this worker would parse
+// the new text whole for the next check: on two cores the two compete, and
+// the write took twice as long. So that parse waits a moment, and runs
+// before the next job in any case.
+const SETTLE_MS = 25;
+let unsettled: (() => void) | undefined;
+
+function _settle(cleanup: () => void): void {
+  unsettled = cleanup;
+  const timer = setTimeout(() => {
+    queue = queue.then(_settled);
+  }, SETTLE_MS);
+  runtime.unrefTimer(timer);
+}
+
+function _settled(): void {
+  const cleanup = unsettled;
+  unsettled = undefined;
   cleanup?.();
 }

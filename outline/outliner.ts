@@ -39,8 +39,10 @@ import type {
   ErrorReply,
   OutlineReply,
   SyntaxReply,
+  TextChange,
   WorkerReply,
 } from "./_protocol.ts";
+import { textEdit } from "./_incremental.ts";
 import type { OutlineResult, OutlineSymbol, SyntaxErrorInfo } from "./types.ts";
 import { isError, runtime } from "../internal/runtime/runtime.ts";
 import type { FileInfo } from "../internal/runtime/runtime.ts";
@@ -184,6 +186,10 @@ export class Outliner {
   #pieceOutlines = 0;
   /** The last texts outlined by outlineText(), by path (see MAX_KEPT_TEXTS). */
   #texts = new Map<string, KeptText>();
+  /** The new texts of the last syntax checks, by path (see syntaxErrors()). */
+  #checked = new Map<string, { text: string; version: number }>();
+  #versions = 0;
+  #checksByChange = 0;
 
   constructor(options: OutlinerOptions = {}) {
     this.#pool = new OutlinePool({ size: options.workers });
@@ -191,6 +197,11 @@ export class Outliner {
     this.#cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.#recycleBytes = options.recycleBytes ?? 4 * 1024 * 1024;
     this.#splitBytes = options.splitBytes ?? DEFAULT_SPLIT_BYTES;
+  }
+
+  /** How many syntax checks a worker answered from a change alone. A test seam. */
+  get checksByChange(): number {
+    return this.#checksByChange;
   }
 
   /** How many files were sent to a worker (cache misses). A test seam. */
@@ -396,19 +407,41 @@ export class Outliner {
       : _withoutBom(texts.oldText);
     await _requireWorkerRead();
     this.#pool.warm();
-    const reply = await this.#run(path, {
+    const version = ++this.#versions;
+    const job: SyntaxJob = {
       type: "syntax",
       path,
       language: languageId(spec),
-      ...(oldText === undefined ? {} : { oldText }),
-      newText,
+      version,
       budgetMs: options.parseBudgetMs ?? DEFAULT_PARSE_BUDGET_MS,
       recycleBytes: this.#recycleBytes,
       signal: options.signal,
       ...await _grammarFor(spec, options.grammarsDir),
-    }).catch((error) => {
-      throw _grammarsDirAdvice(error, options.grammarsDir);
-    });
+    };
+    const run = (texts: Pick<SyntaxJob, "oldText" | "newText" | "change">) =>
+      this.#run(path, { ...job, ...texts }).catch((error) => {
+        throw _grammarsDirAdvice(error, options.grammarsDir);
+      });
+    // After a check of this path, its worker keeps the new text: the next
+    // check of an edit of it sends the change alone, not 2 copies of the file.
+    const last = this.#checked.get(path);
+    this.#checked.delete(path);
+    let reply = last !== undefined && last.text === oldText
+      ? await run({ change: _change(last.version, oldText, newText) })
+      : undefined;
+    if (reply !== undefined && !_stale(reply)) this.#checksByChange++;
+    if (reply === undefined || _stale(reply)) {
+      reply = await run({
+        ...(oldText === undefined ? {} : { oldText }),
+        newText,
+      });
+    }
+    if (reply.type !== "error") {
+      this.#checked.set(path, { text: newText, version });
+    }
+    while (this.#checked.size > MAX_CHECKED_TEXTS) {
+      this.#checked.delete(this.#checked.keys().next().value!);
+    }
     if (reply.type === "error") throw _failure(path, reply);
     if (reply.incremental) this.#incremental++;
     return {
@@ -919,4 +952,24 @@ function _failure(
     default:
       return new ToolError(`Cannot outline "${path}": ${reply.message}`);
   }
+}
+
+/** How many checked texts an Outliner remembers for a check by change. */
+const MAX_CHECKED_TEXTS = 4;
+
+// `newText` as the one span of `oldText` it replaces (see TextChange).
+function _change(base: number, oldText: string, newText: string): TextChange {
+  const edit = textEdit(oldText, newText);
+  return {
+    base,
+    start: edit.startIndex,
+    oldEnd: edit.oldEndIndex,
+    text: newText.slice(edit.startIndex, edit.newEndIndex),
+  };
+}
+
+// A check by change that its worker could not apply (it keeps the text no
+// longer): sent again with the texts whole.
+function _stale(reply: SyntaxReply): boolean {
+  return reply.type === "error" && reply.failure === "stale";
 }

@@ -141,3 +141,56 @@ Deno.test("Outliner.syntaxErrors() answers a clean edit of a clean file from the
     await outliner.terminate();
   }
 });
+
+Deno.test("Outliner.syntaxErrors() sends an edit of the text it checked last as the change alone, with the same answer", async () => {
+  const outliner = new Outliner({ workers: 1 });
+  const fresh = new Outliner({ workers: 1 });
+  try {
+    const lines = Array.from({ length: 500 }, (_, i) => `const v${i} = ${i};`);
+    const first = `${lines.join("\n")}\n`;
+    const second = first.replace("const v100 = 100;", "const v100 = 101;");
+    const broken = second.replace("const v400 = 400;", "const v400 = (400;");
+    await outliner.syntaxErrors("/w/a.ts", { newText: first });
+    await outliner.syntaxErrors("/w/a.ts", { oldText: first, newText: second });
+    const found = await outliner.syntaxErrors("/w/a.ts", {
+      oldText: second,
+      newText: broken,
+    });
+    assert.equal(outliner.checksByChange, 2);
+    // As a check of both texts whole answers.
+    assert.deepEqual(
+      found,
+      await fresh.syntaxErrors("/w/a.ts", { oldText: second, newText: broken }),
+    );
+    assert.deepEqual(found?.added.map((error) => error.line), [401]);
+    // A text other than the last one checked is sent whole.
+    await outliner.syntaxErrors("/w/a.ts", { oldText: first, newText: second });
+    assert.equal(outliner.checksByChange, 2);
+  } finally {
+    await outliner.terminate();
+    await fresh.terminate();
+  }
+});
+
+Deno.test("Outliner.syntaxErrors() sends the texts whole when the worker no longer keeps the one the change is of", async () => {
+  const dir = await Deno.makeTempDir();
+  const outliner = new Outliner({ workers: 1 });
+  try {
+    const path = `${dir}/a.ts`;
+    const first = "const a = 1;\nconst b = 2;\n";
+    const second = first.replace("= 2", "= 3");
+    await outliner.syntaxErrors(path, { newText: first });
+    // An outline of the file in between replaces the worker's kept tree.
+    await Deno.writeTextFile(path, "const other = 0;\n");
+    await outliner.outline(path);
+    const found = await outliner.syntaxErrors(path, {
+      oldText: first,
+      newText: second.replace("= 3", "= (3"),
+    });
+    assert.equal(outliner.checksByChange, 0);
+    assert.deepEqual([found?.before, found?.after], [0, 1]);
+  } finally {
+    await outliner.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
