@@ -3,6 +3,7 @@
 // tree-sitter's included ranges. Indices and columns are UTF-16 code units,
 // as web-tree-sitter counts them for string input.
 import type { Point, Range } from "web-tree-sitter";
+import { lastAtOrBefore } from "../internal/last_at_or_before.ts";
 
 /**
  * The ranges of `text` outside `bodies` ([start, end) offsets, in order and
@@ -25,14 +26,8 @@ export function rangesOutside(
 ): Range[] {
   const lines = _lineStarts(text);
   const point = (index: number): Point => {
-    let low = 0;
-    let high = lines.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (lines[middle] <= index) low = middle;
-      else high = middle - 1;
-    }
-    return { row: low, column: index - lines[low] };
+    const row = lastAtOrBefore(lines, index);
+    return { row, column: index - lines[row] };
   };
   const ranges: Range[] = [];
   let from = 0;

@@ -126,8 +126,19 @@ export function codeBodies(source: string): [number, number][] | undefined {
 
 // The index of the } that closes the { at `open`, or -1.
 function _blockEnd(source: string, open: number): number {
+  return _closing(source, open, 0x7b, 0x7d);
+}
+
+// The index of the `close` that closes the `open` character at `at` (past
+// comments and strings), or -1.
+function _closing(
+  source: string,
+  at: number,
+  open: number,
+  close: number,
+): number {
   let depth = 0;
-  let i = open;
+  let i = at;
   while (i < source.length) {
     const skipped = _skipQuoted(source, i);
     if (skipped === -1) return -1;
@@ -136,8 +147,8 @@ function _blockEnd(source: string, open: number): number {
       continue;
     }
     const code = source.charCodeAt(i);
-    if (code === 0x7b) depth++;
-    else if (code === 0x7d && --depth === 0) return i;
+    if (code === open) depth++;
+    else if (code === close && --depth === 0) return i;
     i++;
   }
   return -1;
@@ -192,31 +203,12 @@ function _stringEnd(source: string, quote: number, hashes: number): number {
     if (code === 0x5c && source.startsWith(escape, i)) {
       const after = i + escape.length;
       if (source.charCodeAt(after) === 0x28 /* ( */) {
-        const end = _interpolationEnd(source, after);
+        const end = _closing(source, after, 0x28, 0x29);
         if (end === -1) return -1;
-        i = end;
+        i = end + 1;
       } else i = after + 1;
       continue;
     }
-    i++;
-  }
-  return -1;
-}
-
-// The index after the ) that closes the interpolation's ( at `open`.
-function _interpolationEnd(source: string, open: number): number {
-  let depth = 0;
-  let i = open;
-  while (i < source.length) {
-    const skipped = _skipQuoted(source, i);
-    if (skipped === -1) return -1;
-    if (skipped !== i) {
-      i = skipped;
-      continue;
-    }
-    const code = source.charCodeAt(i);
-    if (code === 0x28) depth++;
-    else if (code === 0x29 && --depth === 0) return i + 1;
     i++;
   }
   return -1;

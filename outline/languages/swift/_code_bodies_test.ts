@@ -11,6 +11,18 @@ function bodiesOf(text: string): string[] | undefined {
   return codeBodies(text)?.map(([start, end]) => text.slice(start, end).trim());
 }
 
+// Lines whose braces are not code.
+const QUOTED = [
+  '  let a = "}\\(g("{"))"',
+  '  let b = #"}\\"# + ##"}"#"##',
+  '  let c = """',
+  "  }",
+  '  """',
+  "  // }",
+  "  /* } /* } */ } */",
+  "  let d = #/}/#",
+];
+
 const CASES: { name: string; text: string; bodies: string[] | undefined }[] = [
   {
     name: "functions, initializers, subscripts and properties hold code",
@@ -60,32 +72,8 @@ const CASES: { name: string; text: string; bodies: string[] | undefined }[] = [
   },
   {
     name: "braces in strings, raw strings, interpolations and comments",
-    text: lines(
-      "func f() {",
-      '  let a = "}\\(g("{"))"',
-      '  let b = #"}\\"# + ##"}"#"##',
-      '  let c = """',
-      "  }",
-      '  """',
-      "  // }",
-      "  /* } /* } */ } */",
-      "  let d = #/}/#",
-      "}",
-      "var `default`: Int { 0 }",
-    ),
-    bodies: [
-      lines(
-        '  let a = "}\\(g("{"))"',
-        '  let b = #"}\\"# + ##"}"#"##',
-        '  let c = """',
-        "  }",
-        '  """',
-        "  // }",
-        "  /* } /* } */ } */",
-        "  let d = #/}/#",
-      ).trim(),
-      "0",
-    ],
+    text: lines("func f() {", ...QUOTED, "}", "var `default`: Int { 0 }"),
+    bodies: [lines(...QUOTED).trim(), "0"],
   },
   {
     name: "closures inside parentheses belong to the declaration",
