@@ -75,6 +75,11 @@ function _lastWord(name: string): string {
 function _declaratorName(node: Node | null): string | undefined {
   let current = node;
   for (let depth = 0; current !== null && depth < 20; depth++) {
+    // A conversion operator is named by its type (`operator bool`); below it
+    // are only its parameters and qualifiers.
+    if (current.type === "operator_cast") {
+      return `operator ${current.childForFieldName("type")?.text}`;
+    }
     const inner = current.childForFieldName("declarator");
     if (inner === null) {
       // A parenthesized or array declarator keeps its name below.

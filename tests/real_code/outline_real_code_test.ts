@@ -179,6 +179,38 @@ Deno.test("outlineSymbols() keeps libstdc++'s class vector whole in stl_vector.h
   }
 });
 
+Deno.test("outlineSymbols() keeps libstdc++'s classes whose member templates have #if alternatives", async () => {
+  const tree = await onMachine("/usr/include/c++/12/bits/stl_tree.h");
+  const string = await onMachine("/usr/include/c++/12/bits/basic_string.h");
+  if (tree === undefined || string === undefined) return;
+  const rbTree = symbolAt(
+    await outlineOf(tree),
+    "namespace std",
+    "class _Rb_tree",
+  );
+  const text = await Deno.readTextFile(tree);
+  assert.equal(
+    rbTree.startLine,
+    lineOf(
+      text,
+      "  template<typename _Key, typename _Val, typename _KeyOfValue,\n\t   typename _Compare, typename _Alloc = allocator<_Val> >",
+    ),
+  );
+  const members = rbTree.children.map((member) => member.name);
+  for (const name of ["_Reuse_or_alloc_node", "_M_insert_unique", "swap"]) {
+    assert.ok(members.includes(name), `${name} is no member`);
+  }
+  const basic = symbolAt(
+    await outlineOf(string),
+    "namespace std",
+    "class basic_string",
+  );
+  assert.ok(
+    basic.endLine - basic.startLine > 3000,
+    `${basic.startLine}-${basic.endLine}`,
+  );
+});
+
 Deno.test("outlineSymbols() lists the functions with backtick names of Expo's View extension", async () => {
   const path = await packageFile(
     "expo-modules-core@3.0.15",

@@ -8,6 +8,7 @@ import { extractCFamily, joinCFamily } from "./_c_family.ts";
 import { macroRanges } from "./repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts";
 import { constructorMacroRanges } from "./repairs/constructor_macros_cpp_0_23_4.ts";
 import { enumIncludeRanges } from "./repairs/enum_includes_c_0_24_1_cpp_0_23_4.ts";
+import { declarationDirectiveRanges } from "./repairs/declaration_directives_cpp_0_23_4.ts";
 import { blankRanges, codeOnly } from "./c_code.ts";
 import { liftOverMacroLines } from "./repairs/macro_lines_c_0_24_1_cpp_0_23_4.ts";
 
@@ -27,8 +28,10 @@ export const cpp: LanguageSpec = {
  * The text with the X-macro lines of enums blanked
  * (repairs/enum_includes_c_0_24_1_cpp_0_23_4.ts), then the declaration macros
  * (repairs/declaration_macros_c_0_24_1_cpp_0_23_4.ts) and the macros before
- * constructors (repairs/constructor_macros_cpp_0_23_4.ts). Most files have no
- * such enum: then the macro passes read the code found once.
+ * constructors (repairs/constructor_macros_cpp_0_23_4.ts), then the `#if`
+ * blocks inside declarations (repairs/declaration_directives_cpp_0_23_4.ts).
+ * Most files have no such enum: then the macro passes read the code found
+ * once.
  */
 export function blankCppDeclarationMacros(source: string): string {
   let text = source;
@@ -41,12 +44,16 @@ export function blankCppDeclarationMacros(source: string): string {
       code = codeOnly(text);
     }
   }
-  const ranges = macroRanges(code);
   const constructors = constructorMacroRanges(code);
-  if (constructors.length === 0) return blankRanges(text, ranges);
+  const ranges = constructors.length === 0
+    ? macroRanges(code)
+    : [...macroRanges(code), ...constructors].sort((a, b) => a[0] - b[0]);
+  // Directives are judged by the code around them once the macros are gone.
+  const directives = declarationDirectiveRanges(blankRanges(code, ranges));
+  if (directives.length === 0) return blankRanges(text, ranges);
   return blankRanges(
     text,
-    [...ranges, ...constructors].sort((a, b) => a[0] - b[0]),
+    [...ranges, ...directives].sort((a, b) => a[0] - b[0]),
   );
 }
 
