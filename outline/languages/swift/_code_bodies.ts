@@ -136,11 +136,12 @@ function _closing(
   at: number,
   open: number,
   close: number,
+  nesting = 0,
 ): number {
   let depth = 0;
   let i = at;
   while (i < source.length) {
-    const skipped = _skipQuoted(source, i);
+    const skipped = _skipQuoted(source, i, nesting);
     if (skipped === -1) return -1;
     if (skipped !== i) {
       i = skipped;
@@ -156,7 +157,7 @@ function _closing(
 
 // The index after a comment, string, `#/regex/#` or `backtick name` that
 // starts at `i`; `i` itself when none does; -1 when it never ends.
-function _skipQuoted(source: string, i: number): number {
+function _skipQuoted(source: string, i: number, nesting = 0): number {
   const code = source.charCodeAt(i);
   if (code === 0x2f /* / */) {
     const next = source.charCodeAt(i + 1);
@@ -171,10 +172,15 @@ function _skipQuoted(source: string, i: number): number {
     return i;
   }
   if (code === 0x60 /* ` */) {
-    const end = source.indexOf("`", i + 1);
-    const line = source.indexOf("\n", i + 1);
+    let end = i + 1;
+    while (end < source.length) {
+      const next = source.charCodeAt(end);
+      if (next === 0x60) return end + 1;
+      if (next === 0x0a) break;
+      end++;
+    }
     // A lone backtick (in broken code) is not a name: read on past it.
-    return end === -1 || (line !== -1 && line < end) ? i + 1 : end + 1;
+    return i + 1;
   }
   if (code !== 0x22 /* " */ && code !== 0x23 /* # */) return i;
   let hashes = 0;
@@ -184,14 +190,24 @@ function _skipQuoted(source: string, i: number): number {
     const end = source.indexOf("/" + "#".repeat(hashes), i + hashes + 1);
     return end === -1 ? -1 : end + 1 + hashes;
   }
-  if (quote !== 0x22) return i;
-  return _stringEnd(source, i + hashes, hashes);
+  // A run of #s is read at once: one at a time, each would count the rest.
+  if (quote !== 0x22) return i + hashes;
+  return _stringEnd(source, i + hashes, hashes, nesting);
 }
+
+/** Strings inside interpolations inside strings, at most (then the scan gives up). */
+const MAX_NESTING = 16;
 
 // The index after the string literal whose opening quote is at `quote`,
 // with `hashes` #s around it; -1 when it never ends. Interpolations
 // (`\(...)`, `\#(...)` in a raw string) may hold strings of their own.
-function _stringEnd(source: string, quote: number, hashes: number): number {
+function _stringEnd(
+  source: string,
+  quote: number,
+  hashes: number,
+  nesting: number,
+): number {
+  if (nesting >= MAX_NESTING) return -1;
   const multiline = source.startsWith('"""', quote);
   const closing = (multiline ? '"""' : '"') + "#".repeat(hashes);
   const escape = "\\" + "#".repeat(hashes);
@@ -203,7 +219,7 @@ function _stringEnd(source: string, quote: number, hashes: number): number {
     if (code === 0x5c && source.startsWith(escape, i)) {
       const after = i + escape.length;
       if (source.charCodeAt(after) === 0x28 /* ( */) {
-        const end = _closing(source, after, 0x28, 0x29);
+        const end = _closing(source, after, 0x28, 0x29, nesting + 1);
         if (end === -1) return -1;
         i = end + 1;
       } else i = after + 1;

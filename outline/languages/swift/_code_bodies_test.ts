@@ -124,3 +124,20 @@ Deno.test("codeBodies() gives each body's offsets inside its braces", () => {
   assert.equal(text[end], "}");
   assert.equal(text.slice(start, end), "\n    g()\n  ");
 });
+
+Deno.test("codeBodies() gives up on interpolations nested past 16 strings, without running out of stack", () => {
+  const deep = (n: number) =>
+    `func f() {\n  let s = ${'"\\('.repeat(n)}1${')"'.repeat(n)}\n}\n`;
+  assert.equal(codeBodies(deep(5000)), undefined);
+  assert.equal(bodiesOf(deep(10))?.length, 1);
+});
+
+Deno.test("codeBodies() reads a megabyte of #s or backticks on one line in one pass", () => {
+  for (const run of ["#", "`"]) {
+    const text = `struct S {\n  func f() {\n${run.repeat(1 << 20)}\n  }\n}\n`;
+    const start = performance.now();
+    assert.equal(codeBodies(text)?.length, 1);
+    // Read one at a time each took the rest of the run: minutes.
+    assert.ok(performance.now() - start < 5000);
+  }
+});
