@@ -252,7 +252,13 @@ function _parseOutsideBodies(
   codeBodies: (parsed: string) => [number, number][] | undefined,
   request: OutlineRequest,
 ): Tree | undefined {
-  const bodies = codeBodies(parsed);
+  let bodies: [number, number][] | undefined;
+  try {
+    bodies = codeBodies(parsed);
+  } catch {
+    // A fault of the scan costs its speed, never the outline.
+    return undefined;
+  }
   if (bodies === undefined || bodies.length === 0) return undefined;
   const tree = _parseWithin(parser, parsed, null, _budget(request), {
     includedRanges: rangesOutside(parsed, bodies),

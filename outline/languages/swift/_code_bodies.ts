@@ -230,9 +230,10 @@ function _stringEnd(
   return -1;
 }
 
+// Any other letter (Swift names may be Unicode) too, but a byte order mark.
 function _isWordStart(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) ||
-    code === 0x5f || code >= 0x80;
+    code === 0x5f || (code >= 0x80 && code !== 0xfeff);
 }
 
 function _isWordPart(code: number): boolean {

@@ -141,3 +141,9 @@ Deno.test("codeBodies() reads a megabyte of #s or backticks on one line in one p
     assert.ok(performance.now() - start < 5000);
   }
 });
+
+Deno.test("codeBodies() reads past a byte order mark", () => {
+  assert.deepEqual(bodiesOf("\uFEFFstruct S {\n  func f() { g() }\n}\n"), [
+    "g()",
+  ]);
+});
