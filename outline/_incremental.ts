@@ -103,6 +103,26 @@ export interface TextEdit {
  * common prefix and common suffix was replaced.
  */
 export function textEdit(before: string, after: string): TextEdit {
+  const { start, oldEnd, newEnd } = changedSpan(before, after);
+  const startPosition = _pointAt(before, start);
+  return {
+    startIndex: start,
+    oldEndIndex: oldEnd,
+    newEndIndex: newEnd,
+    startPosition,
+    oldEndPosition: _advance(before, start, oldEnd, startPosition),
+    newEndPosition: _advance(after, start, newEnd, startPosition),
+  };
+}
+
+/**
+ * Where `before` and `after` differ: `after`'s [start, newEnd) in place of
+ * `before`'s [start, oldEnd), between their common prefix and suffix.
+ */
+export function changedSpan(
+  before: string,
+  after: string,
+): { start: number; oldEnd: number; newEnd: number } {
   const limit = Math.min(before.length, after.length);
   // Blocks compared as strings first (a native comparison, tens of times
   // faster than a character loop over a large file), then smaller ones.
@@ -132,16 +152,10 @@ export function textEdit(before: string, after: string): TextEdit {
   ) {
     suffix--;
   }
-  const oldEnd = before.length - suffix;
-  const newEnd = after.length - suffix;
-  const startPosition = _pointAt(before, start);
   return {
-    startIndex: start,
-    oldEndIndex: oldEnd,
-    newEndIndex: newEnd,
-    startPosition,
-    oldEndPosition: _advance(before, start, oldEnd, startPosition),
-    newEndPosition: _advance(after, start, newEnd, startPosition),
+    start,
+    oldEnd: before.length - suffix,
+    newEnd: after.length - suffix,
   };
 }
 

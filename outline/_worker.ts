@@ -202,13 +202,14 @@ function _parseAndExtract(
 } {
   const parsed = prepare ? prepare(text) : text;
   _beat(request.id);
+  const budget = _budget(request);
   // The repo map's identifiers are in the bodies; a kept tree re-parses
   // faster; and a syntax check wants the whole tree kept, not this one.
   if (
     codeBodies !== undefined && !request.names &&
     !keeper.has(request.path, key)
   ) {
-    const tree = _parseOutsideBodies(parser, parsed, codeBodies, request);
+    const tree = _parseOutsideBodies(parser, parsed, codeBodies, budget);
     if (tree !== undefined) {
       try {
         const symbols = _named(extract(tree.rootNode, text));
@@ -221,7 +222,7 @@ function _parseAndExtract(
   }
   const { tree, incremental } = _parseAsFresh(parser, parsed, {
     oldTree: keeper.take(request.path, key, parsed),
-    budget: _budget(request),
+    budget,
   });
   try {
     const symbols = _named(extract(tree.rootNode, text));
@@ -250,7 +251,7 @@ function _parseOutsideBodies(
   parser: Parser,
   parsed: string,
   codeBodies: (parsed: string) => [number, number][] | undefined,
-  request: OutlineRequest,
+  budget: Budget,
 ): Tree | undefined {
   let bodies: [number, number][] | undefined;
   try {
@@ -260,7 +261,7 @@ function _parseOutsideBodies(
     return undefined;
   }
   if (bodies === undefined || bodies.length === 0) return undefined;
-  const tree = _parseWithin(parser, parsed, null, _budget(request), {
+  const tree = _parseWithin(parser, parsed, null, budget, {
     includedRanges: rangesOutside(parsed, bodies),
   });
   if (!tree.rootNode.hasError) return tree;

@@ -42,7 +42,7 @@ import type {
   TextChange,
   WorkerReply,
 } from "./_protocol.ts";
-import { textEdit } from "./_incremental.ts";
+import { changedSpan } from "./_incremental.ts";
 import type { OutlineResult, OutlineSymbol, SyntaxErrorInfo } from "./types.ts";
 import { isError, runtime } from "../internal/runtime/runtime.ts";
 import type { FileInfo } from "../internal/runtime/runtime.ts";
@@ -426,11 +426,14 @@ export class Outliner {
     // check of an edit of it sends the change alone, not 2 copies of the file.
     const last = this.#checked.get(path);
     this.#checked.delete(path);
-    let reply = last !== undefined && last.text === oldText
+    const byChange = last !== undefined && last.text === oldText
       ? await run({ change: _change(last.version, oldText, newText) })
       : undefined;
-    if (reply !== undefined && !_stale(reply)) this.#checksByChange++;
-    if (reply === undefined || _stale(reply)) {
+    let reply: SyntaxReply;
+    if (byChange !== undefined && !_stale(byChange)) {
+      reply = byChange;
+      this.#checksByChange++;
+    } else {
       reply = await run({
         ...(oldText === undefined ? {} : { oldText }),
         newText,
@@ -959,13 +962,8 @@ const MAX_CHECKED_TEXTS = 4;
 
 // `newText` as the one span of `oldText` it replaces (see TextChange).
 function _change(base: number, oldText: string, newText: string): TextChange {
-  const edit = textEdit(oldText, newText);
-  return {
-    base,
-    start: edit.startIndex,
-    oldEnd: edit.oldEndIndex,
-    text: newText.slice(edit.startIndex, edit.newEndIndex),
-  };
+  const { start, oldEnd, newEnd } = changedSpan(oldText, newText);
+  return { base, start, oldEnd, text: newText.slice(start, newEnd) };
 }
 
 // A check by change that its worker could not apply (it keeps the text no

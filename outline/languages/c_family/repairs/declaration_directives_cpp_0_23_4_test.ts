@@ -3,10 +3,9 @@
 // leaves; and the outline of libstdc++'s pattern with and without it.
 import assert from "node:assert/strict";
 import {
+  extractLines,
   lines,
-  outlineLines,
 } from "../../../../tests/support/outline_languages.ts";
-import { createParser } from "../../../../grammars/grammars.ts";
 import { blankRanges, codeOnly } from "../c_code.ts";
 import { cpp } from "../cpp.ts";
 import { declarationDirectiveRanges } from "./declaration_directives_cpp_0_23_4.ts";
@@ -106,16 +105,7 @@ Deno.test("cpp's prepare keeps a class whose member templates have #if alternati
     "    void tree<T>::insert(A&& a) { }",
     "}",
   );
-  const parser = await createParser("cpp");
-  const outline = (source: string) => {
-    const tree = parser.parse(source)!;
-    try {
-      return outlineLines(cpp.extract(tree.rootNode, text));
-    } finally {
-      tree.delete();
-    }
-  };
-  assert.deepEqual(outline(cpp.prepare!(text)), [
+  assert.deepEqual(await extractLines(cpp, text), [
     "namespace std 1-20",
     "    class tree 2-14",
     "        struct impl 7-11",
@@ -124,5 +114,6 @@ Deno.test("cpp's prepare keeps a class whose member templates have #if alternati
     "    function tree<T>::insert 15-19",
   ]);
   // Without the repair the grammar loses the class.
-  assert.ok(!outline(text).some((line) => line.includes("class tree")));
+  const unrepaired = await extractLines({ ...cpp, prepare: undefined }, text);
+  assert.ok(!unrepaired.some((line) => line.includes("class tree")));
 });
