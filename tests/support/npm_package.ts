@@ -16,8 +16,13 @@ export const BENCH_DATA: string =
 export async function packageFile(spec: string, file: string): Promise<string> {
   const folder = join(BENCH_DATA, spec.replace("/", "__"));
   const path = join(folder, file);
-  if (await exists(path)) return path;
+  // A folder may exist only partly, holding a file asked for before it, so
+  // what was unpacked whole is marked.
+  const marker = join(folder, ".unpacked", file.replaceAll("/", "__"));
+  if (await exists(marker)) return path;
   await unpack(spec, folder, [`package/${file}`]);
+  await Deno.mkdir(join(folder, ".unpacked"), { recursive: true });
+  await Deno.writeTextFile(marker, "");
   return path;
 }
 
@@ -28,23 +33,29 @@ async function unpack(
   members: string[] = [],
 ): Promise<void> {
   await Deno.mkdir(folder, { recursive: true });
-  const packed = await _run("npm", [
-    "pack",
-    spec,
-    "--silent",
-    "--pack-destination",
-    folder,
-  ]);
-  const tarball = join(folder, packed.trim().split("\n").at(-1)!);
-  await _run("tar", [
-    "xzf",
-    tarball,
-    "-C",
-    folder,
-    "--strip-components=1",
-    ...members,
-  ]);
-  await Deno.remove(tarball);
+  // Each call packs into its own folder: two processes unpacking one package
+  // must not share (and remove) one tarball.
+  const scratch = await Deno.makeTempDir({ dir: folder, prefix: ".pack-" });
+  try {
+    const packed = await _run("npm", [
+      "pack",
+      spec,
+      "--silent",
+      "--pack-destination",
+      scratch,
+    ]);
+    const tarball = join(scratch, packed.trim().split("\n").at(-1)!);
+    await _run("tar", [
+      "xzf",
+      tarball,
+      "-C",
+      folder,
+      "--strip-components=1",
+      ...members,
+    ]);
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
 }
 
 async function _run(command: string, args: string[]): Promise<string> {
