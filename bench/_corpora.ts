@@ -2,7 +2,7 @@
 // packages unpacked into .bench-data/ (see tests/support/npm_package.ts) and
 // sources that Debian packages install.
 import { join } from "node:path";
-import { packageFile } from "../tests/support/npm_package.ts";
+import { BENCH_DATA, packageFile } from "../tests/support/npm_package.ts";
 
 /** The published code measured per language: files or folders, by extension. */
 export interface Corpus {
@@ -80,6 +80,15 @@ export const CORPORA: Corpus[] = [
       await packageFile("expo-modules-core@3.0.15", "android"),
     ],
   },
+  {
+    // No Dart code is on npm or in Debian: the files are copied by hand from
+    // dart-lang/core on GitHub (pkgs/*/lib/), and the row is left out when
+    // the folder is not there.
+    language: "dart",
+    source: "dart-lang/core pkgs/*/lib/ (copied into .bench-data/dart/)",
+    extensions: [".dart"],
+    paths: () => Promise.resolve([join(BENCH_DATA, "dart")]),
+  },
 ];
 
 // Python's top level only: the subfolders hold tests and vendored code.
@@ -87,7 +96,15 @@ const SHALLOW = new Set(["/usr/lib/python3.11"]);
 
 /** The files of `corpus` (all its paths) with one of its extensions, sorted per path. */
 export async function corpusFiles(corpus: Corpus): Promise<string[]> {
-  const paths = await corpus.paths();
+  const paths: string[] = [];
+  for (const path of await corpus.paths()) {
+    try {
+      await Deno.stat(path);
+      paths.push(path);
+    } catch {
+      console.error(`${path} is not on this machine: left out`);
+    }
+  }
   return (await Promise.all(
     paths.map((path) => filesUnder(path, corpus.extensions)),
   )).flat();

@@ -241,6 +241,7 @@ if (import.meta.main) {
     for (const corpus of BODIES) {
       if (wanted.length > 0 && !wanted.includes(corpus.language)) continue;
       const row = await _measure(corpus, workspace);
+      if (row.files === 0) continue;
       const rate = (100 * row.refused / Math.max(1, row.files)).toFixed(2);
       const policy = SYNTAX_POLICY[corpus.language];
       console.log(

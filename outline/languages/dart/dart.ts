@@ -129,9 +129,14 @@ function _symbol(
   });
 }
 
+// `class R = Object with M;` holds its name in a mixin_application_class.
 function _name(node: Node): string {
-  return node.childForFieldName("name")?.text ??
-    node.namedChildren.find((child) => child.type === "identifier")?.text ??
+  const named =
+    node.namedChildren.find((child) =>
+      child.type === "mixin_application_class"
+    ) ?? node;
+  return named.childForFieldName("name")?.text ??
+    named.namedChildren.find((child) => child.type === "identifier")?.text ??
     "?";
 }
 

@@ -111,4 +111,12 @@ testExtract(dart, [
       "    operator ~ 4-4",
     ],
   },
+  {
+    name: "dart.extract() names a class declared as a mixin application",
+    text: lines(
+      "class Reader = Object with Buffered;",
+      "abstract class Store = Base with Cached, Logged implements Closeable;",
+    ),
+    outline: ["class Reader 1-1", "class Store 2-2"],
+  },
 ]);
