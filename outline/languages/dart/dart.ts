@@ -7,6 +7,7 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../../types.ts";
 import type { LanguageSpec } from "../_language.ts";
 import { docComment, makeSymbol, namedItems, nested } from "../_nodes.ts";
+import { blankUnnamedLibrary } from "./repairs/unnamed_library_dart_repomix_0_1_17.ts";
 
 /** Dart (`.dart`): declarations and members with Dart's own words. */
 export const dart: LanguageSpec = {
@@ -14,6 +15,8 @@ export const dart: LanguageSpec = {
   grammar: "dart",
   extensions: [".dart"],
   extract: extractDart,
+  // What the grammar cannot read, blanked before the parse (see repairs/).
+  prepare: blankUnnamedLibrary,
   // Directives belong at the top: one further on is an error that a piece
   // starting with it would not show.
   continuation: /^(?:import|export|part|library)\b/,
