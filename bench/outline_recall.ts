@@ -361,11 +361,7 @@ function _definitions(root: Node, reference: Reference): Definition[] {
     const node = pending.pop()!;
     const type = node.type;
     const names = reference.names(node, type);
-    // A C++ template's declaration starts at `template <...>`, as the
-    // outline's symbol does.
-    const from = node.parent?.type === "template_declaration"
-      ? node.parent
-      : node;
+    const from = _start(node);
     for (const name of names ?? []) {
       if (name.length > 0) {
         found.push({ name, line: from.startPosition.row + 1 });
@@ -376,6 +372,22 @@ function _definitions(root: Node, reference: Reference): Definition[] {
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
   }
   return found;
+}
+
+// Where a definition starts: a C++ template's at `template <...>`, a Dart
+// declaration's at the metadata before it (`@override`, siblings in Dart's
+// tree), as the outline's symbols do.
+function _start(node: Node): Node {
+  if (node.parent?.type === "template_declaration") return node.parent;
+  let from = node.type.endsWith("_signature") &&
+      (node.parent?.type === "method_signature" ||
+        node.parent?.type === "declaration")
+    ? node.parent
+    : node;
+  while (from.previousNamedSibling?.type === "annotation") {
+    from = from.previousNamedSibling;
+  }
+  return from;
 }
 
 const WORDS = /[^\w$`~.:]+|::|\./;

@@ -7,6 +7,7 @@ import type { Node } from "web-tree-sitter";
 import type { OutlineSymbol } from "../../types.ts";
 import type { LanguageSpec } from "../_language.ts";
 import { docComment, makeSymbol, namedItems, nested } from "../_nodes.ts";
+import { blankAbstractFields } from "./repairs/abstract_fields_dart_repomix_0_1_17.ts";
 import { blankUnnamedLibrary } from "./repairs/unnamed_library_dart_repomix_0_1_17.ts";
 
 /** Dart (`.dart`): declarations and members with Dart's own words. */
@@ -15,13 +16,19 @@ export const dart: LanguageSpec = {
   grammar: "dart",
   extensions: [".dart"],
   extract: extractDart,
-  // What the grammar cannot read, blanked before the parse (see repairs/).
-  prepare: blankUnnamedLibrary,
+  prepare: (source) => REPAIRS.reduce((text, repair) => repair(text), source),
   // Directives belong at the top: one further on is an error that a piece
   // starting with it would not show.
   continuation: /^(?:import|export|part|library)\b/,
   braces: true,
 };
+
+// What the grammar (@repomix/tree-sitter-wasms@0.1.17's Dart) cannot read,
+// blanked before the parse, each in its file of repairs/.
+const REPAIRS: readonly ((source: string) => string)[] = [
+  blankUnnamedLibrary,
+  blankAbstractFields,
+];
 
 const TYPE_KINDS: Record<string, string> = {
   class_definition: "class",
@@ -244,6 +251,12 @@ function _fieldNames(node: Node): string[] {
         child.type === "identifier"
       );
       if (name !== undefined) names.push(name.text);
+    }
+  }
+  // `external int handle;`: the name stands in the declaration itself.
+  if (names.length === 0 && node.type === "declaration") {
+    for (const child of node.namedChildren) {
+      if (child.type === "identifier") names.push(child.text);
     }
   }
   return names;

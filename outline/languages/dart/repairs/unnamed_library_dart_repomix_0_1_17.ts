@@ -4,7 +4,7 @@
 // syntax check. The directive is blanked (same length): the outline does not
 // list it, and annotations before it still parse, as they would before the
 // next directive or declaration. It can go when the test beside this file
-// passes with blankUnnamedLibrary out of dart.ts's prepare.
+// passes with blankUnnamedLibrary out of dart.ts's REPAIRS.
 
 // At a line's start, so never after code or `//` on the same line.
 const UNNAMED_LIBRARY = /^([ \t]*)library[ \t]*;/gm;
