@@ -82,10 +82,11 @@ export const CORPORA: Corpus[] = [
   },
   {
     // No Dart code is on npm or in Debian: the files are copied by hand from
-    // dart-lang/core on GitHub (pkgs/*/lib/), and the row is left out when
-    // the folder is not there.
+    // GitHub, one folder per repository (`dart-lang__core/pkgs/...`), and
+    // the row is left out when the folder is not there.
     language: "dart",
-    source: "dart-lang/core pkgs/*/lib/ (copied into .bench-data/dart/)",
+    source:
+      "dart-lang/core pkgs/*/lib/; dart-lang/http, shelf, markdown lib/; flutter/packages go_router, animations lib/ (copied into .bench-data/dart/)",
     extensions: [".dart"],
     paths: () => Promise.resolve([join(BENCH_DATA, "dart")]),
   },

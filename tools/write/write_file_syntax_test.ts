@@ -124,3 +124,30 @@ Deno.test("writeFile() writes unchecked a file with a line too long for the outl
     assert.equal((await Deno.stat(join(ws, "data.ts"))).size, content.length);
   });
 });
+
+Deno.test("writeFile() refuses a Dart file with a syntax error and writes Dart 3 code with an unnamed library", async () => {
+  await withWorkspace(async (ws) => {
+    const t = tools(ws);
+    await rejectsTool(
+      t.WriteFile.execute({
+        path: "lib/a.dart",
+        content: "class A {\n  void f( {}\n}\n",
+      }),
+      'Cannot write "lib/a.dart": the new file would have',
+      "pass allowSyntaxErrors: true",
+    );
+    assert.equal(await exists(join(ws, "lib/a.dart")), false);
+    const content = [
+      "library;",
+      "",
+      "abstract class Platform {",
+      "  abstract final bool isAndroid;",
+      "}",
+      "",
+      "String describe(Object o) => switch (o) { int n => '$n', _ => '' };",
+      "",
+    ].join("\n");
+    await t.WriteFile.execute({ path: "lib/b.dart", content });
+    assert.equal(await Deno.readTextFile(join(ws, "lib/b.dart")), content);
+  });
+});
