@@ -97,8 +97,9 @@ export interface OutlinerOptions {
   /** Results kept in the cache (least recently used dropped first). */
   cacheSize?: number;
   /**
-   * The memory the cached results may take, estimated (default 64 MiB):
-   * one outline of a big file holds tens of megabytes.
+   * The memory the cached results and the texts kept by `outlineText()` may
+   * take, estimated (default 64 MiB): one outline of a big file holds tens
+   * of megabytes.
    */
   cacheBytes?: number;
   /**
@@ -135,11 +136,14 @@ interface CacheEntry {
   bytes?: number;
   /** The symbol cap the result was made with. */
   maxSymbols: number;
+  /** When it was last used (see Outliner.#uses). */
+  used?: number;
 }
 
 /**
  * Texts outlineText() keeps with their outlines: a few files read or edited
  * by symbol in turn, each up to MAX_KEPT_TEXT_LENGTH (UTF-16 code units).
+ * They count against `cacheBytes` with the cached results.
  */
 const MAX_KEPT_TEXTS = 4;
 const MAX_KEPT_TEXT_LENGTH = 8 * 1024 * 1024;
@@ -148,6 +152,10 @@ const MAX_KEPT_TEXT_LENGTH = 8 * 1024 * 1024;
 interface KeptText {
   text: string;
   result: OutlineResult;
+  /** The memory text and outline take, estimated (see _weight). */
+  bytes: number;
+  /** When it was last used (see Outliner.#uses). */
+  used: number;
 }
 
 /** What {@linkcode Outliner.syntaxErrors} found. */
@@ -186,6 +194,10 @@ export class Outliner {
   #pieceOutlines = 0;
   /** The last texts outlined by outlineText(), by path (see MAX_KEPT_TEXTS). */
   #texts = new Map<string, KeptText>();
+  /** What the kept texts weigh, estimated (see _weight). */
+  #keptBytes = 0;
+  /** A clock that orders the uses of cached results and kept texts. */
+  #uses = 0;
   /** The new texts of the last syntax checks, by path (see syntaxErrors()). */
   #checked = new Map<string, { text: string; version: number }>();
   #versions = 0;
@@ -261,7 +273,7 @@ export class Outliner {
       await _unchanged(absolute, cached, statTime)
     ) {
       this.#cache.delete(absolute);
-      this.#cache.set(absolute, cached);
+      this.#cache.set(absolute, { ...cached, used: ++this.#uses });
       return cached.result;
     }
     // A cached file was outlinable; another is checked before any worker
@@ -352,7 +364,7 @@ export class Outliner {
     const kept = this.#texts.get(key);
     if (kept !== undefined && kept.text === text) {
       this.#texts.delete(key);
-      this.#texts.set(key, kept);
+      this.#texts.set(key, { ...kept, used: ++this.#uses });
       return kept.result;
     }
     const bytes = new TextEncoder().encode(text);
@@ -374,14 +386,7 @@ export class Outliner {
     }).catch((error) => {
       throw _grammarsDirAdvice(error, options.grammarsDir);
     });
-    this.#texts.delete(key);
-    if (text.length <= MAX_KEPT_TEXT_LENGTH) {
-      this.#texts.set(key, { text, result });
-    }
-    for (const oldest of this.#texts.keys()) {
-      if (this.#texts.size <= MAX_KEPT_TEXTS) break;
-      this.#texts.delete(oldest);
-    }
+    this.#keep(key, text, result);
     return result;
   }
 
@@ -633,6 +638,7 @@ export class Outliner {
     this.#cache.clear();
     this.#texts.clear();
     this.#cachedBytes = 0;
+    this.#keptBytes = 0;
   }
 
   /** Stops the workers (they never keep the process alive anyway). */
@@ -658,19 +664,47 @@ export class Outliner {
     const bytes = _weight(entry.result.symbols);
     // A result larger than the whole budget is not kept at all.
     if (bytes > this.#cacheBytes) return;
-    this.#cache.set(path, { ...entry, bytes });
+    this.#cache.set(path, { ...entry, bytes, used: ++this.#uses });
     this.#cachedBytes += bytes;
-    while (
-      this.#cache.size > this.#cacheSize ||
-      this.#cachedBytes > this.#cacheBytes
-    ) {
-      this.#forget(this.#cache.keys().next().value!);
-    }
+    this.#trim();
   }
 
   #forget(path: string): void {
     this.#cachedBytes -= this.#cache.get(path)?.bytes ?? 0;
     this.#cache.delete(path);
+  }
+
+  // Keeps `text` of `key` with its outline, unless it is too long or weighs
+  // more than the whole budget.
+  #keep(key: string, text: string, result: OutlineResult): void {
+    this.#drop(key);
+    const bytes = 2 * text.length + _weight(result.symbols);
+    if (text.length > MAX_KEPT_TEXT_LENGTH || bytes > this.#cacheBytes) return;
+    this.#texts.set(key, { text, result, bytes, used: ++this.#uses });
+    this.#keptBytes += bytes;
+    this.#trim();
+  }
+
+  #drop(key: string): void {
+    this.#keptBytes -= this.#texts.get(key)?.bytes ?? 0;
+    this.#texts.delete(key);
+  }
+
+  // Drops the least recently used until each cache holds no more than its
+  // count and the two together weigh no more than cacheBytes.
+  #trim(): void {
+    const oldest = <K>(map: Map<K, unknown>) => map.keys().next().value!;
+    while (this.#texts.size > MAX_KEPT_TEXTS) this.#drop(oldest(this.#texts));
+    while (this.#cache.size > this.#cacheSize) {
+      this.#forget(oldest(this.#cache));
+    }
+    while (this.#cachedBytes + this.#keptBytes > this.#cacheBytes) {
+      const text = this.#texts.values().next().value;
+      const result = this.#cache.values().next().value;
+      if (text !== undefined && (result?.used ?? Infinity) > text.used) {
+        this.#drop(oldest(this.#texts));
+      } else this.#forget(oldest(this.#cache));
+    }
   }
 }
 

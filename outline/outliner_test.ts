@@ -237,6 +237,39 @@ Deno.test("Outliner keeps its cache within cacheBytes, dropping the least recent
   }, { workers: 1, cacheBytes: 100 });
 });
 
+Deno.test("Outliner counts the texts outlineText keeps against cacheBytes", async () => {
+  // One function and a 1,000-character comment: about 2.3 KB kept; the
+  // outline of c.ts weighs about 220 bytes.
+  const text = (name: string) =>
+    `// ${"x".repeat(1_000)}\nfunction ${name}() {}\n`;
+  await withOutliner(async (outliner, dir) => {
+    await outliner.outlineText(`${dir}/a.ts`, text("a"));
+    await outliner.outlineText(`${dir}/a.ts`, text("a"));
+    assert.equal(outliner.parses, 1, "a.ts's text is kept");
+    await outliner.outlineText(`${dir}/b.ts`, text("b"));
+    await outliner.outlineText(`${dir}/a.ts`, text("a"));
+    assert.equal(outliner.parses, 3, "a.ts's text was dropped for b.ts's");
+    // A cached result and a kept text share the budget, the least recently
+    // used going first.
+    await Deno.writeTextFile(`${dir}/c.ts`, "function c() {}\n");
+    await outliner.outline(`${dir}/c.ts`);
+    await outliner.outline(`${dir}/c.ts`);
+    assert.equal(outliner.parses, 4, "c.ts's outline is cached");
+    await outliner.outlineText(`${dir}/a.ts`, text("a"));
+    assert.equal(
+      outliner.parses,
+      5,
+      "a.ts's text was dropped for c.ts's outline",
+    );
+    await outliner.outline(`${dir}/c.ts`);
+    assert.equal(
+      outliner.parses,
+      6,
+      "c.ts's outline was dropped for a.ts's text",
+    );
+  }, { workers: 1, cacheBytes: 2_400 });
+});
+
 Deno.test("Outliner caps symbols in the worker and keeps capped and whole results apart", async () => {
   await withOutliner(async (outliner, dir) => {
     const body = Array.from({ length: 5 }, (_, i) => `function f${i}() {}\n`);
